@@ -1,0 +1,49 @@
+# e2e-mcp. 'make help' lists the targets.
+GO            ?= go
+BIN           ?= bin/e2e-mcp
+LINT_VERSION  := v2.15.0
+LINT          := $(shell $(GO) env GOPATH)/bin/golangci-lint
+LDFLAGS       := -s -w
+CROSS         := darwin/amd64 darwin/arm64 windows/amd64 linux/arm64
+
+.PHONY: help build test unit e2e lint vet cross snaps docs ensure-browser clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+build: ## build the static binary into bin/
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/e2e-mcp
+
+ensure-browser: ## make sure Chromium is installed (installs Debian's chromium as root)
+	@scripts/ensure-chromium.sh
+
+test: ensure-browser vet cross ## the one test command: browser check, vet, cross-compile, all tests with -race
+	E2E_MCP_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -timeout 20m ./...
+
+unit: ## the tests without the e2e tier
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /e2e)
+
+e2e: ensure-browser ## only the black-box tests of the built binary
+	E2E_MCP_REQUIRE_BROWSER=1 $(GO) test -race -count=1 -v ./e2e/
+
+vet: ## go vet and gofmt
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+cross: ## cross-compile for macOS, Windows and linux/arm64 (CGO off)
+	@for p in $(CROSS); do \
+	  echo "build $$p"; \
+	  CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/e2e-mcp || exit 1; \
+	done
+
+lint: ## golangci-lint, pinned
+	@test -x $(LINT) && $(LINT) version 2>/dev/null | grep -q $(LINT_VERSION:v%=%) || \
+	  GOBIN=$(dir $(LINT)) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(LINT_VERSION)
+	$(LINT) run ./...
+
+snaps: ## rewrite the tool schema snapshots and the README tool table
+	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots|TestReadmeToolTable' -count=1
+
+clean: ## remove build output
+	rm -rf bin

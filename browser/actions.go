@@ -1,0 +1,484 @@
+package browser
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// settleCap bounds how long an action waits for the network requests it
+// started; a request still running then is left to browser_wait_for.
+const settleCap = 500 * time.Millisecond
+
+// refRE matches a snapshot ref such as e5 or f1e3.
+var refRE = regexp.MustCompile(`^(?:f\d+)?e(\d+)$`)
+
+// IsRef reports whether target is a snapshot ref rather than a selector.
+func IsRef(target string) bool { return refRE.MatchString(target) }
+
+// Info is what a response says about the page.
+type Info struct {
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Status int64  `json:"status,omitempty"` // HTTP status of the last navigation, when known
+}
+
+// Info returns the page's URL and title.
+func (p *Page) Info(ctx context.Context) (Info, error) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	var info Info
+	err := p.evalEngine(cctx, "__e2e.pageInfo()", &info)
+	return info, err
+}
+
+// Navigate loads url in the tab and waits for its load event.
+func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
+	defer cancel()
+	resp, err := chromedp.Run(cctx, chromedp.NavigateResponse(url))
+	if err != nil {
+		var le *chromedp.LoadError
+		if errors.As(err, &le) {
+			return Info{}, &Error{Kind: KindNavigationFailed, Message: fmt.Sprintf("%s: %s", url, le.ErrorText),
+				Hint: "check that the server is running and the URL is right", Err: err}
+		}
+		if cctx.Err() != nil && ctx.Err() == nil && p.ctx.Err() == nil {
+			return Info{}, &Error{Kind: KindTimeout, Message: fmt.Sprintf("navigation to %s did not finish loading within %s", url, p.m.opts.NavigationTimeout),
+				Hint: "the page may still be usable: take a snapshot", Err: err}
+		}
+		return Info{}, p.ctxError(cctx, err, "navigate to "+url)
+	}
+	info, err := p.Info(ctx)
+	if resp != nil {
+		info.Status = resp.Status
+	}
+	return info, err
+}
+
+// SnapshotOptions select what a snapshot shows.
+type SnapshotOptions struct {
+	// Target limits the snapshot to the subtree of this ref or selector.
+	Target string `json:"-"`
+	// Depth limits how deep the tree goes; 0 means no limit.
+	Depth int `json:"depth,omitempty"`
+	// InteractiveOnly lists only the elements that have refs.
+	InteractiveOnly bool `json:"interactiveOnly,omitempty"`
+}
+
+// RefInfo describes the element behind a ref.
+type RefInfo struct {
+	Role string `json:"role"`
+	Name string `json:"name"`
+}
+
+// Snapshot is the page's accessibility tree as YAML, with its refs.
+type Snapshot struct {
+	YAML string             `json:"yaml"`
+	Refs map[string]RefInfo `json:"refs"`
+	Info Info               `json:"info"`
+}
+
+// Snapshot renders the page's accessibility tree in the Playwright MCP
+// format, in one round trip.
+func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	arg, _ := json.Marshal(struct {
+		SnapshotOptions
+		RefSeq int `json:"refSeq"`
+	}{opts, p.refSeq})
+	var res struct {
+		Snap struct {
+			YAML   string             `json:"yaml"`
+			RefSeq int                `json:"refSeq"`
+			Refs   map[string]RefInfo `json:"refs"`
+			Error  string             `json:"error"`
+		} `json:"snap"`
+		Info Info `json:"info"`
+	}
+	call := "__e2e.snapshot(" + string(arg) + ")"
+	if opts.Target != "" {
+		call = "__e2e.snapshot(Object.assign(" + string(arg) + ", {root: " + targetExpr(opts.Target) + "}))"
+	}
+	if err := p.evalEngine(cctx, "({snap: "+call+", info: __e2e.pageInfo()})", &res); err != nil {
+		return nil, p.refError(err, opts.Target)
+	}
+	if res.Snap.Error != "" {
+		return nil, &Error{Kind: KindScriptError, Message: res.Snap.Error, Hint: "the page engine failed on this page; report it with the page's HTML"}
+	}
+	if res.Snap.RefSeq > p.refSeq {
+		p.refSeq = res.Snap.RefSeq
+	}
+	return &Snapshot{YAML: res.Snap.YAML, Refs: res.Snap.Refs, Info: res.Info}, nil
+}
+
+// targetExpr is JavaScript that yields the element for target (a ref or a
+// selector) in the engine's world, or throws a typed error.
+func targetExpr(target string) string {
+	q, _ := json.Marshal(target)
+	return "__e2e.target(" + string(q) + ")"
+}
+
+// refError refines the engine's ref_not_found: a ref this session handed out
+// before belongs to a document that is gone, which makes it stale.
+func (p *Page) refError(err error, target string) error {
+	e, ok := AsError(err)
+	if !ok || e.Kind != KindRefNotFound {
+		return err
+	}
+	if m := refRE.FindStringSubmatch(target); m != nil {
+		if n, _ := strconv.Atoi(m[1]); n > 0 && n <= p.refSeq {
+			return &Error{Kind: KindRefStale, Message: fmt.Sprintf("ref %s belongs to a page that is gone (the page navigated or re-rendered)", target),
+				Hint: "take a new snapshot (browser_snapshot) and use a ref from it"}
+		}
+	}
+	return &Error{Kind: KindRefNotFound, Message: fmt.Sprintf("ref %s is not in any snapshot of this page", target),
+		Hint: "take a snapshot (browser_snapshot) and use a ref from it"}
+}
+
+// actionable calls the engine's check fn (clickPoint or prepareFill) on the
+// target until it passes or the action timeout ends; an element that is
+// hidden, covered or still animating in usually becomes ready by itself.
+func (p *Page) actionable(ctx context.Context, target, fn string, out any) error {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	expr := "(() => { const el = " + targetExpr(target) + "; return __e2e." + fn + "(el); })()"
+	var last string
+	for {
+		var raw json.RawMessage
+		if err := p.evalEngine(cctx, expr, &raw); err != nil {
+			if e, ok := AsError(err); ok && e.Kind == KindTimeout && last != "" {
+				break
+			}
+			return p.refError(err, target)
+		}
+		var check struct {
+			Error string `json:"error"`
+		}
+		_ = json.Unmarshal(raw, &check)
+		if check.Error == "" {
+			return json.Unmarshal(raw, out)
+		}
+		last = check.Error
+		if strings.HasPrefix(last, "not editable") {
+			break // waiting cannot change the kind of element
+		}
+		// Poll at frame rate: the engine checks layout as it is now.
+		select {
+		case <-cctx.Done():
+		case <-time.After(16 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	return &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last),
+		Hint: "wait for the page to be ready, close what covers the element, or pick another element"}
+}
+
+// ClickOptions modify a click.
+type ClickOptions struct {
+	Double    bool
+	Button    string   // left (default), right or middle
+	Modifiers []string // Alt, Control, Meta, Shift
+}
+
+var modifierBits = map[string]int64{"Alt": 1, "Control": 2, "ControlOrMeta": 2, "Meta": 4, "Shift": 8}
+
+// Click clicks target (a ref or selector) with trusted mouse events at its
+// center, after the actionability checks, then waits for what it started.
+func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
+	var pt struct{ X, Y float64 }
+	if err := p.actionable(ctx, target, "clickPoint", &pt); err != nil {
+		return err
+	}
+	button := input.MouseButtonLeft
+	switch o.Button {
+	case "", "left":
+	case "right":
+		button = input.MouseButtonRight
+	case "middle":
+		button = input.MouseButtonMiddle
+	default:
+		return newError(KindInvalidInput, "use left, right or middle", "button %q", o.Button)
+	}
+	var mods int64
+	for _, m := range o.Modifiers {
+		bit, ok := modifierBits[m]
+		if !ok {
+			return newError(KindInvalidInput, "use Alt, Control, ControlOrMeta, Meta or Shift", "modifier %q", m)
+		}
+		mods |= bit
+	}
+	before := p.mark()
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	send := func(typ input.DispatchMouseEventType, count int64) error {
+		_, err := chromedp.Call(cctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: typ, X: pt.X, Y: pt.Y, Button: button, ClickCount: count, Modifiers: mods})
+		return err
+	}
+	clicks := int64(1)
+	if o.Double {
+		clicks = 2
+	}
+	if err := send(input.DispatchMouseEventTypeMouseMoved, 0); err != nil {
+		return p.ctxError(cctx, err, "click")
+	}
+	for c := int64(1); c <= clicks; c++ {
+		if err := send(input.DispatchMouseEventTypeMousePressed, c); err != nil {
+			return p.ctxError(cctx, err, "click")
+		}
+		if err := send(input.DispatchMouseEventTypeMouseReleased, c); err != nil {
+			return p.ctxError(cctx, err, "click")
+		}
+	}
+	return p.settle(ctx, before)
+}
+
+// TypeOptions modify typing.
+type TypeOptions struct {
+	Submit bool // press Enter afterwards
+	Slowly bool // one key at a time, for pages that react to each key
+}
+
+// Type replaces the content of the editable target with text, as a user
+// would: focus, select all, then insert (or press keys one by one).
+func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) error {
+	var ok struct{ OK bool }
+	if err := p.actionable(ctx, target, "prepareFill", &ok); err != nil {
+		return err
+	}
+	before := p.mark()
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout+time.Duration(len(text))*5*time.Millisecond)
+	defer cancel()
+	var err error
+	switch {
+	case text == "":
+		err = p.pressKey(cctx, keyDelete)
+	case o.Slowly:
+		for _, r := range text {
+			if err = p.pressKey(cctx, keyDef{key: string(r), text: string(r)}); err != nil {
+				break
+			}
+		}
+	default:
+		_, err = chromedp.Call(cctx, input.InsertText, input.InsertTextParams{Text: text})
+	}
+	if err == nil && o.Submit {
+		err = p.pressKey(cctx, keyEnter)
+	}
+	if err != nil {
+		return p.ctxError(cctx, err, "type")
+	}
+	return p.settle(ctx, before)
+}
+
+type keyDef struct {
+	key, code, text string
+	vk              int64
+}
+
+var (
+	keyEnter  = keyDef{key: "Enter", code: "Enter", text: "\r", vk: 13}
+	keyDelete = keyDef{key: "Delete", code: "Delete", vk: 46}
+)
+
+func (p *Page) pressKey(ctx context.Context, k keyDef) error {
+	down := input.DispatchKeyEventTypeKeyDown
+	if k.text == "" {
+		down = input.DispatchKeyEventTypeRawKeyDown
+	}
+	if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: down, Key: k.key, Code: k.code,
+		Text: k.text, WindowsVirtualKeyCode: k.vk, NativeVirtualKeyCode: k.vk}); err != nil {
+		return err
+	}
+	_, err := chromedp.Call(ctx, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: k.key, Code: k.code,
+		WindowsVirtualKeyCode: k.vk, NativeVirtualKeyCode: k.vk})
+	return err
+}
+
+// mark is the page's event state before an action.
+type mark struct {
+	nav, load int
+	at        time.Time
+}
+
+func (p *Page) mark() mark {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return mark{nav: p.navSeq, load: p.loadSeq, at: time.Now()}
+}
+
+// settle waits for what an action started: a navigation (until the new
+// document has loaded and the engine runs in it) and the network requests
+// sent since (up to settleCap). An action that started nothing returns
+// after one round trip.
+func (p *Page) settle(ctx context.Context, m mark) error {
+	// One round trip to the page, so that the events the action caused
+	// in the renderer have reached us.
+	if _, err := p.Info(ctx); err != nil {
+		if _, ok := AsError(err); !ok {
+			return err
+		}
+	}
+	p.mu.Lock()
+	navigated := p.navSeq > m.nav
+	p.mu.Unlock()
+	if navigated {
+		cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
+		err := p.waitFor(cctx, func() bool {
+			_, ok := p.worlds[p.frame]
+			return p.loadSeq > m.load && ok
+		})
+		cancel()
+		if err != nil && ctx.Err() == nil && p.ctx.Err() == nil {
+			return &Error{Kind: KindTimeout, Message: fmt.Sprintf("the navigation the action started did not load within %s", p.m.opts.NavigationTimeout),
+				Hint: "take a snapshot to see where the page is"}
+		}
+	}
+	cctx, cancel := p.callCtx(ctx, settleCap)
+	defer cancel()
+	_ = p.waitFor(cctx, func() bool {
+		for _, t := range p.inflight {
+			if !t.Before(m.at) {
+				return false
+			}
+		}
+		return true
+	})
+	return nil
+}
+
+// ScreenshotOptions select what a screenshot shows.
+type ScreenshotOptions struct {
+	Target   string // an element (ref or selector); empty means the viewport
+	FullPage bool   // the whole scrollable page
+	Format   string // png (default) or jpeg
+}
+
+// Screenshot captures the viewport, the full page or one element.
+func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, error) {
+	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, FromSurface: new(true)}
+	switch o.Format {
+	case "", "png":
+	case "jpeg", "jpg":
+		params.Format, params.Quality = page.CaptureScreenshotFormatJpeg, new(int64(80))
+	default:
+		return nil, newError(KindInvalidInput, "use png or jpeg", "screenshot type %q", o.Format)
+	}
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	switch {
+	case o.Target != "":
+		var box struct{ X, Y, Width, Height float64 }
+		err := p.evalEngine(cctx, "__e2e.box("+targetExpr(o.Target)+")", &box)
+		if err != nil {
+			return nil, p.refError(err, o.Target)
+		}
+		if box.Width <= 0 || box.Height <= 0 {
+			return nil, newError(KindNotActionable, "the element has no size: pick a visible element", "%s is not visible", o.Target)
+		}
+		params.Clip = &page.Viewport{X: box.X, Y: box.Y, Width: box.Width, Height: box.Height, Scale: 1}
+		params.CaptureBeyondViewport = new(true)
+	case o.FullPage:
+		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, p.ctxError(cctx, err, "screenshot")
+		}
+		if cs := lm.CSSContentSize; cs != nil {
+			params.Clip = &page.Viewport{Width: cs.Width, Height: cs.Height, Scale: 1}
+			params.CaptureBeyondViewport = new(true)
+		}
+	}
+	res, err := chromedp.Call(cctx, page.CaptureScreenshot, params)
+	if err != nil {
+		return nil, p.ctxError(cctx, err, "screenshot")
+	}
+	return res.Data, nil
+}
+
+// Evaluate runs a JavaScript function (or expression) in the page's own
+// world, with the target element as its argument when target is set, and
+// returns its result as JSON.
+func (p *Page) Evaluate(ctx context.Context, function, target string) (json.RawMessage, error) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	main, err := p.mainWorld(cctx)
+	if err != nil {
+		return nil, p.ctxError(cctx, err, "find the page's JavaScript context")
+	}
+	params := runtime.CallFunctionOnParams{
+		// The user's text may be a function or a plain expression.
+		FunctionDeclaration: "function(el) { const f = (" + function + "\n); return typeof f === 'function' ? f(el) : f; }",
+		ExecutionContextID:  main.id, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true)}
+	if target != "" {
+		obj, err := p.elementInMainWorld(cctx, target, main)
+		if err != nil {
+			return nil, err
+		}
+		params.Arguments = []*runtime.CallArgument{{ObjectID: obj}}
+	}
+	res, err := chromedp.Call(cctx, runtime.CallFunctionOn, params)
+	if err != nil {
+		return nil, p.ctxError(cctx, err, "evaluate")
+	}
+	if d := res.ExceptionDetails; d != nil {
+		msg := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			msg = d.Exception.Description
+		}
+		return nil, &Error{Kind: KindScriptError, Message: msg, Hint: "fix the function; it runs in the page like a <script>"}
+	}
+	r := res.Result
+	switch {
+	case r == nil || r.Type == runtime.RemoteObjectTypeUndefined:
+		return json.RawMessage("null"), nil
+	case len(r.Value) > 0:
+		return json.RawMessage(r.Value), nil
+	case r.UnserializableValue != "":
+		return json.Marshal(string(r.UnserializableValue))
+	}
+	return json.Marshal(r.Description)
+}
+
+// elementInMainWorld resolves target in the engine's world and hands the
+// same DOM node to the page's world, where page scripts' objects live.
+func (p *Page) elementInMainWorld(ctx context.Context, target string, main execContext) (runtime.RemoteObjectID, error) {
+	w, err := p.world(ctx)
+	if err != nil {
+		return "", p.ctxError(ctx, err, "resolve "+target)
+	}
+	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: targetExpr(target), UniqueContextID: w.unique})
+	if err != nil {
+		return "", p.ctxError(ctx, err, "resolve "+target)
+	}
+	if res.ExceptionDetails != nil {
+		return "", p.refError(p.engineError(res.ExceptionDetails), target)
+	}
+	desc, err := chromedp.Call(ctx, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
+	if err != nil {
+		return "", p.ctxError(ctx, err, "resolve "+target)
+	}
+	node, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: desc.Node.BackendNodeID, ExecutionContextID: main.id})
+	if err != nil {
+		return "", p.ctxError(ctx, err, "resolve "+target)
+	}
+	return node.Object.ObjectID, nil
+}
+
+// EncodeBase64 is a helper for callers that send images as MCP content.
+func EncodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

@@ -1,0 +1,16 @@
+// Package browser owns Chromium: it finds and launches one browser process
+// lazily, gives every session its own BrowserContext (separate cookies,
+// storage and cache) with a tab, injects the page engine (js/engine.js) into
+// an isolated world of each document, and performs navigation, snapshots and
+// trusted input over CDP.
+//
+// It is the only package that imports chromedp and cdproto, and it knows
+// nothing of MCP. Failures an agent can act on are returned as [*Error] with a
+// [Kind]; anything else is an infrastructure error.
+//
+// Process hygiene: Chrome runs with a profile directory named after our PID
+// under the temp directory, is killed with the server (Pdeathsig on Linux, and
+// an orderly Close otherwise), and profile directories left by a server that
+// was killed are removed, with any Chrome still using them, by
+// [CleanStaleProfiles] at the next start.
+package browser

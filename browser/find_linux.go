@@ -1,0 +1,3 @@
+package browser
+
+var platformLocations = []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium", "/snap/bin/chromium", "/opt/google/chrome/chrome"}

@@ -1,0 +1,7 @@
+package browser
+
+var platformLocations = []string{
+	`C:\Program Files\Google\Chrome\Application\chrome.exe`,
+	`C:\Program Files (x86)\Google\Chrome\Application\chrome.exe`,
+	`C:\Program Files\Chromium\Application\chrome.exe`,
+}

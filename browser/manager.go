@@ -1,0 +1,219 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"go.uber.org/zap"
+)
+
+// Options configure a [Manager]. The zero value of a field means its default.
+type Options struct {
+	// ExecPath is the browser executable; empty means [FindExecutable]("").
+	ExecPath string
+	// Headed shows browser windows instead of running headless.
+	Headed bool
+	// ProfileRoot is where temporary profiles go; empty means the temp dir.
+	ProfileRoot string
+	// ActionTimeout bounds waiting for an element to become actionable (5s).
+	ActionTimeout time.Duration
+	// NavigationTimeout bounds a navigation (30s).
+	NavigationTimeout time.Duration
+	// LaunchTimeout bounds starting the browser (30s).
+	LaunchTimeout time.Duration
+	// Logger receives the browser's log lines; nil means none.
+	Logger *zap.Logger
+}
+
+func (o *Options) setDefaults() {
+	if o.ActionTimeout <= 0 {
+		o.ActionTimeout = 5 * time.Second
+	}
+	if o.NavigationTimeout <= 0 {
+		o.NavigationTimeout = 30 * time.Second
+	}
+	if o.LaunchTimeout <= 0 {
+		o.LaunchTimeout = 30 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+}
+
+// Manager owns one Chrome process, launched on first use and shared by all
+// pages; every [Page] gets its own BrowserContext on it.
+type Manager struct {
+	opts Options
+	log  *zap.Logger
+
+	mu            sync.Mutex
+	closed        bool
+	browserCtx    context.Context // nil until launched
+	browserCancel context.CancelFunc
+	allocCancel   context.CancelFunc
+	profile       string
+	pages         map[*Page]struct{}
+}
+
+// NewManager returns a Manager; it starts no process until a page is needed.
+func NewManager(opts Options) *Manager {
+	opts.setDefaults()
+	return &Manager{opts: opts, log: opts.Logger.Named("browser"), pages: map[*Page]struct{}{}}
+}
+
+// launch starts Chrome if it is not running. It is called with m.mu held.
+func (m *Manager) launch() (context.Context, error) {
+	if m.closed {
+		return nil, ErrClosed
+	}
+	if m.browserCtx != nil && m.browserCtx.Err() == nil {
+		return m.browserCtx, nil
+	}
+	if m.browserCtx != nil {
+		// The previous browser died (crash or kill): clean up after it.
+		m.log.Warn("browser is gone; launching a new one")
+		m.shutdownLocked()
+	}
+	path, err := FindExecutable(m.opts.ExecPath)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := newProfileDir(m.opts.ProfileRoot)
+	if err != nil {
+		return nil, fmt.Errorf("create browser profile: %w", err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(dir),
+		// What a locked-down machine needs: nothing phones home, nothing
+		// updates itself, no first-run UI.
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("disable-search-engine-choice-screen", true),
+		chromedp.Flag("mute-audio", true),
+	)
+	if os.Getuid() == 0 {
+		// Chrome refuses to start as root with its sandbox.
+		opts = append(opts, chromedp.NoSandbox)
+	}
+	if m.opts.Headed {
+		opts = append(opts, chromedp.VisibleWindow)
+	}
+	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	sugar := m.log.Sugar()
+	bctx, bcancel := chromedp.NewContext(allocCtx,
+		chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(sugar.Debugf))
+
+	// The first Do binds the browser's lifetime to bctx, so it must not carry
+	// a deadline; a timer cancels it instead if the launch hangs.
+	timer := time.AfterFunc(m.opts.LaunchTimeout, bcancel)
+	start := time.Now()
+	err = chromedp.Do(bctx)
+	stopped := timer.Stop()
+	if err != nil {
+		bcancel()
+		allocCancel()
+		_ = os.RemoveAll(dir)
+		msg := err.Error()
+		if !stopped {
+			msg = fmt.Sprintf("no answer within %s", m.opts.LaunchTimeout)
+		}
+		return nil, &Error{Kind: KindBrowserLaunchFail, Message: fmt.Sprintf("start %s: %s", path, msg),
+			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: err}
+	}
+	m.browserCtx, m.browserCancel, m.allocCancel, m.profile = bctx, bcancel, allocCancel, dir
+	m.log.Info("browser launched", zap.String("path", path), zap.Int("pid", m.pidLocked()),
+		zap.String("profile", dir), zap.Duration("took", time.Since(start)))
+	return bctx, nil
+}
+
+func (m *Manager) pidLocked() int {
+	if m.browserCtx == nil {
+		return 0
+	}
+	if c := chromedp.FromContext(m.browserCtx); c != nil && c.Browser != nil && c.Browser.Process() != nil {
+		return c.Browser.Process().Pid
+	}
+	return 0
+}
+
+// PID is the browser's process ID, or 0 when it is not running.
+func (m *Manager) PID() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.pidLocked()
+}
+
+// ProfileDir is the running browser's profile directory, or "".
+func (m *Manager) ProfileDir() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.profile
+}
+
+// Version launches the browser if needed and returns its product string,
+// such as "Chrome/156.0.8078.79".
+func (m *Manager) Version(ctx context.Context) (string, error) {
+	m.mu.Lock()
+	bctx, err := m.launch()
+	m.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	cctx, cancel := context.WithCancel(bctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	v, err := chromedp.CallBrowser(cctx, browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		return "", fmt.Errorf("browser version: %w", err)
+	}
+	return v.Product, nil
+}
+
+// shutdownLocked stops the browser and removes its profile.
+func (m *Manager) shutdownLocked() {
+	if m.browserCtx == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(m.browserCtx, 5*time.Second)
+	if err := chromedp.Cancel(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		m.log.Debug("close browser", zap.Error(err))
+	}
+	cancel()
+	m.browserCancel()
+	m.allocCancel() // waits for the process, then returns
+	killProfileProcesses(m.profile)
+	if err := os.RemoveAll(m.profile); err != nil {
+		m.log.Warn("remove browser profile", zap.String("dir", m.profile), zap.Error(err))
+	}
+	m.browserCtx, m.browserCancel, m.allocCancel, m.profile = nil, nil, nil, ""
+}
+
+// Close closes every page and the browser and removes its profile. It is
+// safe to call more than once.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	pages := make([]*Page, 0, len(m.pages))
+	for p := range m.pages {
+		pages = append(pages, p)
+	}
+	m.closed = true
+	m.mu.Unlock()
+	for _, p := range pages {
+		p.Close()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.shutdownLocked()
+	return nil
+}

@@ -1,0 +1,66 @@
+package browser
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"go.uber.org/zap"
+)
+
+// profilePrefix names the temporary Chrome profiles this package creates:
+// <prefix><pid>-<random>, so that a later server can tell whose they are.
+const profilePrefix = "e2e-mcp-chrome-"
+
+// newProfileDir makes an empty profile directory for a browser of this process.
+func newProfileDir(root string) (string, error) {
+	if root == "" {
+		root = os.TempDir()
+	}
+	return os.MkdirTemp(root, fmt.Sprintf("%s%d-", profilePrefix, os.Getpid()))
+}
+
+// profileOwner returns the PID encoded in a profile directory's name.
+func profileOwner(dir string) (int, bool) {
+	rest, ok := strings.CutPrefix(filepath.Base(dir), profilePrefix)
+	if !ok {
+		return 0, false
+	}
+	pidStr, _, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(pidStr)
+	return pid, err == nil && pid > 0
+}
+
+// CleanStaleProfiles removes the profile directories under root (the temp
+// directory if empty) that belong to servers no longer running, after killing
+// any Chrome process still using them. A server killed with SIGKILL cannot
+// clean up after itself; the next one does it here. It returns the
+// directories it removed.
+func CleanStaleProfiles(root string, log *zap.Logger) []string {
+	if root == "" {
+		root = os.TempDir()
+	}
+	dirs, _ := filepath.Glob(filepath.Join(root, profilePrefix+"*"))
+	var removed []string
+	for _, dir := range dirs {
+		pid, ok := profileOwner(dir)
+		if !ok || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		killProfileProcesses(dir)
+		if err := os.RemoveAll(dir); err != nil {
+			log.Warn("remove stale browser profile", zap.String("dir", dir), zap.Error(err))
+			continue
+		}
+		removed = append(removed, dir)
+	}
+	if len(removed) > 0 {
+		log.Info("removed browser profiles left by a server that was killed", zap.Strings("dirs", removed))
+	}
+	return removed
+}

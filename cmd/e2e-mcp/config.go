@@ -1,0 +1,148 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/logs"
+)
+
+// Config is the whole configuration of a server, built once from flags with
+// E2E_MCP_* environment fallbacks (a flag given on the command line wins).
+type Config struct {
+	// BrowserPath is the Chrome/Chromium executable; empty means search PATH.
+	BrowserPath string
+	// Headed shows browser windows instead of running headless.
+	Headed bool
+	// ActionTimeout bounds waiting for an element to become actionable.
+	ActionTimeout time.Duration
+	// NavigationTimeout bounds one navigation.
+	NavigationTimeout time.Duration
+	// LogLevel is debug, info, warn or error.
+	LogLevel string
+	// LogFormat is json or console.
+	LogFormat string
+}
+
+// setting is one flag with its environment variable, default and help: the
+// single list from which flags, env fallbacks and the README table come.
+type setting struct {
+	flag, env, def, help string
+	bind                 func(fs *flag.FlagSet, c *Config, name, def, help string)
+}
+
+func str(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) { fs.StringVar(get(c), name, def, help) }
+}
+
+func boolean(get func(*Config) *bool) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		b, _ := strconv.ParseBool(def)
+		fs.BoolVar(get(c), name, b, help)
+	}
+}
+
+func duration(get func(*Config) *time.Duration) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		d, _ := time.ParseDuration(def)
+		fs.DurationVar(get(c), name, d, help)
+	}
+}
+
+var settings = []setting{
+	{"browser-path", "E2E_MCP_BROWSER_PATH", "", "Chrome or Chromium executable (default: search PATH for chromium, google-chrome, chrome, headless_shell)",
+		str(func(c *Config) *string { return &c.BrowserPath })},
+	{"headed", "E2E_MCP_HEADED", "false", "show browser windows (also HEADLESS=false)",
+		boolean(func(c *Config) *bool { return &c.Headed })},
+	{"action-timeout", "E2E_MCP_ACTION_TIMEOUT", "5s", "how long an action waits for its element to become actionable",
+		duration(func(c *Config) *time.Duration { return &c.ActionTimeout })},
+	{"navigation-timeout", "E2E_MCP_NAVIGATION_TIMEOUT", "30s", "how long a navigation may take to load",
+		duration(func(c *Config) *time.Duration { return &c.NavigationTimeout })},
+	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
+		str(func(c *Config) *string { return &c.LogLevel })},
+	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
+		str(func(c *Config) *string { return &c.LogFormat })},
+}
+
+// errHelp is returned when the user asked for help; it is not a failure.
+var errHelp = flag.ErrHelp
+
+// parseConfig reads args (without the program and subcommand names) and the
+// environment into a validated Config.
+func parseConfig(cmd string, args []string, getenv func(string) string, usageOut io.Writer) (*Config, error) {
+	var c Config
+	fs := flag.NewFlagSet("e2e-mcp "+cmd, flag.ContinueOnError)
+	fs.SetOutput(usageOut)
+	for _, s := range settings {
+		s.bind(fs, &c, s.flag, s.def, s.help+" [$"+s.env+"]")
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(usageOut, "Usage: e2e-mcp %s [flags]\n\nFlags (each also read from its environment variable; a flag wins):\n", cmd)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (see e2e-mcp %s -h)", fs.Arg(0), cmd)
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, s := range settings {
+		if given[s.flag] {
+			continue
+		}
+		if v := getenv(s.env); v != "" {
+			if err := fs.Set(s.flag, v); err != nil {
+				return nil, fmt.Errorf("$%s=%q: %v", s.env, v, err)
+			}
+		}
+	}
+	// Seed 002's switch: HEADLESS=false shows the browser.
+	if !given["headed"] && getenv("E2E_MCP_HEADED") == "" {
+		if v := getenv("HEADLESS"); v != "" {
+			h, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, fmt.Errorf("$HEADLESS=%q: want true or false", v)
+			}
+			c.Headed = !h
+		}
+	}
+	return &c, c.Validate()
+}
+
+// Validate checks the values that flag parsing cannot.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.ActionTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("--action-timeout must be positive, got %s", c.ActionTimeout))
+	}
+	if c.NavigationTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("--navigation-timeout must be positive, got %s", c.NavigationTimeout))
+	}
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.LogLevel))
+	}
+	ok := false
+	for _, f := range logs.Formats {
+		ok = ok || strings.EqualFold(c.LogFormat, f)
+	}
+	if !ok {
+		errs = append(errs, fmt.Errorf("--log-format %q: want json or console", c.LogFormat))
+	}
+	if c.BrowserPath != "" {
+		if _, err := exec.LookPath(c.BrowserPath); err != nil {
+			errs = append(errs, fmt.Errorf("--browser-path %q: not an executable file; %s", c.BrowserPath, browser.InstallHint))
+		}
+	}
+	return errors.Join(errs...)
+}

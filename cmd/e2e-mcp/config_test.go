@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/readme"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestParseConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want func(*Config) bool
+		err  string
+	}{
+		{name: "defaults", want: func(c *Config) bool {
+			return !c.Headed && c.ActionTimeout == 5*time.Second && c.NavigationTimeout == 30*time.Second && c.LogLevel == "info" && c.LogFormat == "json"
+		}},
+		{name: "env fallback", env: map[string]string{"E2E_MCP_ACTION_TIMEOUT": "2s", "E2E_MCP_LOG_LEVEL": "debug"},
+			want: func(c *Config) bool { return c.ActionTimeout == 2*time.Second && c.LogLevel == "debug" }},
+		{name: "flag wins over env", args: []string{"--action-timeout", "9s"}, env: map[string]string{"E2E_MCP_ACTION_TIMEOUT": "2s"},
+			want: func(c *Config) bool { return c.ActionTimeout == 9*time.Second }},
+		{name: "HEADLESS=false", env: map[string]string{"HEADLESS": "false"}, want: func(c *Config) bool { return c.Headed }},
+		{name: "E2E_MCP_HEADED wins over HEADLESS", env: map[string]string{"HEADLESS": "false", "E2E_MCP_HEADED": "false"},
+			want: func(c *Config) bool { return !c.Headed }},
+		{name: "--headed", args: []string{"--headed"}, want: func(c *Config) bool { return c.Headed }},
+		{name: "bad HEADLESS", env: map[string]string{"HEADLESS": "maybe"}, err: "$HEADLESS"},
+		{name: "bad env duration", env: map[string]string{"E2E_MCP_NAVIGATION_TIMEOUT": "soon"}, err: "E2E_MCP_NAVIGATION_TIMEOUT"},
+		{name: "zero timeout", args: []string{"--action-timeout", "0s"}, err: "--action-timeout must be positive"},
+		{name: "bad level", args: []string{"--log-level", "loud"}, err: "--log-level"},
+		{name: "bad format", env: map[string]string{"E2E_MCP_LOG_FORMAT": "xml"}, err: "--log-format"},
+		{name: "missing browser", args: []string{"--browser-path", "/nonexistent/chrome"}, err: "apt-get install chromium"},
+		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
+		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseConfig("serve", tc.args, envOf(tc.env), &bytes.Buffer{})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("parseConfig(%q, %v) error = %v, want one containing %q", tc.args, tc.env, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parseConfig(%q, %v) = %v", tc.args, tc.env, err)
+			}
+			if !tc.want(c) {
+				t.Errorf("parseConfig(%q, %v) = %+v", tc.args, tc.env, *c)
+			}
+		})
+	}
+}
+
+func TestParseConfig_Help(t *testing.T) {
+	var out bytes.Buffer
+	_, err := parseConfig("serve", []string{"-h"}, envOf(nil), &out)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: err = %v, want flag.ErrHelp", err)
+	}
+	for _, s := range settings {
+		if !strings.Contains(out.String(), "-"+s.flag) || !strings.Contains(out.String(), s.env) {
+			t.Errorf("help lacks --%s / %s:\n%s", s.flag, s.env, out.String())
+		}
+	}
+}
+
+func TestRealMain_Commands(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := realMain([]string{"version"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "e2e-mcp ") {
+		t.Errorf("version: exit %d, output %q", code, out.String())
+	}
+	out.Reset()
+	if code := realMain([]string{"help"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "doctor") {
+		t.Errorf("help: exit %d, output %q", code, out.String())
+	}
+	errb.Reset()
+	if code := realMain([]string{"frobnicate"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), `unknown command "frobnicate"`) {
+		t.Errorf("unknown command: exit %d, stderr %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := realMain([]string{"serve", "--log-level", "loud"}, nil, &out, &errb); code != 2 {
+		t.Errorf("bad flag: exit %d, want 2; stderr %q", code, errb.String())
+	}
+}
+
+func TestReadmeFlagTable(t *testing.T) {
+	readme.Check(t, "FLAGS", flagTable())
+}

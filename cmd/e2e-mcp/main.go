@@ -1,0 +1,147 @@
+// Command e2e-mcp is an MCP server that lets AI coding agents run end-to-end
+// tests of the web app they are building: it drives Chromium over CDP with
+// Playwright-grade tools and keeps every agent's session isolated.
+//
+// Usage:
+//
+//	e2e-mcp [serve] [flags]   speak MCP over stdio (the default)
+//	e2e-mcp doctor [flags]    check that a browser can be found and started
+//	e2e-mcp version           print the version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/logs"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/mark3labs/mcp-go/server"
+	"go.uber.org/zap"
+)
+
+const usage = `e2e-mcp: end-to-end testing tools for AI coding agents, over MCP.
+
+Usage:
+  e2e-mcp [serve] [flags]   serve MCP over stdio (default)
+  e2e-mcp doctor [flags]    find the browser, start it once and print its version
+  e2e-mcp version           print the version
+  e2e-mcp help              this text; 'e2e-mcp serve -h' lists the flags
+`
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// realMain runs a subcommand and returns the process exit code.
+func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && (args[0] == "" || args[0][0] != '-') {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "version":
+		fmt.Fprintf(stdout, "e2e-mcp %s\n", Version())
+		return 0
+	case "serve", "doctor":
+	default:
+		fmt.Fprintf(stderr, "e2e-mcp: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+	cfg, err := parseConfig(cmd, args, os.Getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp: %v\n", err)
+		return 2
+	}
+	if cmd == "doctor" {
+		return doctor(cfg, stdout, stderr)
+	}
+	if err := serve(cfg, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
+	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, ActionTimeout: cfg.ActionTimeout,
+		NavigationTimeout: cfg.NavigationTimeout, Logger: log}
+}
+
+// serve speaks MCP over stdio until stdin closes or a signal arrives, then
+// ends every session and stops the browser before returning.
+func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
+	log, err := logs.New(cfg.LogLevel, cfg.LogFormat)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = log.Sync() }()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	browser.CleanStaleProfiles("", log)
+	bm := browser.NewManager(browserOptions(cfg, log))
+	reg := mcptools.NewRegistry(bm, log)
+	defer func() {
+		start := time.Now()
+		reg.CloseAll()
+		_ = bm.Close()
+		log.Info("stopped", zap.Duration("cleanup", time.Since(start)))
+	}()
+
+	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log})
+	stdio := server.NewStdioServer(srv)
+	stdio.SetErrorLogger(zap.NewStdLog(log.Named("stdio")))
+	log.Info("serving MCP over stdio", zap.String("version", Version()))
+	err = stdio.Listen(ctx, stdin, stdout)
+	switch {
+	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, io.EOF):
+		log.Info("shutting down", zap.Bool("signal", ctx.Err() != nil))
+		return nil
+	}
+	return err
+}
+
+// doctor checks that a browser can be found and started, and says how to
+// fix it when not.
+func doctor(cfg *Config, stdout, stderr io.Writer) int {
+	log, err := logs.New("error", "console")
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp doctor: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "e2e-mcp %s\n", Version())
+	path, err := browser.FindExecutable(cfg.BrowserPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "browser: NOT FOUND: %v\nhint: %s\n", err, browser.InstallHint)
+		return 1
+	}
+	fmt.Fprintf(stdout, "browser: %s\n", path)
+	opts := browserOptions(cfg, log)
+	opts.ExecPath = path
+	bm := browser.NewManager(opts)
+	defer func() { _ = bm.Close() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	v, err := bm.Version(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "browser: DOES NOT START: %v\nhint: %s\n", err, browser.InstallHint)
+		return 1
+	}
+	fmt.Fprintf(stdout, "browser version: %s (started in %s)\nok\n", v, time.Since(start).Round(time.Millisecond))
+	return 0
+}

@@ -1,0 +1,174 @@
+// Package e2e holds the black-box tests of the e2e-mcp binary: see README.md.
+package e2e
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+//go:embed testdata
+var testdata embed.FS
+
+// bin is the binary under test, built once by TestMain.
+var bin string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "e2e-mcp-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	bin = filepath.Join(dir, "e2e-mcp")
+	build := exec.Command("go", "build", "-race", "-o", bin, "../cmd/e2e-mcp")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build e2e-mcp:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// fixture serves testdata/ plus a small API, and records API calls.
+type fixture struct {
+	*httptest.Server
+	mu      sync.Mutex
+	signups []string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/signup", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		f.mu.Lock()
+		f.signups = append(f.signups, string(b))
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok":true}`)
+	})
+	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
+		name := r.URL.Path[1:]
+		if name == "" {
+			name = "index.html"
+		}
+		b, err := testdata.ReadFile("testdata/" + name)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(b)
+	})
+	f.Server = httptest.NewServer(mux)
+	t.Cleanup(f.Close)
+	return f
+}
+
+// serverEnv is the environment of a server under test: its own temp dir,
+// so that its Chrome profile (and any leftover) can be found and counted.
+func serverEnv(t *testing.T) (env []string, tmp string) {
+	tmp = t.TempDir()
+	env = append(os.Environ(), "TMPDIR="+tmp, "E2E_MCP_LOG_LEVEL=debug", "E2E_MCP_LOG_FORMAT=console")
+	return env, tmp
+}
+
+// startClient starts the binary with mcp-go's stdio client and initializes
+// it on the session-oriented protocol version.
+func startClient(t *testing.T, env []string) *client.Client {
+	t.Helper()
+	stderr := &lockedBuffer{}
+	c, err := client.NewStdioMCPClientWithOptions(bin, env, nil, transport.WithCommandStderrWriter(stderr))
+	if err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	t.Cleanup(func() {
+		_ = c.Close()
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", stderr.String())
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-test", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return c
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b = append(l.b, p...)
+	return len(p), nil
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.b)
+}
+
+// call runs a tool and fails the test on a protocol error; the result may
+// still be an isError result, which the caller checks.
+func call(t *testing.T, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("%s(%v): protocol error: %v", tool, args, err)
+	}
+	return res
+}
+
+// mustCall is call for results that must succeed.
+func mustCall(t *testing.T, c *client.Client, tool string, args map[string]any) string {
+	t.Helper()
+	res := call(t, c, tool, args)
+	if res.IsError {
+		t.Fatalf("%s(%v) failed:\n%s", tool, args, text(res))
+	}
+	return text(res)
+}
+
+// text joins the text contents of a result.
+func text(res *mcp.CallToolResult) string {
+	var s string
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			s += tc.Text
+		}
+	}
+	return s
+}

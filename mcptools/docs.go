@@ -1,0 +1,55 @@
+package mcptools
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ToolTable renders the inventory as the README's markdown table: one row
+// per tool with its arguments (? marks optional ones; sessionId, which every
+// tool takes, is left out).
+func ToolTable(tools []Tool) string {
+	var b strings.Builder
+	b.WriteString("| tool | arguments | what it does |\n|---|---|---|\n")
+	for _, t := range tools {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", t.Def.Name, argList(t), strings.ReplaceAll(t.Def.Description, "|", "\\|"))
+	}
+	return b.String()
+}
+
+func argList(t Tool) string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	_ = json.Unmarshal(t.Def.RawInputSchema, &s)
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	var names []string
+	for n := range s.Properties {
+		if n != "sessionId" {
+			names = append(names, n)
+		}
+	}
+	// Required first, each group alphabetical.
+	sort.Slice(names, func(i, j int) bool {
+		if req[names[i]] != req[names[j]] {
+			return req[names[i]]
+		}
+		return names[i] < names[j]
+	})
+	for i, n := range names {
+		if !req[n] {
+			n += "?"
+		}
+		names[i] = "`" + n + "`"
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,67 @@
+package mcptools
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// ErrorType is the type named in an error response (docs/architecture.md §6).
+type ErrorType string
+
+// Error types that arise in this package; the browser's kinds pass through.
+const (
+	ErrInvalidInput     ErrorType = "invalid_input"
+	ErrSessionNotFound  ErrorType = "session_not_found"
+	ErrSessionRequired  ErrorType = "session_required"
+	ErrInternal         ErrorType = "internal_error"
+	ErrCapacityExceeded ErrorType = "capacity_exceeded"
+)
+
+// ToolError is a failure the agent can act on: a type, what happened and
+// what to do next. Handlers return it (or a *browser.Error) and it becomes an
+// isError result, never a JSON-RPC error.
+type ToolError struct {
+	Type       ErrorType
+	Message    string
+	Suggestion string
+}
+
+func (e *ToolError) Error() string { return string(e.Type) + ": " + e.Message }
+
+func invalidInput(field, format string, args ...any) *ToolError {
+	return &ToolError{Type: ErrInvalidInput, Message: field + ": " + fmt.Sprintf(format, args...),
+		Suggestion: "fix the argument and call again"}
+}
+
+// classify returns the type, message and suggestion for any error.
+func classify(err error) (ErrorType, string, string) {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return te.Type, te.Message, te.Suggestion
+	}
+	if be, ok := browser.AsError(err); ok {
+		msg := be.Message
+		if be.Err != nil && be.Kind != browser.KindTimeout {
+			msg += " (" + be.Err.Error() + ")"
+		}
+		return ErrorType(be.Kind), msg, be.Hint
+	}
+	return ErrInternal, err.Error(), "this is a fault of e2e-mcp or the browser, not of your call: retry once, then report it"
+}
+
+// errorResult renders err as the isError result the agent sees.
+func errorResult(tool string, err error) *mcp.CallToolResult {
+	typ, msg, hint := classify(err)
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Error\n%s: %s\n", typ, msg)
+	if hint != "" {
+		fmt.Fprintf(&b, "Next: %s\n", hint)
+	}
+	res := mcp.NewToolResultError(b.String())
+	res.StructuredContent = map[string]any{"error": map[string]string{"type": string(typ), "message": msg, "suggestion": hint, "tool": tool}}
+	return res
+}

@@ -1,0 +1,121 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.uber.org/zap"
+)
+
+// Toolsets group the tools; the README table and docs are ordered by them.
+const (
+	ToolsetSession    = "session"
+	ToolsetNavigation = "navigation"
+	ToolsetReading    = "reading"
+	ToolsetInput      = "input"
+	ToolsetDiagnosis  = "diagnostics"
+)
+
+// Tool is one entry of the inventory: its definition, handler and grouping.
+// Registration, the README table, schema snapshots and the invariant tests
+// all read [Inventory], so a tool exists in exactly one place.
+type Tool struct {
+	Def      mcp.Tool
+	Handler  server.ToolHandlerFunc
+	Toolset  string
+	ReadOnly bool
+}
+
+// Deps are what the handlers work with.
+type Deps struct {
+	Browser  *browser.Manager
+	Sessions *Registry
+	Logger   *zap.Logger
+}
+
+// Inventory returns every tool. With nil deps the handlers must not be
+// called; the definitions are still complete (for docs and tests).
+func Inventory(d *Deps) []Tool {
+	return []Tool{
+		sessionListTool(d),
+		navigateTool(d),
+		closeTool(d),
+		snapshotTool(d),
+		screenshotTool(d),
+		clickTool(d),
+		typeTool(d),
+		evaluateTool(d),
+	}
+}
+
+// SessionArg is the optional sessionId every tool takes.
+type SessionArg struct {
+	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session to use (created on first use); omit for your default"`
+}
+
+func (a SessionArg) session() string { return a.SessionID }
+
+// sessionArgs is what every params struct satisfies by embedding SessionArg.
+type sessionArgs interface{ session() string }
+
+// annotations says what a tool does to the world; every tool sets all four.
+type annotations struct {
+	title                                        string
+	readOnly, destructive, idempotent, openWorld bool
+}
+
+// define builds a tool whose handler runs fn on the caller's session, locked
+// for the call. Failures become typed isError results; a panic in fn becomes
+// an internal_error result, never a dead server or a protocol error.
+func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
+	fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error)) Tool {
+	def := mcp.NewTool(name,
+		mcp.WithDescription(desc),
+		mcp.WithInputSchema[T](),
+		mcp.WithTitleAnnotation(a.title),
+		mcp.WithReadOnlyHintAnnotation(a.readOnly),
+		mcp.WithDestructiveHintAnnotation(a.destructive),
+		mcp.WithIdempotentHintAnnotation(a.idempotent),
+		mcp.WithOpenWorldHintAnnotation(a.openWorld),
+	)
+	handler := func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				d.Logger.Error("tool panicked", zap.String("tool", name), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+				res, err = errorResult(name, fmt.Errorf("panic in %s: %v", name, r)), nil
+			}
+		}()
+		var args T
+		if err := req.BindArguments(&args); err != nil {
+			return errorResult(name, invalidInput("arguments", "%v", err)), nil
+		}
+		s, err := d.Sessions.acquire(ctx, args.session())
+		if err != nil {
+			return errorResult(name, err), nil
+		}
+		defer s.release()
+		res, err = fn(ctx, s, args)
+		if err != nil {
+			typ, msg, _ := classify(err)
+			lvl := zap.InfoLevel
+			if typ == ErrInternal {
+				lvl = zap.ErrorLevel
+			}
+			d.Logger.Log(lvl, "tool failed", zap.String("tool", name), zap.String("session", s.ID), zap.String("type", string(typ)), zap.String("message", msg))
+			return errorResult(name, err), nil
+		}
+		return res, nil
+	}
+	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly}
+}
+
+// Register adds the inventory's tools to srv.
+func Register(srv *server.MCPServer, tools []Tool) {
+	for _, t := range tools {
+		srv.AddTool(t.Def, t.Handler)
+	}
+}

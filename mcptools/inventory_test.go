@@ -1,0 +1,154 @@
+package mcptools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/readme"
+	"github.com/mark3labs/mcp-go/mcp"
+	"go.uber.org/zap"
+)
+
+// toolsListBudget is the most bytes the whole tools/list answer may take.
+// Every definition is sent to the model on every request; Playwright MCP's
+// default 25 tools take 20.3 KB (docs/anchors.md §7). Raise it only with a
+// reason in the commit.
+const toolsListBudget = 6 * 1024
+
+var nameRE = regexp.MustCompile(`^(browser|session|server)_[a-z]+(_[a-z]+)*$`)
+
+func testDeps() *Deps {
+	log := zap.NewNop()
+	return &Deps{Sessions: NewRegistry(nil, log), Logger: log}
+}
+
+func TestInventory_Invariants(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tool := range Inventory(nil) {
+		d := tool.Def
+		t.Run(d.Name, func(t *testing.T) {
+			if seen[d.Name] {
+				t.Fatalf("duplicate tool name %s", d.Name)
+			}
+			seen[d.Name] = true
+			if !nameRE.MatchString(d.Name) {
+				t.Errorf("name %q is not snake_case domain_verb", d.Name)
+			}
+			if d.Description == "" || len(d.Description) > 160 {
+				t.Errorf("description has %d bytes, want 1-160: %q", len(d.Description), d.Description)
+			}
+			a := d.Annotations
+			if a.Title == "" || a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
+				t.Errorf("annotations not all set: %+v", a)
+			}
+			if tool.ReadOnly != (a.ReadOnlyHint != nil && *a.ReadOnlyHint) {
+				t.Errorf("inventory ReadOnly=%v disagrees with readOnlyHint", tool.ReadOnly)
+			}
+			if tool.ReadOnly && *a.DestructiveHint {
+				t.Errorf("a read-only tool cannot be destructive")
+			}
+			var s map[string]any
+			if err := json.Unmarshal(d.RawInputSchema, &s); err != nil {
+				t.Fatalf("input schema: %v", err)
+			}
+			if s["type"] != "object" || s["additionalProperties"] != false {
+				t.Errorf("schema must be an object with additionalProperties:false, got type=%v additionalProperties=%v", s["type"], s["additionalProperties"])
+			}
+			for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+				if _, ok := s[k]; ok {
+					t.Errorf("schema has a top-level %s, which some clients reject", k)
+				}
+			}
+			props, _ := s["properties"].(map[string]any)
+			if _, ok := props["sessionId"]; !ok {
+				t.Errorf("tool does not take sessionId")
+			}
+			for name, p := range props {
+				if pm, _ := p.(map[string]any); pm["type"] == nil {
+					t.Errorf("property %s has no type", name)
+				}
+			}
+			if tool.Toolset == "" {
+				t.Errorf("no toolset")
+			}
+		})
+	}
+}
+
+// TestToolsList_Budget measures the real tools/list answer of the server.
+func TestToolsList_Budget(t *testing.T) {
+	srv := NewServer("test", testDeps())
+	msg := srv.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	b, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Result struct {
+			Tools []mcp.Tool `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(res.Result.Tools), len(Inventory(nil)); got != want {
+		t.Fatalf("tools/list has %d tools, inventory %d", got, want)
+	}
+	t.Logf("tools/list: %d tools, %d bytes (budget %d)", len(res.Result.Tools), len(b), toolsListBudget)
+	if len(b) > toolsListBudget {
+		t.Errorf("tools/list is %d bytes, over the budget of %d: shorten descriptions before raising it", len(b), toolsListBudget)
+	}
+}
+
+// TestToolSnapshots keeps every tool's definition in __toolsnaps__, so a
+// change to what the model sees shows up in review.
+func TestToolSnapshots(t *testing.T) {
+	dir := "__toolsnaps__"
+	update := os.Getenv("UPDATE_TOOLSNAPS") == "true"
+	want := map[string]bool{}
+	for _, tool := range Inventory(nil) {
+		name := tool.Def.Name + ".snap"
+		want[name] = true
+		got, err := json.MarshalIndent(tool.Def, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, '\n')
+		path := filepath.Join(dir, name)
+		if update {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		old, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: no snapshot (run 'make snaps'): %v", tool.Def.Name, err)
+			continue
+		}
+		if string(old) != string(got) {
+			t.Errorf("%s: definition changed; if intended run 'make snaps'.\nwant:\n%s\ngot:\n%s", tool.Def.Name, old, got)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !want[e.Name()] {
+			if update {
+				_ = os.Remove(filepath.Join(dir, e.Name()))
+				continue
+			}
+			t.Errorf("%s: snapshot of a tool that no longer exists", e.Name())
+		}
+	}
+}
+
+func TestReadmeToolTable(t *testing.T) {
+	readme.Check(t, "AUTOMATED TOOLS", ToolTable(Inventory(nil)))
+}

@@ -1,0 +1,95 @@
+package mcptools
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// NavigateParams are the arguments of browser_navigate.
+type NavigateParams struct {
+	URL string `json:"url" jsonschema:"Absolute URL (http, https, about, data)"`
+	SessionArg
+}
+
+func navigateTool(d *Deps) Tool {
+	return define(d, "browser_navigate", ToolsetNavigation,
+		"Open a URL in the session's tab and wait for it to load. Returns the page and its snapshot.",
+		annotations{title: "Navigate to a URL", openWorld: true},
+		func(ctx context.Context, s *Session, a NavigateParams) (*mcp.CallToolResult, error) {
+			if err := checkURL(a.URL); err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			info, err := p.Navigate(ctx, a.URL)
+			if err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("Navigated to %s", info.URL)
+			if info.Status >= 400 {
+				r.resultf("The server answered HTTP %d.", info.Status)
+			}
+			if err := r.pageState(ctx, s, p, true, browser.SnapshotOptions{}); err != nil {
+				return nil, err
+			}
+			return r.build(), nil
+		})
+}
+
+// checkURL accepts the URLs a browser can open for a test; everything else
+// is invalid input with the reason.
+func checkURL(raw string) error {
+	if strings.TrimSpace(raw) == "" {
+		return invalidInput("url", "empty: give an absolute URL such as http://localhost:3000/")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return invalidInput("url", "%q does not parse: %v", raw, err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+		if u.Host == "" {
+			return invalidInput("url", "%q has no host", raw)
+		}
+	case "about", "data":
+	case "":
+		return invalidInput("url", "%q is not absolute: add the scheme and host, e.g. http://localhost:3000%s", raw, ensureSlash(raw))
+	default:
+		return invalidInput("url", "scheme %q is not allowed: use http, https, about or data", u.Scheme)
+	}
+	return nil
+}
+
+func ensureSlash(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	return "/" + p
+}
+
+// CloseParams are the arguments of browser_close.
+type CloseParams struct {
+	SessionArg
+}
+
+func closeTool(d *Deps) Tool {
+	return define(d, "browser_close", ToolsetNavigation,
+		"Close the session's browser context: its tabs, cookies and storage are discarded. The next browser tool opens a fresh one.",
+		annotations{title: "Close the browser context", destructive: true, idempotent: true},
+		func(_ context.Context, s *Session, _ CloseParams) (*mcp.CallToolResult, error) {
+			var r response
+			if s.closePage() {
+				r.resultf("Closed the browser context of session %s.", s.ID)
+			} else {
+				r.resultf("Session %s had no open browser context.", s.ID)
+			}
+			return r.build(), nil
+		})
+}

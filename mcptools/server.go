@@ -1,0 +1,31 @@
+package mcptools
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/server"
+	"go.uber.org/zap"
+)
+
+// instructions tell the model how the tools fit together, once per
+// connection.
+const instructions = `Browser tools for end-to-end testing. Typical loop: browser_navigate, read the snapshot, act on elements by their ref (e5) with browser_click / browser_type, read the changes each action returns. Refs come from the latest snapshot; after a navigation take a new one. Every tool takes an optional sessionId: sub-agents that pass different ids get isolated browsers (cookies, storage, tabs).`
+
+// NewServer builds the MCP server with every tool of the inventory. When an
+// MCP connection goes away, the sessions it made are ended.
+func NewServer(version string, d *Deps) *server.MCPServer {
+	hooks := &server.Hooks{}
+	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
+		d.Logger.Debug("connection closed", zap.String("connection", cs.SessionID()))
+		d.Sessions.CloseOwnedBy(cs.SessionID())
+	})
+	srv := server.NewMCPServer("e2e-mcp", version,
+		server.WithInstructions(instructions),
+		server.WithToolCapabilities(false),
+		server.WithInputSchemaValidation(),
+		server.WithRecovery(),
+		server.WithHooks(hooks),
+	)
+	Register(srv, Inventory(d))
+	return srv
+}

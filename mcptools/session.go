@@ -1,0 +1,42 @@
+package mcptools
+
+import (
+	"context"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// SessionListParams are the arguments of session_list.
+type SessionListParams struct {
+	SessionArg
+}
+
+func sessionListTool(d *Deps) Tool {
+	return define(d, "session_list", ToolsetSession,
+		"List the sessions on this server: id, whether it is yours, whether its browser is open, its URL.",
+		annotations{title: "List sessions", readOnly: true, idempotent: true},
+		func(ctx context.Context, _ *Session, _ SessionListParams) (*mcp.CallToolResult, error) {
+			var r response
+			list := d.Sessions.List(ctx)
+			for _, s := range list {
+				state := "no browser yet"
+				if s.Browser {
+					state = "browser open"
+				}
+				who := ""
+				if s.Yours {
+					who = " (yours)"
+				}
+				url := ""
+				if s.URL != "" {
+					url = " at " + s.URL
+				}
+				r.resultf("- %s%s: %s%s, last used %s", s.ID, who, state, url, s.LastUsed.Format("15:04:05"))
+			}
+			r.set("sessions", list)
+			if len(list) == 0 {
+				r.resultf("No sessions.")
+			}
+			return r.build(), nil
+		})
+}
