@@ -2,7 +2,6 @@ package mcptools
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -41,7 +40,9 @@ func evaluateTool(d *Deps) Tool {
 			} else {
 				r.resultf("```json\n%s\n```", text)
 			}
-			r.set("result", fmt.Sprintf("%s", out))
+			if len(out) <= maxEvalBytes {
+				r.set("result", out)
+			}
 			return r.build(), nil
 		})
 }

@@ -71,9 +71,6 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.LogFormat })},
 }
 
-// errHelp is returned when the user asked for help; it is not a failure.
-var errHelp = flag.ErrHelp
-
 // parseConfig reads args (without the program and subcommand names) and the
 // environment into a validated Config.
 func parseConfig(cmd string, args []string, getenv func(string) string, usageOut io.Writer) (*Config, error) {

@@ -1,0 +1,71 @@
+package browser
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/zap"
+)
+
+func TestDiffSnapshot(t *testing.T) {
+	prev := "- main:\n  - heading \"A\" [level=1]\n  - form:\n    - textbox \"Name\" [ref=e1]\n    - button \"Go\" [ref=e2]\n  - status"
+	tests := []struct {
+		name, next, want string
+		changed          bool
+	}{
+		{"same", prev, "", false},
+		{"value typed", strings.Replace(prev, `[ref=e1]`, `[ref=e1]: Ada`, 1),
+			"- main:\n  - form:\n    - textbox \"Name\" [ref=e1]: Ada\n# removed 1 line(s): - textbox \"Name\" [ref=e1]", true},
+		{"text appears", prev + ": Welcome", "- main:\n  - status: Welcome\n# removed 1 line(s): - status", true},
+		{"added at top level", prev + "\n- dialog \"Hi\"", "- dialog \"Hi\"", true},
+	}
+	for _, tc := range tests {
+		got, changed := DiffSnapshot(prev, tc.next)
+		if changed != tc.changed || got != tc.want {
+			t.Errorf("%s: DiffSnapshot = (%q, %v), want (%q, %v)", tc.name, got, changed, tc.want, tc.changed)
+		}
+	}
+}
+
+func TestCleanStaleProfiles(t *testing.T) {
+	root := t.TempDir()
+	dead := filepath.Join(root, fmt.Sprintf("%s%d-abc", profilePrefix, 1<<22+12345)) // beyond pid_max
+	mine := filepath.Join(root, fmt.Sprintf("%s%d-def", profilePrefix, os.Getpid()))
+	other := filepath.Join(root, "something-else")
+	for _, d := range []string{dead, mine, other} {
+		if err := os.MkdirAll(filepath.Join(d, "Default"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed := CleanStaleProfiles(root, zap.NewNop())
+	if len(removed) != 1 || removed[0] != dead {
+		t.Errorf("CleanStaleProfiles removed %v, want [%s]", removed, dead)
+	}
+	for _, d := range []string{mine, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s was removed: %v", d, err)
+		}
+	}
+}
+
+func TestFindExecutable(t *testing.T) {
+	_, err := FindExecutable("/nonexistent/chrome")
+	e, ok := AsError(err)
+	if !ok || e.Kind != KindBrowserNotFound || !strings.Contains(e.Hint, "apt-get install chromium") {
+		t.Errorf("FindExecutable(missing) = %v, want browser_not_found with an install hint", err)
+	}
+	if p, err := FindExecutable(""); err != nil || p == "" {
+		t.Errorf("FindExecutable(\"\") = %q, %v", p, err)
+	}
+}
+
+func TestIsRef(t *testing.T) {
+	for s, want := range map[string]bool{"e5": true, "f1e3": true, "e": false, "button": false, "e5 ": false, "#e5": false} {
+		if IsRef(s) != want {
+			t.Errorf("IsRef(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
