@@ -32,7 +32,6 @@ func navigateTool(d *Deps) Tool {
 				return nil, err
 			}
 			var r response
-			r.resultf("Navigated to %s", info.URL)
 			if info.Status >= 400 {
 				r.resultf("The server answered HTTP %d.", info.Status)
 			}

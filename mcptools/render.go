@@ -60,7 +60,6 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, f
 		return err
 	}
 	r.pageInfo(snap.Info, p)
-	r.set("refs", snap.Refs)
 	yaml := strings.TrimRight(snap.YAML, "\n")
 	defer func() { s.lastSnap, s.lastURL = yaml, snap.Info.URL }()
 	if !full && s.lastSnap != "" && s.lastURL == snap.Info.URL && opts == (browser.SnapshotOptions{}) {

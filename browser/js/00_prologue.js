@@ -1,0 +1,19 @@
+// e2e-mcp page engine.
+//
+// Injected by Go into an isolated world of every frame, at document start. At load
+// time it only defines globalThis.__e2e; all DOM work happens when Go calls it:
+//
+//   snapshot({refSeq, interactiveOnly, depth, prefix, root}) -> {yaml, refSeq, refs}
+//   resolve(ref)      -> Element, or throws "ref_not_found: ..." / "ref_stale: ..."
+//   describe(el)      -> 'button "Create account"'
+//   clickPoint(el)    -> {x, y} | {error}
+//   prepareFill(el)   -> {ok: true} | {error}
+//   pageInfo()        -> {url, title}
+//   target(t)         -> Element for a ref or a CSS selector (throws like resolve)
+//   box(el)           -> {x, y, width, height} in document CSS pixels
+//
+// Everything is synchronous and, except resolve and target, never throws.
+(() => {
+  'use strict';
+  if (globalThis.__e2e) return;
+

@@ -1,0 +1,206 @@
+  // ---------- refs ----------
+
+  const refOfElement = new WeakMap(); // element -> {ref, role, name}
+  const elementOfRef = new Map();     // ref -> WeakRef(element), every ref handed out in this document
+  let lastSeq = 0;
+
+  function refFor(el, role, name, st) {
+    const rec = refOfElement.get(el);
+    if (rec && rec.role === role && rec.name === name && rec.ref.startsWith(st.prefix)) return rec.ref;
+    const ref = st.prefix + 'e' + (++st.seq);
+    lastSeq = Math.max(lastSeq, st.seq);
+    refOfElement.set(el, { ref, role, name });
+    elementOfRef.set(ref, new WeakRef(el));
+    return ref;
+  }
+
+  function resolve(ref) {
+    const wr = elementOfRef.get(String(ref));
+    if (!wr) throw new Error(`ref_not_found: ${ref} was not handed out on this page; take a new snapshot`);
+    const el = wr.deref();
+    if (!el || !el.isConnected) throw new Error(`ref_stale: ${ref} is no longer attached to the page; take a new snapshot`);
+    const rec = refOfElement.get(el);
+    if (rec && rec.ref !== ref) throw new Error(`ref_stale: ${ref} changed and is now ${rec.ref}; take a new snapshot`);
+    return el;
+  }
+
+  // ---------- snapshot: DOM -> tree ----------
+  // A tree node is {role, name, attrs, ref, pointer, props, children}; children
+  // holds nodes and raw strings (text), normalized only when rendering.
+
+  function walkChildren(el, ctx, out, st) {
+    let nodes = childNodesOf(el);
+    if (el.localName === 'details' && !el.open) {
+      const summary = Array.from(el.children).find((c) => c.localName === 'summary');
+      nodes = summary ? [summary] : [];
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
+      if (n.nodeType === Node.TEXT_NODE) { if (ctx.textVisible) out.push(n.data); }
+      else if (n.nodeType === Node.ELEMENT_NODE) visitElement(n, ctx, out, st);
+    }
+  }
+
+  function visitElement(el, pctx, out, st) {
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag)) return;
+    if (tag === 'br') { if (pctx.textVisible) out.push('\n'); return; }
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
+    if (tag === 'input' && el.type === 'hidden') return;
+    const cs = styleOf(el);
+    if (cs.display === 'none') return;
+    const visible = cs.visibility === 'visible';
+    const block = !cs.inline;
+    const ctx = { textVisible: visible, cursor: cs.cursor };
+    const pointer = visible && cs.cursor === 'pointer' && pctx.cursor !== 'pointer';
+    const clicky = visible && (pointer || el.hasAttribute('onclick') ||
+      (el.hasAttribute('tabindex') && el.tabIndex >= 0) ||
+      (el.hasAttribute('contenteditable') && el.isContentEditable &&
+        !(el.parentElement && el.parentElement.isContentEditable)));
+    const childrenHidden = el.getAttribute('hidden') === 'until-found'; // content-visibility: hidden
+
+    let role = visible ? roleOf(el) : null;
+    if (!role || role === 'presentation' || role === 'none') role = clicky ? 'generic' : null;
+    if (!role) { // no node of its own: content flows into the parent
+      if (block) out.push(BR);
+      if (!childrenHidden) walkChildren(el, ctx, out, st);
+      if (block) out.push(BR);
+      return;
+    }
+
+    const name = accName(el, role);
+    const node = { role, name, attrs: stateAttrs(el, role), ref: '', pointer, props: null, children: [] };
+    // Refs before children, so that numbers follow document order.
+    if ((INTERACTIVE_ROLES.has(role) || clicky) && visible && cs.cs.pointerEvents !== 'none') {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) node.ref = refFor(el, role, name, st);
+    }
+    if (tag === 'input' || tag === 'textarea') {
+      if (tag === 'textarea' || !NO_VALUE_TYPES.has(el.type)) { if (el.value) node.children.push(el.value); }
+      const ph = el.getAttribute('placeholder');
+      if (ph && norm(ph) && norm(ph) !== name) node.props = [['placeholder', ph]];
+    } else if (tag !== 'svg' && tag !== 'iframe' && !childrenHidden) {
+      walkChildren(el, ctx, node.children, st);
+    }
+    if (role === 'link' && el.hasAttribute('href')) node.props = [['url', el.getAttribute('href')]];
+
+    node.children = tidy(node.children);
+    const kids = node.children;
+    if (role === 'generic' && !name && !node.ref) {
+      if (!kids.length) return;
+      if (kids.length === 1) { // unwrap: the only child takes the generic's place
+        if (block) out.push(BR);
+        out.push(kids[0]);
+        if (block) out.push(BR);
+        return;
+      }
+    }
+    if (role === 'img' && !name && !node.ref && !kids.length) return;
+    if (tag !== 'input' && tag !== 'textarea' && kids.length === 1 && typeof kids[0] === 'string' &&
+        norm(kids[0]) === name) node.children = [];
+    out.push(node);
+  }
+
+  // Merge adjacent text runs (inline flow), drop block markers and blank text.
+  function tidy(items) {
+    const out = [];
+    let buf = null;
+    const flush = () => { if (buf !== null && norm(buf)) out.push(buf); buf = null; };
+    for (const it of items) {
+      if (typeof it === 'string') buf = buf === null ? it : buf + it;
+      else { flush(); if (it !== BR) out.push(it); }
+    }
+    flush();
+    return out;
+  }
+
+  // ---------- snapshot: tree -> YAML ----------
+
+  function yamlValue(s) {
+    if (s === '' || /^[\s\-\[\]{}#&*!|>'"%@`,?:~]/.test(s) || /\s$/.test(s) || /[\n\r\t]/.test(s) ||
+        s.includes(': ') || s.includes(' #') || s.endsWith(':') ||
+        /^(true|false|yes|no|on|off|null|y|n)$/i.test(s) ||
+        /^[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(s) || /^[-+]?\.(inf|nan)$/i.test(s) ||
+        /^0[xo][0-9a-f]+$/i.test(s)) return JSON.stringify(s);
+    return s;
+  }
+
+  function renderItems(items, indent, level, lines, st) {
+    for (const it of items) {
+      if (typeof it === 'string') {
+        const t = norm(it);
+        if (t) lines.push(indent + '- text: ' + yamlValue(t));
+      } else renderNode(it, indent, level, lines, st);
+    }
+  }
+
+  function renderNode(node, indent, level, lines, st) {
+    let key = '- ' + node.role + (node.name ? ' ' + JSON.stringify(node.name) : '') + node.attrs;
+    if (node.ref) {
+      key += ` [ref=${node.ref}]`;
+      st.refs[node.ref] = { role: node.role, name: node.name };
+    }
+    if (node.pointer) key += ' [cursor=pointer]';
+    // At the depth limit, keep the node's own text but cut nested elements.
+    const cut = st.depth > 0 && level >= st.depth && node.children.some((c) => typeof c !== 'string');
+    const kids = cut ? [] : node.children;
+    const props = node.props || [];
+    if (!props.length && kids.length === 1 && typeof kids[0] === 'string') {
+      lines.push(indent + key + ': ' + yamlValue(norm(kids[0])));
+      return;
+    }
+    if (!props.length && !kids.length) { lines.push(indent + key); return; }
+    lines.push(indent + key + ':');
+    const sub = indent + '  ';
+    for (const [k, v] of props) lines.push(sub + '- /' + k + ': ' + yamlValue(v));
+    renderItems(kids, sub, level + 1, lines, st);
+  }
+
+  // interactiveOnly: every ref'd node, flat, with its props and own text.
+  function collectRefNodes(items, out) {
+    for (const it of items) {
+      if (typeof it === 'string') continue;
+      if (it.ref) out.push({ ...it, children: it.children.filter((c) => typeof c === 'string') });
+      collectRefNodes(it.children, out);
+    }
+    return out;
+  }
+
+  function snapshot(opts) {
+    opts = opts || {};
+    const st = {
+      seq: Math.max(Number(opts.refSeq) || 0, lastSeq),
+      prefix: typeof opts.prefix === 'string' ? opts.prefix : '',
+      depth: Number(opts.depth) || 0,
+      refs: {},
+    };
+    try {
+      styleCache = new Map();
+      nameCache = new Map();
+      labelCache = new Map();
+      activeEl = deepActiveElement();
+      let items = [];
+      if (opts.root) {
+        // A subtree: the element itself and what is under it.
+        const parent = opts.root.parentElement;
+        const ps = parent ? styleOf(parent) : null;
+        visitElement(opts.root, { textVisible: true, cursor: ps ? ps.cursor : 'auto' }, items, st);
+      } else {
+        const root = document.body || document.documentElement;
+        if (root) {
+          const rs = styleOf(root);
+          walkChildren(root, { textVisible: rs.visibility === 'visible', cursor: rs.cursor }, items, st);
+        }
+      }
+      items = tidy(items);
+      if (opts.interactiveOnly) items = collectRefNodes(items, []);
+      const lines = [];
+      renderItems(items, '', 1, lines, st);
+      return { yaml: lines.join('\n'), refSeq: st.seq, refs: st.refs };
+    } catch (e) {
+      return { yaml: '', refSeq: st.seq, refs: {}, error: 'snapshot failed: ' + (e && e.message) };
+    } finally {
+      styleCache = nameCache = labelCache = activeEl = null;
+    }
+  }
+

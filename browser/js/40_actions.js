@@ -1,0 +1,154 @@
+  // ---------- describe ----------
+
+  function cssLabel(el) {
+    let s = el.localName;
+    if (el.id) s += '#' + el.id;
+    const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/).filter(Boolean) : [];
+    for (const c of cls.slice(0, 2)) s += '.' + c;
+    return s;
+  }
+
+  function describe(el) {
+    try {
+      if (!el || el.nodeType !== Node.ELEMENT_NODE) return String(el);
+      let role = roleOf(el);
+      if (role === 'presentation' || role === 'none') role = null;
+      const name = role ? clip(accName(el, role), 60) : '';
+      const quoted = name ? ' ' + JSON.stringify(name) : '';
+      if (!role || role === 'generic') return cssLabel(el) + quoted;
+      return role + quoted;
+    } catch (e) {
+      return '<element>';
+    }
+  }
+
+  // ---------- actionability ----------
+
+  function isVisible(el) {
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility !== 'visible') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+
+  function firstRect(el) {
+    for (const r of el.getClientRects()) if (r.width > 0 && r.height > 0) return r;
+    return null;
+  }
+
+  function elementFromPointDeep(x, y) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  // Is hit el itself, inside el (across shadow roots), or a label of el?
+  function hitsTarget(hit, el) {
+    for (let n = hit; n; n = n.parentElement || (n.parentNode && n.parentNode.host) || null) {
+      if (n === el) return true;
+      if (n.localName === 'label' && n.control === el) return true;
+    }
+    return false;
+  }
+
+  const round = (v) => Math.round(v * 100) / 100;
+
+  function clickPoint(el) {
+    try {
+      if (!el || !el.isConnected) return { error: 'not attached' };
+      if (!isVisible(el)) return { error: 'not visible' };
+      if (isDisabled(el, roleOf(el))) return { error: 'disabled' };
+      const vw = window.innerWidth, vh = window.innerHeight;
+      const box = el.getBoundingClientRect();
+      if (box.left < 0 || box.top < 0 || box.right > vw || box.bottom > vh) {
+        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      }
+      const r = firstRect(el);
+      if (!r) return { error: 'not visible' };
+      // Center of the part of the rect that is inside the viewport.
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right <= left || bottom <= top) return { error: 'not visible' };
+      const x = (left + right) / 2, y = (top + bottom) / 2;
+      const hit = elementFromPointDeep(x, y);
+      if (!hit) return { error: 'not visible' };
+      if (!hitsTarget(hit, el)) return { error: 'covered by ' + describe(hit) };
+      return { x: round(x), y: round(y) };
+    } catch (e) {
+      return { error: 'internal: ' + (e && e.message) };
+    }
+  }
+
+  function prepareFill(el) {
+    try {
+      if (!el || !el.isConnected) return { error: 'not attached' };
+      const tag = el.localName;
+      const field = (tag === 'input' && TEXT_INPUT_TYPES.has(el.type)) || tag === 'textarea';
+      if (!field && !el.isContentEditable) return { error: 'not editable: ' + describe(el) };
+      if ((field && el.disabled) || el.getAttribute('aria-disabled') === 'true') return { error: 'disabled' };
+      if ((field && el.readOnly) || el.getAttribute('aria-readonly') === 'true') return { error: 'readonly' };
+      if (!isVisible(el)) return { error: 'not visible' };
+      el.focus();
+      if (field) {
+        el.select();
+      } else {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const sel = window.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+      return { ok: true };
+    } catch (e) {
+      return { error: 'internal: ' + (e && e.message) };
+    }
+  }
+
+  // ---------- targets (used by the Go side) ----------
+
+  // All open shadow roots under root, for shadow-piercing CSS queries.
+  function shadowRoots(root, out) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.shadowRoot) { out.push(n.shadowRoot); shadowRoots(n.shadowRoot, out); }
+    }
+    return out;
+  }
+
+  // target(refOrSelector): a ref (e5, f1e3) or a CSS selector that must match
+  // exactly one element. Throws "element_not_found:", "not_unique:" or
+  // "invalid_input:" like resolve does.
+  function target(t) {
+    t = String(t);
+    if (/^(f\d+)?e\d+$/.test(t)) return resolve(t);
+    const sel = t.startsWith('css=') ? t.slice(4) : t;
+    const found = [];
+    try {
+      for (const root of [document, ...shadowRoots(document, [])]) found.push(...root.querySelectorAll(sel));
+    } catch (e) {
+      throw new Error(`invalid_input: ${JSON.stringify(t)} is not a ref or a valid CSS selector`);
+    }
+    if (!found.length) throw new Error(`element_not_found: nothing matches ${JSON.stringify(t)}`);
+    if (found.length > 1) {
+      const list = found.slice(0, 5).map(describe).join(', ');
+      throw new Error(`not_unique: ${JSON.stringify(t)} matches ${found.length} elements: ${list}${found.length > 5 ? ', ...' : ''}`);
+    }
+    return found[0];
+  }
+
+  // box(el): border box in CSS pixels relative to the document (for screenshot clips).
+  function box(el) {
+    if (!el || !el.isConnected) return { x: 0, y: 0, width: 0, height: 0 };
+    const r = el.getBoundingClientRect();
+    return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+  }
+
+  function pageInfo() {
+    return { url: String(location.href), title: String(document.title || '') };
+  }
+

@@ -1,0 +1,10 @@
+  Object.defineProperty(globalThis, '__e2e', {
+    value: Object.freeze({
+      version: 1, snapshot, resolve, target, describe, clickPoint, prepareFill, box, pageInfo,
+      // For tests: the role and accessible name the engine computes for an element.
+      aria: (el) => { const role = roleOf(el); return { role: role || '', name: role ? accName(el, role) : '' }; },
+    }),
+    configurable: false, enumerable: false, writable: false,
+  });
+})();
+
