@@ -111,11 +111,17 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 		Info Info `json:"info"`
 	}
 	call := "__e2e.snapshot(" + string(arg) + ")"
+	var sel *Selector
 	if opts.Target != "" {
-		call = "__e2e.snapshot(Object.assign(" + string(arg) + ", {root: " + targetExpr(opts.Target) + "}))"
+		expr, s, err := p.targetExpr(opts.Target)
+		if err != nil {
+			return nil, err
+		}
+		sel = s
+		call = "__e2e.snapshot(Object.assign(" + string(arg) + ", {root: " + expr + "}))"
 	}
 	if err := p.evalEngine(cctx, "({snap: "+call+", info: __e2e.pageInfo()})", &res); err != nil {
-		return nil, p.refError(err, opts.Target)
+		return nil, p.targetError(cctx, err, opts.Target, sel)
 	}
 	if res.Snap.Error != "" {
 		return nil, &Error{Kind: KindScriptError, Message: res.Snap.Error, Hint: "the page engine failed on this page; report it with the page's HTML"}
@@ -127,10 +133,48 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 }
 
 // targetExpr is JavaScript that yields the element for target (a ref or a
-// selector) in the engine's world, or throws a typed error.
-func targetExpr(target string) string {
-	q, _ := json.Marshal(target)
-	return "__e2e.target(" + string(q) + ")"
+// selector) in the engine's world, or throws a typed error. A selector is
+// parsed here, so a malformed one fails before any round trip.
+func (p *Page) targetExpr(target string) (string, *Selector, error) {
+	if IsRef(target) {
+		q, _ := json.Marshal(target)
+		return "__e2e.resolve(" + string(q) + ")", nil, nil
+	}
+	sel, err := ParseSelector(target, p.m.opts.TestIDAttribute)
+	if err != nil {
+		return "", nil, err
+	}
+	parts, _ := json.Marshal(sel.Parts)
+	text, _ := json.Marshal(target)
+	return "__e2e.one(" + string(parts) + ", " + string(text) + ")", sel, nil
+}
+
+// targetError refines an error from resolving target: stale refs, and the
+// candidates of a selector that matched several elements.
+func (p *Page) targetError(ctx context.Context, err error, target string, sel *Selector) error {
+	if sel == nil {
+		return p.refError(err, target)
+	}
+	e, ok := AsError(err)
+	if !ok || e.Kind != KindNotUnique || !strings.HasPrefix(e.Message, "\"") {
+		return err
+	}
+	parts, _ := json.Marshal(sel.Parts)
+	var c struct {
+		List   []string `json:"list"`
+		Total  int      `json:"total"`
+		RefSeq int      `json:"refSeq"`
+	}
+	if p.evalEngine(ctx, fmt.Sprintf("__e2e.candidates(%s, %d, '')", parts, p.refSeq), &c) != nil || len(c.List) == 0 {
+		return err
+	}
+	p.refSeq = max(p.refSeq, c.RefSeq)
+	more := ""
+	if c.Total > len(c.List) {
+		more = fmt.Sprintf(", and %d more", c.Total-len(c.List))
+	}
+	return &Error{Kind: KindNotUnique, Message: fmt.Sprintf("%q matches %d elements: %s%s", target, c.Total, strings.Join(c.List, ", "), more),
+		Hint: "use the ref of the one you mean, or make the selector more specific (e.g. add >> nth=0)"}
 }
 
 // refError refines the engine's ref_not_found: a ref this session handed out
@@ -156,7 +200,11 @@ func (p *Page) refError(err error, target string) error {
 func (p *Page) actionable(ctx context.Context, target, fn string, out any) error {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
-	expr := "(() => { const el = " + targetExpr(target) + "; return __e2e." + fn + "(el); })()"
+	te, sel, err := p.targetExpr(target)
+	if err != nil {
+		return err
+	}
+	expr := "(() => { const el = " + te + "; return __e2e." + fn + "(el); })()"
 	var last string
 	for {
 		var raw json.RawMessage
@@ -164,7 +212,7 @@ func (p *Page) actionable(ctx context.Context, target, fn string, out any) error
 			if e, ok := AsError(err); ok && e.Kind == KindTimeout && last != "" {
 				break
 			}
-			return p.refError(err, target)
+			return p.targetError(cctx, err, target, sel)
 		}
 		var check struct {
 			Error string `json:"error"`
@@ -385,9 +433,12 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	switch {
 	case o.Target != "":
 		var box struct{ X, Y, Width, Height float64 }
-		err := p.evalEngine(cctx, "__e2e.box("+targetExpr(o.Target)+")", &box)
+		te, sel, err := p.targetExpr(o.Target)
 		if err != nil {
-			return nil, p.refError(err, o.Target)
+			return nil, err
+		}
+		if err := p.evalEngine(cctx, "__e2e.box("+te+")", &box); err != nil {
+			return nil, p.targetError(cctx, err, o.Target, sel)
 		}
 		if box.Width <= 0 || box.Height <= 0 {
 			return nil, newError(KindNotActionable, "the element has no size: pick a visible element", "%s is not visible", o.Target)
@@ -462,12 +513,16 @@ func (p *Page) elementInMainWorld(ctx context.Context, target string, main execC
 	if err != nil {
 		return "", p.ctxError(ctx, err, "resolve "+target)
 	}
-	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: targetExpr(target), UniqueContextID: w.unique})
+	te, sel, err := p.targetExpr(target)
+	if err != nil {
+		return "", err
+	}
+	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: te, UniqueContextID: w.unique})
 	if err != nil {
 		return "", p.ctxError(ctx, err, "resolve "+target)
 	}
 	if res.ExceptionDetails != nil {
-		return "", p.refError(p.engineError(res.ExceptionDetails), target)
+		return "", p.targetError(ctx, p.engineError(res.ExceptionDetails), target, sel)
 	}
 	desc, err := chromedp.Call(ctx, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
 	if err != nil {

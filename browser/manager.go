@@ -26,6 +26,8 @@ type Options struct {
 	ActionTimeout time.Duration
 	// NavigationTimeout bounds a navigation (30s).
 	NavigationTimeout time.Duration
+	// TestIDAttribute is the attribute testid= selectors match (data-testid).
+	TestIDAttribute string
 	// LaunchTimeout bounds starting the browser (30s).
 	LaunchTimeout time.Duration
 	// Logger receives the browser's log lines; nil means none.

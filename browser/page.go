@@ -273,24 +273,36 @@ func (p *Page) mainWorld(ctx context.Context) (execContext, error) {
 	return w, err
 }
 
+// contextGoneRE matches Chrome's answers for an execution context that a
+// navigation destroyed while a call was on its way.
+var contextGoneRE = regexp.MustCompile(`(?i)cannot find (default )?(execution )?context|execution context was destroyed|inspected target navigated`)
+
 // engineErrRE matches the typed errors the engine throws, "kind: message".
-var engineErrRE = regexp.MustCompile(`^(?:Error: )?(ref_not_found|ref_stale|element_not_found|not_unique|invalid_input): (.*)`)
+var engineErrRE = regexp.MustCompile(`^(?:Error: )?(ref_not_found|ref_stale|element_not_found|not_unique|invalid_input|enter_frame): (.*)`)
 
 // evalEngine evaluates expr in the engine's world and decodes its JSON value
 // into out. A navigation that destroys the world in the middle is retried on
 // the new document.
 func (p *Page) evalEngine(ctx context.Context, expr string, out any) error {
+	// Calls must run on the tab's context; the caller's ctx only bounds them
+	// (and decides whether a cut-off call timed out).
+	outer := ctx
+	ctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
+	defer cancel()
 	for attempt := 0; ; attempt++ {
 		w, err := p.world(ctx)
 		if err != nil {
-			return p.ctxError(ctx, err, "the page engine did not start in the page")
+			return p.ctxError(outer, err, "the page engine did not start in the page")
 		}
 		res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{
 			Expression: expr, UniqueContextID: w.unique, ReturnByValue: new(true), AwaitPromise: new(true)})
 		if err != nil {
-			if attempt < 3 && strings.Contains(err.Error(), "context") && ctx.Err() == nil {
+			if attempt < 3 && contextGoneRE.MatchString(err.Error()) && ctx.Err() == nil {
 				p.forgetWorld(w)
 				continue
+			}
+			if outer.Err() != nil {
+				ctx = outer
 			}
 			return p.ctxError(ctx, err, "evaluating in the page")
 		}

@@ -9,10 +9,11 @@
 //   clickPoint(el)    -> {x, y} | {error}
 //   prepareFill(el)   -> {ok: true} | {error}
 //   pageInfo()        -> {url, title}
-//   target(t)         -> Element for a ref or a CSS selector (throws like resolve)
+//   one(parts, text)  -> the Element a parsed selector matches (throws element_not_found, not_unique, enter_frame)
+//   all(parts)        -> every Element it matches; candidates(parts, refSeq, prefix) -> {list, total, refSeq}
 //   box(el)           -> {x, y, width, height} in document CSS pixels
 //
-// Everything is synchronous and, except resolve and target, never throws.
+// Everything is synchronous and, except resolve and one, never throws.
 (() => {
   'use strict';
   if (globalThis.__e2e) return;

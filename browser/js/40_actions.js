@@ -109,38 +109,6 @@
     }
   }
 
-  // ---------- targets (used by the Go side) ----------
-
-  // All open shadow roots under root, for shadow-piercing CSS queries.
-  function shadowRoots(root, out) {
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      if (n.shadowRoot) { out.push(n.shadowRoot); shadowRoots(n.shadowRoot, out); }
-    }
-    return out;
-  }
-
-  // target(refOrSelector): a ref (e5, f1e3) or a CSS selector that must match
-  // exactly one element. Throws "element_not_found:", "not_unique:" or
-  // "invalid_input:" like resolve does.
-  function target(t) {
-    t = String(t);
-    if (/^(f\d+)?e\d+$/.test(t)) return resolve(t);
-    const sel = t.startsWith('css=') ? t.slice(4) : t;
-    const found = [];
-    try {
-      for (const root of [document, ...shadowRoots(document, [])]) found.push(...root.querySelectorAll(sel));
-    } catch (e) {
-      throw new Error(`invalid_input: ${JSON.stringify(t)} is not a ref or a valid CSS selector`);
-    }
-    if (!found.length) throw new Error(`element_not_found: nothing matches ${JSON.stringify(t)}`);
-    if (found.length > 1) {
-      const list = found.slice(0, 5).map(describe).join(', ');
-      throw new Error(`not_unique: ${JSON.stringify(t)} matches ${found.length} elements: ${list}${found.length > 5 ? ', ...' : ''}`);
-    }
-    return found[0];
-  }
-
   // box(el): border box in CSS pixels relative to the document (for screenshot clips).
   function box(el) {
     if (!el || !el.isConnected) return { x: 0, y: 0, width: 0, height: 0 };

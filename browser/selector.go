@@ -1,0 +1,708 @@
+package browser
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A Selector is a parsed Playwright-style selector: parts joined by ">>",
+// each part querying inside the elements the previous part found. Parsing
+// happens in Go, so a malformed selector gets an error that names the
+// position; the page engine (js/30_selectors.js) evaluates the parts.
+//
+// The forms (docs/architecture.md §4, after Playwright's semantics):
+//
+//	css (the default)        button.primary, #host button (pierces open shadow roots),
+//	                         with :has-text("x"), :text("x"), :text-is("x"),
+//	                         :text-matches("re", "i") and :visible
+//	text=Sign up             lax: case-insensitive substring, the deepest element
+//	text="Sign up"           strict: case-sensitive, one of the element's own text runs
+//	text=/sign\s*up/i        regular expression on the element's text
+//	"Sign up"                the same as text="Sign up"
+//	role=button[name="Go"]   ARIA role, with name (= *= ^= $= ~= |=, "x"i, /re/),
+//	                         checked, pressed, selected, expanded, disabled, level, include-hidden
+//	xpath=//button, //button xpath (no shadow piercing)
+//	data-testid=x, testid=x  test id (attribute configurable), data-test-id=, data-test=, id=
+//	label=, placeholder=, alt=, title=   text forms as for text=
+//	nth=0, nth=-1            one element of what the chain found so far
+//	visible=true             only visible (or hidden) elements
+//
+// A part that lands on an <iframe> followed by another part continues inside
+// the frame's document: "iframe#pay >> role=button[name=Pay]".
+type Selector struct {
+	// Text is the selector as written.
+	Text  string `json:"-"`
+	Parts []Part `json:"parts"`
+}
+
+// Part is one step of a selector chain. Engine says which fields are set.
+type Part struct {
+	Engine string `json:"e"`
+	// CSS is the selector list of a css part: alternatives, each a chain of
+	// compounds joined by combinators.
+	CSS [][]Compound `json:"css,omitempty"`
+	// Text is the matcher of text, label, placeholder, alt and title parts.
+	Text *TextMatch `json:"text,omitempty"`
+	// Role and Attrs are the role and attribute filters of a role part.
+	Role  string     `json:"role,omitempty"`
+	Attrs []RoleAttr `json:"attrs,omitempty"`
+	// XPath is an xpath part's expression.
+	XPath string `json:"xpath,omitempty"`
+	// Attr and Value are an attribute part's name and exact value.
+	Attr  string `json:"attr,omitempty"`
+	Value string `json:"value,omitempty"`
+	// N is an nth part's index (negative counts from the end).
+	N int `json:"n,omitempty"`
+	// Visible is a visible part's wanted visibility.
+	Visible bool `json:"visible,omitempty"`
+}
+
+// Compound is a simple CSS selector the browser matches natively, plus the
+// engine's own pseudo-classes, and the combinator that joins it to the
+// compound before it ("" for the first).
+type Compound struct {
+	Comb    string   `json:"c,omitempty"`
+	CSS     string   `json:"css"`
+	Pseudos []Pseudo `json:"ps,omitempty"`
+}
+
+// Pseudo is one of the engine's pseudo-classes on a compound.
+type Pseudo struct {
+	Name string     `json:"n"`
+	Text *TextMatch `json:"t,omitempty"`
+}
+
+// TextMatch says how text is compared.
+type TextMatch struct {
+	// Mode is lax (case-insensitive substring), exact (case-sensitive
+	// equality), iexact (case-insensitive equality) or regex.
+	Mode  string `json:"m"`
+	Value string `json:"v"`
+	Flags string `json:"f,omitempty"`
+}
+
+// RoleAttr is one [attribute] filter of a role part.
+type RoleAttr struct {
+	Name  string     `json:"n"`
+	Op    string     `json:"op,omitempty"`
+	Text  *TextMatch `json:"t,omitempty"` // for name and description
+	Value any        `json:"v,omitempty"` // bool, "mixed" or a level
+}
+
+// selectorError is an invalid_input error that names the position.
+func selectorError(sel string, pos int, format string, args ...any) *Error {
+	return &Error{Kind: KindInvalidInput,
+		Message: fmt.Sprintf("selector %q: at position %d: %s", sel, pos, fmt.Sprintf(format, args...)),
+		Hint:    "fix the selector (forms: css, text=, role=button[name=\"x\"], xpath=, data-testid=, label=, nth=, >>), or use a ref from a snapshot"}
+}
+
+var engineNameRE = regexp.MustCompile(`^([a-zA-Z_0-9+:*-]+)=`)
+
+// ParseSelector parses a selector. testIDAttr is the attribute testid=
+// matches (data-testid when empty).
+func ParseSelector(sel, testIDAttr string) (*Selector, error) {
+	if testIDAttr == "" {
+		testIDAttr = "data-testid"
+	}
+	if strings.TrimSpace(sel) == "" {
+		return nil, selectorError(sel, 0, "empty selector")
+	}
+	chunks, err := splitChain(sel)
+	if err != nil {
+		return nil, err
+	}
+	s := &Selector{Text: sel}
+	for _, c := range chunks {
+		p, err := parsePart(sel, c.text, c.pos, testIDAttr)
+		if err != nil {
+			return nil, err
+		}
+		s.Parts = append(s.Parts, p)
+	}
+	return s, nil
+}
+
+type chunk struct {
+	text string
+	pos  int // byte offset of text in the selector
+}
+
+// splitChain splits sel on ">>" outside quotes. Brackets are left to the
+// parts: a regular expression may hold unbalanced ones.
+func splitChain(sel string) ([]chunk, error) {
+	var out []chunk
+	start, qpos := 0, 0
+	var quote byte
+	for i := 0; i < len(sel); i++ {
+		ch := sel[i]
+		switch {
+		case quote != 0:
+			if ch == '\\' {
+				i++
+			} else if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			quote, qpos = ch, i
+		case ch == '>' && i+1 < len(sel) && sel[i+1] == '>':
+			out = append(out, trimChunk(sel, start, i))
+			start = i + 2
+			i++
+		}
+	}
+	if quote != 0 {
+		return nil, selectorError(sel, qpos, "unterminated %c quote", quote)
+	}
+	out = append(out, trimChunk(sel, start, len(sel)))
+	for _, c := range out {
+		if c.text == "" {
+			return nil, selectorError(sel, c.pos, "empty part between >>")
+		}
+	}
+	return out, nil
+}
+
+func trimChunk(sel string, from, to int) chunk {
+	raw := sel[from:to]
+	lead := len(raw) - len(strings.TrimLeft(raw, " \t\n"))
+	return chunk{text: strings.TrimSpace(raw), pos: from + lead}
+}
+
+// attrEngines map engine names to the attribute they match exactly.
+var attrEngines = map[string]string{"data-test-id": "data-test-id", "data-test": "data-test", "id": "id"}
+
+var textEngines = map[string]bool{"text": true, "label": true, "placeholder": true, "alt": true, "title": true}
+
+func parsePart(sel, part string, pos int, testIDAttr string) (Part, error) {
+	name, body, bodyPos := "", part, pos
+	if m := engineNameRE.FindStringSubmatch(part); m != nil {
+		name, body, bodyPos = m[1], part[len(m[0]):], pos+len(m[0])
+	} else {
+		switch {
+		case part[0] == '"' || part[0] == '\'':
+			name = "text"
+		case strings.HasPrefix(part, "//"), strings.HasPrefix(part, ".."), strings.HasPrefix(part, "(//"):
+			name = "xpath"
+		default:
+			name = "css"
+		}
+	}
+	switch {
+	case name == "css":
+		alts, err := parseCSS(sel, body, bodyPos)
+		return Part{Engine: "css", CSS: alts}, err
+	case textEngines[name]:
+		tm, err := parseTextMatch(sel, body, bodyPos)
+		return Part{Engine: name, Text: tm}, err
+	case name == "role":
+		return parseRole(sel, body, bodyPos)
+	case name == "xpath":
+		if strings.TrimSpace(body) == "" {
+			return Part{}, selectorError(sel, bodyPos, "empty xpath")
+		}
+		return Part{Engine: "xpath", XPath: body}, nil
+	case name == "testid" || name == "data-testid":
+		v, err := unquoteValue(sel, body, bodyPos)
+		attr := testIDAttr
+		if name == "data-testid" {
+			attr = "data-testid"
+		}
+		return Part{Engine: "attr", Attr: attr, Value: v}, err
+	case attrEngines[name] != "":
+		v, err := unquoteValue(sel, body, bodyPos)
+		return Part{Engine: "attr", Attr: attrEngines[name], Value: v}, err
+	case name == "nth":
+		n, err := strconv.Atoi(strings.TrimSpace(body))
+		if err != nil {
+			return Part{}, selectorError(sel, bodyPos, "nth= wants an integer (0 is the first, -1 the last), got %q", body)
+		}
+		return Part{Engine: "nth", N: n}, nil
+	case name == "visible":
+		v, err := strconv.ParseBool(strings.TrimSpace(body))
+		if err != nil {
+			return Part{}, selectorError(sel, bodyPos, "visible= wants true or false, got %q", body)
+		}
+		return Part{Engine: "visible", Visible: v}, nil
+	}
+	return Part{}, selectorError(sel, pos, "unknown selector engine %q (known: css, text, role, xpath, data-testid, testid, data-test-id, data-test, id, label, placeholder, alt, title, nth, visible)", name)
+}
+
+// unquoteValue reads an attribute engine's value: quoted or bare.
+func unquoteValue(sel, body string, pos int) (string, error) {
+	b := strings.TrimSpace(body)
+	if b == "" {
+		return "", selectorError(sel, pos, "empty value")
+	}
+	if b[0] == '"' || b[0] == '\'' {
+		v, n, err := readQuoted(sel, b, pos)
+		if err != nil {
+			return "", err
+		}
+		if n != len(b) {
+			return "", selectorError(sel, pos+n, "unexpected %q after the quoted value", b[n:])
+		}
+		return v, nil
+	}
+	return b, nil
+}
+
+// readQuoted reads a quoted string at the start of s (s[0] is the quote)
+// and returns its value and the bytes it took.
+func readQuoted(sel, s string, pos int) (string, int, error) {
+	q := s[0]
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		case q:
+			return b.String(), i + 1, nil
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return "", 0, selectorError(sel, pos, "unterminated %c quote", q)
+}
+
+// parseTextMatch reads the body of a text-like engine: "exact", "iexact"i,
+// 'exact', /regex/flags or a bare lax string.
+func parseTextMatch(sel, body string, pos int) (*TextMatch, error) {
+	b := strings.TrimSpace(body)
+	if b == "" {
+		return nil, selectorError(sel, pos, "empty text")
+	}
+	switch b[0] {
+	case '"', '\'':
+		v, n, err := readQuoted(sel, b, pos)
+		if err != nil {
+			return nil, err
+		}
+		switch rest := b[n:]; rest {
+		case "", "s":
+			return &TextMatch{Mode: "exact", Value: v}, nil
+		case "i":
+			return &TextMatch{Mode: "iexact", Value: v}, nil
+		default:
+			return nil, selectorError(sel, pos+n, "unexpected %q after the quoted text (only i or s may follow)", rest)
+		}
+	case '/':
+		return parseRegex(sel, b, pos)
+	}
+	return &TextMatch{Mode: "lax", Value: b}, nil
+}
+
+var regexFlagsRE = regexp.MustCompile(`^[dgimsuvy]*$`)
+
+func parseRegex(sel, b string, pos int) (*TextMatch, error) {
+	end := regexEnd(b)
+	if end < 0 {
+		return nil, selectorError(sel, pos, "unterminated regular expression")
+	}
+	if end == 1 {
+		return nil, selectorError(sel, pos, "empty regular expression")
+	}
+	flags := b[end+1:]
+	if !regexFlagsRE.MatchString(flags) {
+		return nil, selectorError(sel, pos+end+1, "bad regular expression flags %q", flags)
+	}
+	return &TextMatch{Mode: "regex", Value: b[1:end], Flags: flags}, nil
+}
+
+// regexEnd returns the index of the slash that closes the regular
+// expression literal at the start of b (b[0] is '/'), or -1.
+func regexEnd(b string) int {
+	inClass := false
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '[':
+			inClass = true
+		case ']':
+			inClass = false
+		case '/':
+			if !inClass {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+var (
+	roleNameRE = regexp.MustCompile(`^[a-z]+`)
+	attrNameRE = regexp.MustCompile(`^[a-z][a-z-]*`)
+	attrOps    = []string{"*=", "^=", "$=", "~=", "|=", "="}
+)
+
+// roleAttrKinds are the attributes a role part accepts, with the values they take.
+var roleAttrKinds = map[string]string{
+	"name": "text", "description": "text",
+	"checked": "tristate", "pressed": "tristate",
+	"selected": "bool", "expanded": "bool", "disabled": "bool", "include-hidden": "bool",
+	"level": "int",
+}
+
+func parseRole(sel, body string, pos int) (Part, error) {
+	role := roleNameRE.FindString(body)
+	if role == "" {
+		return Part{}, selectorError(sel, pos, "role= wants an ARIA role such as button or link")
+	}
+	p := Part{Engine: "role", Role: role}
+	i := len(role)
+	for i < len(body) {
+		if body[i] == ' ' {
+			i++
+			continue
+		}
+		if body[i] != '[' {
+			return Part{}, selectorError(sel, pos+i, "expected [attribute] after the role, got %q", body[i:])
+		}
+		a, n, err := parseRoleAttr(sel, body[i:], pos+i)
+		if err != nil {
+			return Part{}, err
+		}
+		p.Attrs = append(p.Attrs, a)
+		i += n
+	}
+	return p, nil
+}
+
+// parseRoleAttr reads one [name op value flag] at the start of s.
+func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
+	i := 1
+	skip := func() {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+	}
+	skip()
+	name := attrNameRE.FindString(s[i:])
+	if name == "" {
+		return RoleAttr{}, 0, selectorError(sel, pos+i, "expected an attribute name")
+	}
+	kind, ok := roleAttrKinds[name]
+	if !ok {
+		return RoleAttr{}, 0, selectorError(sel, pos+i, "unknown role attribute %q (known: name, description, checked, pressed, selected, expanded, disabled, level, include-hidden)", name)
+	}
+	i += len(name)
+	skip()
+	a := RoleAttr{Name: name}
+	if i < len(s) && s[i] == ']' { // [checked] means true
+		if kind == "text" || kind == "int" {
+			return RoleAttr{}, 0, selectorError(sel, pos+i, "[%s] needs a value", name)
+		}
+		a.Value = true
+		return a, i + 1, nil
+	}
+	for _, op := range attrOps {
+		if strings.HasPrefix(s[i:], op) {
+			a.Op = op
+			break
+		}
+	}
+	if a.Op == "" {
+		return RoleAttr{}, 0, selectorError(sel, pos+i, "expected = or ] after %s", name)
+	}
+	if kind != "text" && a.Op != "=" {
+		return RoleAttr{}, 0, selectorError(sel, pos+i, "%s takes only =", name)
+	}
+	i += len(a.Op)
+	skip()
+	if i >= len(s) {
+		return RoleAttr{}, 0, selectorError(sel, pos+i, "missing value and ]")
+	}
+	var raw string
+	quoted := false
+	switch s[i] {
+	case '"', '\'':
+		v, n, err := readQuoted(sel, s[i:], pos+i)
+		if err != nil {
+			return RoleAttr{}, 0, err
+		}
+		raw, quoted = v, true
+		i += n
+	case '/':
+		if kind != "text" {
+			return RoleAttr{}, 0, selectorError(sel, pos+i, "%s does not take a regular expression", name)
+		}
+		if a.Op != "=" {
+			return RoleAttr{}, 0, selectorError(sel, pos+i, "a regular expression takes =, not %s", a.Op)
+		}
+		end := regexEnd(s[i:])
+		if end < 0 {
+			return RoleAttr{}, 0, selectorError(sel, pos+i, "unterminated regular expression")
+		}
+		j := i + end + 1
+		for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+			j++
+		}
+		tm, err := parseRegex(sel, s[i:j], pos+i)
+		if err != nil {
+			return RoleAttr{}, 0, err
+		}
+		a.Text = tm
+		i = j
+		skip()
+		if i >= len(s) || s[i] != ']' {
+			return RoleAttr{}, 0, selectorError(sel, pos+i, "expected ]")
+		}
+		return a, i + 1, nil
+	default:
+		j := i
+		for j < len(s) && s[j] != ']' && s[j] != ' ' {
+			j++
+		}
+		raw = s[i:j]
+		i = j
+	}
+	skip()
+	flag := ""
+	if i < len(s) && (s[i] == 'i' || s[i] == 's') {
+		flag = string(s[i])
+		i++
+		skip()
+	}
+	if i >= len(s) || s[i] != ']' {
+		return RoleAttr{}, 0, selectorError(sel, pos+i, "expected ]")
+	}
+	i++
+	switch kind {
+	case "text":
+		mode := "exact"
+		if flag == "i" {
+			mode = "iexact"
+		}
+		a.Text = &TextMatch{Mode: mode, Value: raw}
+	case "int":
+		n, err := strconv.Atoi(raw)
+		if err != nil || quoted || n < 1 {
+			return RoleAttr{}, 0, selectorError(sel, pos, "%s wants a positive integer, got %q", name, raw)
+		}
+		a.Value = n
+	case "bool", "tristate":
+		switch {
+		case raw == "true" && !quoted:
+			a.Value = true
+		case raw == "false" && !quoted:
+			a.Value = false
+		case raw == "mixed" && kind == "tristate":
+			a.Value = "mixed"
+		default:
+			want := "true or false"
+			if kind == "tristate" {
+				want = "true, false or mixed"
+			}
+			return RoleAttr{}, 0, selectorError(sel, pos, "%s wants %s, got %q", name, want, raw)
+		}
+	}
+	return a, i, nil
+}
+
+// enginePseudos are the pseudo-classes the engine evaluates itself; any
+// other pseudo-class is left to the browser's CSS.
+var enginePseudos = map[string]bool{"has-text": true, "text": true, "text-is": true, "text-matches": true, "visible": true}
+
+// parseCSS splits a css part into its selector list and compounds, and
+// takes out the engine's pseudo-classes.
+func parseCSS(sel, body string, pos int) ([][]Compound, error) {
+	var alts [][]Compound
+	var cur []Compound
+	var buf strings.Builder
+	var pseudos []Pseudo
+	comb, combPos := "", 0
+	flush := func(at int) error {
+		css := strings.TrimSpace(buf.String())
+		if css == "" && len(pseudos) == 0 {
+			if comb != "" && comb != " " {
+				return selectorError(sel, at, "combinator %q with nothing after it", comb)
+			}
+			return nil
+		}
+		if css == "" {
+			css = "*"
+		}
+		if len(cur) == 0 && comb != "" && comb != " " {
+			return selectorError(sel, combPos, "selector starts with combinator %q", comb)
+		}
+		if len(cur) == 0 {
+			comb = ""
+		}
+		cur = append(cur, Compound{Comb: comb, CSS: css, Pseudos: pseudos})
+		buf.Reset()
+		pseudos, comb = nil, ""
+		return nil
+	}
+	depth, openPos := 0, 0
+	for i := 0; i < len(body); i++ {
+		ch := body[i]
+		switch {
+		case ch == '\\' && i+1 < len(body):
+			buf.WriteByte(ch)
+			buf.WriteByte(body[i+1])
+			i++
+		case ch == '"' || ch == '\'':
+			_, n, err := readQuoted(sel, body[i:], pos+i)
+			if err != nil {
+				return nil, err
+			}
+			buf.WriteString(body[i : i+n])
+			i += n - 1
+		case ch == '[' || ch == '(':
+			if depth == 0 {
+				openPos = pos + i
+			}
+			depth++
+			buf.WriteByte(ch)
+		case ch == ']' || ch == ')':
+			if depth == 0 {
+				return nil, selectorError(sel, pos+i, "unexpected %q", ch)
+			}
+			depth--
+			buf.WriteByte(ch)
+		case depth > 0:
+			buf.WriteByte(ch)
+		case ch == ':' && i+1 < len(body) && body[i+1] != ':':
+			name := attrNameRE.FindString(body[i+1:])
+			if !enginePseudos[name] {
+				buf.WriteByte(ch)
+				continue
+			}
+			p, n, err := parsePseudo(sel, name, body[i:], pos+i)
+			if err != nil {
+				return nil, err
+			}
+			pseudos = append(pseudos, p)
+			i += n - 1
+		case ch == ',':
+			if err := flush(pos + i); err != nil {
+				return nil, err
+			}
+			if len(cur) == 0 {
+				return nil, selectorError(sel, pos+i, "empty selector before ','")
+			}
+			alts, cur = append(alts, cur), nil
+		case ch == '>' || ch == '+' || ch == '~' || ch == ' ' || ch == '\t' || ch == '\n':
+			if buf.Len() > 0 || len(pseudos) > 0 {
+				if err := flush(pos + i); err != nil {
+					return nil, err
+				}
+			}
+			if ch != ' ' && ch != '\t' && ch != '\n' {
+				if comb != "" && comb != " " {
+					return nil, selectorError(sel, pos+i, "two combinators in a row")
+				}
+				comb, combPos = string(ch), pos+i
+			} else if comb == "" && len(cur) > 0 {
+				comb = " "
+			}
+		default:
+			buf.WriteByte(ch)
+		}
+	}
+	if depth > 0 {
+		return nil, selectorError(sel, openPos, "unclosed bracket or parenthesis")
+	}
+	if err := flush(pos + len(body)); err != nil {
+		return nil, err
+	}
+	if comb != "" && comb != " " {
+		return nil, selectorError(sel, pos+len(body), "combinator %q with nothing after it", comb)
+	}
+	if len(cur) == 0 {
+		return nil, selectorError(sel, pos+len(body), "empty css selector")
+	}
+	return append(alts, cur), nil
+}
+
+// parsePseudo reads :name or :name(arg) at the start of s.
+func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
+	n := 1 + len(name)
+	if name == "visible" {
+		if n < len(s) && s[n] == '(' {
+			return Pseudo{}, 0, selectorError(sel, pos, ":visible takes no argument")
+		}
+		return Pseudo{Name: name}, n, nil
+	}
+	if n >= len(s) || s[n] != '(' {
+		return Pseudo{}, 0, selectorError(sel, pos, ":%s needs an argument, e.g. :%s(\"Sign up\")", name, name)
+	}
+	// Find the closing parenthesis, skipping quotes.
+	end := -1
+	for i := n + 1; i < len(s) && end < 0; i++ {
+		switch s[i] {
+		case '"', '\'':
+			_, k, err := readQuoted(sel, s[i:], pos+i)
+			if err != nil {
+				return Pseudo{}, 0, err
+			}
+			i += k - 1
+		case ')':
+			end = i
+		}
+	}
+	if end < 0 {
+		return Pseudo{}, 0, selectorError(sel, pos+n, "missing ) after :%s(", name)
+	}
+	arg := strings.TrimSpace(s[n+1 : end])
+	if arg == "" {
+		return Pseudo{}, 0, selectorError(sel, pos+n, ":%s() is empty", name)
+	}
+	var tm *TextMatch
+	switch name {
+	case "text-matches":
+		// :text-matches("re", "flags") or :text-matches(/re/flags)
+		if arg[0] == '/' {
+			var err error
+			if tm, err = parseRegex(sel, arg, pos+n+1); err != nil {
+				return Pseudo{}, 0, err
+			}
+			break
+		}
+		re, k, err := readQuotedOrBare(sel, arg, pos+n+1)
+		if err != nil {
+			return Pseudo{}, 0, err
+		}
+		flags := ""
+		if rest := strings.TrimSpace(arg[k:]); rest != "" {
+			rest = strings.TrimSpace(strings.TrimPrefix(rest, ","))
+			if flags, _, err = readQuotedOrBare(sel, rest, pos+n+1+k); err != nil {
+				return Pseudo{}, 0, err
+			}
+		}
+		if !regexFlagsRE.MatchString(flags) {
+			return Pseudo{}, 0, selectorError(sel, pos+n, "bad regular expression flags %q", flags)
+		}
+		tm = &TextMatch{Mode: "regex", Value: re, Flags: flags}
+	default:
+		v, k, err := readQuotedOrBare(sel, arg, pos+n+1)
+		if err != nil {
+			return Pseudo{}, 0, err
+		}
+		if k != len(arg) {
+			return Pseudo{}, 0, selectorError(sel, pos+n+1+k, "unexpected %q in :%s()", arg[k:], name)
+		}
+		mode := "lax"
+		if name == "text-is" {
+			mode = "exact"
+		}
+		tm = &TextMatch{Mode: mode, Value: v}
+	}
+	return Pseudo{Name: name, Text: tm}, end + 1, nil
+}
+
+func readQuotedOrBare(sel, s string, pos int) (string, int, error) {
+	if s[0] == '"' || s[0] == '\'' {
+		return readQuoted(sel, s, pos)
+	}
+	i := strings.IndexByte(s, ',')
+	if i < 0 {
+		return s, len(s), nil
+	}
+	return strings.TrimSpace(s[:i]), i, nil
+}
