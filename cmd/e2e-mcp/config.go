@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,8 @@ type Config struct {
 	ActionTimeout time.Duration
 	// NavigationTimeout bounds one navigation.
 	NavigationTimeout time.Duration
+	// TestIDAttribute is the attribute testid= selectors match.
+	TestIDAttribute string
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 	// LogFormat is json or console.
@@ -56,6 +59,8 @@ func duration(get func(*Config) *time.Duration) func(*flag.FlagSet, *Config, str
 	}
 }
 
+var attrNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:-]*$`)
+
 var settings = []setting{
 	{"browser-path", "E2E_MCP_BROWSER_PATH", "", "Chrome or Chromium executable (default: search PATH for chromium, google-chrome, chrome, headless_shell)",
 		str(func(c *Config) *string { return &c.BrowserPath })},
@@ -65,6 +70,8 @@ var settings = []setting{
 		duration(func(c *Config) *time.Duration { return &c.ActionTimeout })},
 	{"navigation-timeout", "E2E_MCP_NAVIGATION_TIMEOUT", "30s", "how long a navigation may take to load",
 		duration(func(c *Config) *time.Duration { return &c.NavigationTimeout })},
+	{"test-id-attribute", "E2E_MCP_TEST_ID_ATTRIBUTE", "data-testid", "attribute that testid= selectors match",
+		str(func(c *Config) *string { return &c.TestIDAttribute })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
 		str(func(c *Config) *string { return &c.LogLevel })},
 	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
@@ -135,6 +142,9 @@ func (c *Config) Validate() error {
 	}
 	if !ok {
 		errs = append(errs, fmt.Errorf("--log-format %q: want json or console", c.LogFormat))
+	}
+	if !attrNameRE.MatchString(c.TestIDAttribute) {
+		errs = append(errs, fmt.Errorf("--test-id-attribute %q: want an attribute name such as data-testid", c.TestIDAttribute))
 	}
 	if c.BrowserPath != "" {
 		if _, err := exec.LookPath(c.BrowserPath); err != nil {

@@ -38,6 +38,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "bad level", args: []string{"--log-level", "loud"}, err: "--log-level"},
 		{name: "bad format", env: map[string]string{"E2E_MCP_LOG_FORMAT": "xml"}, err: "--log-format"},
 		{name: "missing browser", args: []string{"--browser-path", "/nonexistent/chrome"}, err: "apt-get install chromium"},
+		{name: "test id attribute", env: map[string]string{"E2E_MCP_TEST_ID_ATTRIBUTE": "data-qa"}, want: func(c *Config) bool { return c.TestIDAttribute == "data-qa" }},
+		{name: "bad test id attribute", args: []string{"--test-id-attribute", "a b"}, err: "--test-id-attribute"},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}

@@ -78,7 +78,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, ActionTimeout: cfg.ActionTimeout,
-		NavigationTimeout: cfg.NavigationTimeout, Logger: log}
+		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives, then
