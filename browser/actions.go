@@ -93,14 +93,48 @@ type Snapshot struct {
 }
 
 // Snapshot renders the page's accessibility tree in the Playwright MCP
-// format, in one round trip.
+// format, with iframes (same- and cross-process) in place and their refs
+// prefixed fN. The main frame takes one round trip.
 func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
+	frame, root := p.frame, ""
+	if opts.Target != "" {
+		loc, err := p.resolveIn(cctx, opts.Target, func(loc located) error {
+			var ok bool
+			return p.evalIn(cctx, loc.frame, "(("+loc.expr+"), true)", &ok)
+		})
+		if err != nil {
+			return nil, err
+		}
+		frame, root = loc.frame, loc.expr
+	}
+	snap, err := p.frameSnapshot(cctx, frame, opts, root)
+	if err != nil {
+		return nil, p.targetError(cctx, err, opts.Target, nil)
+	}
+	p.stitchFrames(cctx, frame, snap, opts, 0)
+	if frame != p.frame {
+		if snap.Info, err = p.Info(cctx); err != nil {
+			return nil, err
+		}
+	}
+	return snap, nil
+}
+
+// frameSnapshot is one frame's snapshot, of its body or of the element
+// rootExpr yields.
+func (p *Page) frameSnapshot(ctx context.Context, f cdp.FrameID, opts SnapshotOptions, rootExpr string) (*Snapshot, error) {
 	arg, _ := json.Marshal(struct {
-		SnapshotOptions
-		RefSeq int `json:"refSeq"`
-	}{opts, p.refSeq})
+		Depth           int    `json:"depth,omitempty"`
+		InteractiveOnly bool   `json:"interactiveOnly,omitempty"`
+		RefSeq          int    `json:"refSeq"`
+		Prefix          string `json:"prefix"`
+	}{opts.Depth, opts.InteractiveOnly, p.refSeqOf(f), p.prefixOf(f)})
+	call := "__e2e.snapshot(" + string(arg) + ")"
+	if rootExpr != "" {
+		call = "__e2e.snapshot(Object.assign(" + string(arg) + ", {root: " + rootExpr + "}))"
+	}
 	var res struct {
 		Snap struct {
 			YAML   string             `json:"yaml"`
@@ -110,65 +144,64 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 		} `json:"snap"`
 		Info Info `json:"info"`
 	}
-	call := "__e2e.snapshot(" + string(arg) + ")"
-	var sel *Selector
-	if opts.Target != "" {
-		expr, s, err := p.targetExpr(opts.Target)
-		if err != nil {
-			return nil, err
-		}
-		sel = s
-		call = "__e2e.snapshot(Object.assign(" + string(arg) + ", {root: " + expr + "}))"
-	}
-	if err := p.evalEngine(cctx, "({snap: "+call+", info: __e2e.pageInfo()})", &res); err != nil {
-		return nil, p.targetError(cctx, err, opts.Target, sel)
+	if err := p.evalIn(ctx, f, "({snap: "+call+", info: __e2e.pageInfo()})", &res); err != nil {
+		return nil, err
 	}
 	if res.Snap.Error != "" {
 		return nil, &Error{Kind: KindScriptError, Message: res.Snap.Error, Hint: "the page engine failed on this page; report it with the page's HTML"}
 	}
-	if res.Snap.RefSeq > p.refSeq {
-		p.refSeq = res.Snap.RefSeq
+	p.setRefSeq(f, res.Snap.RefSeq)
+	if res.Snap.Refs == nil {
+		res.Snap.Refs = map[string]RefInfo{}
 	}
 	return &Snapshot{YAML: res.Snap.YAML, Refs: res.Snap.Refs, Info: res.Info}, nil
 }
 
-// targetExpr is JavaScript that yields the element for target (a ref or a
-// selector) in the engine's world, or throws a typed error. A selector is
-// parsed here, so a malformed one fails before any round trip.
-func (p *Page) targetExpr(target string) (string, *Selector, error) {
-	if IsRef(target) {
-		q, _ := json.Marshal(target)
-		return "__e2e.resolve(" + string(q) + ")", nil, nil
-	}
-	sel, err := ParseSelector(target, p.m.opts.TestIDAttribute)
+// resolveIn locates target and runs try with it, following a selector into
+// the iframes it crosses. It returns where the element was found.
+func (p *Page) resolveIn(ctx context.Context, target string, try func(located) error) (located, error) {
+	loc, err := p.locate(target)
 	if err != nil {
-		return "", nil, err
+		return loc, err
 	}
-	parts, _ := json.Marshal(sel.Parts)
-	text, _ := json.Marshal(target)
-	return "__e2e.one(" + string(parts) + ", " + string(text) + ")", sel, nil
+	for hops := 0; ; hops++ {
+		err := try(loc)
+		if err == nil {
+			return loc, nil
+		}
+		next, entered, ferr := p.enterFrame(ctx, loc, err)
+		if !entered || hops > 8 {
+			return loc, p.targetError(ctx, err, target, loc)
+		}
+		if ferr != nil {
+			return loc, ferr
+		}
+		loc = next
+	}
 }
 
 // targetError refines an error from resolving target: stale refs, and the
 // candidates of a selector that matched several elements.
-func (p *Page) targetError(ctx context.Context, err error, target string, sel *Selector) error {
-	if sel == nil {
+func (p *Page) targetError(ctx context.Context, err error, target string, loc any) error {
+	l, _ := loc.(located)
+	if l.sel == nil {
 		return p.refError(err, target)
 	}
 	e, ok := AsError(err)
 	if !ok || e.Kind != KindNotUnique || !strings.HasPrefix(e.Message, "\"") {
 		return err
 	}
-	parts, _ := json.Marshal(sel.Parts)
+	parts, _ := json.Marshal(l.rest)
 	var c struct {
 		List   []string `json:"list"`
 		Total  int      `json:"total"`
 		RefSeq int      `json:"refSeq"`
 	}
-	if p.evalEngine(ctx, fmt.Sprintf("__e2e.candidates(%s, %d, '')", parts, p.refSeq), &c) != nil || len(c.List) == 0 {
+	prefix, _ := json.Marshal(p.prefixOf(l.frame))
+	if p.evalIn(ctx, l.frame, fmt.Sprintf("__e2e.candidates(%s, %d, %s)", parts, p.refSeqOf(l.frame), prefix), &c) != nil || len(c.List) == 0 {
 		return err
 	}
-	p.refSeq = max(p.refSeq, c.RefSeq)
+	p.setRefSeq(l.frame, c.RefSeq)
 	more := ""
 	if c.Total > len(c.List) {
 		more = fmt.Sprintf(", and %d more", c.Total-len(c.List))
@@ -185,7 +218,11 @@ func (p *Page) refError(err error, target string) error {
 		return err
 	}
 	if m := refRE.FindStringSubmatch(target); m != nil {
-		if n, _ := strconv.Atoi(m[1]); n > 0 && n <= p.refSeq {
+		f, ferr := p.frameOfRef(target)
+		if ferr != nil {
+			return ferr
+		}
+		if n, _ := strconv.Atoi(m[1]); n > 0 && n <= p.refSeqOf(f) {
 			return &Error{Kind: KindRefStale, Message: fmt.Sprintf("ref %s belongs to a page that is gone (the page navigated or re-rendered)", target),
 				Hint: "take a new snapshot (browser_snapshot) and use a ref from it"}
 		}
@@ -196,45 +233,50 @@ func (p *Page) refError(err error, target string) error {
 
 // actionable calls the engine's check fn (clickPoint or prepareFill) on the
 // target until it passes or the action timeout ends; an element that is
-// hidden, covered or still animating in usually becomes ready by itself.
-func (p *Page) actionable(ctx context.Context, target, fn string, out any) error {
+// hidden, covered or still animating in usually becomes ready by itself. It
+// returns the frame the element is in.
+func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.FrameID, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
-	te, sel, err := p.targetExpr(target)
-	if err != nil {
-		return err
-	}
-	expr := "(() => { const el = " + te + "; return __e2e." + fn + "(el); })()"
 	var last string
-	for {
-		var raw json.RawMessage
-		if err := p.evalEngine(cctx, expr, &raw); err != nil {
-			if e, ok := AsError(err); ok && e.Kind == KindTimeout && last != "" {
-				break
+	var raw json.RawMessage
+	loc, err := p.resolveIn(cctx, target, func(loc located) error {
+		for {
+			raw = nil
+			if err := p.evalIn(cctx, loc.frame, "(() => { const el = "+loc.expr+"; return __e2e."+fn+"(el); })()", &raw); err != nil {
+				if e, ok := AsError(err); ok && e.Kind == KindTimeout && last != "" {
+					return nil
+				}
+				return err
 			}
-			return p.targetError(cctx, err, target, sel)
+			var check struct {
+				Error string `json:"error"`
+			}
+			_ = json.Unmarshal(raw, &check)
+			if check.Error == "" {
+				last = ""
+				return nil
+			}
+			last = check.Error
+			if strings.HasPrefix(last, "not editable") {
+				return nil // waiting cannot change the kind of element
+			}
+			// Poll at frame rate: the engine checks layout as it is now.
+			select {
+			case <-cctx.Done():
+				return nil
+			case <-time.After(16 * time.Millisecond):
+			}
 		}
-		var check struct {
-			Error string `json:"error"`
-		}
-		_ = json.Unmarshal(raw, &check)
-		if check.Error == "" {
-			return json.Unmarshal(raw, out)
-		}
-		last = check.Error
-		if strings.HasPrefix(last, "not editable") {
-			break // waiting cannot change the kind of element
-		}
-		// Poll at frame rate: the engine checks layout as it is now.
-		select {
-		case <-cctx.Done():
-		case <-time.After(16 * time.Millisecond):
-			continue
-		}
-		break
+	})
+	if err != nil {
+		return "", err
 	}
-	return &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last),
-		Hint: "wait for the page to be ready, close what covers the element, or pick another element"}
+	if last != "" {
+		return "", &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last),
+			Hint: "wait for the page to be ready, close what covers the element, or pick another element"}
+	}
+	return loc.frame, json.Unmarshal(raw, out)
 }
 
 // ClickOptions modify a click.
@@ -250,7 +292,8 @@ var modifierBits = map[string]int64{"Alt": 1, "Control": 2, "ControlOrMeta": 2, 
 // center, after the actionability checks, then waits for what it started.
 func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 	var pt struct{ X, Y float64 }
-	if err := p.actionable(ctx, target, "clickPoint", &pt); err != nil {
+	frame, err := p.actionable(ctx, target, "clickPoint", &pt)
+	if err != nil {
 		return err
 	}
 	button := input.MouseButtonLeft
@@ -274,6 +317,11 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 	before := p.mark()
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
+	if frame != p.frame {
+		if pt.X, pt.Y, err = p.toViewport(cctx, frame, pt.X, pt.Y); err != nil {
+			return err
+		}
+	}
 	send := func(typ input.DispatchMouseEventType, count int64) error {
 		_, err := chromedp.Call(cctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 			Type: typ, X: pt.X, Y: pt.Y, Button: button, ClickCount: count, Modifiers: mods})
@@ -307,7 +355,7 @@ type TypeOptions struct {
 // would: focus, select all, then insert (or press keys one by one).
 func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) error {
 	var ok struct{ OK bool }
-	if err := p.actionable(ctx, target, "prepareFill", &ok); err != nil {
+	if _, err := p.actionable(ctx, target, "prepareFill", &ok); err != nil {
 		return err
 	}
 	before := p.mark()
@@ -432,18 +480,27 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	defer cancel()
 	switch {
 	case o.Target != "":
-		var box struct{ X, Y, Width, Height float64 }
-		te, sel, err := p.targetExpr(o.Target)
+		var box struct{ X, Y, Width, Height, ScrollX, ScrollY float64 }
+		loc, err := p.resolveIn(cctx, o.Target, func(loc located) error {
+			return p.evalIn(cctx, loc.frame, "__e2e.viewRect("+loc.expr+")", &box)
+		})
 		if err != nil {
 			return nil, err
-		}
-		if err := p.evalEngine(cctx, "__e2e.box("+te+")", &box); err != nil {
-			return nil, p.targetError(cctx, err, o.Target, sel)
 		}
 		if box.Width <= 0 || box.Height <= 0 {
 			return nil, newError(KindNotActionable, "the element has no size: pick a visible element", "%s is not visible", o.Target)
 		}
-		params.Clip = &page.Viewport{X: box.X, Y: box.Y, Width: box.Width, Height: box.Height, Scale: 1}
+		if loc.frame != p.frame {
+			if box.X, box.Y, err = p.toViewport(cctx, loc.frame, box.X, box.Y); err != nil {
+				return nil, err
+			}
+			var main struct{ ScrollX, ScrollY float64 }
+			if err := p.evalEngine(cctx, "__e2e.pageInfo()", &main); err != nil {
+				return nil, err
+			}
+			box.ScrollX, box.ScrollY = main.ScrollX, main.ScrollY
+		}
+		params.Clip = &page.Viewport{X: box.X + box.ScrollX, Y: box.Y + box.ScrollY, Width: box.Width, Height: box.Height, Scale: 1}
 		params.CaptureBeyondViewport = new(true)
 	case o.FullPage:
 		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
@@ -468,22 +525,25 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 func (p *Page) Evaluate(ctx context.Context, function, target string) (json.RawMessage, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
-	main, err := p.mainWorld(cctx)
+	frame, obj := p.frame, runtime.RemoteObjectID("")
+	if target != "" {
+		var err error
+		if frame, obj, err = p.elementInPageWorld(cctx, target); err != nil {
+			return nil, err
+		}
+	}
+	pw, err := p.pageWorldOf(cctx, frame)
 	if err != nil {
 		return nil, p.ctxError(cctx, err, "find the page's JavaScript context")
 	}
 	params := runtime.CallFunctionOnParams{
 		// The user's text may be a function or a plain expression.
 		FunctionDeclaration: "function(el) { const f = (" + function + "\n); return typeof f === 'function' ? f(el) : f; }",
-		ExecutionContextID:  main.id, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true)}
-	if target != "" {
-		obj, err := p.elementInMainWorld(cctx, target, main)
-		if err != nil {
-			return nil, err
-		}
+		ExecutionContextID:  pw.id, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true)}
+	if obj != "" {
 		params.Arguments = []*runtime.CallArgument{{ObjectID: obj}}
 	}
-	res, err := chromedp.Call(cctx, runtime.CallFunctionOn, params)
+	res, err := callOn(cctx, pw.host, runtime.CallFunctionOn, params)
 	if err != nil {
 		return nil, p.ctxError(cctx, err, "evaluate")
 	}
@@ -506,33 +566,43 @@ func (p *Page) Evaluate(ctx context.Context, function, target string) (json.RawM
 	return json.Marshal(r.Description)
 }
 
-// elementInMainWorld resolves target in the engine's world and hands the
-// same DOM node to the page's world, where page scripts' objects live.
-func (p *Page) elementInMainWorld(ctx context.Context, target string, main execContext) (runtime.RemoteObjectID, error) {
-	w, err := p.world(ctx)
+// elementInPageWorld resolves target in the engine's world and hands the
+// same DOM node to the page's own world of its frame, where page scripts'
+// objects live.
+func (p *Page) elementInPageWorld(ctx context.Context, target string) (cdp.FrameID, runtime.RemoteObjectID, error) {
+	var objID runtime.RemoteObjectID
+	var w execContext
+	loc, err := p.resolveIn(ctx, target, func(loc located) error {
+		var err error
+		if w, err = p.worldOf(ctx, loc.frame); err != nil {
+			return p.ctxError(ctx, err, "resolve "+target)
+		}
+		res, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: loc.expr, UniqueContextID: w.unique})
+		if err != nil {
+			return p.ctxError(ctx, err, "resolve "+target)
+		}
+		if res.ExceptionDetails != nil {
+			return p.engineError(res.ExceptionDetails)
+		}
+		objID = res.Result.ObjectID
+		return nil
+	})
 	if err != nil {
-		return "", p.ctxError(ctx, err, "resolve "+target)
+		return "", "", err
 	}
-	te, sel, err := p.targetExpr(target)
+	desc, err := callOn(ctx, w.host, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objID})
 	if err != nil {
-		return "", err
+		return "", "", p.ctxError(ctx, err, "resolve "+target)
 	}
-	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: te, UniqueContextID: w.unique})
+	pw, err := p.pageWorldOf(ctx, loc.frame)
 	if err != nil {
-		return "", p.ctxError(ctx, err, "resolve "+target)
+		return "", "", p.ctxError(ctx, err, "resolve "+target)
 	}
-	if res.ExceptionDetails != nil {
-		return "", p.targetError(ctx, p.engineError(res.ExceptionDetails), target, sel)
-	}
-	desc, err := chromedp.Call(ctx, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
+	node, err := callOn(ctx, pw.host, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: desc.Node.BackendNodeID, ExecutionContextID: pw.id})
 	if err != nil {
-		return "", p.ctxError(ctx, err, "resolve "+target)
+		return "", "", p.ctxError(ctx, err, "resolve "+target)
 	}
-	node, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: desc.Node.BackendNodeID, ExecutionContextID: main.id})
-	if err != nil {
-		return "", p.ctxError(ctx, err, "resolve "+target)
-	}
-	return node.Object.ObjectID, nil
+	return loc.frame, node.Object.ObjectID, nil
 }
 
 // EncodeBase64 is a helper for callers that send images as MCP content.

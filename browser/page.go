@@ -18,10 +18,12 @@ import (
 	"go.uber.org/zap"
 )
 
-// execContext is one JavaScript execution context of a frame.
+// execContext is one JavaScript execution context of a frame, and the CDP
+// session (host) it is reached through.
 type execContext struct {
 	id     runtime.ExecutionContextID
 	unique string
+	host   *host
 }
 
 // ConsoleMessage is a console error or uncaught exception of the page.
@@ -47,10 +49,15 @@ type Page struct {
 	// are never reused, not even across navigations.
 	refSeq int
 
+	// main is the tab's own session; hosts are the sessions of
+	// out-of-process iframes, by target ID.
+	main *host
+
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every state change
 	worlds   map[cdp.FrameID]execContext
 	mains    map[cdp.FrameID]execContext
+	frames   frameTable
 	navSeq   int // main-frame navigations requested or started
 	loadSeq  int // main-frame loads finished
 	inflight map[network.RequestID]time.Time
@@ -71,8 +78,10 @@ func (m *Manager) NewPage(ctx context.Context) (*Page, error) {
 	}
 	p := &Page{m: m, log: m.log, changed: make(chan struct{}),
 		worlds: map[cdp.FrameID]execContext{}, mains: map[cdp.FrameID]execContext{},
-		inflight: map[network.RequestID]time.Time{}}
-	p.ctx, p.cancel = chromedp.NewContext(bctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(p.onEvent))
+		inflight: map[network.RequestID]time.Time{}, frames: newFrameTable()}
+	p.main = &host{}
+	p.ctx, p.cancel = chromedp.NewContext(bctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(p.listener(p.main)))
+	p.main.ctx, p.main.cancel = p.ctx, p.cancel
 	m.pages[p] = struct{}{}
 	m.mu.Unlock()
 
@@ -88,6 +97,7 @@ func (m *Manager) NewPage(ctx context.Context) (*Page, error) {
 	if err == nil {
 		c := chromedp.FromContext(p.ctx)
 		p.frame = cdp.FrameID(c.Target.TargetID)
+		p.main.target = c.Target.TargetID
 		cctx, cancel := p.callCtx(ctx, m.opts.ActionTimeout)
 		_, err = chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 			Source: engineJS, WorldName: worldName, RunImmediately: new(true)})
@@ -118,6 +128,13 @@ func (p *Page) Close() {
 	if already {
 		return
 	}
+	p.mu.Lock()
+	hosts := p.frames.hosts
+	p.frames.hosts = nil
+	p.mu.Unlock()
+	for _, h := range hosts {
+		h.cancel()
+	}
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 	_ = chromedp.Cancel(ctx)
 	cancel()
@@ -133,40 +150,25 @@ func (p *Page) signalLocked() {
 	p.changed = make(chan struct{})
 }
 
+// listener returns the event handler of one session: the tab's or an
+// out-of-process iframe's.
+func (p *Page) listener(h *host) func(ev any) {
+	return func(ev any) { p.onEvent(h, ev) }
+}
+
 // onEvent records what the page does. It runs on chromedp's read loop, so it
 // only updates state: no commands, no blocking.
-func (p *Page) onEvent(ev any) {
+func (p *Page) onEvent(h *host, ev any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.frameEventLocked(h, ev) {
+		p.signalLocked()
+		return
+	}
+	if h != p.main {
+		return // navigation, network and console: the tab's own, for now
+	}
 	switch e := ev.(type) {
-	case *runtime.EventExecutionContextCreated:
-		var aux struct {
-			FrameID   cdp.FrameID `json:"frameId"`
-			IsDefault bool        `json:"isDefault"`
-		}
-		if json.Unmarshal(e.Context.AuxData, &aux) != nil || aux.FrameID == "" {
-			return
-		}
-		c := execContext{id: e.Context.ID, unique: e.Context.UniqueID}
-		switch {
-		case e.Context.Name == worldName:
-			p.worlds[aux.FrameID] = c
-		case aux.IsDefault:
-			p.mains[aux.FrameID] = c
-		default:
-			return
-		}
-	case *runtime.EventExecutionContextDestroyed:
-		for _, m := range []map[cdp.FrameID]execContext{p.worlds, p.mains} {
-			for f, c := range m {
-				if c.unique == e.ExecutionContextUniqueID {
-					delete(m, f)
-				}
-			}
-		}
-	case *runtime.EventExecutionContextsCleared:
-		clear(p.worlds)
-		clear(p.mains)
 	case *page.EventFrameRequestedNavigation:
 		if e.FrameID == p.frame {
 			p.navSeq++
@@ -252,22 +254,26 @@ func (p *Page) waitFor(ctx context.Context, cond func() bool) error {
 
 // world returns the engine's execution context in the main frame, waiting
 // for it while a new document is being set up.
-func (p *Page) world(ctx context.Context) (execContext, error) {
+func (p *Page) world(ctx context.Context) (execContext, error) { return p.worldOf(ctx, p.frame) }
+
+// worldOf returns the engine's execution context in a frame, waiting for it
+// while the frame's document (or its out-of-process session) is set up.
+func (p *Page) worldOf(ctx context.Context, frame cdp.FrameID) (execContext, error) {
 	var w execContext
 	err := p.waitFor(ctx, func() bool {
 		var ok bool
-		w, ok = p.worlds[p.frame]
+		w, ok = p.worlds[frame]
 		return ok
 	})
 	return w, err
 }
 
-// mainWorld returns the page's own execution context in the main frame.
-func (p *Page) mainWorld(ctx context.Context) (execContext, error) {
+// pageWorldOf returns the page's own execution context in a frame.
+func (p *Page) pageWorldOf(ctx context.Context, frame cdp.FrameID) (execContext, error) {
 	var w execContext
 	err := p.waitFor(ctx, func() bool {
 		var ok bool
-		w, ok = p.mains[p.frame]
+		w, ok = p.mains[frame]
 		return ok
 	})
 	return w, err
@@ -284,17 +290,22 @@ var engineErrRE = regexp.MustCompile(`^(?:Error: )?(ref_not_found|ref_stale|elem
 // into out. A navigation that destroys the world in the middle is retried on
 // the new document.
 func (p *Page) evalEngine(ctx context.Context, expr string, out any) error {
+	return p.evalIn(ctx, p.frame, expr, out)
+}
+
+// evalIn is evalEngine in the engine's world of a frame.
+func (p *Page) evalIn(ctx context.Context, frame cdp.FrameID, expr string, out any) error {
 	// Calls must run on the tab's context; the caller's ctx only bounds them
 	// (and decides whether a cut-off call timed out).
 	outer := ctx
 	ctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
-		w, err := p.world(ctx)
+		w, err := p.worldOf(ctx, frame)
 		if err != nil {
 			return p.ctxError(outer, err, "the page engine did not start in the page")
 		}
-		res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{
+		res, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{
 			Expression: expr, UniqueContextID: w.unique, ReturnByValue: new(true), AwaitPromise: new(true)})
 		if err != nil {
 			if attempt < 3 && contextGoneRE.MatchString(err.Error()) && ctx.Err() == nil {

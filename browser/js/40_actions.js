@@ -117,6 +117,30 @@
   }
 
   function pageInfo() {
-    return { url: String(location.href), title: String(document.title || '') };
+    return { url: String(location.href), title: String(document.title || ''), scrollX: window.scrollX, scrollY: window.scrollY };
+  }
+
+  function inViewport(r) {
+    return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  }
+
+  // frameOffset(iframe): where the iframe's content starts in this frame's
+  // viewport (inside its border and padding), after scrolling it into view.
+  function frameOffset(el) {
+    if (!inViewport(el.getBoundingClientRect())) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return { x: r.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: r.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
+  }
+
+  // viewRect(el): the element's box in this frame's viewport, after scrolling
+  // it into view if no part of it shows, with the window's scroll offsets.
+  function viewRect(el) {
+    let r = el.getBoundingClientRect();
+    if (r.bottom < 0 || r.right < 0 || r.top > window.innerHeight || r.left > window.innerWidth) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      r = el.getBoundingClientRect();
+    }
+    return { x: r.left, y: r.top, width: r.width, height: r.height, scrollX: window.scrollX, scrollY: window.scrollY };
   }
 
