@@ -9,7 +9,7 @@ import (
 
 // ClickParams are the arguments of browser_click.
 type ClickParams struct {
-	Target      string   `json:"target" jsonschema:"Ref from the snapshot (e5) or a selector"`
+	Target      string   `json:"target" jsonschema:"Ref from the snapshot (e5, f1e3) or a selector"`
 	Element     string   `json:"element,omitempty" jsonschema:"What the element is, in words, for messages"`
 	DoubleClick bool     `json:"doubleClick,omitempty"`
 	Button      string   `json:"button,omitempty" jsonschema:"enum=left,enum=right,enum=middle"`
@@ -38,7 +38,7 @@ func clickTool(d *Deps) Tool {
 				verb = "Double-clicked"
 			}
 			r.resultf("%s %s", verb, describe(a.Target, a.Element))
-			if err := r.pageState(ctx, s, p, false, browser.SnapshotOptions{}); err != nil {
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
 				return nil, err
 			}
 			return r.build(), nil
@@ -72,7 +72,7 @@ func typeTool(d *Deps) Tool {
 			}
 			var r response
 			r.resultf("Typed %d characters into %s%s", len([]rune(a.Text)), describe(a.Target, a.Element), map[bool]string{true: " and pressed Enter"}[a.Submit])
-			if err := r.pageState(ctx, s, p, false, browser.SnapshotOptions{}); err != nil {
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
 				return nil, err
 			}
 			return r.build(), nil

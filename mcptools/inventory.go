@@ -35,6 +35,8 @@ type Deps struct {
 	Browser  *browser.Manager
 	Sessions *Registry
 	Logger   *zap.Logger
+	// MaxSnapshotBytes caps the snapshot text of one response (0: no cap).
+	MaxSnapshotBytes int
 }
 
 // Inventory returns every tool. With nil deps the handlers must not be

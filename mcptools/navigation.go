@@ -35,7 +35,7 @@ func navigateTool(d *Deps) Tool {
 			if info.Status >= 400 {
 				r.resultf("The server answered HTTP %d.", info.Status)
 			}
-			if err := r.pageState(ctx, s, p, true, browser.SnapshotOptions{}); err != nil {
+			if err := r.pageState(ctx, s, p, snapFull, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
 				return nil, err
 			}
 			return r.build(), nil

@@ -13,6 +13,7 @@ type SnapshotParams struct {
 	Target          string `json:"target,omitempty" jsonschema:"Only the subtree of this ref or selector"`
 	Depth           int    `json:"depth,omitempty" jsonschema:"Maximum depth of the tree (0: all)"`
 	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only elements that have refs"`
+	Diff            bool   `json:"diff,omitempty" jsonschema:"Only what changed since your previous snapshot of this page"`
 	SessionArg
 }
 
@@ -28,9 +29,16 @@ func snapshotTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
+			if a.Diff && (a.Target != "" || a.Depth != 0 || a.InteractiveOnly) {
+				return nil, invalidInput("diff", "compares whole-page snapshots: leave out target, depth and interactiveOnly")
+			}
 			var r response
+			mode := snapFull
+			if a.Diff {
+				mode = snapDiff
+			}
 			opts := browser.SnapshotOptions{Target: a.Target, Depth: a.Depth, InteractiveOnly: a.InteractiveOnly}
-			if err := r.pageState(ctx, s, p, true, opts); err != nil {
+			if err := r.pageState(ctx, s, p, mode, opts, d.MaxSnapshotBytes); err != nil {
 				return nil, err
 			}
 			return r.build(), nil

@@ -51,30 +51,70 @@ func (r *response) build() *mcp.CallToolResult {
 	return res
 }
 
+// snapMode says how much of the snapshot a response shows.
+type snapMode int
+
+const (
+	// snapFull shows the whole tree (after a navigation, or on request).
+	snapFull snapMode = iota
+	// snapChanges shows what changed since the session's last snapshot of
+	// the page, when that is clearly smaller than the whole (after actions).
+	snapChanges
+	// snapDiff always shows only the changes (browser_snapshot diff=true).
+	snapDiff
+)
+
 // pageState adds the page's URL, title, new console errors and dialogs, and
-// a snapshot: the whole tree when full is set or the page is new to this
-// session, else only what changed since the last snapshot the agent saw.
-func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, full bool, opts browser.SnapshotOptions) error {
+// a snapshot as mode says, capped at maxBytes.
+func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, mode snapMode, opts browser.SnapshotOptions, maxBytes int) error {
 	snap, err := p.Snapshot(ctx, opts)
 	if err != nil {
 		return err
 	}
 	r.pageInfo(snap.Info, p)
 	yaml := strings.TrimRight(snap.YAML, "\n")
-	defer func() { s.lastSnap, s.lastURL = yaml, snap.Info.URL }()
-	if !full && s.lastSnap != "" && s.lastURL == snap.Info.URL && opts == (browser.SnapshotOptions{}) {
-		diff, changed := browser.DiffSnapshot(s.lastSnap, yaml)
-		switch {
+	whole := opts == (browser.SnapshotOptions{})
+	prev, samePage := s.lastSnap, s.lastSnap != "" && s.lastURL == snap.Info.URL
+	if whole {
+		// Only whole-page snapshots are the baseline for later diffs.
+		s.lastSnap, s.lastURL = yaml, snap.Info.URL
+	}
+	title := "### Snapshot"
+	if mode != snapFull && whole {
+		switch diff, changed := browser.DiffSnapshot(prev, yaml); {
+		case !samePage && mode == snapDiff:
+			title = "### Snapshot (no earlier snapshot of this page: all of it)"
+		case !samePage:
 		case !changed:
 			r.snapshot = "### Snapshot\nNo changes since the last snapshot.\n"
 			return nil
-		case len(diff) < len(yaml)*7/10:
-			r.snapshot = "### Snapshot (changes since the last snapshot)\n```yaml\n" + diff + "\n```\n"
-			return nil
+		case mode == snapDiff || len(diff) < len(yaml)*7/10:
+			title, yaml = "### Snapshot (changes since the last snapshot)", diff
 		}
 	}
-	r.snapshot = "### Snapshot\n```yaml\n" + yaml + "\n```\n"
+	if yaml == "" {
+		r.snapshot = title + "\nThe page shows nothing (empty body).\n"
+		return nil
+	}
+	body, cut := capLines(yaml, maxBytes)
+	r.snapshot = title + "\n```yaml\n" + body + "\n```\n"
+	if cut {
+		r.snapshot += fmt.Sprintf("(Snapshot cut at %d KB of %d KB. For the rest, call browser_snapshot with target=<ref or selector of a part>, depth=N or interactiveOnly=true, or start the server with a larger --max-snapshot-bytes.)\n",
+			len(body)>>10, len(yaml)>>10)
+	}
 	return nil
+}
+
+// capLines cuts text at the last line break within max bytes (0: no cap).
+func capLines(text string, max int) (string, bool) {
+	if max <= 0 || len(text) <= max {
+		return text, false
+	}
+	cut := strings.LastIndexByte(text[:max], '\n')
+	if cut <= 0 {
+		cut = max
+	}
+	return text[:cut], true
 }
 
 // pageInfo renders the ### Page section.

@@ -26,6 +26,8 @@ type Config struct {
 	ActionTimeout time.Duration
 	// NavigationTimeout bounds one navigation.
 	NavigationTimeout time.Duration
+	// MaxSnapshotBytes caps the snapshot text of one response (0: no cap).
+	MaxSnapshotBytes int
 	// TestIDAttribute is the attribute testid= selectors match.
 	TestIDAttribute string
 	// LogLevel is debug, info, warn or error.
@@ -52,6 +54,13 @@ func boolean(get func(*Config) *bool) func(*flag.FlagSet, *Config, string, strin
 	}
 }
 
+func integer(get func(*Config) *int) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		n, _ := strconv.Atoi(def)
+		fs.IntVar(get(c), name, n, help)
+	}
+}
+
 func duration(get func(*Config) *time.Duration) func(*flag.FlagSet, *Config, string, string, string) {
 	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
 		d, _ := time.ParseDuration(def)
@@ -70,6 +79,8 @@ var settings = []setting{
 		duration(func(c *Config) *time.Duration { return &c.ActionTimeout })},
 	{"navigation-timeout", "E2E_MCP_NAVIGATION_TIMEOUT", "30s", "how long a navigation may take to load",
 		duration(func(c *Config) *time.Duration { return &c.NavigationTimeout })},
+	{"max-snapshot-bytes", "E2E_MCP_MAX_SNAPSHOT_BYTES", "262144", "cap on the snapshot text of one response, with a notice saying how to get the rest (0: no cap)",
+		integer(func(c *Config) *int { return &c.MaxSnapshotBytes })},
 	{"test-id-attribute", "E2E_MCP_TEST_ID_ATTRIBUTE", "data-testid", "attribute that testid= selectors match",
 		str(func(c *Config) *string { return &c.TestIDAttribute })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
@@ -142,6 +153,9 @@ func (c *Config) Validate() error {
 	}
 	if !ok {
 		errs = append(errs, fmt.Errorf("--log-format %q: want json or console", c.LogFormat))
+	}
+	if c.MaxSnapshotBytes < 0 {
+		errs = append(errs, fmt.Errorf("--max-snapshot-bytes must be 0 (no cap) or more, got %d", c.MaxSnapshotBytes))
 	}
 	if !attrNameRE.MatchString(c.TestIDAttribute) {
 		errs = append(errs, fmt.Errorf("--test-id-attribute %q: want an attribute name such as data-testid", c.TestIDAttribute))

@@ -40,6 +40,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "missing browser", args: []string{"--browser-path", "/nonexistent/chrome"}, err: "apt-get install chromium"},
 		{name: "test id attribute", env: map[string]string{"E2E_MCP_TEST_ID_ATTRIBUTE": "data-qa"}, want: func(c *Config) bool { return c.TestIDAttribute == "data-qa" }},
 		{name: "bad test id attribute", args: []string{"--test-id-attribute", "a b"}, err: "--test-id-attribute"},
+		{name: "snapshot cap", env: map[string]string{"E2E_MCP_MAX_SNAPSHOT_BYTES": "0"}, want: func(c *Config) bool { return c.MaxSnapshotBytes == 0 }},
+		{name: "negative snapshot cap", args: []string{"--max-snapshot-bytes", "-1"}, err: "--max-snapshot-bytes"},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}

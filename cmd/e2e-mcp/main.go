@@ -102,7 +102,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 		log.Info("stopped", zap.Duration("cleanup", time.Since(start)))
 	}()
 
-	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log})
+	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log, MaxSnapshotBytes: cfg.MaxSnapshotBytes})
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(zap.NewStdLog(log.Named("stdio")))
 	log.Info("serving MCP over stdio", zap.String("version", Version()))
