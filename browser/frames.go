@@ -291,7 +291,9 @@ func (p *Page) childFrame(ctx context.Context, f cdp.FrameID, expr string) (cdp.
 	if res.Result == nil || res.Result.ObjectID == "" {
 		return "", newError(KindElementNotFound, "take a new snapshot", "the iframe is gone")
 	}
-	defer func() { _, _ = callOn(ctx, w.host, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID}) }()
+	defer func() {
+		_, _ = callOn(ctx, w.host, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
+	}()
 	d, err := callOn(ctx, w.host, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
 	if err != nil {
 		return "", p.ctxError(ctx, err, "find the iframe")

@@ -138,10 +138,10 @@ func splitChain(sel string) ([]chunk, error) {
 	for i := 0; i < len(sel); i++ {
 		ch := sel[i]
 		switch {
+		case quote != 0 && ch == '\\':
+			i++
 		case quote != 0:
-			if ch == '\\' {
-				i++
-			} else if ch == quote {
+			if ch == quote {
 				quote = 0
 			}
 		case ch == '"' || ch == '\'':
