@@ -1,0 +1,15 @@
+//go:build !unix
+
+package devserver
+
+import "os/exec"
+
+// setProcessGroup is a no-op where there are no Unix process groups.
+func setProcessGroup(*exec.Cmd) {}
+
+// killProcessGroup kills the command; its children may outlive it here.
+func killProcessGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
