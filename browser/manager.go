@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -182,18 +181,17 @@ func (m *Manager) Version(ctx context.Context) (string, error) {
 	return v.Product, nil
 }
 
-// shutdownLocked stops the browser and removes its profile.
+// shutdownLocked stops the browser and removes its profile. It kills
+// Chrome rather than asking it to close: the profile is thrown away, so
+// nothing is lost, and a client that waits only a few seconds for us to
+// exit (mcp-go's waits 2 s, then signals) must not see us hang on a busy
+// browser.
 func (m *Manager) shutdownLocked() {
 	if m.browserCtx == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(m.browserCtx, 5*time.Second)
-	if err := chromedp.Cancel(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		m.log.Debug("close browser", zap.Error(err))
-	}
-	cancel()
-	m.browserCancel()
-	m.allocCancel() // waits for the process, then returns
+	m.browserCancel() // the first context of an allocator: kills the browser
+	m.allocCancel()   // waits for the process, then returns
 	killProfileProcesses(m.profile)
 	if err := os.RemoveAll(m.profile); err != nil {
 		m.log.Warn("remove browser profile", zap.String("dir", m.profile), zap.Error(err))
@@ -210,12 +208,11 @@ func (m *Manager) Close() error {
 		pages = append(pages, p)
 	}
 	m.closed = true
+	m.shutdownLocked()
 	m.mu.Unlock()
+	// The browser is gone: closing the pages only releases their contexts.
 	for _, p := range pages {
 		p.Close()
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.shutdownLocked()
 	return nil
 }

@@ -135,9 +135,11 @@ func (p *Page) Close() {
 	for _, h := range hosts {
 		h.cancel()
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-	_ = chromedp.Cancel(ctx)
-	cancel()
+	if p.ctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		_ = chromedp.Cancel(ctx)
+		cancel()
+	}
 	p.cancel()
 	p.m.mu.Lock()
 	delete(p.m.pages, p)

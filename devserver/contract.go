@@ -89,7 +89,9 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 	case waitErr = <-done:
 	case <-ctx.Done():
 		killProcessGroup(cmd)
-		<-done
+		if werr := <-done; werr != nil && !isKilled(werr) {
+			return nil, fmt.Errorf("devserver: --%s: %w", verb, werr)
+		}
 		stdout, stderr := readBack(outF), readBack(errF)
 		e := &Error{Kind: KindTimeout, Verb: verb, Stdout: stdout, Stderr: tail(stderr, 40),
 			Message: fmt.Sprintf("%s --%s did not answer within %s; it was killed with its process group", c.Path, verb, timeout)}
@@ -120,6 +122,12 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 		return nil, perr
 	}
 	return res, nil
+}
+
+// isKilled reports whether a wait error is the kill we sent.
+func isKilled(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee)
 }
 
 // startError types a command that could not be started.
@@ -217,4 +225,3 @@ func lastObject(s string) json.RawMessage {
 	}
 	return found
 }
-

@@ -89,6 +89,9 @@ const (
 	KindPermissionDenied Kind = "permission_denied"
 	KindMissingField     Kind = "missing_field"
 	KindNotReady         Kind = "not_ready" // managed mode: the server never became ready
+	// KindIO is the managed runner's own failure: its state directory, lock
+	// or log files.
+	KindIO Kind = "io_error"
 )
 
 // Error is a failed verb, with what the agent needs to see why.

@@ -23,8 +23,9 @@ import (
 //go:embed testdata
 var testdata embed.FS
 
-// bin is the binary under test, built once by TestMain.
-var bin string
+// bin is the binary under test and devfixture the contract fixture
+// (internal/devfixture), built once by TestMain.
+var bin, devfixture string
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -38,11 +39,18 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	bin = filepath.Join(dir, "e2e-mcp")
-	build := exec.Command("go", "build", "-race", "-o", bin, "../cmd/e2e-mcp")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build e2e-mcp:", err)
-		return 1
+	devfixture = filepath.Join(dir, "devfixture")
+	for out, pkg := range map[string]string{bin: "../cmd/e2e-mcp", devfixture: "../internal/devfixture"} {
+		args := []string{"build", "-o", out, pkg}
+		if out == bin {
+			args = []string{"build", "-race", "-o", out, pkg}
+		}
+		build := exec.Command("go", args...)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build", pkg+":", err)
+			return 1
+		}
 	}
 	return m.Run()
 }
@@ -109,6 +117,11 @@ func startClient(t *testing.T, env []string) *client.Client {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	// NewStdioMCPClientWithOptions starts the transport but not the client:
+	// Start installs the notification handler (and is idempotent).
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("start client: %v", err)
+	}
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-test", Version: "1"}

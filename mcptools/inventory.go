@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
@@ -37,13 +38,27 @@ type Deps struct {
 	Logger   *zap.Logger
 	// MaxSnapshotBytes caps the snapshot text of one response (0: no cap).
 	MaxSnapshotBytes int
+	// ServerCommand is the default dev-server command and its arguments.
+	ServerCommand []string
+	// DevTimeouts bound the dev-server command's verbs.
+	DevTimeouts devserver.Timeouts
+	// StateDir is where managed dev servers keep their logs and state.
+	StateDir string
 }
+
+// browserDefaults are the options of a whole-page snapshot.
+var browserDefaults = browser.SnapshotOptions{}
 
 // Inventory returns every tool. With nil deps the handlers must not be
 // called; the definitions are still complete (for docs and tests).
 func Inventory(d *Deps) []Tool {
 	return []Tool{
+		sessionStartTool(d),
+		sessionStatusTool(d),
+		sessionRestartTool(d),
+		sessionEndTool(d),
 		sessionListTool(d),
+		serverLogsTool(d),
 		navigateTool(d),
 		closeTool(d),
 		snapshotTool(d),
@@ -56,7 +71,7 @@ func Inventory(d *Deps) []Tool {
 
 // SessionArg is the optional sessionId every tool takes.
 type SessionArg struct {
-	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session to use (created on first use); omit for your default"`
+	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session (made on first use); omit for yours"`
 }
 
 func (a SessionArg) session() string { return a.SessionID }
@@ -91,6 +106,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 				res, err = errorResult(name, fmt.Errorf("panic in %s: %v", name, r)), nil
 			}
 		}()
+		ctx = context.WithValue(ctx, requestKey{}, req)
 		var args T
 		if err := req.BindArguments(&args); err != nil {
 			return errorResult(name, invalidInput("arguments", "%v", err)), nil

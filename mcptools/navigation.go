@@ -11,7 +11,7 @@ import (
 
 // NavigateParams are the arguments of browser_navigate.
 type NavigateParams struct {
-	URL string `json:"url" jsonschema:"Absolute URL (http, https, about, data)"`
+	URL string `json:"url" jsonschema:"URL; a relative one (/login) goes to the session's dev server"`
 	SessionArg
 }
 
@@ -20,14 +20,18 @@ func navigateTool(d *Deps) Tool {
 		"Open a URL in the session's tab and wait for it to load. Returns the page and its snapshot.",
 		annotations{title: "Navigate to a URL", openWorld: true},
 		func(ctx context.Context, s *Session, a NavigateParams) (*mcp.CallToolResult, error) {
-			if err := checkURL(a.URL); err != nil {
+			target, err := s.resolveURL(a.URL)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkURL(target); err != nil {
 				return nil, err
 			}
 			p, err := s.Page(ctx, d.Browser)
 			if err != nil {
 				return nil, err
 			}
-			info, err := p.Navigate(ctx, a.URL)
+			info, err := p.Navigate(ctx, target)
 			if err != nil {
 				return nil, err
 			}
@@ -40,6 +44,23 @@ func navigateTool(d *Deps) Tool {
 			}
 			return r.build(), nil
 		})
+}
+
+// resolveURL resolves a relative URL (/login, login?x=1) against the
+// session's dev server; absolute URLs pass unchanged.
+func (s *Session) resolveURL(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Scheme != "" || raw == "" {
+		return raw, nil // checkURL explains what is wrong
+	}
+	if s.dev == nil || s.dev.result.URL == "" {
+		return "", invalidInput("url", "%q is relative, and session %s has no dev server: call session_start first, or give an absolute URL", raw, s.ID)
+	}
+	base, err := url.Parse(s.dev.result.URL)
+	if err != nil {
+		return "", invalidInput("url", "the dev server's URL %q does not parse: %v", s.dev.result.URL, err)
+	}
+	return base.ResolveReference(u).String(), nil
 }
 
 // checkURL accepts the URLs a browser can open for a test; everything else

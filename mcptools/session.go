@@ -15,9 +15,9 @@ func sessionListTool(d *Deps) Tool {
 	return define(d, "session_list", ToolsetSession,
 		"List the sessions on this server: id, whether it is yours, whether its browser is open, its URL.",
 		annotations{title: "List sessions", readOnly: true, idempotent: true},
-		func(ctx context.Context, _ *Session, _ SessionListParams) (*mcp.CallToolResult, error) {
+		func(ctx context.Context, cur *Session, _ SessionListParams) (*mcp.CallToolResult, error) {
 			var r response
-			list := d.Sessions.List(ctx)
+			list := d.Sessions.List(ctx, cur)
 			for _, s := range list {
 				state := "no browser yet"
 				if s.Browser {
@@ -31,7 +31,11 @@ func sessionListTool(d *Deps) Tool {
 				if s.URL != "" {
 					url = " at " + s.URL
 				}
-				r.resultf("- %s%s: %s%s, last used %s", s.ID, who, state, url, s.LastUsed.Format("15:04:05"))
+				dev := ""
+				if s.DevURL != "" {
+					dev = ", dev server " + s.DevURL
+				}
+				r.resultf("- %s%s: %s%s%s, last used %s", s.ID, who, state, url, dev, s.LastUsed.Format("15:04:05"))
 			}
 			r.set("sessions", list)
 			if len(list) == 0 {

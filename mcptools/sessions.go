@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 )
@@ -26,7 +27,8 @@ type Session struct {
 
 	mu       sync.Mutex // serializes tool calls on this session
 	page     *browser.Page
-	lastSnap string // YAML of the last snapshot shown, for diffs
+	dev      *devState // the session's dev server, if started
+	lastSnap string    // YAML of the last snapshot shown, for diffs
 	lastURL  string
 	lastUsed time.Time
 	closed   bool
@@ -36,6 +38,8 @@ type Session struct {
 type Registry struct {
 	browser *browser.Manager
 	log     *zap.Logger
+	// shutdownTimeout bounds stopping all dev servers on the way out.
+	shutdownTimeout time.Duration
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -43,7 +47,7 @@ type Registry struct {
 
 // NewRegistry returns an empty registry whose sessions use b.
 func NewRegistry(b *browser.Manager, log *zap.Logger) *Registry {
-	return &Registry{browser: b, log: log.Named("sessions"), sessions: map[string]*Session{}}
+	return &Registry{browser: b, log: log.Named("sessions"), sessions: map[string]*Session{}, shutdownTimeout: 20 * time.Second}
 }
 
 // connectionID is the id of the MCP connection a call came on, or "".
@@ -122,13 +126,16 @@ type SessionInfo struct {
 	Yours    bool      `json:"yours"`
 	Browser  bool      `json:"browserOpen"`
 	URL      string    `json:"url,omitempty"`
+	DevURL   string    `json:"devServer,omitempty"`
 	Created  time.Time `json:"created"`
 	LastUsed time.Time `json:"lastUsed"`
 }
 
 // List describes every session, oldest first. It does not wait for busy
 // sessions: what it shows of them may be a call old.
-func (r *Registry) List(ctx context.Context) []SessionInfo {
+//
+// current is the caller's own session, which the call holds locked.
+func (r *Registry) List(ctx context.Context, current *Session) []SessionInfo {
 	conn := connectionID(ctx)
 	r.mu.Lock()
 	all := make([]*Session, 0, len(r.sessions))
@@ -139,9 +146,15 @@ func (r *Registry) List(ctx context.Context) []SessionInfo {
 	out := make([]SessionInfo, 0, len(all))
 	for _, s := range all {
 		info := SessionInfo{ID: s.ID, Yours: s.Owner == conn || s.ID == conn, Created: s.Created}
-		if s.mu.TryLock() {
+		locked := s == current || s.mu.TryLock()
+		if locked {
 			info.Browser, info.URL, info.LastUsed = s.page != nil, s.lastURL, s.lastUsed
-			s.mu.Unlock()
+			if s.dev != nil {
+				info.DevURL = s.dev.result.URL
+			}
+			if s != current {
+				s.mu.Unlock()
+			}
 		} else {
 			info.Browser, info.LastUsed = true, time.Now()
 		}
@@ -151,18 +164,50 @@ func (r *Registry) List(ctx context.Context) []SessionInfo {
 	return out
 }
 
-// CloseAll ends every session; the server calls it on the way out.
+// end stops the session's dev server (--shutdown) and closes its browser
+// context. The caller holds s.mu.
+func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
+	if s.dev != nil {
+		if _, err := s.dev.server.Do(ctx, devserver.Shutdown); err != nil {
+			log.Warn("dev server shutdown failed", zap.String("session", s.ID), zap.String("why", why), zap.Error(err))
+		} else {
+			log.Info("dev server stopped", zap.String("session", s.ID), zap.String("why", why))
+		}
+		s.dev = nil
+	}
+	s.closePage()
+	s.closed = true
+}
+
+// remove takes a session out of the registry and ends it.
+func (r *Registry) remove(ctx context.Context, s *Session, why string) {
+	r.mu.Lock()
+	if r.sessions[s.ID] == s {
+		delete(r.sessions, s.ID)
+	}
+	r.mu.Unlock()
+	s.end(ctx, r.log, why)
+	r.log.Info("session ended", zap.String("session", s.ID), zap.String("why", why))
+}
+
+// CloseAll ends every session, their dev servers in parallel; the server
+// calls it on the way out (stdin EOF, SIGTERM, SIGINT).
 func (r *Registry) CloseAll() {
 	r.mu.Lock()
 	all := r.sessions
 	r.sessions = map[string]*Session{}
 	r.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), r.shutdownTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
 	for _, s := range all {
-		s.mu.Lock()
-		s.closePage()
-		s.closed = true
-		s.mu.Unlock()
+		wg.Go(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.end(ctx, r.log, "server exit")
+		})
 	}
+	wg.Wait()
 }
 
 // CloseOwnedBy ends the sessions a vanished MCP connection made.
@@ -178,8 +223,48 @@ func (r *Registry) CloseOwnedBy(conn string) {
 	r.mu.Unlock()
 	for _, s := range mine {
 		s.mu.Lock()
-		s.closePage()
-		s.closed = true
+		s.end(context.Background(), r.log, "connection closed")
 		s.mu.Unlock()
+	}
+}
+
+// SweepIdle ends the sessions unused for longer than idle: their dev
+// servers get --shutdown and their browser contexts close. Busy sessions
+// are left alone. It runs until ctx ends, looking every idle/4 (at most
+// every 30 s).
+func (r *Registry) SweepIdle(ctx context.Context, idle time.Duration) {
+	if idle <= 0 {
+		return
+	}
+	every := min(idle/4, 30*time.Second)
+	t := time.NewTicker(max(every, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		r.mu.Lock()
+		all := make([]*Session, 0, len(r.sessions))
+		for _, s := range r.sessions {
+			all = append(all, s)
+		}
+		r.mu.Unlock()
+		for _, s := range all {
+			if !s.mu.TryLock() {
+				continue // in a call: not idle
+			}
+			if !s.closed && time.Since(s.lastUsed) > idle {
+				r.mu.Lock()
+				if r.sessions[s.ID] == s {
+					delete(r.sessions, s.ID)
+				}
+				r.mu.Unlock()
+				s.end(ctx, r.log, "idle")
+				r.log.Info("session ended", zap.String("session", s.ID), zap.String("why", "idle"), zap.Duration("idle", idle))
+			}
+			s.mu.Unlock()
+		}
 	}
 }

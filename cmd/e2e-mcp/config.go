@@ -26,6 +26,17 @@ type Config struct {
 	ActionTimeout time.Duration
 	// NavigationTimeout bounds one navigation.
 	NavigationTimeout time.Duration
+	// ServerCommand is the default dev-server command line for session_start
+	// (split on spaces; no shell).
+	ServerCommand string
+	// IdleTimeout ends a session (dev server --shutdown, browser context
+	// closed) after this long without a tool call; 0 never.
+	IdleTimeout time.Duration
+	// StartTimeout, RestartTimeout, StatusTimeout and ShutdownTimeout bound
+	// the dev-server command's verbs.
+	StartTimeout, RestartTimeout, StatusTimeout, ShutdownTimeout time.Duration
+	// StateDir holds managed dev servers' logs and state.
+	StateDir string
 	// MaxSnapshotBytes caps the snapshot text of one response (0: no cap).
 	MaxSnapshotBytes int
 	// TestIDAttribute is the attribute testid= selectors match.
@@ -79,6 +90,20 @@ var settings = []setting{
 		duration(func(c *Config) *time.Duration { return &c.ActionTimeout })},
 	{"navigation-timeout", "E2E_MCP_NAVIGATION_TIMEOUT", "30s", "how long a navigation may take to load",
 		duration(func(c *Config) *time.Duration { return &c.NavigationTimeout })},
+	{"server-command", "E2E_MCP_SERVER_COMMAND", "", "default dev-server command for session_start (contract: COMMAND ARGS... --start|--status|--restart|--shutdown)",
+		str(func(c *Config) *string { return &c.ServerCommand })},
+	{"idle-timeout", "E2E_MCP_IDLE_TIMEOUT", "10m", "end a session (dev server --shutdown, browser context closed) after this long without a tool call; 0 never",
+		duration(func(c *Config) *time.Duration { return &c.IdleTimeout })},
+	{"start-timeout", "E2E_MCP_START_TIMEOUT", "30s", "how long the dev-server command may take to answer --start",
+		duration(func(c *Config) *time.Duration { return &c.StartTimeout })},
+	{"restart-timeout", "E2E_MCP_RESTART_TIMEOUT", "40s", "how long it may take to answer --restart",
+		duration(func(c *Config) *time.Duration { return &c.RestartTimeout })},
+	{"status-timeout", "E2E_MCP_STATUS_TIMEOUT", "5s", "how long it may take to answer --status",
+		duration(func(c *Config) *time.Duration { return &c.StatusTimeout })},
+	{"shutdown-timeout", "E2E_MCP_SHUTDOWN_TIMEOUT", "15s", "how long it may take to answer --shutdown",
+		duration(func(c *Config) *time.Duration { return &c.ShutdownTimeout })},
+	{"state-dir", "E2E_MCP_STATE_DIR", "", "where managed dev servers (session_start run=...) keep logs and state (default: a per-user state directory)",
+		str(func(c *Config) *string { return &c.StateDir })},
 	{"max-snapshot-bytes", "E2E_MCP_MAX_SNAPSHOT_BYTES", "262144", "cap on the snapshot text of one response, with a notice saying how to get the rest (0: no cap)",
 		integer(func(c *Config) *int { return &c.MaxSnapshotBytes })},
 	{"test-id-attribute", "E2E_MCP_TEST_ID_ATTRIBUTE", "data-testid", "attribute that testid= selectors match",
@@ -153,6 +178,14 @@ func (c *Config) Validate() error {
 	}
 	if !ok {
 		errs = append(errs, fmt.Errorf("--log-format %q: want json or console", c.LogFormat))
+	}
+	if c.IdleTimeout < 0 {
+		errs = append(errs, fmt.Errorf("--idle-timeout must be 0 (never) or positive, got %s", c.IdleTimeout))
+	}
+	for name, d := range map[string]time.Duration{"start": c.StartTimeout, "restart": c.RestartTimeout, "status": c.StatusTimeout, "shutdown": c.ShutdownTimeout} {
+		if d <= 0 {
+			errs = append(errs, fmt.Errorf("--%s-timeout must be positive, got %s", name, d))
+		}
 	}
 	if c.MaxSnapshotBytes < 0 {
 		errs = append(errs, fmt.Errorf("--max-snapshot-bytes must be 0 (no cap) or more, got %d", c.MaxSnapshotBytes))

@@ -17,10 +17,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/mark3labs/mcp-go/server"
@@ -32,6 +35,8 @@ const usage = `e2e-mcp: end-to-end testing tools for AI coding agents, over MCP.
 Usage:
   e2e-mcp [serve] [flags]   serve MCP over stdio (default)
   e2e-mcp doctor [flags]    find the browser, start it once and print its version
+  e2e-mcp devserver [flags] -- COMMAND [ARGS...] [--start|--restart|--status|--shutdown]
+                            run a dev server under the dev-server command contract
   e2e-mcp version           print the version
   e2e-mcp help              this text; 'e2e-mcp serve -h' lists the flags
 `
@@ -53,6 +58,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "version":
 		fmt.Fprintf(stdout, "e2e-mcp %s\n", Version())
 		return 0
+	case "devserver":
+		return devserverMain(args, stdout, stderr)
 	case "serve", "doctor":
 	default:
 		fmt.Fprintf(stderr, "e2e-mcp: unknown command %q\n\n%s", cmd, usage)
@@ -96,13 +103,20 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
 	defer func() {
+		// Dev servers get --shutdown while the browser goes down: clients
+		// give a server only seconds to exit before they kill it.
 		start := time.Now()
-		reg.CloseAll()
-		_ = bm.Close()
+		var wg sync.WaitGroup
+		wg.Go(reg.CloseAll)
+		wg.Go(func() { _ = bm.Close() })
+		wg.Wait()
 		log.Info("stopped", zap.Duration("cleanup", time.Since(start)))
 	}()
 
-	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log, MaxSnapshotBytes: cfg.MaxSnapshotBytes})
+	go reg.SweepIdle(ctx, cfg.IdleTimeout)
+	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log,
+		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir,
+		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout, Shutdown: cfg.ShutdownTimeout}})
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(zap.NewStdLog(log.Named("stdio")))
 	log.Info("serving MCP over stdio", zap.String("version", Version()))

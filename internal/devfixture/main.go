@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command devfixture is a dev-server command for tests: it implements the
 // contract of docs/mission.md §1 around a small real HTTP server, records
 // every verb it gets, and misbehaves on request.
@@ -12,9 +14,6 @@
 // "devfixture serve DIR" is the server itself: it listens on 127.0.0.1 on a
 // free port, writes the port to DIR/port, logs each request to stdout, and
 // serves a page whose button fetches /api/hello.
-//
-//go:build unix
-
 package main
 
 import (

@@ -1,0 +1,413 @@
+package mcptools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/logs"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// devState is a session's dev server: how to drive it and what it said.
+type devState struct {
+	server devserver.Server
+	desc   string            // the command line, for messages
+	result *devserver.Result // the last start/restart answer (URL, port, PID, logs)
+}
+
+// devError renders a failed verb as a typed tool error: the command's error
+// type, exit code, its own message, stderr and the tail of its logs.
+func devError(err error) error {
+	var e *devserver.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString(e.Message)
+	if e.Reported != "" {
+		fmt.Fprintf(&b, "\nThe command said: %s", e.Reported)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, "\nField: %s", e.Field)
+	}
+	if e.Stderr != "" {
+		fmt.Fprintf(&b, "\nIts stderr:\n```\n%s\n```", e.Stderr)
+	}
+	if e.Kind == devserver.KindInvalidJSON && e.Stdout != "" {
+		fmt.Fprintf(&b, "\nIts stdout:\n```\n%s\n```", tailLines(e.Stdout, 20))
+	}
+	for _, p := range []string{e.Logs.Stderr, e.Logs.Combined} {
+		if p == "" {
+			continue
+		}
+		if c, err := logs.Read(p, logs.ReadOptions{Since: -1, Lines: 30}); err == nil && len(c.Lines) > 0 {
+			fmt.Fprintf(&b, "\nLast lines of %s:\n```\n%s\n```", p, strings.Join(c.Lines, "\n"))
+			break
+		}
+	}
+	hints := map[devserver.Kind]string{
+		devserver.KindTimeout:          "the command did not answer in time: check it by hand, or raise the verb's timeout flag",
+		devserver.KindNonZeroExit:      "read the command's error and stderr above, fix the cause, then call session_start again",
+		devserver.KindInvalidJSON:      "the command must print one JSON object on stdout (docs: the dev-server command contract)",
+		devserver.KindMissingField:     "the command's JSON lacks a field the contract requires",
+		devserver.KindCommandNotFound:  "check commandPath (relative paths are resolved against cwd)",
+		devserver.KindPermissionDenied: "make the command executable: chmod +x",
+		devserver.KindNotReady:         "the server exited or never answered: read its log lines above",
+	}
+	return &ToolError{Type: ErrorType(e.Kind), Message: b.String(), Suggestion: hints[e.Kind]}
+}
+
+func tailLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// writeDev renders a dev server's answer.
+func (r *response) writeDev(sessionID string, res *devserver.Result) {
+	r.resultf("- Session: %s", sessionID)
+	if res.URL != "" {
+		r.resultf("- URL: %s", res.URL)
+	}
+	if res.Port != 0 {
+		r.resultf("- Port: %d", res.Port)
+	}
+	if res.PID != 0 {
+		r.resultf("- PID: %d", res.PID)
+	}
+	for _, l := range [][2]string{{"stdout", res.Logs.Stdout}, {"stderr", res.Logs.Stderr}, {"combined", res.Logs.Combined}} {
+		if l[1] != "" {
+			r.resultf("- Log (%s): %s", l[0], l[1])
+		}
+	}
+	if res.Message != "" {
+		r.resultf("- Message: %s", res.Message)
+	}
+	r.set("session", sessionID)
+	r.set("devServer", res)
+}
+
+// progress sends MCP progress notifications to the caller, if it asked for
+// them, until stop is called.
+func progress(ctx context.Context, req mcp.CallToolRequest, what string) (stop func()) {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
+		return func() {}
+	}
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return func() {}
+	}
+	token := req.Params.Meta.ProgressToken
+	send := func(n int, msg string) {
+		_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress),
+			map[string]any{"progressToken": token, "progress": n, "message": msg})
+	}
+	send(0, what)
+	done := make(chan struct{})
+	go func() {
+		start := time.Now()
+		t := time.NewTicker(2 * time.Second)
+		defer t.Stop()
+		for n := 1; ; n++ {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				send(n, fmt.Sprintf("%s (%s)", what, time.Since(start).Round(time.Second)))
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// SessionStartParams are the arguments of session_start.
+type SessionStartParams struct {
+	CommandPath string   `json:"commandPath,omitempty" jsonschema:"Dev-server command implementing the contract (default: the configured one)"`
+	Args        []string `json:"args,omitempty" jsonschema:"Arguments before the verb flag"`
+	Cwd         string   `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)"`
+	Run         string   `json:"run,omitempty" jsonschema:"Instead of a contract command: any dev command line, e.g. npm run dev (PORT is set)"`
+	ReadyPath   string   `json:"readyPath,omitempty" jsonschema:"With run: URL path that answers when the server is ready (default /)"`
+	SessionArg
+}
+
+func sessionStartTool(d *Deps) Tool {
+	return define(d, "session_start", ToolsetSession,
+		"Start the app's dev server for this session and return its URL; browser tools then take relative URLs.",
+		annotations{title: "Start the dev server", openWorld: true},
+		func(ctx context.Context, s *Session, a SessionStartParams) (*mcp.CallToolResult, error) {
+			if s.dev != nil {
+				return nil, &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("session %s already has a dev server at %s (%s)", s.ID, s.dev.result.URL, s.dev.desc),
+					Suggestion: "use it, call session_restart, or session_end first"}
+			}
+			srv, desc, err := d.newServer(s.ID, a)
+			if err != nil {
+				return nil, err
+			}
+			stop := progress(ctx, requestFrom(ctx), "starting "+desc)
+			res, err := srv.Do(ctx, devserver.Start)
+			stop()
+			if err != nil {
+				return nil, devError(err)
+			}
+			s.dev = &devState{server: srv, desc: desc, result: res}
+			var r response
+			r.resultf("Dev server %s (%s).", res.Status, desc)
+			r.writeDev(s.ID, res)
+			r.resultf("Browser tools in this session take relative URLs, e.g. browser_navigate url=/")
+			return r.build(), nil
+		})
+}
+
+// newServer makes the dev server a session_start asks for.
+func (d *Deps) newServer(sessionID string, a SessionStartParams) (devserver.Server, string, error) {
+	cwd := a.Cwd
+	if cwd != "" {
+		abs, err := filepath.Abs(cwd)
+		if err != nil {
+			return nil, "", invalidInput("cwd", "%v", err)
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return nil, "", invalidInput("cwd", "%q is not a directory", cwd)
+		}
+		cwd = abs
+	}
+	if a.Run != "" {
+		if a.CommandPath != "" || len(a.Args) > 0 {
+			return nil, "", invalidInput("run", "give either run or commandPath/args, not both")
+		}
+		return d.newManaged(sessionID, a.Run, cwd, a.ReadyPath)
+	}
+	if a.ReadyPath != "" {
+		return nil, "", invalidInput("readyPath", "goes with run; a contract command says itself when it is ready")
+	}
+	path, args := a.CommandPath, a.Args
+	if path == "" {
+		if len(d.ServerCommand) == 0 {
+			return nil, "", &ToolError{Type: ErrInvalidInput, Message: "no dev-server command: pass commandPath (a contract command) or run (any dev command line)",
+				Suggestion: "or start e2e-mcp with --server-command / E2E_MCP_SERVER_COMMAND"}
+		}
+		path, args = d.ServerCommand[0], append(append([]string{}, d.ServerCommand[1:]...), args...)
+	}
+	if !filepath.IsAbs(path) && strings.ContainsRune(path, filepath.Separator) {
+		base := cwd
+		if base == "" {
+			base, _ = os.Getwd()
+		}
+		path = filepath.Join(base, path)
+	}
+	desc := strings.Join(append([]string{path}, args...), " ")
+	return &devserver.Command{Path: path, Args: args, Dir: cwd, Timeouts: d.DevTimeouts}, desc, nil
+}
+
+// requestFrom recovers the call's request (for its progress token).
+func requestFrom(ctx context.Context) mcp.CallToolRequest {
+	if r, ok := ctx.Value(requestKey{}).(mcp.CallToolRequest); ok {
+		return r
+	}
+	return mcp.CallToolRequest{}
+}
+
+type requestKey struct{}
+
+// SessionParams are the arguments of the session tools that take no others.
+type SessionParams struct {
+	SessionArg
+}
+
+func requireDev(s *Session) error {
+	if s.dev == nil {
+		return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("session %s has no dev server", s.ID),
+			Suggestion: "call session_start first"}
+	}
+	return nil
+}
+
+func sessionStatusTool(d *Deps) Tool {
+	return define(d, "session_status", ToolsetSession,
+		"Ask the session's dev server for its status (runs the command's --status).",
+		annotations{title: "Dev server status", readOnly: true, idempotent: true, openWorld: true},
+		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
+			if err := requireDev(s); err != nil {
+				return nil, err
+			}
+			res, err := s.dev.server.Do(ctx, devserver.Status)
+			if err != nil {
+				return nil, devError(err)
+			}
+			var r response
+			r.resultf("Dev server is %s.", res.Status)
+			if res.Healthy != nil {
+				r.resultf("- Healthy: %v", *res.Healthy)
+			}
+			if res.Uptime > 0 {
+				r.resultf("- Uptime: %s", (time.Duration(res.Uptime) * time.Second).String())
+			}
+			if res.URL == "" {
+				res.URL = s.dev.result.URL
+			}
+			r.writeDev(s.ID, res)
+			return r.build(), nil
+		})
+}
+
+func sessionRestartTool(d *Deps) Tool {
+	return define(d, "session_restart", ToolsetSession,
+		"Restart the session's dev server (--restart); an open page follows to the same path on the new URL.",
+		annotations{title: "Restart the dev server", destructive: true, openWorld: true},
+		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
+			if err := requireDev(s); err != nil {
+				return nil, err
+			}
+			old := s.dev.result.URL
+			stop := progress(ctx, requestFrom(ctx), "restarting "+s.dev.desc)
+			res, err := s.dev.server.Do(ctx, devserver.Restart)
+			stop()
+			if err != nil {
+				return nil, devError(err)
+			}
+			s.dev.result = res
+			var r response
+			r.resultf("Dev server %s.", res.Status)
+			r.writeDev(s.ID, res)
+			// The page follows: same path, query and fragment on the new origin.
+			if s.page != nil && s.lastURL != "" && sameOrigin(s.lastURL, old) && res.URL != "" && !sameOrigin(old, res.URL) {
+				target := rebase(s.lastURL, res.URL)
+				if _, err := s.page.Navigate(ctx, target); err != nil {
+					return nil, err
+				}
+				r.resultf("The page followed to %s", target)
+				if err := r.pageState(ctx, s, s.page, snapFull, browserDefaults, d.MaxSnapshotBytes); err != nil {
+					return nil, err
+				}
+			}
+			return r.build(), nil
+		})
+}
+
+func sameOrigin(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && ua.Host == ub.Host
+}
+
+// rebase moves u's path, query and fragment onto base's origin.
+func rebase(u, base string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return base
+	}
+	pb, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	pu.Scheme, pu.Host = pb.Scheme, pb.Host
+	return pu.String()
+}
+
+func sessionEndTool(d *Deps) Tool {
+	return define(d, "session_end", ToolsetSession,
+		"End the session: its dev server gets --shutdown and its browser context closes.",
+		annotations{title: "End the session", destructive: true, idempotent: true, openWorld: true},
+		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
+			var r response
+			if s.dev != nil {
+				res, err := s.dev.server.Do(ctx, devserver.Shutdown)
+				if err != nil {
+					return nil, devError(err)
+				}
+				r.resultf("Dev server %s.", res.Status)
+				s.dev = nil
+			}
+			d.Sessions.remove(ctx, s, "session_end")
+			r.resultf("Session %s ended.", s.ID)
+			return r.build(), nil
+		})
+}
+
+// ServerLogsParams are the arguments of server_logs.
+type ServerLogsParams struct {
+	Stream string `json:"stream,omitempty" jsonschema:"Which log (default combined),enum=combined,enum=stdout,enum=stderr"`
+	Lines  int    `json:"lines,omitempty" jsonschema:"Last N lines (default 100, at most 2000)"`
+	Grep   string `json:"grep,omitempty" jsonschema:"Only lines matching this regular expression"`
+	Since  *int64 `json:"since,omitempty" jsonschema:"Cursor from an earlier call: only what was written after it"`
+	SessionArg
+}
+
+// maxLogLines bounds server_logs.
+const maxLogLines = 2000
+
+func serverLogsTool(d *Deps) Tool {
+	return define(d, "server_logs", ToolsetSession,
+		"Read the dev server's log (the files its command reported): last lines, grep, or only what is new since a cursor.",
+		annotations{title: "Dev server logs", readOnly: true, openWorld: false},
+		func(_ context.Context, s *Session, a ServerLogsParams) (*mcp.CallToolResult, error) {
+			if err := requireDev(s); err != nil {
+				return nil, err
+			}
+			if a.Lines < 0 || a.Lines > maxLogLines {
+				return nil, invalidInput("lines", "%d: use 1 to %d", a.Lines, maxLogLines)
+			}
+			var re *regexp.Regexp
+			if a.Grep != "" {
+				var err error
+				if re, err = regexp.Compile(a.Grep); err != nil {
+					return nil, invalidInput("grep", "%v", err)
+				}
+			}
+			// Only the paths the session's command reported are ever read.
+			lg := s.dev.result.Logs
+			paths := map[string]string{"stdout": lg.Stdout, "stderr": lg.Stderr, "combined": lg.Combined}
+			stream := a.Stream
+			if stream == "" {
+				stream = "combined"
+				if lg.Combined == "" {
+					stream = "stderr"
+				}
+			}
+			path, ok := paths[stream]
+			if !ok {
+				return nil, invalidInput("stream", "%q: use stdout, stderr or combined", stream)
+			}
+			if path == "" {
+				var have []string
+				for k, v := range paths {
+					if v != "" {
+						have = append(have, k)
+					}
+				}
+				return nil, &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("the dev-server command reported no %s log", stream),
+					Suggestion: fmt.Sprintf("streams it reported: %s", strings.Join(have, ", "))}
+			}
+			since := int64(-1)
+			if a.Since != nil {
+				since = *a.Since
+			}
+			c, err := logs.Read(path, logs.ReadOptions{Lines: a.Lines, Grep: re, Since: since})
+			if err != nil {
+				return nil, &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("cannot read the %s log %s: %v", stream, path, err),
+					Suggestion: "check session_status: the server may have moved or removed its logs"}
+			}
+			var r response
+			r.resultf("%s log %s: %d line(s)", stream, path, len(c.Lines))
+			if c.Reset {
+				r.resultf("(the file is shorter than the cursor: it was rotated or truncated; read from its start)")
+			}
+			if c.Dropped > 0 || c.Skipped > 0 {
+				r.resultf("(%d earlier matching line(s) and %d byte(s) left out: narrow with grep or read with since)", c.Dropped, c.Skipped)
+			}
+			if len(c.Lines) > 0 {
+				r.resultf("```\n%s\n```", strings.Join(c.Lines, "\n"))
+			}
+			r.resultf("Next cursor: %d (pass since=%d to read only what is new)", c.Cursor, c.Cursor)
+			r.set("cursor", c.Cursor)
+			return r.build(), nil
+		})
+}
