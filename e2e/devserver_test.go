@@ -182,6 +182,28 @@ func TestDevServerFailures(t *testing.T) {
 			}
 		})
 	}
+	t.Run("slow start past its timeout", func(t *testing.T) {
+		env, _ := fixtureEnv(t, "FIXTURE_MODE=slow", "FIXTURE_SLOW=5s", "E2E_MCP_START_TIMEOUT=1s")
+		c := startClient(t, env)
+		start := time.Now()
+		if res := call(t, c, "session_start", map[string]any{"commandPath": devfixture}); !res.IsError || !strings.Contains(text(res), "timeout") {
+			t.Errorf("slow start: want timeout, got:\n%s", text(res))
+		}
+		if took := time.Since(start); took > 4*time.Second {
+			t.Errorf("took %s for a 1s timeout", took)
+		}
+	})
+	t.Run("server dies after start", func(t *testing.T) {
+		env, _ := fixtureEnv(t, "FIXTURE_MODE=dies")
+		c := startClient(t, env)
+		mustCall(t, c, "session_start", map[string]any{"commandPath": devfixture})
+		waitFor(t, 10*time.Second, "status to report the dead server", func() bool {
+			return strings.Contains(mustCall(t, c, "session_status", nil), "Dev server is stopped.")
+		})
+		if logs := mustCall(t, c, "server_logs", map[string]any{"stream": "stderr"}); !strings.Contains(logs, "fatal: the server crashed") {
+			t.Errorf("the crash is not in the server's stderr log:\n%s", logs)
+		}
+	})
 	t.Run("server holds the command's pipes", func(t *testing.T) {
 		env, _ := fixtureEnv(t, "FIXTURE_MODE=holdpipes", "E2E_MCP_START_TIMEOUT=5s")
 		c := startClient(t, env)
@@ -217,9 +239,10 @@ func cleanFixture(t *testing.T, state string) {
 // TestDevServerIdleShutdown: a session unused past --idle-timeout has its
 // dev server shut down.
 func TestDevServerIdleShutdown(t *testing.T) {
+	// The command comes from the configuration: the agent names none.
 	env, state := fixtureEnv(t, "E2E_MCP_IDLE_TIMEOUT=1s")
-	c := startClient(t, env)
-	mustCall(t, c, "session_start", map[string]any{"commandPath": devfixture})
+	c := startClient(t, append(env, "E2E_MCP_SERVER_COMMAND="+devfixture))
+	mustCall(t, c, "session_start", nil)
 	waitFor(t, 10*time.Second, "idle shutdown", func() bool { return verbs(state) == "start shutdown" })
 	// The fixture records the verb first, then stops its server.
 	waitFor(t, 10*time.Second, "the dev server to stop after the idle shutdown", func() bool { return len(fixtureProcesses(state)) == 0 })
