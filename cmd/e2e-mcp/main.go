@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"syscall"
@@ -96,6 +97,18 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	defer func() { _ = log.Sync() }()
+	// E2E_MCP_CPUPROFILE=path writes a CPU profile of the whole run (make
+	// bench uses it to find hot spots by measuring).
+	if path := os.Getenv("E2E_MCP_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer func() { pprof.StopCPUProfile(); _ = f.Close() }()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
