@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -328,7 +329,7 @@ func (p *Page) toViewport(ctx context.Context, f cdp.FrameID, x, y float64) (flo
 			return 0, 0, p.ctxError(ctx, err, "find the iframe element")
 		}
 		res, err := callOn(ctx, pw.host, runtime.CallFunctionOn, runtime.CallFunctionOnParams{ObjectID: obj.Object.ObjectID,
-			FunctionDeclaration: "function() { return __e2e.frameOffset(this) }", ReturnByValue: new(true)})
+			FunctionDeclaration: "function() { return __e2e.frameOffset(this) }", ReturnByValue: new(true), AwaitPromise: new(true)})
 		_, _ = callOn(ctx, pw.host, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Object.ObjectID})
 		if err != nil {
 			return 0, 0, p.ctxError(ctx, err, "measure the iframe")
@@ -349,10 +350,18 @@ func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, 
 	if depth > 5 {
 		return
 	}
+	// Visit the iframes in document order, so frames are numbered (f1, f2,
+	// ...) the same way every time.
+	var iframes []string
 	for ref, info := range snap.Refs {
-		if info.Role != "iframe" {
-			continue
+		if info.Role == "iframe" {
+			iframes = append(iframes, ref)
 		}
+	}
+	sort.Slice(iframes, func(i, j int) bool {
+		return strings.Index(snap.YAML, "[ref="+iframes[i]+"]") < strings.Index(snap.YAML, "[ref="+iframes[j]+"]")
+	})
+	for _, ref := range iframes {
 		q, _ := json.Marshal(ref)
 		child, err := p.childFrame(ctx, f, "__e2e.resolve("+string(q)+")")
 		if err != nil {

@@ -2,9 +2,12 @@
 
   const SKIP_TAGS = new Set(['head', 'script', 'style', 'noscript', 'template', 'meta', 'link', 'title', 'base']);
   // Elements without a node of their own: their content flows into the parent.
-  const TRANSPARENT_TAGS = new Set(['label', 'b', 'i', 'strong', 'em', 'small', 'mark', 'code', 'kbd', 'samp',
-    'var', 'abbr', 'cite', 'q', 'dfn', 'time', 'data', 'u', 's', 'del', 'ins', 'sub', 'sup', 'bdi', 'bdo',
+  const TRANSPARENT_TAGS = new Set(['label', 'b', 'i', 'small', 'kbd', 'samp',
+    'var', 'abbr', 'cite', 'q', 'data', 'u', 'bdi', 'bdo',
     'font', 'big', 'tt', 'wbr', 'picture', 'slot']);
+  // Text-level semantics (em, code, time...): they have ARIA roles, but a
+  // snapshot flows their text into the parent's, as it does for <b>.
+  const TEXT_LEVEL_TAGS = new Set(['code', 'del', 'dfn', 'em', 'ins', 'mark', 's', 'strong', 'sub', 'sup', 'time']);
   const VALID_ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell ' +
     'checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory document ' +
     'emphasis feed figure form generic grid gridcell group heading img insertion link list listbox listitem log ' +
@@ -13,7 +16,7 @@
     'separator slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term ' +
     'textbox time timer toolbar tooltip tree treegrid treeitem').split(' '));
   const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link',
-    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'rowheader', 'switch', 'tab',
+    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab',
     'term', 'tooltip', 'treeitem']);
   // Roles whose elements get a ref when visible and hit-testable.
   const INTERACTIVE_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
@@ -45,9 +48,10 @@
     if (s) return s;
     const cs = getComputedStyle(el);
     const display = cs.display;
-    s = display === 'none' ? { display, visibility: 'hidden', cursor: '', inline: false, cs }
-      : { display, visibility: cs.visibility, cursor: cs.cursor, cs,
-        inline: display.startsWith('inline') || display === 'contents' };
+    // One object shape for all (before/after: ::before/::after text, filled lazily).
+    s = display === 'none' ? { display, visibility: 'hidden', cursor: '', inline: false, cs, before: '', after: '' }
+      : { display, visibility: cs.visibility, cursor: cs.cursor,
+        inline: display.startsWith('inline') || display === 'contents', cs, before: undefined, after: undefined };
     if (styleCache) styleCache.set(el, s);
     return s;
   }
@@ -105,11 +109,23 @@
       ['button', 'input', 'select', 'textarea'].includes(el.localName);
   }
 
+  // Global ARIA attributes that make a browser ignore role none/presentation
+  // (ARIA conflict resolution; Chrome does not count aria-label/labelledby).
+  const GLOBAL_ARIA = ['aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby',
+    'aria-details', 'aria-dropeffect', 'aria-errormessage', 'aria-flowto', 'aria-grabbed', 'aria-haspopup',
+    'aria-invalid', 'aria-keyshortcuts', 'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription'];
+
+  // Whether role none/presentation on el holds, rather than being ignored.
+  function presentationHolds(el) {
+    return !isFocusable(el) && !GLOBAL_ARIA.some((a) => el.hasAttribute(a));
+  }
+
   function explicitRole(el) {
     const attr = el.getAttribute('role');
     if (!attr) return null;
     for (const tok of attr.trim().toLowerCase().split(/\s+/)) {
       if (tok === 'image') return 'img';
+      if (tok === 'directory') return 'list'; // deprecated in ARIA 1.2 in favour of list
       if (VALID_ROLES.has(tok)) return tok;
     }
     return null;
@@ -135,7 +151,9 @@
       case 'a': return el.hasAttribute('href') ? 'link' : 'generic';
       case 'area': return el.hasAttribute('href') ? 'link' : null;
       case 'article': return 'article';
-      case 'aside': return 'complementary';
+      // An aside nested in sectioning content is a landmark only when named (html-aam).
+      case 'aside': return !hasAuthorName(el) && el.parentElement &&
+        el.parentElement.closest('article, aside, nav, section') ? 'generic' : 'complementary';
       case 'button': return 'button';
       case 'input': return inputRole(el);
       case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
@@ -147,7 +165,7 @@
         !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') ? 'presentation' : 'img';
       case 'svg': return 'img';
       case 'ul': case 'ol': case 'menu': return 'list';
-      case 'li': return 'listitem';
+      case 'li': return inheritsPresentation(el, el.parentElement, /^(ul|ol|menu)$/) ? 'none' : 'listitem';
       case 'nav': return 'navigation';
       case 'main': return 'main';
       case 'header': return el.parentElement && el.parentElement.closest(SECTIONING) ? 'generic' : 'banner';
@@ -156,10 +174,8 @@
       case 'section': return hasAuthorName(el) ? 'region' : 'generic';
       case 'search': return 'search';
       case 'table': return 'table';
-      case 'thead': case 'tbody': case 'tfoot': return 'rowgroup';
-      case 'tr': return 'row';
-      case 'td': return tableIsGrid(el) ? 'gridcell' : 'cell';
-      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
+      case 'thead': case 'tbody': case 'tfoot': case 'tr': case 'td': case 'th':
+        return inheritsPresentation(el, el.closest('table'), /^table$/) ? 'none' : tablePartRole(el, tag);
       case 'caption': return 'caption';
       case 'dialog': return 'dialog';
       case 'details': return 'group';
@@ -178,12 +194,44 @@
       case 'figure': return 'figure';
       case 'math': return 'math';
       case 'iframe': return 'iframe';
+      case 'code': return 'code';
+      case 'del': case 's': return 'deletion';
+      case 'dfn': return 'term';
+      case 'em': return 'emphasis';
+      case 'ins': return 'insertion';
+      case 'mark': return 'mark';
+      case 'strong': return 'strong';
+      case 'sub': return 'subscript';
+      case 'sup': return 'superscript';
+      case 'time': return 'time';
       default: return TRANSPARENT_TAGS.has(tag) ? null : 'generic';
     }
   }
 
   function hasAuthorName(el) {
     return !!(norm(el.getAttribute('aria-label')) || el.hasAttribute('aria-labelledby') || norm(el.getAttribute('title')));
+  }
+
+  // The parts of a list or table whose owner has role none/presentation lose
+  // their implicit roles too (ARIA: presentational role inheritance).
+  function inheritsPresentation(el, owner, ownerTag) {
+    if (!owner || !ownerTag.test(owner.localName)) return false;
+    const r = explicitRole(owner);
+    return (r === 'none' || r === 'presentation') && presentationHolds(owner);
+  }
+
+  function tablePartRole(el, tag) {
+    if (tag === 'tr') return 'row';
+    if (tag === 'td') return tableIsGrid(el) ? 'gridcell' : 'cell';
+    if (tag !== 'th') return 'rowgroup';
+    const scope = (el.getAttribute('scope') || '').toLowerCase();
+    if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+    if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+    // Auto scope: a th in a row of data cells heads that row.
+    const row = el.parentElement;
+    if (!row || (row.parentElement && row.parentElement.localName === 'thead')) return 'columnheader';
+    for (const c of row.children) if (c.localName === 'td' && norm(c.textContent)) return 'rowheader';
+    return 'columnheader';
   }
 
   function tableIsGrid(el) {
@@ -194,8 +242,9 @@
 
   function roleOf(el) {
     const r = explicitRole(el);
-    // Presentation is ignored on focusable elements (ARIA conflict resolution).
-    if (r && !((r === 'none' || r === 'presentation') && isFocusable(el))) return r;
+    // Presentation is ignored on focusable elements and on elements with
+    // global ARIA attributes (ARIA conflict resolution).
+    if (r && !((r === 'none' || r === 'presentation') && !presentationHolds(el))) return r;
     return implicitRole(el);
   }
 
@@ -205,7 +254,8 @@
     if (nameCache && nameCache.has(el)) return nameCache.get(el);
     let name = '';
     try {
-      name = norm(textAlt(el, role, { visited: new Set(), root: true, labelledBy: false, hidden: false }));
+      name = norm(textAlt(el, role, { visited: new Set(), root: true, labelledBy: false, hidden: false,
+        treeitem: role === 'treeitem' }));
     } catch (e) { name = ''; }
     if (nameCache) nameCache.set(el, name);
     return name;
@@ -275,8 +325,8 @@
     if (tag === 'input') {
       const t = el.type;
       if (t === 'submit' || t === 'reset' || t === 'button') {
-        const v = el.getAttribute('value');
-        if (v && v.trim()) return v;
+        // A value attribute, even empty, replaces the default label.
+        if (el.hasAttribute('value')) return el.getAttribute('value');
         return t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '';
       }
       if (t === 'image') return el.getAttribute('alt') || el.getAttribute('value') || '';
@@ -297,20 +347,93 @@
     return caption ? textAlt(caption, null, { ...o, root: false }) : '';
   }
 
-  function contentText(el, o) {
+  // The elements of a document or shadow root that ::before/::after rules
+  // with content may apply to, or null when that cannot be known (a
+  // cross-origin style sheet, a selector querySelectorAll rejects). Reading a
+  // pseudo-element's style costs as much as a layout query, so a snapshot
+  // asks only for these. Cached per snapshot, in styleCache under the root.
+  function pseudoCandidates(root) {
+    if (styleCache.has(root)) return styleCache.get(root);
+    let cands = new Set();
+    let found = false;
+    const visit = (rules) => {
+      for (const r of rules) {
+        if (r.cssRules && r.cssRules.length) visit(r.cssRules); // @media, @supports, @layer, nesting
+        if (r.styleSheet) visit(r.styleSheet.cssRules); // @import
+        const sel = r.selectorText;
+        if (!sel || !/:(before|after)\b/.test(sel) || !r.style) continue;
+        const c = r.style.getPropertyValue('content');
+        if (!c || c === 'none' || c === 'normal' || c === '""' || c === "''") continue;
+        found = true;
+        // The rule's elements: its selector without the pseudo-element.
+        const base = sel.replace(/::?(before|after)\b/g, '').replace(/(^|[\s,>+~(])(?=\s*(,|$|\)))/g, '$1*');
+        for (const el of root.querySelectorAll(base)) cands.add(el);
+      }
+    };
+    try {
+      for (const sheet of root.styleSheets || []) visit(sheet.cssRules); // throws when cross-origin
+      for (const sheet of root.adoptedStyleSheets || []) visit(sheet.cssRules);
+      if (root.host && found) cands = null; // :host rules style the host from inside: not worth modelling
+    } catch (e) { cands = null; }
+    styleCache.set(root, cands);
+    return cands;
+  }
+
+  // CSS generated content of el's ::before or ::after: its strings, or its
+  // alternative text when it has one (content: "→" / "Next"). Cached per snapshot.
+  function pseudoText(el, which) {
+    const s = styleOf(el);
+    const key = which === '::before' ? 'before' : 'after';
+    if (s[key] !== undefined) return s[key];
     let out = '';
+    const cands = styleCache && pseudoCandidates(el.getRootNode());
+    if (cands && !cands.has(el)) { s.before = s.after = ''; return ''; }
+    const c = getComputedStyle(el, which).content;
+    if (c && c !== 'none' && c !== 'normal') {
+      // Strings outside functions (url(), counter()...) are text; a / starts the alternative text.
+      const strs = [];
+      let alt = null;
+      let depth = 0;
+      for (let i = 0; i < c.length; i++) {
+        const ch = c[i];
+        if (ch === '(') depth++;
+        else if (ch === ')') depth--;
+        else if (ch === '/' && !depth) alt = strs.length;
+        if (ch !== '"' && ch !== "'") continue;
+        let str = '';
+        for (i++; i < c.length && c[i] !== ch; i++) {
+          if (c[i] !== '\\') { str += c[i]; continue; }
+          const hex = /^[0-9a-fA-F]{1,6} ?/.exec(c.slice(i + 1, i + 8));
+          if (hex) { str += String.fromCodePoint(parseInt(hex[0], 16)); i += hex[0].length; } else str += c[++i] || '';
+        }
+        if (!depth) strs.push(str);
+      }
+      out = (alt === null ? strs : strs.slice(alt)).join('');
+    }
+    s[key] = out;
+    return out;
+  }
+
+  function contentText(el, o) {
+    let out = pseudoText(el, '::before');
     const list = childNodesOf(el);
+    // A row holds cells only: text between them (whitespace) is not content.
+    const row = el.localName === 'tr' || el.getAttribute('role') === 'row';
     for (let i = 0; i < list.length; i++) {
       const child = list[i];
-      if (child.nodeType === Node.TEXT_NODE) { out += child.data; continue; }
+      if (child.nodeType === Node.TEXT_NODE) { if (!row) out += child.data; continue; }
       if (child.nodeType !== Node.ELEMENT_NODE) continue;
       const tag = child.localName;
       if (SKIP_TAGS.has(tag)) continue;
       if (tag === 'br') { out += ' '; continue; }
+      // A tree item is named by its own text, not by the items nested in it.
+      if (o.treeitem && roleOf(child) === 'group') continue;
       const s = textAlt(child, null, { ...o, root: false });
-      out += styleOf(child).inline ? s : ' ' + s + ' ';
+      // Only inline boxes join their neighbours' words; inline-block and the rest separate them.
+      const d = styleOf(child).display;
+      out += d === 'inline' || d === 'contents' ? s : ' ' + s + ' ';
     }
-    return out;
+    return out + pseudoText(el, '::after');
   }
 
   // ---------- states ----------

@@ -28,6 +28,8 @@
   // A tree node is {role, name, attrs, ref, pointer, props, children}; children
   // holds nodes and raw strings (text), normalized only when rendering.
 
+  const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+
   function walkChildren(el, ctx, out, st) {
     let nodes = childNodesOf(el);
     if (el.localName === 'details' && !el.open) {
@@ -60,7 +62,12 @@
     const childrenHidden = el.getAttribute('hidden') === 'until-found'; // content-visibility: hidden
 
     let role = visible ? roleOf(el) : null;
-    if (!role || role === 'presentation' || role === 'none') role = clicky ? 'generic' : null;
+    // Text-level elements (em, code...) flow into their parent's text, and so
+    // does a plain <tbody>: Chrome does not expose it either, and its rows are
+    // what matters.
+    if (!role || role === 'presentation' || role === 'none' ||
+        ((TEXT_LEVEL_TAGS.has(tag) || (tag === 'tbody' && !hasAuthorName(el))) &&
+          !el.hasAttribute('role'))) role = clicky ? 'generic' : null;
     if (!role) { // no node of its own: content flows into the parent
       if (block) out.push(BR);
       if (!childrenHidden) walkChildren(el, ctx, out, st);
@@ -68,8 +75,11 @@
       return;
     }
 
-    const name = accName(el, role);
-    const node = { role, name, attrs: stateAttrs(el, role), ref: '', pointer, props: null, children: [] };
+    // A row's name from content is its cells' text, which is listed under it anyway.
+    const name = role === 'row' && !hasAuthorName(el) ? '' : accName(el, role);
+    // [cursor=pointer] only says something where the role does not already say "clickable".
+    const node = { role, name, attrs: stateAttrs(el, role), ref: '', pointer: pointer && !INTERACTIVE_ROLES.has(role),
+      props: null, children: [] };
     // Refs before children, so that numbers follow document order.
     if ((INTERACTIVE_ROLES.has(role) || clicky) && visible && cs.cs.pointerEvents !== 'none') {
       const r = el.getBoundingClientRect();
@@ -79,7 +89,7 @@
       if (tag === 'textarea' || !NO_VALUE_TYPES.has(el.type)) { if (el.value) node.children.push(el.value); }
       const ph = el.getAttribute('placeholder');
       if (ph && norm(ph) && norm(ph) !== name) node.props = [['placeholder', ph]];
-    } else if (tag !== 'svg' && tag !== 'iframe' && !childrenHidden) {
+    } else if (tag !== 'svg' && tag !== 'iframe' && role !== 'img' && !childrenHidden) { // img: children are presentational
       walkChildren(el, ctx, node.children, st);
     }
     if (role === 'link' && el.hasAttribute('href')) node.props = [['url', el.getAttribute('href')]];
@@ -96,8 +106,22 @@
       }
     }
     if (role === 'img' && !name && !node.ref && !kids.length) return;
-    if (tag !== 'input' && tag !== 'textarea' && kids.length === 1 && typeof kids[0] === 'string' &&
-        norm(kids[0]) === name) node.children = [];
+    // Text that only repeats the name goes; so does a cell's name that only
+    // repeats the name of the one element in it (- cell: - button "Edit").
+    if (tag !== 'input' && tag !== 'textarea' && kids.length && kids.every((k) => typeof k === 'string') &&
+        kids.join('').replace(/[\s\u200b\u00ad]+/g, '') === name.replace(/\s+/g, '')) node.children = [];
+    else if (CELL_ROLES.has(role) && kids.length === 1 && typeof kids[0] !== 'string' && kids[0].name === name &&
+        !node.ref && !hasAuthorName(el)) {
+      // A data cell holding just that element gives way to it: the element
+      // keeps the cell's place in the row, so columns still line up.
+      if ((role === 'cell' || role === 'gridcell') && !node.attrs && !node.pointer) {
+        if (block) out.push(BR);
+        out.push(kids[0]);
+        if (block) out.push(BR);
+        return;
+      }
+      node.name = '';
+    }
     out.push(node);
   }
 
@@ -105,7 +129,7 @@
   function tidy(items) {
     const out = [];
     let buf = null;
-    const flush = () => { if (buf !== null && norm(buf)) out.push(buf); buf = null; };
+    const flush = () => { if (buf !== null && /[^\s\u200b\u00ad]/.test(buf)) out.push(buf); buf = null; };
     for (const it of items) {
       if (typeof it === 'string') buf = buf === null ? it : buf + it;
       else { flush(); if (it !== BR) out.push(it); }

@@ -125,12 +125,20 @@
   }
 
   // frameOffset(iframe): where the iframe's content starts in this frame's
-  // viewport (inside its border and padding), after scrolling it into view.
+  // viewport (inside its border and padding), after scrolling it into view
+  // (then a promise).
   function frameOffset(el) {
-    if (!inViewport(el.getBoundingClientRect())) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    const r = el.getBoundingClientRect();
-    const cs = getComputedStyle(el);
-    return { x: r.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: r.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
+    const measure = () => {
+      const r = el.getBoundingClientRect();
+      const cs = getComputedStyle(el);
+      return { x: r.left + el.clientLeft + parseFloat(cs.paddingLeft || '0'), y: r.top + el.clientTop + parseFloat(cs.paddingTop || '0') };
+    };
+    if (inViewport(el.getBoundingClientRect())) return measure();
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    // The browser hit-tests an out-of-process iframe with compositor data
+    // that catches up with a scroll only on the next frames: wait for them,
+    // or input sent now lands where the iframe was.
+    return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(measure()))));
   }
 
   // viewRect(el): the element's box in this frame's viewport, after scrolling
