@@ -110,6 +110,12 @@ func TestRefs_StableNeverReusedStale(t *testing.T) {
 	}
 	err := p.Click(ctx, btn, ClickOptions{})
 	wantKind(t, err, KindRefStale, "")
+	// A removed element's ref is stale too.
+	check := refFor(t, c, "checkbox", "I accept")
+	if _, err := p.Evaluate(ctx, `() => document.getElementById('t').closest('label').remove()`, ""); err != nil {
+		t.Fatal(err)
+	}
+	wantKind(t, p.Click(ctx, check, ClickOptions{}), KindRefStale, "no longer attached")
 	// After a navigation, refs continue from the session's counter: the new
 	// page's refs never collide with the old page's.
 	seen := map[string]bool{}
