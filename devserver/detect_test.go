@@ -130,7 +130,7 @@ func TestHostsForSkipsAmbiguousLocalhost(t *testing.T) {
 	port := l4.Addr().(*net.TCPAddr).Port
 	l6, err := net.Listen("tcp", net.JoinHostPort("::1", strconv.Itoa(port)))
 	if err != nil {
-		t.Skip("no IPv6 loopback:", err)
+		t.Fatal("this test needs the IPv6 loopback (::1):", err)
 	}
 	defer l6.Close()
 	owned := []listener{{Addr: netip.MustParseAddr("::1"), Port: port}}
@@ -164,7 +164,7 @@ func python(t testing.TB) string {
 	t.Helper()
 	p, err := realPython()
 	if err != nil {
-		t.Skip("python3 not found:", err)
+		t.Fatal("python3 is needed for this test (apt-get install python3):", err)
 	}
 	return p
 }

@@ -17,7 +17,7 @@ import (
 // running.
 func TestExamples(t *testing.T) {
 	if runtime.GOOS == "windows" {
-		t.Skip("the examples are for Unix")
+		t.Fatal("the examples are for Unix: run this test on Linux or macOS")
 	}
 	t.Parallel()
 	py := python(t)
@@ -34,7 +34,7 @@ func TestExamples(t *testing.T) {
 			t.Parallel()
 			if name == "bash" {
 				if _, err := exec.LookPath("bash"); err != nil {
-					t.Skip("no bash")
+					t.Fatal("bash is needed for the Bash example")
 				}
 			}
 			// python3 first on PATH is the real interpreter, not a slow shim.

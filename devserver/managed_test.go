@@ -246,7 +246,7 @@ func TestManagedIgnoresPORT(t *testing.T) {
 func TestManagedSilentGrandchild(t *testing.T) {
 	t.Parallel()
 	if !procAvailable() {
-		t.Skip("needs /proc")
+		t.Fatal("this test reads /proc: run it on Linux")
 	}
 	py := python(t)
 	script := "import http.server,sys; s=http.server.HTTPServer(('127.0.0.1', 0), http.server.SimpleHTTPRequestHandler); " +
@@ -278,7 +278,7 @@ func TestManagedSilentGrandchild(t *testing.T) {
 func TestManagedIPv6Only(t *testing.T) {
 	t.Parallel()
 	if l, err := net.Listen("tcp", "[::1]:0"); err != nil {
-		t.Skip("no IPv6 loopback:", err)
+		t.Fatal("this test needs the IPv6 loopback (::1):", err)
 	} else {
 		_ = l.Close()
 	}
@@ -447,7 +447,7 @@ func init() {
 func TestManagedDiesWithParent(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS != "linux" {
-		t.Skip("Pdeathsig is Linux only")
+		t.Fatal("Pdeathsig is Linux only: run this test on Linux")
 	}
 	python(t)
 	dir := t.TempDir()

@@ -65,11 +65,11 @@ func python3(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not found")
+		t.Fatal("python3 is needed for this test (apt-get install python3)")
 	}
 	out, err := exec.Command(p, "-c", "import sys; print(sys.executable)").Output()
 	if err != nil {
-		t.Skip("python3 does not run:", err)
+		t.Fatal("python3 does not run:", err)
 	}
 	return strings.TrimSpace(string(out))
 }
@@ -138,7 +138,7 @@ func httpOK(t *testing.T, url string) {
 // restart and shutdown, each a separate process, as a contract caller does.
 func TestDevserverSubcommand(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("checks processes through /proc")
+		t.Fatal("this test checks processes through /proc: run it on Linux")
 	}
 	t.Parallel()
 	bin, py := binary(t), python3(t)
@@ -298,7 +298,7 @@ func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool)
 // says so, and the next --start waits for it instead of starting another.
 func TestDevserverInterruptedStart(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("checks processes through /proc")
+		t.Fatal("this test checks processes through /proc: run it on Linux")
 	}
 	t.Parallel()
 	bin, py := binary(t), python3(t)
