@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
-# Makes sure a Chrome or Chromium is there for the browser tests. As root on
-# Debian/Ubuntu it installs the distribution's chromium package when none is
-# found; otherwise it explains how and fails (browser tests never skip).
+# Makes sure a Chrome or Chromium is there for the browser tests (and
+# python3, a real dev server the dev-server tests drive). As root on
+# Debian/Ubuntu it installs the distribution's packages when they are
+# missing; otherwise it explains how and fails (tests never skip).
 set -euo pipefail
+if ! command -v python3 >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "no python3: installing Debian's python3 with apt-get" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 >/dev/null
+  else
+    echo "python3 is needed by the dev-server tests: install it (sudo apt-get install python3)" >&2
+    exit 1
+  fi
+fi
 find_browser() {
   if [ -n "${E2E_MCP_BROWSER_PATH:-}" ]; then command -v "$E2E_MCP_BROWSER_PATH" && return 0; fi
   for b in chromium chromium-browser google-chrome google-chrome-stable chrome headless_shell; do
