@@ -6,10 +6,10 @@ LINT          := $(shell $(GO) env GOPATH)/bin/golangci-lint
 LDFLAGS       := -s -w
 CROSS         := darwin/amd64 darwin/arm64 windows/amd64 linux/arm64
 
-.PHONY: help build test unit e2e lint vet cross snaps docs ensure-browser clean
+.PHONY: help build test unit e2e lint vet cross snaps docs ensure-browser clean bench bench-quick
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
 
 build: ## build the static binary into bin/
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/e2e-mcp
@@ -44,6 +44,18 @@ lint: ## golangci-lint, pinned
 
 snaps: ## rewrite the tool schema snapshots and the README tool table
 	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots|TestReadmeToolTable' -count=1
+
+bench: build ## e2e-mcp against Playwright MCP, chrome-devtools-mcp, agent-browser: one table (docs/benchmarks.md)
+	@mkdir -p bench/out; rm -f bench/out/anchors.txt; a="$(CURDIR)/../shared/tools/install-anchors.sh"; \
+	if [ -f "$$a" ] && command -v npm >/dev/null 2>&1; then \
+	  echo "installing the peers for the benchmark only: $$a"; \
+	  bash "$$a" >bench/out/anchors.txt 2>bench/out/anchors.log || { rm -f bench/out/anchors.txt; \
+	    echo "NOTE: installing the peers failed (bench/out/anchors.log): e2e-mcp runs alone"; }; \
+	else echo "NOTE: $$a or npm not found: e2e-mcp runs alone"; fi
+	$(GO) run ./bench -bin $(BIN) -anchors bench/out/anchors.txt $(BENCH_FLAGS)
+
+bench-quick: ## smoke run of the benchmark: 2 runs, fewer warm navigations
+	@$(MAKE) --no-print-directory bench BENCH_FLAGS="-quick $(BENCH_FLAGS)"
 
 clean: ## remove build output
 	rm -rf bin

@@ -100,7 +100,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	// E2E_MCP_CPUPROFILE=path writes a CPU profile of the whole run (make
 	// bench uses it to find hot spots by measuring).
 	if path := os.Getenv("E2E_MCP_CPUPROFILE"); path != "" {
-		f, err := os.Create(path)
+		f, err := os.Create(path) //nolint:gosec // the user names the profile file on purpose
 		if err != nil {
 			return fmt.Errorf("cpu profile: %w", err)
 		}

@@ -1,0 +1,288 @@
+// Command bench drives e2e-mcp and its peers (Playwright MCP,
+// chrome-devtools-mcp, agent-browser) over stdio with the same MCP client,
+// through the same scenarios on the same fixture pages, and prints one
+// markdown table of medians, spreads and ratios. See docs/benchmarks.md.
+//
+//	go run ./bench [-quick] [-n 5] [-anchors bench/out/anchors.txt]
+//	go run ./bench -cpuprofile cpu.prof -scenario snapshot-big
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type config struct {
+	quick      bool
+	runs       int
+	bin        string
+	anchors    string
+	outDir     string
+	only       string
+	dump       string
+	budget     time.Duration
+	cpuprofile string
+	scenario   string
+	iterations int
+	e2eArgs    string
+}
+
+func realMain(args []string, stdout, stderr io.Writer) int {
+	var c config
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&c.quick, "quick", false, "smoke run: 2 runs, fewer warm navigations")
+	fs.IntVar(&c.runs, "n", 0, "runs per server (default 5, 2 with -quick)")
+	fs.StringVar(&c.bin, "bin", "bin/e2e-mcp", "the e2e-mcp binary")
+	fs.StringVar(&c.anchors, "anchors", "bench/out/anchors.txt", "the output of install-anchors.sh (the peers' command lines); missing: e2e-mcp alone")
+	fs.StringVar(&c.outDir, "out", "bench/out", "where results.json goes")
+	fs.StringVar(&c.only, "only", "", "comma-separated servers to run (e2e-mcp, playwright-mcp, chrome-devtools-mcp, agent-browser)")
+	fs.StringVar(&c.dump, "dump", "", "write every tool answer under this directory")
+	fs.DurationVar(&c.budget, "budget", 12*time.Minute, "stop starting runs after this long")
+	fs.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile of e2e-mcp running -scenario many times to this file")
+	fs.StringVar(&c.scenario, "scenario", "", "with -cpuprofile: "+strings.Join(profileScenarios(), ", "))
+	fs.IntVar(&c.iterations, "iterations", 30, "with -cpuprofile: how many times the scenario runs")
+	fs.StringVar(&c.e2eArgs, "e2e-args", "", "extra flags for e2e-mcp, after the bench's own (such as '--log-level info'; the server's stderr goes to -dump)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if c.runs <= 0 {
+		c.runs = 5
+		if c.quick {
+			c.runs = 2
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if abs, err := filepath.Abs(c.bin); err == nil {
+		c.bin = abs // servers run in their own directories
+	}
+	if _, err := os.Stat(c.bin); err != nil {
+		fmt.Fprintf(stderr, "bench: %v (build it with 'make build')\n", err)
+		return 1
+	}
+	fx, err := newFixture()
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: fixture: %v\n", err)
+		return 1
+	}
+	defer fx.close()
+	if c.cpuprofile != "" {
+		return profileMain(ctx, c, fx, stdout, stderr)
+	}
+	return benchMain(ctx, c, fx, stdout, stderr)
+}
+
+func benchMain(ctx context.Context, c config, fx *fixture, stdout, stderr io.Writer) int {
+	specs := []spec{e2eSpec(c.bin, c.e2eArgs)}
+	var notes []string
+	peers, err := parseAnchors(c.anchors)
+	if err != nil {
+		notes = append(notes, fmt.Sprintf("The peers are not installed (%v): e2e-mcp runs alone. 'make bench' installs them with ../shared/tools/install-anchors.sh (needs npm).", err))
+	}
+	for _, p := range peers {
+		if _, err := os.Stat(p.Cmd); err != nil {
+			notes = append(notes, fmt.Sprintf("%s left out: %v", p.Key, err))
+			continue
+		}
+		specs = append(specs, p)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "NOTE: %s\n", n)
+	}
+	if c.only != "" {
+		want := strings.Split(c.only, ",")
+		specs = slices.DeleteFunc(specs, func(s spec) bool { return !slices.Contains(want, s.Key) })
+	}
+	if len(specs) == 0 {
+		fmt.Fprintln(stderr, "bench: no server to run")
+		return 2
+	}
+	o := options{warmNavs: 5, dump: c.dump}
+	if c.quick {
+		o.warmNavs = 3
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.budget)
+	defer cancel()
+
+	started := time.Now()
+	loadStart := loadavg()
+	hangs := map[string]int{}
+	var runs []runResult
+	var keys []string
+	for _, s := range specs {
+		keys = append(keys, s.Key)
+	}
+runs:
+	for run := 0; run < c.runs; run++ {
+		// Alternate: each run starts with the next server, so no server is
+		// always first (or always right after the same one).
+		for i := range specs {
+			if ctx.Err() != nil {
+				notes = append(notes, fmt.Sprintf("Stopped after %s (budget or signal): %d of %d runs done.", time.Since(started).Round(time.Second), run, c.runs))
+				break runs
+			}
+			pos := i
+			sp := specs[(i+run)%len(specs)]
+			if hangs[sp.Key] >= 2 {
+				continue
+			}
+			t0 := time.Now()
+			mark := fmt.Sprintf("E2E_MCP_BENCH_MARK=%d-%s-%d", os.Getpid(), sp.Key, run)
+			r := runServer(ctx, fx, sp, run+1, pos+1, mark, o)
+			runs = append(runs, r)
+			if r.hung() {
+				if hangs[sp.Key]++; hangs[sp.Key] == 2 {
+					notes = append(notes, fmt.Sprintf("%s left out of the remaining runs: it stopped answering in two runs.", sp.Key))
+				}
+			}
+			status := "ok"
+			if len(r.Errors) > 0 {
+				status = fmt.Sprintf("%d figure(s) failed", len(r.Errors))
+			}
+			fmt.Fprintf(stderr, "run %d/%d  %-20s %6s  %s\n", run+1, c.runs, sp.Key, time.Since(t0).Round(100*time.Millisecond), status)
+		}
+	}
+	sum := summarizeRuns(keys, runs)
+	versions := map[string]string{}
+	for _, r := range runs {
+		if r.Version != "" {
+			versions[r.Server] = r.Version
+		}
+	}
+	m := machine()
+	m.LoadStart, m.LoadEnd = loadStart, loadavg()
+	if v, ok := versions[e2eMCP]; ok {
+		versions[e2eMCP] = v + " (" + commit() + ")"
+	}
+	for _, sp := range specs {
+		if pv := packageVersion(sp.Cmd); pv != "" && sp.Key != e2eMCP {
+			versions[sp.Key] = pv
+		}
+	}
+	fmt.Fprintf(stdout, "Machine: %s. Runs: %d per server, alternating order; medians with min–max over all samples. %s.\n\n",
+		m.String(), c.runs, versionLine(keys, versions))
+	writeTable(stdout, sum)
+	for _, n := range notes {
+		fmt.Fprintf(stdout, "\nNote: %s\n", n)
+	}
+	fmt.Fprintf(stderr, "total %s\n", time.Since(started).Round(time.Second))
+
+	if err := os.MkdirAll(c.outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 1
+	}
+	out := struct {
+		Date     string            `json:"date"`
+		Machine  machineInfo       `json:"machine"`
+		Quick    bool              `json:"quick"`
+		Runs     int               `json:"runs"`
+		Servers  []spec            `json:"servers"`
+		Versions map[string]string `json:"versions"`
+		Summary  summary           `json:"summary"`
+		Raw      []runResult       `json:"raw"`
+		Notes    []string          `json:"notes,omitempty"`
+	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, specs, versions, sum, runs, notes}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	path := filepath.Join(c.outDir, "results.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "raw numbers: %s\n", path)
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return 1
+	}
+	return 0
+}
+
+func versionLine(keys []string, v map[string]string) string {
+	var parts []string
+	for _, k := range keys {
+		if s := v[k]; s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return "Servers: " + strings.Join(parts, ", ")
+}
+
+type machineInfo struct {
+	CPUs      int    `json:"cpus"`
+	MemoryMB  int64  `json:"memory_mb"`
+	Browser   string `json:"browser"`
+	OS        string `json:"os"`
+	LoadStart string `json:"loadavg_start"` // 1, 5 and 15 minute load averages: other work on the machine
+	LoadEnd   string `json:"loadavg_end"`
+}
+
+func (m machineInfo) String() string {
+	return fmt.Sprintf("%d CPUs, %.1f GB RAM, %s, %s, load average %s at the start and %s at the end",
+		m.CPUs, float64(m.MemoryMB)/1024, m.Browser, m.OS, m.LoadStart, m.LoadEnd)
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func machine() machineInfo {
+	m := machineInfo{CPUs: runtime.NumCPU(), OS: runtime.GOOS + "/" + runtime.GOARCH}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		if _, err := fmt.Sscanf(string(b), "MemTotal: %d kB", &kb); err == nil {
+			m.MemoryMB = kb / 1024
+		}
+	}
+	for _, name := range []string{"chromium", "google-chrome", "chrome"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		out, err := exec.CommandContext(ctx, path, "--version").Output()
+		cancel()
+		if err == nil {
+			m.Browser = strings.TrimSpace(strings.SplitN(string(out), " built on", 2)[0])
+			break
+		}
+	}
+	if m.Browser == "" {
+		m.Browser = "browser version unknown"
+	}
+	return m
+}
+
+// commit names the source e2e-mcp was built from, when run from a clone.
+func commit() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty").Output()
+	if err != nil {
+		return "commit unknown"
+	}
+	return "commit " + strings.TrimSpace(string(out))
+}

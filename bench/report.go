@@ -1,0 +1,316 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// figure is one row of the table.
+type figure struct {
+	key, title, unit string
+	target           float64 // the issue's ratio target e2e-mcp / Playwright MCP; 0: none
+}
+
+var figures = []figure{
+	{"init_ms", "process start to `initialize` answered", "ms", 0.05},
+	{"tools_bytes", "`tools/list` size (tools offered)", "bytes", 1.0},
+	{"first_nav_ms", "first navigate (includes browser launch)", "ms", 0},
+	{"warm_nav_ms", "warm navigate", "ms", 0.7},
+	{"form_snap_ms", "snapshot of the sign-up form", "ms", 0},
+	{"form_snap_bytes", "… its size (page text in it?)", "bytes", 0},
+	{"fill_ms", "fill a text box by ref", "ms", 0.5},
+	{"click_ms", "click submit by ref, with the page state returned", "ms", 0.1},
+	{"click_bytes", "… its answer (page state in it?)", "bytes", 0},
+	{"big_nav_ms", "navigate to the 1,500-row page", "ms", 0},
+	{"big_nav_bytes", "… its answer", "bytes", 0},
+	{"big_snap_ms", "snapshot of the 1,500-row page", "ms", 0.5},
+	{"big_snap_bytes", "… its size (rows with a ref on button and link)", "bytes", 0.5},
+	{"big_click_ms", "click a button on the 1,500-row page", "ms", 0},
+	{"server_pss", "server PSS (processes that are not the browser)", "kB", 0.25},
+	{"tree_pss", "whole process tree PSS (server + browser)", "kB", 0.8},
+	{"tree_uss", "whole process tree private memory (USS)", "kB", 0},
+}
+
+func figureKeys() []string {
+	out := make([]string, len(figures))
+	for i, f := range figures {
+		out[i] = f.key
+	}
+	return out
+}
+
+// stat is the summary of one figure for one server over every run.
+type stat struct {
+	N      int     `json:"n"`
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	Failed int     `json:"failed_runs,omitempty"`
+}
+
+func summarize(v []float64) stat {
+	if len(v) == 0 {
+		return stat{}
+	}
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return stat{N: len(s), Median: m, Min: s[0], Max: s[len(s)-1]}
+}
+
+// summary is every figure of every server, plus the notes the table needs.
+type summary struct {
+	Servers []string                       `json:"servers"`
+	Stats   map[string]map[string]stat     `json:"stats"` // server → figure → stat
+	Info    map[string]map[string]string   `json:"info"`
+	Errors  map[string]map[string][]string `json:"errors"` // server → figure → distinct reasons
+	Left    map[string][]string            `json:"left"`   // server → processes left after close
+}
+
+func summarizeRuns(servers []string, runs []runResult) summary {
+	s := summary{Servers: servers, Stats: map[string]map[string]stat{}, Info: map[string]map[string]string{},
+		Errors: map[string]map[string][]string{}, Left: map[string][]string{}}
+	for _, srv := range servers {
+		pooled := map[string][]float64{}
+		failed := map[string]int{}
+		info := map[string]map[string]bool{}
+		s.Errors[srv] = map[string][]string{}
+		for _, r := range runs {
+			if r.Server != srv {
+				continue
+			}
+			for k, v := range r.Samples {
+				pooled[k] = append(pooled[k], v...)
+			}
+			for k, e := range r.Errors {
+				failed[k]++
+				if !slices.Contains(s.Errors[srv][k], e) {
+					s.Errors[srv][k] = append(s.Errors[srv][k], e)
+				}
+			}
+			for k, v := range r.Info {
+				if info[k] == nil {
+					info[k] = map[string]bool{}
+				}
+				info[k][v] = true
+			}
+			s.Left[srv] = append(s.Left[srv], r.Leftover...)
+		}
+		s.Stats[srv] = map[string]stat{}
+		for k, v := range pooled {
+			st := summarize(v)
+			st.Failed = failed[k]
+			s.Stats[srv][k] = st
+		}
+		for k, n := range failed {
+			if _, ok := s.Stats[srv][k]; !ok {
+				s.Stats[srv][k] = stat{Failed: n}
+			}
+		}
+		s.Info[srv] = map[string]string{}
+		for k, vs := range info {
+			var l []string
+			for v := range vs {
+				l = append(l, v)
+			}
+			sort.Strings(l)
+			s.Info[srv][k] = strings.Join(l, " / ")
+		}
+	}
+	return s
+}
+
+// value formats a number of a unit for the table.
+func value(v float64, unit string) string {
+	switch unit {
+	case "ms":
+		if v < 10 {
+			return strconv.FormatFloat(v, 'f', 1, 64)
+		}
+		return thousands(int64(math.Round(v)))
+	case "bytes":
+		if v < 1000 {
+			return strconv.FormatFloat(v, 'f', 0, 64) + " B"
+		}
+		return strconv.FormatFloat(v/1000, 'f', 1, 64) + " KB"
+	case "kB":
+		return thousands(int64(math.Round(v/1000))) + " MB"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func unitSuffix(unit string) string {
+	if unit == "ms" {
+		return " ms"
+	}
+	return ""
+}
+
+// cell is one server's figure: the median and, when it varies, the spread.
+func (s summary) cell(srv string, f figure, foot func(string) string) string {
+	st, ok := s.Stats[srv][f.key]
+	if !ok {
+		return "—"
+	}
+	var out string
+	if st.N == 0 {
+		reasons := s.Errors[srv][f.key]
+		out = "n/a" + foot(srv+": "+strings.Join(reasons, "; "))
+	} else {
+		out = value(st.Median, f.unit)
+		if st.N > 1 && value(st.Min, f.unit) != value(st.Max, f.unit) {
+			lo, hi := value(st.Min, f.unit), value(st.Max, f.unit)
+			if f.unit == "bytes" || f.unit == "kB" {
+				lo, hi = strings.Fields(lo)[0], strings.Fields(hi)[0]
+			}
+			out += " (" + lo + "–" + hi + ")"
+		}
+		out += unitSuffix(f.unit)
+		if st.Failed > 0 {
+			out += foot(fmt.Sprintf("%s: failed in %d run(s): %s", srv, st.Failed, strings.Join(s.Errors[srv][f.key], "; ")))
+		}
+	}
+	info := s.Info[srv]
+	switch f.key {
+	case "tools_bytes":
+		if n := info["tools"]; n != "" {
+			out += " (" + n + ")"
+		}
+	case "form_snap_bytes":
+		if v := info["form_snap_text"]; v != "" {
+			out += " (" + v + ")"
+		}
+	case "click_bytes":
+		if v := info["click_state"]; v != "" {
+			out += " (" + v + ")"
+		}
+	case "big_snap_bytes":
+		if v := info["row_refs"]; v != "" {
+			out += " (" + v + ")"
+		}
+	}
+	return out
+}
+
+// writeTable writes the markdown table and its footnotes.
+func writeTable(w io.Writer, s summary) {
+	var notes []string
+	foot := func(text string) string {
+		for i, n := range notes {
+			if n == text {
+				return fmt.Sprintf(" [%d]", i+1)
+			}
+		}
+		notes = append(notes, text)
+		return fmt.Sprintf(" [%d]", len(notes))
+	}
+	head := []string{"figure"}
+	for _, srv := range s.Servers {
+		head = append(head, columnTitle[srv])
+	}
+	hasPW := slices.Contains(s.Servers, playwright)
+	if hasPW {
+		head = append(head, "e2e-mcp / Playwright (target)")
+	}
+	peers := len(s.Servers) > 1
+	if peers {
+		head = append(head, "best peer: e2e-mcp / it")
+	}
+	fmt.Fprintln(w, "| "+strings.Join(head, " | ")+" |")
+	fmt.Fprintln(w, "|"+strings.Repeat("---|", len(head)))
+	for _, f := range figures {
+		row := []string{f.title}
+		for _, srv := range s.Servers {
+			row = append(row, s.cell(srv, f, foot))
+		}
+		ours, okOurs := s.median(e2eMCP, f.key)
+		if hasPW {
+			c := "—"
+			if pw, ok := s.median(playwright, f.key); ok && okOurs && pw > 0 {
+				r := ours / pw
+				c = ratio(r)
+				if f.target > 0 {
+					mark := "met"
+					if r > f.target {
+						mark = "missed"
+					}
+					c += fmt.Sprintf(" (≤ %s: %s)", strconv.FormatFloat(f.target, 'f', -1, 64), mark)
+				}
+			} else if f.target > 0 {
+				c = fmt.Sprintf("— (≤ %s)", strconv.FormatFloat(f.target, 'f', -1, 64))
+			}
+			row = append(row, c)
+		}
+		if peers {
+			best, bestV := "", math.Inf(1)
+			for _, srv := range s.Servers {
+				if v, ok := s.median(srv, f.key); ok && srv != e2eMCP && v < bestV {
+					best, bestV = srv, v
+				}
+			}
+			c := "—"
+			if best != "" && okOurs && bestV > 0 {
+				c = fmt.Sprintf("%s: %s", columnTitle[best], ratio(ours/bestV))
+			}
+			row = append(row, c)
+		}
+		fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
+	}
+	// Processes left running after the client closed (then killed by the bench).
+	row := []string{"processes left after the client closed"}
+	anyLeft := false
+	for _, srv := range s.Servers {
+		if n := len(s.Left[srv]); n > 0 {
+			anyLeft = true
+			row = append(row, fmt.Sprintf("%d (killed by the bench)", n))
+		} else {
+			row = append(row, "0")
+		}
+	}
+	if anyLeft {
+		for len(row) < len(head) {
+			row = append(row, "")
+		}
+		fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+		for i, n := range notes {
+			fmt.Fprintf(w, "[%d] %s\n", i+1, oneLine(n, 600))
+		}
+	}
+}
+
+func ratio(r float64) string {
+	switch {
+	case r < 0.01:
+		return strconv.FormatFloat(r, 'f', 3, 64)
+	case r < 10:
+		return strconv.FormatFloat(r, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(r, 'f', 0, 64)
+}
+
+func (s summary) median(srv, key string) (float64, bool) {
+	st, ok := s.Stats[srv][key]
+	if !ok || st.N == 0 {
+		return 0, false
+	}
+	return st.Median, true
+}
