@@ -409,14 +409,14 @@ func (p *Page) pressKey(ctx context.Context, k keyDef) error {
 
 // mark is the page's event state before an action.
 type mark struct {
-	nav, load int
-	at        time.Time
+	nav, load, stop int
+	at              time.Time
 }
 
 func (p *Page) mark() mark {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return mark{nav: p.navSeq, load: p.loadSeq, at: time.Now()}
+	return mark{nav: p.navSeq, load: p.loadSeq, stop: p.stopSeq, at: time.Now()}
 }
 
 // settle waits for what an action started: a navigation (until the new
@@ -438,7 +438,7 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 		cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
 		err := p.waitFor(cctx, func() bool {
 			_, ok := p.worlds[p.frame]
-			return p.loadSeq > m.load && ok
+			return (p.loadSeq > m.load || p.stopSeq > m.stop) && ok
 		})
 		cancel()
 		if err != nil && ctx.Err() == nil && p.ctx.Err() == nil {

@@ -32,6 +32,10 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	testServer = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/204" {
+			w.WriteHeader(http.StatusNoContent) // a navigation that goes nowhere
+			return
+		}
 		body, ok := pages[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)

@@ -102,6 +102,13 @@ func (m *Manager) launch() (context.Context, error) {
 		chromedp.Flag("disable-search-engine-choice-screen", true),
 		chromedp.Flag("mute-audio", true),
 	)
+	// Chrome puts its singleton socket under TMPDIR; a long TMPDIR makes the
+	// path too long for a Unix socket (about 108 bytes) and Chrome exits.
+	if tmp := os.TempDir(); len(tmp) > 48 {
+		if st, err := os.Stat("/tmp"); err == nil && st.IsDir() {
+			opts = append(opts, chromedp.Env("TMPDIR=/tmp"))
+		}
+	}
 	if os.Getuid() == 0 {
 		// Chrome refuses to start as root with its sandbox.
 		opts = append(opts, chromedp.NoSandbox)

@@ -60,6 +60,7 @@ type Page struct {
 	frames   frameTable
 	navSeq   int // main-frame navigations requested or started
 	loadSeq  int // main-frame loads finished
+	stopSeq  int // main-frame loading stopped (with or without a new document)
 	inflight map[network.RequestID]time.Time
 	console  []ConsoleMessage
 	dropped  int
@@ -171,13 +172,18 @@ func (p *Page) onEvent(h *host, ev any) {
 		return // navigation, network and console: the tab's own, for now
 	}
 	switch e := ev.(type) {
-	case *page.EventFrameRequestedNavigation:
-		if e.FrameID == p.frame {
+	case *page.EventFrameStartedNavigating:
+		// Only a new document brings a load event to wait for; fragment and
+		// history.pushState navigations change the URL in place.
+		if e.FrameID == p.frame && e.NavigationType != page.FrameStartedNavigatingNavigationTypeSameDocument &&
+			e.NavigationType != page.FrameStartedNavigatingNavigationTypeHistorySameDocument {
 			p.navSeq++
 		}
-	case *page.EventFrameStartedNavigating:
+	case *page.EventFrameStoppedLoading:
+		// Also the end of a navigation that loads nothing (204, a download,
+		// one cancelled by the page).
 		if e.FrameID == p.frame {
-			p.navSeq++
+			p.stopSeq++
 		}
 	case *page.EventLoadEventFired:
 		p.loadSeq++

@@ -30,6 +30,8 @@ let keys = 0; document.getElementById('n').addEventListener('keydown', () => key
 	pages["/late"] = `<!doctype html><title>Late</title><button id="b" style="display:none" onclick="this.textContent='clicked'">Go</button>
 <script>setTimeout(() => document.getElementById('b').style.display = 'block', 300)</script>`
 	pages["/links"] = `<!doctype html><title>Links</title><a href="/form">to form</a><button>One</button><button>Two</button>`
+	pages["/nav-edge"] = `<!doctype html><title>Edges</title><a id="frag" href="#sec">Jump</a> <a id="nc" href="/204">Nothing</a>
+<button id="push" onclick="history.pushState({}, '', '/nav-edge?pushed=1')">Push</button><div id="sec" style="margin-top:2000px">Section</div>`
 	pages["/hostile"] = `<!doctype html><title>Hostile</title><button onclick="this.textContent='ok'">Press</button>
 <script>Element.prototype.getBoundingClientRect = () => { throw new Error('page broke it') };
 document.querySelectorAll = () => { throw new Error('page broke it') };</script>`
@@ -220,6 +222,34 @@ func TestClick_WaitsForNavigation(t *testing.T) {
 	s := snapshot(t, p, SnapshotOptions{})
 	if !strings.HasSuffix(s.Info.URL, "/form") || !strings.Contains(s.YAML, "Create your account") {
 		t.Errorf("after clicking the link: %+v\n%s", s.Info, s.YAML)
+	}
+}
+
+// TestClick_NavigationsThatDoNotLoad: a fragment link, pushState and a link
+// answered 204 start navigations that fire no load event; the click must
+// return at once, not wait for the navigation timeout.
+func TestClick_NavigationsThatDoNotLoad(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	// With a short navigation timeout, waiting for a load that never comes
+	// shows up as a timeout error.
+	m := NewManager(Options{ExecPath: os.Getenv("E2E_MCP_BROWSER_PATH"), ProfileRoot: t.TempDir(), NavigationTimeout: 3 * time.Second})
+	defer m.Close()
+	p, err := m.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Navigate(ctx, testServer.URL+"/nav-edge"); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"#frag", "#push", "#nc"} {
+		if err := p.Click(ctx, target, ClickOptions{}); err != nil {
+			t.Errorf("click %s: %v", target, err)
+		}
+	}
+	got, _ := p.Evaluate(ctx, "() => location.pathname + location.search", "")
+	if string(got) != `"/nav-edge?pushed=1"` {
+		t.Errorf("location after the clicks = %s", got)
 	}
 }
 

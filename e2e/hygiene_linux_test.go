@@ -19,11 +19,13 @@ import (
 // rawServer is the binary spoken to with JSON-RPC lines, so the test owns
 // the process: its stdin, its PID and its signals.
 type rawServer struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	out    *bufio.Scanner
-	stderr *lockedBuffer
-	done   chan error
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	out     *bufio.Scanner
+	stdoutR io.Closer // our ends of its stdout and stderr
+	stderrR io.Closer
+	stderr  *lockedBuffer
+	done    chan error
 }
 
 func startRaw(t *testing.T, env []string) *rawServer {
@@ -38,11 +40,15 @@ func startRaw(t *testing.T, env []string) *rawServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &rawServer{cmd: cmd, stdin: stdin, stderr: &lockedBuffer{}, done: make(chan error, 1)}
-	cmd.Stderr = s.stderr
+	stderrR, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &rawServer{cmd: cmd, stdin: stdin, stdoutR: stdout, stderrR: stderrR, stderr: &lockedBuffer{}, done: make(chan error, 1)}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	go func() { _, _ = io.Copy(s.stderr, stderrR) }()
 	s.out = bufio.NewScanner(stdout)
 	s.out.Buffer(make([]byte, 1<<20), 16<<20)
 	go func() { s.done <- cmd.Wait() }()
@@ -154,6 +160,13 @@ func TestNoChromeLeft(t *testing.T) {
 		{"stdin EOF", func(t *testing.T, s *rawServer) { _ = s.stdin.Close() }, true},
 		{"SIGTERM", func(t *testing.T, s *rawServer) { _ = s.cmd.Process.Signal(syscall.SIGTERM) }, true},
 		{"SIGINT", func(t *testing.T, s *rawServer) { _ = s.cmd.Process.Signal(syscall.SIGINT) }, true},
+		// Clients often close all their pipes at once; our shutdown then logs
+		// to a stderr nobody reads, which must not kill us before cleanup.
+		{"all pipes closed", func(t *testing.T, s *rawServer) {
+			_ = s.stdoutR.Close()
+			_ = s.stderrR.Close()
+			_ = s.stdin.Close()
+		}, true},
 		{"SIGKILL", func(t *testing.T, s *rawServer) { _ = s.cmd.Process.Kill() }, false},
 	}
 	for _, tc := range ends {

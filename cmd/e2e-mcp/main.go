@@ -111,6 +111,11 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	// Clients often close our stdout and stderr as they end us. Go kills a
+	// program that writes to a broken pipe on fd 1 or 2 with SIGPIPE, which
+	// would cut the shutdown of dev servers and Chrome short; ignored, such
+	// writes just fail.
+	signal.Ignore(syscall.SIGPIPE)
 
 	browser.CleanStaleProfiles("", log)
 	bm := browser.NewManager(browserOptions(cfg, log))
