@@ -11,7 +11,8 @@
 //   pageInfo()        -> {url, title}
 //   one(parts, text)  -> the Element a parsed selector matches (throws element_not_found, not_unique, enter_frame)
 //   all(parts)        -> every Element it matches; candidates(parts, refSeq, prefix) -> {list, total, refSeq}
-//   box(el)           -> {x, y, width, height} in document CSS pixels
+//   viewRect(el)      -> {x, y, width, height, scrollX, scrollY} in viewport CSS pixels
+//   frameOffset(el)   -> where an iframe's content starts in this frame's viewport
 //
 // Everything is synchronous and, except resolve and one, never throws.
 (() => {

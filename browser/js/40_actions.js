@@ -109,13 +109,6 @@
     }
   }
 
-  // box(el): border box in CSS pixels relative to the document (for screenshot clips).
-  function box(el) {
-    if (!el || !el.isConnected) return { x: 0, y: 0, width: 0, height: 0 };
-    const r = el.getBoundingClientRect();
-    return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
-  }
-
   function pageInfo() {
     return { url: String(location.href), title: String(document.title || ''), scrollX: window.scrollX, scrollY: window.scrollY };
   }

@@ -1,6 +1,6 @@
   Object.defineProperty(globalThis, '__e2e', {
     value: Object.freeze({
-      version: 1, snapshot, resolve, describe, clickPoint, prepareFill, box, viewRect, frameOffset, pageInfo,
+      version: 1, snapshot, resolve, describe, clickPoint, prepareFill, viewRect, frameOffset, pageInfo,
       one, all, candidates, takeFrameOwner,
       // For tests: the role and accessible name the engine computes for an element.
       aria: (el) => { const role = roleOf(el); return { role: role || '', name: role ? accName(el, role) : '' }; },
