@@ -580,18 +580,44 @@ func (m *Managed) reap(cmd *exec.Cmd) {
 func copyOutput(outR, errR, outF, errF, combF *os.File) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	// Each stream goes to the combined log in whole lines, so that a line
+	// of one stream is never cut by the other's (Python's print writes the
+	// text and its newline separately). A partial line is written after
+	// 200 ms without more output, so prompts still show.
+	const partialWait = 200 * time.Millisecond
+	combine := func(b []byte) {
+		mu.Lock()
+		_, _ = combF.Write(b)
+		mu.Unlock()
+	}
 	pump := func(r, f *os.File) {
 		defer wg.Done()
 		buf := make([]byte, 32<<10)
+		var pending []byte
 		for {
+			if len(pending) > 0 {
+				_ = r.SetReadDeadline(time.Now().Add(partialWait))
+			} else {
+				_ = r.SetReadDeadline(time.Time{})
+			}
 			n, err := r.Read(buf)
 			if n > 0 {
 				_, _ = f.Write(buf[:n])
-				mu.Lock()
-				_, _ = combF.Write(buf[:n])
-				mu.Unlock()
+				pending = append(pending, buf[:n]...)
+				if i := bytes.LastIndexByte(pending, '\n'); i >= 0 {
+					combine(pending[:i+1])
+					pending = append(pending[:0], pending[i+1:]...)
+				}
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				combine(pending)
+				pending = pending[:0]
+				continue
 			}
 			if err != nil {
+				if len(pending) > 0 {
+					combine(pending)
+				}
 				return
 			}
 		}
