@@ -186,26 +186,18 @@ func (s summary) cell(srv string, f figure, foot func(string) string) string {
 			out += foot(fmt.Sprintf("%s: failed in %d run(s): %s", srv, st.Failed, strings.Join(s.Errors[srv][f.key], "; ")))
 		}
 	}
-	info := s.Info[srv]
-	switch f.key {
-	case "tools_bytes":
-		if n := info["tools"]; n != "" {
-			out += " (" + n + ")"
-		}
-	case "form_snap_bytes":
-		if v := info["form_snap_text"]; v != "" {
-			out += " (" + v + ")"
-		}
-	case "click_bytes":
-		if v := info["click_state"]; v != "" {
-			out += " (" + v + ")"
-		}
-	case "big_snap_bytes":
-		if v := info["row_refs"]; v != "" {
-			out += " (" + v + ")"
-		}
+	if v := s.Info[srv][cellNotes[f.key]]; cellNotes[f.key] != "" && v != "" {
+		out += " (" + v + ")"
 	}
 	return out
+}
+
+// cellNotes names, per figure, the info item shown in brackets after it.
+var cellNotes = map[string]string{
+	"tools_bytes":     "tools",
+	"form_snap_bytes": "form_snap_text",
+	"click_bytes":     "click_state",
+	"big_snap_bytes":  "row_refs",
 }
 
 // writeTable writes the markdown table and its footnotes.
