@@ -607,3 +607,11 @@ func (p *Page) elementInPageWorld(ctx context.Context, target string) (cdp.Frame
 
 // EncodeBase64 is a helper for callers that send images as MCP content.
 func EncodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+// act runs the input step of an action (mouse or key events, a file
+// choice). A JavaScript dialog that the input opens blocks the page, and the
+// input call with it, until it is answered: act then returns at once, and
+// the response reports the open dialog.
+func (p *Page) act(ctx context.Context, fn func(ctx context.Context) error) error {
+	return fn(ctx)
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -62,10 +63,15 @@ type fixture struct {
 	signups []string
 }
 
-func newFixture(t *testing.T) *fixture {
+// newFixture starts the fixture site. Tests that need more endpoints add
+// them with routes, which run before the server starts.
+func newFixture(t *testing.T, routes ...func(mux *http.ServeMux, f *fixture)) *fixture {
 	t.Helper()
 	f := &fixture{}
 	mux := http.NewServeMux()
+	for _, add := range routes {
+		add(mux, f)
+	}
 	mux.HandleFunc("POST /api/signup", func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
@@ -84,7 +90,11 @@ func newFixture(t *testing.T) *fixture {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		ctype := "text/html; charset=utf-8"
+		if strings.HasSuffix(name, ".js") {
+			ctype = "text/javascript"
+		}
+		w.Header().Set("Content-Type", ctype)
 		_, _ = w.Write(b)
 	})
 	f.Server = httptest.NewServer(mux)
