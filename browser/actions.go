@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -49,7 +50,15 @@ func (p *Page) Info(ctx context.Context) (Info, error) {
 func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
 	defer cancel()
-	resp, err := chromedp.Run(cctx, chromedp.NavigateResponse(url))
+	var resp *network.Response
+	err := p.act(cctx, func(cctx context.Context) error {
+		var err error
+		resp, err = chromedp.Run(cctx, chromedp.NavigateResponse(url))
+		return err
+	})
+	if err == nil && p.Dialog() != nil {
+		return p.LastInfo(), nil // the page waits for the dialog's answer
+	}
 	if err != nil {
 		var le *chromedp.LoadError
 		if errors.As(err, &le) {
@@ -231,24 +240,42 @@ func (p *Page) refError(err error, target string) error {
 		Hint: "take a snapshot (browser_snapshot) and use a ref from it"}
 }
 
-// actionable calls the engine's check fn (clickPoint or prepareFill) on the
-// target until it passes or the action timeout ends; an element that is
-// hidden, covered or still animating in usually becomes ready by itself. It
-// returns the frame the element is in.
+// actionable calls the engine's check fn (actionPoint, prepareFill, ...) on
+// the target until it passes or the action timeout ends; an element that is
+// not rendered yet, hidden, covered or still animating in usually becomes
+// ready by itself. fn may pass arguments after el: "selectOptions(el, [...])".
+// It returns the frame the element is in.
 func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.FrameID, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	var last string
+	var missing error // the selector matches nothing (yet)
 	var raw json.RawMessage
+	call := fn + "(el)"
+	if strings.HasSuffix(fn, ")") {
+		call = fn // fn passes arguments after el: "selectOptions(el, [...])"
+	}
 	loc, err := p.resolveIn(cctx, target, func(loc located) error {
 		for {
 			raw = nil
-			if err := p.evalIn(cctx, loc.frame, "(() => { const el = "+loc.expr+"; return __e2e."+fn+"(el); })()", &raw); err != nil {
-				if e, ok := AsError(err); ok && e.Kind == KindTimeout && last != "" {
+			if err := p.evalIn(cctx, loc.frame, "(() => { const el = "+loc.expr+"; return __e2e."+call+"; })()", &raw); err != nil {
+				e, ok := AsError(err)
+				if ok && e.Kind == KindTimeout && (last != "" || missing != nil) {
 					return nil
 				}
-				return err
+				if !ok || e.Kind != KindElementNotFound || loc.sel == nil {
+					return err
+				}
+				// A selector can match an element the page renders later.
+				missing, last = err, ""
+				select {
+				case <-cctx.Done():
+					return nil
+				case <-time.After(16 * time.Millisecond):
+				}
+				continue
 			}
+			missing = nil
 			var check struct {
 				Error string `json:"error"`
 			}
@@ -258,7 +285,7 @@ func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.
 				return nil
 			}
 			last = check.Error
-			if strings.HasPrefix(last, "not editable") {
+			if finalCheck(last) {
 				return nil // waiting cannot change the kind of element
 			}
 			// Poll at frame rate: the engine checks layout as it is now.
@@ -271,6 +298,9 @@ func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.
 	})
 	if err != nil {
 		return "", err
+	}
+	if e, ok := AsError(missing); ok {
+		return "", &Error{Kind: e.Kind, Message: fmt.Sprintf("%s (waited %s)", e.Message, p.m.opts.ActionTimeout), Hint: e.Hint}
 	}
 	if last != "" {
 		return "", &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last),
@@ -292,7 +322,7 @@ var modifierBits = map[string]int64{"Alt": 1, "Control": 2, "ControlOrMeta": 2, 
 // center, after the actionability checks, then waits for what it started.
 func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 	var pt struct{ X, Y float64 }
-	frame, err := p.actionable(ctx, target, "clickPoint", &pt)
+	frame, err := p.actionable(ctx, target, "actionPoint", &pt)
 	if err != nil {
 		return err
 	}
@@ -331,16 +361,22 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 	if o.Double {
 		clicks = 2
 	}
-	if err := send(input.DispatchMouseEventTypeMouseMoved, 0); err != nil {
+	err = p.act(cctx, func(cctx context.Context) error {
+		if err := send(input.DispatchMouseEventTypeMouseMoved, 0); err != nil {
+			return err
+		}
+		for c := int64(1); c <= clicks; c++ {
+			if err := send(input.DispatchMouseEventTypeMousePressed, c); err != nil {
+				return err
+			}
+			if err := send(input.DispatchMouseEventTypeMouseReleased, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return p.ctxError(cctx, err, "click")
-	}
-	for c := int64(1); c <= clicks; c++ {
-		if err := send(input.DispatchMouseEventTypeMousePressed, c); err != nil {
-			return p.ctxError(cctx, err, "click")
-		}
-		if err := send(input.DispatchMouseEventTypeMouseReleased, c); err != nil {
-			return p.ctxError(cctx, err, "click")
-		}
 	}
 	return p.settle(ctx, before)
 }
@@ -361,62 +397,48 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 	before := p.mark()
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout+time.Duration(len(text))*5*time.Millisecond)
 	defer cancel()
-	var err error
-	switch {
-	case text == "":
-		err = p.pressKey(cctx, keyDelete)
-	case o.Slowly:
-		for _, r := range text {
-			if err = p.pressKey(cctx, keyDef{key: string(r), text: string(r)}); err != nil {
-				break
+	err := p.act(cctx, func(cctx context.Context) error {
+		var err error
+		switch {
+		case text == "":
+			err = p.pressKey(cctx, keyDelete)
+		case o.Slowly:
+			for _, r := range text {
+				if err = p.pressKey(cctx, keyForRune(r)); err != nil {
+					break
+				}
 			}
+		default:
+			_, err = chromedp.Call(cctx, input.InsertText, input.InsertTextParams{Text: text})
 		}
-	default:
-		_, err = chromedp.Call(cctx, input.InsertText, input.InsertTextParams{Text: text})
-	}
-	if err == nil && o.Submit {
-		err = p.pressKey(cctx, keyEnter)
-	}
+		if err == nil && o.Submit {
+			err = p.pressKey(cctx, keyEnter)
+		}
+		return err
+	})
 	if err != nil {
 		return p.ctxError(cctx, err, "type")
 	}
 	return p.settle(ctx, before)
 }
 
-type keyDef struct {
-	key, code, text string
-	vk              int64
-}
-
-var (
-	keyEnter  = keyDef{key: "Enter", code: "Enter", text: "\r", vk: 13}
-	keyDelete = keyDef{key: "Delete", code: "Delete", vk: 46}
-)
-
-func (p *Page) pressKey(ctx context.Context, k keyDef) error {
-	down := input.DispatchKeyEventTypeKeyDown
-	if k.text == "" {
-		down = input.DispatchKeyEventTypeRawKeyDown
-	}
-	if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: down, Key: k.key, Code: k.code,
-		Text: k.text, WindowsVirtualKeyCode: k.vk, NativeVirtualKeyCode: k.vk}); err != nil {
-		return err
-	}
-	_, err := chromedp.Call(ctx, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Key: k.key, Code: k.code,
-		WindowsVirtualKeyCode: k.vk, NativeVirtualKeyCode: k.vk})
-	return err
-}
+// keyDef, pressKey and the key table are in keys.go.
 
 // mark is the page's event state before an action.
 type mark struct {
-	nav, load, stop int
-	at              time.Time
+	nav, load, stop, dialog int
+	opened, seen            int // windows the page asked for; targets in its context
+	at                      time.Time
 }
 
 func (p *Page) mark() mark {
+	seen := 0
+	if p.tabs != nil {
+		seen = p.tabs.seenCount()
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return mark{nav: p.navSeq, load: p.loadSeq, stop: p.stopSeq, at: time.Now()}
+	return mark{nav: p.navSeq, load: p.loadSeq, stop: p.stopSeq, dialog: p.dialogSeq, opened: p.opened, seen: seen, at: time.Now()}
 }
 
 // settle waits for what an action started: a navigation (until the new
@@ -424,21 +446,34 @@ func (p *Page) mark() mark {
 // sent since (up to settleCap). An action that started nothing returns
 // after one round trip.
 func (p *Page) settle(ctx context.Context, m mark) error {
+	if p.Dialog() != nil || p.Gone() {
+		return nil // the page waits for the answer, or closed itself; the response says so
+	}
 	// One round trip to the page, so that the events the action caused
 	// in the renderer have reached us.
 	if _, err := p.Info(ctx); err != nil {
+		if p.Gone() {
+			return nil // the action closed the tab (window.close)
+		}
 		if _, ok := AsError(err); !ok {
 			return err
 		}
 	}
 	p.mu.Lock()
-	navigated := p.navSeq > m.nav
+	navigated, opened := p.navSeq > m.nav, p.opened-m.opened
 	p.mu.Unlock()
+	if opened > 0 && p.tabs != nil {
+		// The action opened windows (window.open, target=_blank): wait
+		// for their targets, so that the response lists them.
+		cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+		p.tabs.waitSeen(cctx, m.seen+opened)
+		cancel()
+	}
 	if navigated {
 		cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
 		err := p.waitFor(cctx, func() bool {
 			_, ok := p.worlds[p.frame]
-			return (p.loadSeq > m.load || p.stopSeq > m.stop) && ok
+			return (p.loadSeq > m.load || p.stopSeq > m.stop) && ok || p.dialog != nil
 		})
 		cancel()
 		if err != nil && ctx.Err() == nil && p.ctx.Err() == nil {
@@ -449,6 +484,9 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	cctx, cancel := p.callCtx(ctx, settleCap)
 	defer cancel()
 	_ = p.waitFor(cctx, func() bool {
+		if p.dialog != nil {
+			return true
+		}
 		for _, t := range p.inflight {
 			if !t.Before(m.at) {
 				return false
@@ -543,16 +581,20 @@ func (p *Page) Evaluate(ctx context.Context, function, target string) (json.RawM
 	if obj != "" {
 		params.Arguments = []*runtime.CallArgument{{ObjectID: obj}}
 	}
-	res, err := callOn(cctx, pw.host, runtime.CallFunctionOn, params)
+	var res runtime.CallFunctionOnResult
+	err = p.unlessDialog(cctx, func(cctx context.Context) error {
+		var err error
+		res, err = callOn(cctx, pw.host, runtime.CallFunctionOn, params)
+		return err
+	}, false)
+	if _, ok := AsError(err); ok {
+		return nil, err // the function opened a dialog, which blocks it
+	}
 	if err != nil {
 		return nil, p.ctxError(cctx, err, "evaluate")
 	}
 	if d := res.ExceptionDetails; d != nil {
-		msg := d.Text
-		if d.Exception != nil && d.Exception.Description != "" {
-			msg = d.Exception.Description
-		}
-		return nil, &Error{Kind: KindScriptError, Message: msg, Hint: "fix the function; it runs in the page like a <script>"}
+		return nil, scriptError(d, "fix the function; it runs in the page like a <script>")
 	}
 	r := res.Result
 	switch {
@@ -613,5 +655,38 @@ func EncodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b)
 // input call with it, until it is answered: act then returns at once, and
 // the response reports the open dialog.
 func (p *Page) act(ctx context.Context, fn func(ctx context.Context) error) error {
-	return fn(ctx)
+	return p.unlessDialog(ctx, fn, true)
+}
+
+// unlessDialog runs fn until it returns or a JavaScript dialog opens in the
+// page, which blocks fn's commands until it is answered. Then fn's context
+// ends (its late answer is dropped) and unlessDialog returns nil when the
+// dialog is an outcome (an action opened it), else a dialog_open error.
+func (p *Page) unlessDialog(ctx context.Context, fn func(ctx context.Context) error, outcome bool) error {
+	p.mu.Lock()
+	d, ch := p.dialog, p.changed
+	p.mu.Unlock()
+	if d != nil {
+		return dialogError(d)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- fn(cctx) }()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-ch:
+			p.mu.Lock()
+			d, ch = p.dialog, p.changed
+			p.mu.Unlock()
+			if d != nil {
+				if outcome {
+					return nil
+				}
+				return dialogError(d)
+			}
+		}
+	}
 }

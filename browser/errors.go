@@ -23,6 +23,10 @@ const (
 	KindBrowserCrashed    Kind = "browser_crashed"
 	KindBrowserNotFound   Kind = "browser_not_found"
 	KindBrowserLaunchFail Kind = "browser_launch_failed"
+	KindDialogOpen        Kind = "dialog_open"
+	// KindExpectFailed is a browser_expect check that did not hold: a test
+	// failure of the page, reported with what the page showed.
+	KindExpectFailed Kind = "expect_failed"
 )
 
 // Error is a failure the agent can act on: what went wrong, and what to do.

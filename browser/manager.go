@@ -101,6 +101,10 @@ func (m *Manager) launch() (context.Context, error) {
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("disable-search-engine-choice-screen", true),
 		chromedp.Flag("mute-audio", true),
+		// The back/forward cache keeps left pages alive in their renderers
+		// (memory a test run does not need), and a page restored from it
+		// fires no load event to wait for.
+		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,BackForwardCache"),
 	)
 	// Chrome puts its singleton socket under TMPDIR; a long TMPDIR makes the
 	// path too long for a Unix socket (about 108 bytes) and Chrome exits.

@@ -26,24 +26,19 @@ type execContext struct {
 	host   *host
 }
 
-// ConsoleMessage is a console error or uncaught exception of the page.
-type ConsoleMessage struct {
-	Level string `json:"level"`
-	Text  string `json:"text"`
-}
-
-// maxConsole bounds the console errors a page keeps between two reads.
-const maxConsole = 50
-
 // Page is one tab in its own BrowserContext. Its methods must not be called
 // concurrently (the session serializes them); the event state they read is
 // guarded by mu because CDP events arrive on another goroutine.
 type Page struct {
-	m      *Manager
-	ctx    context.Context // the chromedp tab context
-	cancel context.CancelFunc
-	log    *zap.Logger
-	frame  cdp.FrameID // the main frame; its ID is the target's
+	m    *Manager
+	tabs *Tabs // the session's tabs this one belongs to
+	solo bool  // made by NewPage: closing it disposes of its context
+	// detached closes when the browser detaches the tab (it closed itself).
+	detached <-chan struct{}
+	ctx      context.Context // the chromedp tab context
+	cancel   context.CancelFunc
+	log      *zap.Logger
+	frame    cdp.FrameID // the main frame; its ID is the target's
 
 	// refSeq is the last ref number handed out in this page's session; refs
 	// are never reused, not even across navigations.
@@ -53,43 +48,60 @@ type Page struct {
 	// out-of-process iframes, by target ID.
 	main *host
 
-	mu       sync.Mutex
-	changed  chan struct{} // closed and replaced on every state change
-	worlds   map[cdp.FrameID]execContext
-	mains    map[cdp.FrameID]execContext
-	frames   frameTable
-	navSeq   int // main-frame navigations requested or started
-	loadSeq  int // main-frame loads finished
-	stopSeq  int // main-frame loading stopped (with or without a new document)
-	inflight map[network.RequestID]time.Time
-	console  []ConsoleMessage
-	dropped  int
-	dialogs  []string
-	closed   bool
+	mu        sync.Mutex
+	changed   chan struct{} // closed and replaced on every state change
+	worlds    map[cdp.FrameID]execContext
+	mains     map[cdp.FrameID]execContext
+	frames    frameTable
+	navSeq    int // main-frame navigations requested or started
+	loadSeq   int // main-frame loads finished
+	stopSeq   int // main-frame loading stopped (with or without a new document)
+	inflight  map[network.RequestID]time.Time
+	console   []ConsoleMessage
+	dropped   int
+	events    eventLog                     // console and network records (events.go)
+	dialog    *Dialog                      // the JavaScript dialog open in the page, if any
+	dialogSeq int                          // dialogs opened so far
+	opened    int                          // new windows the page asked for (popups)
+	chooser   *page.EventFileChooserOpened // the file chooser open in the page, if any (input.go)
+	closed    bool
 }
 
-// NewPage opens a tab in a new BrowserContext, launching the browser first if
-// needed, and injects the page engine into it.
+// NewPage opens a tab in a new BrowserContext of its own, launching the
+// browser first if needed. Closing the page disposes of the context.
 func (m *Manager) NewPage(ctx context.Context) (*Page, error) {
-	m.mu.Lock()
-	bctx, err := m.launch()
+	t, err := m.NewTabs(ctx)
 	if err != nil {
-		m.mu.Unlock()
 		return nil, err
 	}
-	p := &Page{m: m, log: m.log, changed: make(chan struct{}),
+	p := t.Current()
+	p.solo = true
+	return p, nil
+}
+
+// newPage is a Page of tabs that start attaches to its target.
+func newPage(m *Manager, t *Tabs) *Page {
+	return &Page{m: m, tabs: t, log: m.log, changed: make(chan struct{}), main: &host{},
 		worlds: map[cdp.FrameID]execContext{}, mains: map[cdp.FrameID]execContext{},
 		inflight: map[network.RequestID]time.Time{}, frames: newFrameTable()}
-	p.main = &host{}
-	p.ctx, p.cancel = chromedp.NewContext(bctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(p.listener(p.main)))
-	p.main.ctx, p.main.cancel = p.ctx, p.cancel
-	m.pages[p] = struct{}{}
-	m.mu.Unlock()
+}
+
+// start attaches to the page's target (creating it first for a new tab) and
+// injects the page engine into it.
+func (p *Page) start(ctx context.Context) error {
+	p.m.mu.Lock()
+	if p.m.closed {
+		p.m.mu.Unlock()
+		return ErrClosed
+	}
+	p.m.pages[p] = struct{}{}
+	p.m.mu.Unlock()
 
 	// Creating the target must not run under the caller's deadline: the
 	// first Do binds the tab's lifetime to its context.
 	done := make(chan error, 1)
 	go func() { done <- chromedp.Do(p.ctx) }()
+	var err error
 	select {
 	case err = <-done:
 	case <-ctx.Done():
@@ -99,16 +111,19 @@ func (m *Manager) NewPage(ctx context.Context) (*Page, error) {
 		c := chromedp.FromContext(p.ctx)
 		p.frame = cdp.FrameID(c.Target.TargetID)
 		p.main.target = c.Target.TargetID
-		cctx, cancel := p.callCtx(ctx, m.opts.ActionTimeout)
+		p.detached, _ = chromedp.Detached(p.ctx)
+		cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 		_, err = chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 			Source: engineJS, WorldName: worldName, RunImmediately: new(true)})
+		if err == nil {
+			err = p.interceptFileChooser(cctx)
+		}
 		cancel()
 	}
 	if err != nil {
-		p.Close()
-		return nil, fmt.Errorf("open tab: %w", err)
+		return fmt.Errorf("open tab: %w", err)
 	}
-	return p, nil
+	return nil
 }
 
 // callCtx derives a context for one call: it ends at the timeout, when the
@@ -145,6 +160,9 @@ func (p *Page) Close() {
 	p.m.mu.Lock()
 	delete(p.m.pages, p)
 	p.m.mu.Unlock()
+	if p.solo {
+		p.tabs.Close()
+	}
 }
 
 // signalLocked wakes everyone waiting for a state change.
@@ -168,8 +186,12 @@ func (p *Page) onEvent(h *host, ev any) {
 		p.signalLocked()
 		return
 	}
+	if p.recordLocked(ev) { // console and network, of the tab and its iframes (events.go)
+		p.signalLocked()
+		return
+	}
 	if h != p.main {
-		return // navigation, network and console: the tab's own, for now
+		return // navigation and dialogs: the tab's own
 	}
 	switch e := ev.(type) {
 	case *page.EventFrameStartedNavigating:
@@ -187,60 +209,34 @@ func (p *Page) onEvent(h *host, ev any) {
 		}
 	case *page.EventLoadEventFired:
 		p.loadSeq++
-	case *network.EventRequestWillBeSent:
-		p.inflight[e.RequestID] = time.Now()
-	case *network.EventLoadingFinished:
-		delete(p.inflight, e.RequestID)
-	case *network.EventLoadingFailed:
-		delete(p.inflight, e.RequestID)
-	case *runtime.EventConsoleAPICalled:
-		if e.Type != runtime.ConsoleAPICalledTypeError && e.Type != runtime.ConsoleAPICalledTypeAssert {
-			return
-		}
-		var parts []string
-		for _, a := range e.Args {
-			parts = append(parts, remoteText(a))
-		}
-		p.addConsoleLocked(ConsoleMessage{Level: "error", Text: strings.Join(parts, " ")})
-	case *runtime.EventExceptionThrown:
-		text := e.ExceptionDetails.Text
-		if ex := e.ExceptionDetails.Exception; ex != nil && ex.Description != "" {
-			text = firstLine(ex.Description)
-		}
-		p.addConsoleLocked(ConsoleMessage{Level: "exception", Text: text})
 	case *page.EventJavascriptDialogOpening:
-		// Until the dialog tools exist, answer dialogs at once so that the
-		// page never stalls, and report them in the next response.
-		p.dialogs = append(p.dialogs, fmt.Sprintf("%s: %s", e.Type, e.Message))
-		accept := e.Type == page.DialogTypeAlert || e.Type == page.DialogTypeBeforeunload
-		go func() {
-			ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-			defer cancel()
-			_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept})
-		}()
+		// The page is blocked until the dialog is answered: tools report
+		// it, and browser_handle_dialog answers it.
+		d := Dialog{Type: string(e.Type), Message: e.Message, DefaultPrompt: e.DefaultPrompt}
+		p.dialog = &d
+		p.dialogSeq++
+	case *page.EventJavascriptDialogClosed:
+		p.dialog = nil
+	case *page.EventWindowOpen:
+		p.opened++
 	default:
 		return
 	}
 	p.signalLocked()
 }
 
-func (p *Page) addConsoleLocked(m ConsoleMessage) {
-	if len(p.console) >= maxConsole {
-		p.console = p.console[1:]
-		p.dropped++
-	}
-	p.console = append(p.console, m)
-}
-
-// TakeEvents returns the console errors and dialogs seen since the last call
-// and forgets them, with the number of console errors dropped for space.
-func (p *Page) TakeEvents() (console []ConsoleMessage, dropped int, dialogs []string) {
+// TakeEvents returns the console errors seen since the last call and
+// forgets them, with the number of console errors dropped for space.
+func (p *Page) TakeEvents() (console []ConsoleMessage, dropped int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	console, dropped, dialogs = p.console, p.dropped, p.dialogs
-	p.console, p.dropped, p.dialogs = nil, 0, nil
+	console, dropped = p.console, p.dropped
+	p.console, p.dropped = nil, 0
 	return
 }
+
+// errTabClosed ends a wait on a tab that closed.
+var errTabClosed = errors.New("the tab closed")
 
 // waitFor waits until cond (called with mu held) is true or ctx ends.
 func (p *Page) waitFor(ctx context.Context, cond func() bool) error {
@@ -256,6 +252,8 @@ func (p *Page) waitFor(ctx context.Context, cond func() bool) error {
 		case <-ch:
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-p.detached:
+			return errTabClosed
 		}
 	}
 }
@@ -289,7 +287,7 @@ func (p *Page) pageWorldOf(ctx context.Context, frame cdp.FrameID) (execContext,
 
 // contextGoneRE matches Chrome's answers for an execution context that a
 // navigation destroyed while a call was on its way.
-var contextGoneRE = regexp.MustCompile(`(?i)cannot find (default )?(execution )?context|execution context was destroyed|inspected target navigated`)
+var contextGoneRE = regexp.MustCompile(`(?i)cannot find (default )?(execution )?context|execution context was destroyed|inspected target navigated|uniquecontextid not found`)
 
 // engineErrRE matches the typed errors the engine throws, "kind: message".
 var engineErrRE = regexp.MustCompile(`^(?:Error: )?(ref_not_found|ref_stale|element_not_found|not_unique|invalid_input|enter_frame): (.*)`)
@@ -313,8 +311,16 @@ func (p *Page) evalIn(ctx context.Context, frame cdp.FrameID, expr string, out a
 		if err != nil {
 			return p.ctxError(outer, err, "the page engine did not start in the page")
 		}
-		res, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: expr, UniqueContextID: w.unique, ReturnByValue: new(true), AwaitPromise: new(true)})
+		var res runtime.EvaluateResult
+		err = p.unlessDialog(ctx, func(ctx context.Context) error {
+			var err error
+			res, err = callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{
+				Expression: expr, UniqueContextID: w.unique, ReturnByValue: new(true), AwaitPromise: new(true)})
+			return err
+		}, false)
+		if _, ok := AsError(err); ok {
+			return err // a dialog blocks the page
+		}
 		if err != nil {
 			if attempt < 3 && contextGoneRE.MatchString(err.Error()) && ctx.Err() == nil {
 				p.forgetWorld(w)
@@ -376,6 +382,9 @@ func (p *Page) engineError(d *runtime.ExceptionDetails) error {
 // something else.
 func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 	switch {
+	case p.Gone() && p.ctx.Err() == nil:
+		return &Error{Kind: KindBrowserCrashed, Message: "the tab is closed: the page closed itself or crashed (" + what + ")",
+			Hint: "list the tabs with browser_tabs and select one, or navigate: a blank tab is opened", Err: err}
 	case p.ctx.Err() != nil:
 		return &Error{Kind: KindBrowserCrashed, Message: "the browser tab is gone (" + what + ")",
 			Hint: "call the tool again: a new tab is opened; state of the old one is lost", Err: err}
@@ -385,30 +394,23 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// Gone reports whether the tab or the whole browser has gone away.
-func (p *Page) Gone() bool { return p.ctx.Err() != nil }
+// Gone reports whether the tab or the whole browser has gone away (the
+// page closed itself, crashed, or the browser died).
+func (p *Page) Gone() bool {
+	if p.ctx.Err() != nil {
+		return true
+	}
+	select {
+	case <-p.detached:
+		return true
+	default:
+		return false
+	}
+}
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
 	}
 	return s
-}
-
-// remoteText renders a console argument as the console would, briefly.
-func remoteText(o *runtime.RemoteObject) string {
-	if o == nil {
-		return ""
-	}
-	if len(o.Value) > 0 {
-		var s string
-		if json.Unmarshal(o.Value, &s) == nil {
-			return s
-		}
-		return string(o.Value)
-	}
-	if o.UnserializableValue != "" {
-		return string(o.UnserializableValue)
-	}
-	return o.Description
 }

@@ -330,13 +330,13 @@ func TestScreenshot(t *testing.T) {
 	}
 }
 
-// TestPageEvents: console errors and dialogs are collected for the next
-// response, and a dialog never stalls the page.
+// TestPageEvents: console errors are collected for the next response; a
+// dialog blocks the page until it is answered, and calls say so at once.
 func TestPageEvents(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	p := openPage(t, "/form")
-	if _, err := p.Evaluate(ctx, `() => { console.error('bad thing', 42); setTimeout(() => { throw new Error('uncaught!') }); alert('hello'); return 1 }`, ""); err != nil {
+	if _, err := p.Evaluate(ctx, `() => { console.error('bad thing', 42); setTimeout(() => { throw new Error('uncaught!') }); return 1 }`, ""); err != nil {
 		t.Fatal(err)
 	}
 	// The uncaught error is thrown from a task; a snapshot after it is a
@@ -344,16 +344,33 @@ func TestPageEvents(t *testing.T) {
 	if _, err := p.Evaluate(ctx, `() => new Promise(r => setTimeout(r))`, ""); err != nil {
 		t.Fatal(err)
 	}
-	console, _, dialogs := p.TakeEvents()
+	console, _ := p.TakeEvents()
 	text, _ := json.Marshal(console)
 	if !strings.Contains(string(text), "bad thing 42") || !strings.Contains(string(text), "uncaught!") {
 		t.Errorf("console = %s", text)
 	}
-	if len(dialogs) != 1 || !strings.Contains(dialogs[0], "hello") {
-		t.Errorf("dialogs = %q", dialogs)
+	if c, _ := p.TakeEvents(); len(c) != 0 {
+		t.Errorf("TakeEvents did not forget: %v", c)
 	}
-	if c, _, d := p.TakeEvents(); len(c)+len(d) != 0 {
-		t.Errorf("TakeEvents did not forget: %v %v", c, d)
+
+	_, err := p.Evaluate(ctx, `() => { window.answer = prompt('hello?', 'x'); return 1 }`, "")
+	if e, ok := AsError(err); !ok || e.Kind != KindDialogOpen || !strings.Contains(e.Message, "hello?") {
+		t.Fatalf("evaluate that opens a prompt: %v", err)
+	}
+	if d := p.Dialog(); d == nil || d.Type != "prompt" || d.DefaultPrompt != "x" {
+		t.Fatalf("Dialog() = %+v", d)
+	}
+	if _, err := p.Snapshot(ctx, SnapshotOptions{}); err == nil {
+		t.Fatal("snapshot while a dialog is open: no error")
+	} else if e, ok := AsError(err); !ok || e.Kind != KindDialogOpen {
+		t.Fatalf("snapshot while a dialog is open: %v", err)
+	}
+	if _, err := p.HandleDialog(ctx, true, "yes"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Evaluate(ctx, `() => window.answer`, "")
+	if err != nil || string(out) != `"yes"` {
+		t.Fatalf("answer = %s, %v", out, err)
 	}
 }
 

@@ -13,6 +13,10 @@
 //   all(parts)        -> every Element it matches; candidates(parts, refSeq, prefix) -> {list, total, refSeq}
 //   viewRect(el)      -> {x, y, width, height, scrollX, scrollY} in viewport CSS pixels
 //   frameOffset(el)   -> where an iframe's content starts in this frame's viewport
+//   waitText, waitState, waitURL, waitLoad, expect, expectCount, content: see 50_checks.js
+//   actionPoint(el, anyState), hoverPoint(el) -> clickPoint once el is stable (a promise)
+//   checkState(el), selectOptions(el, values), sliderState(el, focus), setRange(el, v), fileInputOf(el),
+//   watchDrag(), dragStarted(), labelControl(el): see 45_input.js
 //
 // Everything is synchronous and, except resolve and one, never throws.
 (() => {

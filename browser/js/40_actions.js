@@ -58,11 +58,13 @@
 
   const round = (v) => Math.round(v * 100) / 100;
 
-  function clickPoint(el) {
+  // clickPoint(el, anyState): where a click hits el; anyState skips the
+  // enabled check (hovering and dragging work on disabled elements too).
+  function clickPoint(el, anyState) {
     try {
       if (!el || !el.isConnected) return { error: 'not attached' };
       if (!isVisible(el)) return { error: 'not visible' };
-      if (isDisabled(el, roleOf(el))) return { error: 'disabled' };
+      if (!anyState && isDisabled(el, roleOf(el))) return { error: 'disabled' };
       const vw = window.innerWidth, vh = window.innerHeight;
       const box = el.getBoundingClientRect();
       if (box.left < 0 || box.top < 0 || box.right > vw || box.bottom > vh) {

@@ -2,6 +2,8 @@
     value: Object.freeze({
       version: 1, snapshot, resolve, describe, clickPoint, prepareFill, viewRect, frameOffset, pageInfo,
       one, all, candidates, takeFrameOwner,
+      waitText, waitState, waitURL, waitLoad, expect, expectCount, content,
+      actionPoint, hoverPoint, watchDrag, dragStarted, labelControl, checkState, selectOptions, sliderState, setRange, fileInputOf,
       // For tests: the role and accessible name the engine computes for an element.
       aria: (el) => { const role = roleOf(el); return { role: role || '', name: role ? accName(el, role) : '' }; },
     }),

@@ -1,0 +1,486 @@
+package browser
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// ConsoleMessage is one console message or uncaught exception of the page.
+type ConsoleMessage struct {
+	// Level is log, info, warning, error or debug for console calls (and
+	// the browser's own messages), exception for an uncaught exception.
+	Level string `json:"level"`
+	Text  string `json:"text"`
+	// Location is where it was logged or thrown: url:line:column.
+	Location string `json:"location,omitempty"`
+	// Stack is the call stack of an exception, one frame a line.
+	Stack string    `json:"stack,omitempty"`
+	Time  time.Time `json:"time"`
+	seq   int
+}
+
+// NetworkRequest is one request of the page, from the request being sent
+// to its end (finished or failed). A redirect ends one request and starts
+// the next.
+type NetworkRequest struct {
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	// Type is the resource type: Document, Fetch, XHR, Script, Image, ...
+	Type       string    `json:"type,omitempty"`
+	Status     int64     `json:"status,omitempty"`
+	StatusText string    `json:"statusText,omitempty"`
+	Start      time.Time `json:"start"`
+	// DurationMS is how long it took until its end (0 while in flight).
+	DurationMS float64 `json:"durationMs,omitempty"`
+	// Failure is Chrome's reason for a request that got no complete
+	// response (net::ERR_CONNECTION_REFUSED, net::ERR_ABORTED, ...).
+	Failure string `json:"failure,omitempty"`
+	// Done is false while the request is in flight.
+	Done bool `json:"done"`
+
+	id    network.RequestID
+	frame string
+	start float64 // monotonic seconds, CDP's clock
+}
+
+// Failed reports whether the request failed or got an HTTP error status.
+func (r NetworkRequest) Failed() bool { return r.Failure != "" || r.Status >= 400 }
+
+// Bounds of what a page keeps: the newest records win.
+const (
+	maxConsole        = 50   // console errors between two responses (TakeEvents)
+	maxConsoleRecords = 500  // console messages of all levels
+	maxNetworkRecords = 500  // network requests
+	maxOpenRequests   = 1000 // requests in flight we follow
+	maxConsoleText    = 4096 // bytes of one message's text
+	maxStackFrames    = 12   // frames of an exception's stack
+)
+
+// consoleLevelsOrder are the levels ConsoleMessages filters by, least
+// severe first; each includes the more severe ones.
+const consoleLevelsOrder = "debug info warning error"
+
+// ring is a bounded buffer that drops its oldest entries when full.
+type ring[T any] struct {
+	items []T
+	start int // index of the oldest item once the buffer is full
+	max   int
+	total int // items ever added
+}
+
+func (r *ring[T]) add(v T) {
+	r.total++
+	if len(r.items) < r.max {
+		r.items = append(r.items, v)
+		return
+	}
+	r.items[r.start] = v
+	r.start = (r.start + 1) % r.max
+}
+
+// list returns the items, oldest first.
+func (r *ring[T]) list() []T {
+	out := make([]T, 0, len(r.items))
+	out = append(out, r.items[r.start:]...)
+	return append(out, r.items[:r.start]...)
+}
+
+// eventLog is what a page records of its console and network. It is
+// guarded by Page.mu.
+type eventLog struct {
+	console     ring[ConsoleMessage]
+	consoleRead int // seq of the last message ConsoleMessages returned
+	network     ring[*NetworkRequest]
+	open        map[network.RequestID]*NetworkRequest
+	// netChanged is when a request last started or ended (for networkidle).
+	netChanged time.Time
+}
+
+// recordLocked records console messages, exceptions and network requests of
+// any of the page's sessions (tab or iframe), and keeps the in-flight map
+// that settle waits on. It reports whether ev was one of them. It runs on
+// chromedp's read loop: no commands, no blocking.
+func (p *Page) recordLocked(ev any) bool {
+	ev0 := &p.events
+	if ev0.open == nil {
+		ev0.console.max, ev0.network.max = maxConsoleRecords, maxNetworkRecords
+		ev0.open = map[network.RequestID]*NetworkRequest{}
+	}
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		p.inflight[e.RequestID] = time.Now()
+		ev0.netChanged = time.Now()
+		if r := ev0.open[e.RequestID]; r != nil && e.RedirectResponse != nil {
+			// The same request ID goes on to the redirect's target.
+			r.Status, r.StatusText = e.RedirectResponse.Status, e.RedirectResponse.StatusText
+			r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
+		}
+		if e.Request == nil || strings.HasPrefix(e.Request.URL, "data:") || isFaviconRequest(e) {
+			delete(ev0.open, e.RequestID)
+			return true
+		}
+		r := &NetworkRequest{Method: e.Request.Method, URL: e.Request.URL, Type: string(e.Type), Start: time.Now(),
+			id: e.RequestID, frame: string(e.FrameID), start: float64(e.Timestamp)}
+		if len(ev0.open) >= maxOpenRequests {
+			ev0.dropOldestOpen()
+		}
+		ev0.open[e.RequestID] = r
+		ev0.network.add(r)
+	case *network.EventResponseReceived:
+		if r := ev0.open[e.RequestID]; r != nil && e.Response != nil {
+			r.Status, r.StatusText = e.Response.Status, e.Response.StatusText
+		}
+		return false // nothing anyone waits on changed
+	case *network.EventLoadingFinished:
+		delete(p.inflight, e.RequestID)
+		ev0.netChanged = time.Now()
+		if r := ev0.open[e.RequestID]; r != nil {
+			r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
+			delete(ev0.open, e.RequestID)
+		}
+	case *network.EventLoadingFailed:
+		delete(p.inflight, e.RequestID)
+		ev0.netChanged = time.Now()
+		if r := ev0.open[e.RequestID]; r != nil {
+			r.DurationMS, r.Done, r.Failure = msSince(r.start, float64(e.Timestamp)), true, e.ErrorText
+			if r.Failure == "" {
+				r.Failure = "failed"
+			}
+			if e.BlockedReason != "" {
+				r.Failure += " (blocked: " + string(e.BlockedReason) + ")"
+			}
+			delete(ev0.open, e.RequestID)
+		}
+	case *runtime.EventConsoleAPICalled:
+		m := ConsoleMessage{Level: consoleLevel(e.Type), Text: formatConsoleArgs(e.Args), Location: topFrame(e.StackTrace)}
+		if e.Type == runtime.ConsoleAPICalledTypeAssert {
+			m.Text = strings.TrimSpace("Assertion failed: " + m.Text)
+		}
+		p.addRecordLocked(m)
+		if m.Level == "error" {
+			p.addConsoleLocked(ConsoleMessage{Level: "error", Text: m.Text})
+		}
+	case *runtime.EventExceptionThrown:
+		m := exceptionMessage(e.ExceptionDetails)
+		p.addRecordLocked(m)
+		p.addConsoleLocked(ConsoleMessage{Level: "exception", Text: m.Text})
+	case *log.EventEntryAdded:
+		// The browser's own messages: CSP and deprecation notes,
+		// interventions. Console calls come above; failed loads are left
+		// to NetworkRequests, which says more (and no favicon.ico 404s).
+		if e.Entry == nil || e.Entry.Source == "console-api" || e.Entry.Source == log.EntrySourceNetwork {
+			return false
+		}
+		m := ConsoleMessage{Level: string(e.Entry.Level), Text: e.Entry.Text, Location: topFrame(e.Entry.StackTrace)}
+		if m.Level == string(log.EntryLevelVerbose) {
+			m.Level = "debug"
+		}
+		if m.Location == "" && e.Entry.URL != "" {
+			m.Location = e.Entry.URL
+		}
+		p.addRecordLocked(m)
+	default:
+		return false
+	}
+	return true
+}
+
+// isFaviconRequest reports the browser's own request for the tab's icon,
+// which is not the app's (the app's own <link rel=icon> loads are kept).
+func isFaviconRequest(e *network.EventRequestWillBeSent) bool {
+	return e.Type == network.ResourceTypeOther && strings.HasSuffix(strings.SplitN(e.Request.URL, "?", 2)[0], "/favicon.ico")
+}
+
+func (l *eventLog) dropOldestOpen() {
+	var oldest *NetworkRequest
+	for _, r := range l.open {
+		if oldest == nil || r.start < oldest.start {
+			oldest = r
+		}
+	}
+	if oldest != nil {
+		delete(l.open, oldest.id)
+	}
+}
+
+func (p *Page) addRecordLocked(m ConsoleMessage) {
+	if len(m.Text) > maxConsoleText {
+		m.Text = m.Text[:maxConsoleText] + "…"
+	}
+	m.Time = time.Now()
+	m.seq = p.events.console.total + 1
+	p.events.console.add(m)
+}
+
+// addConsoleLocked keeps a console error for the next response's page
+// state (see [Page.TakeEvents]).
+func (p *Page) addConsoleLocked(m ConsoleMessage) {
+	if len(p.console) >= maxConsole {
+		p.console = p.console[1:]
+		p.dropped++
+	}
+	p.console = append(p.console, m)
+}
+
+// levelRank orders message levels by severity.
+func levelRank(level string) int {
+	switch level {
+	case "debug":
+		return 0
+	case "warning":
+		return 2
+	case "error", "exception":
+		return 3
+	}
+	return 1 // log, info
+}
+
+// ConsoleMessages returns the console messages at level or more severe
+// (debug, info, warning, error; "" is info): those since the previous call,
+// or every one kept when all is set. Dropped counts the messages that fell
+// out of the buffer before they were read.
+func (p *Page) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, dropped int, err error) {
+	if level == "" {
+		level = "info"
+	}
+	if !strings.Contains(" "+consoleLevelsOrder+" ", " "+level+" ") {
+		return nil, 0, newError(KindInvalidInput, "use one of: "+consoleLevelsOrder, "level %q", level)
+	}
+	min := levelRank(level)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := &p.events
+	kept := l.console.list()
+	if len(kept) > 0 && !all {
+		dropped = max(0, kept[0].seq-l.consoleRead-1)
+	}
+	for _, m := range kept {
+		if (all || m.seq > l.consoleRead) && levelRank(m.Level) >= min {
+			msgs = append(msgs, m)
+		}
+	}
+	l.consoleRead = l.console.total
+	return msgs, dropped, nil
+}
+
+// NetworkRequests returns the requests kept (the newest maxNetworkRecords
+// since the tab opened), oldest first: those whose URL matches filter (a
+// regular expression; "" matches all), and only failed ones when
+// failedOnly is set.
+func (p *Page) NetworkRequests(filter string, failedOnly bool) ([]NetworkRequest, error) {
+	var re *regexp.Regexp
+	if filter != "" {
+		var err error
+		if re, err = regexp.Compile(filter); err != nil {
+			return nil, newError(KindInvalidInput, "give a regular expression (RE2 syntax), e.g. /api/ or \\.js$", "filter %q: %v", filter, err)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []NetworkRequest
+	for _, r := range p.events.network.list() {
+		if (re == nil || re.MatchString(r.URL)) && (!failedOnly || r.Failed()) {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+// networkIdleSince reports whether no request of the page is in flight,
+// and since when. Called with mu held.
+func (p *Page) networkIdleSinceLocked() (bool, time.Time) {
+	return len(p.inflight) == 0, p.events.netChanged
+}
+
+func msSince(start, end float64) float64 {
+	if start == 0 || end < start {
+		return 0
+	}
+	return float64(int64((end-start)*1e4)) / 10 // 0.1 ms precision
+}
+
+func consoleLevel(t runtime.ConsoleAPICalledType) string {
+	switch t {
+	case runtime.ConsoleAPICalledTypeError, runtime.ConsoleAPICalledTypeAssert:
+		return "error"
+	case runtime.ConsoleAPICalledTypeWarning:
+		return "warning"
+	case runtime.ConsoleAPICalledTypeDebug:
+		return "debug"
+	case runtime.ConsoleAPICalledTypeInfo:
+		return "info"
+	}
+	return "log"
+}
+
+// formatConsoleArgs renders console arguments as the console shows them,
+// briefly: a first string argument's %s, %d, %i, %f, %o, %O and %c are
+// replaced by the following arguments, and the rest are joined by spaces.
+func formatConsoleArgs(args []*runtime.RemoteObject) string {
+	if len(args) == 0 {
+		return ""
+	}
+	var parts []string
+	rest := args
+	if first := args[0]; first != nil && first.Type == runtime.RemoteObjectTypeString {
+		format := remoteText(first)
+		rest = args[1:]
+		var b strings.Builder
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			if c != '%' || i+1 >= len(format) {
+				b.WriteByte(c)
+				continue
+			}
+			switch v := format[i+1]; v {
+			case '%':
+				b.WriteByte('%')
+				i++
+			case 's', 'd', 'i', 'f', 'o', 'O', 'c':
+				i++
+				if len(rest) == 0 {
+					b.WriteByte('%')
+					b.WriteByte(v)
+					continue
+				}
+				if v != 'c' { // %c styles the text; the style is dropped
+					b.WriteString(remoteText(rest[0]))
+				}
+				rest = rest[1:]
+			default:
+				b.WriteByte(c)
+			}
+		}
+		parts = append(parts, b.String())
+	}
+	for _, a := range rest {
+		parts = append(parts, remoteText(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// remoteText renders a console argument as the console would, briefly.
+func remoteText(o *runtime.RemoteObject) string {
+	if o == nil {
+		return ""
+	}
+	if len(o.Value) > 0 {
+		var s string
+		if json.Unmarshal(o.Value, &s) == nil {
+			return s
+		}
+		return string(o.Value)
+	}
+	if o.UnserializableValue != "" {
+		return string(o.UnserializableValue)
+	}
+	if o.Preview != nil && len(o.Preview.Properties) > 0 {
+		return previewText(o.Preview)
+	}
+	return o.Description
+}
+
+// previewText renders an object preview: {a: 1, b: "x"} or [1, 2].
+func previewText(pv *runtime.ObjectPreview) string {
+	var b strings.Builder
+	arr := pv.Subtype == "array"
+	if arr {
+		b.WriteByte('[')
+	} else {
+		b.WriteByte('{')
+	}
+	for i, pr := range pv.Properties {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if !arr {
+			b.WriteString(pr.Name + ": ")
+		}
+		if pr.Type == runtime.PropertyPreviewTypeString {
+			b.WriteString(strconv.Quote(pr.Value))
+		} else {
+			b.WriteString(pr.Value)
+		}
+	}
+	if pv.Overflow {
+		b.WriteString(", …")
+	}
+	if arr {
+		b.WriteByte(']')
+	} else {
+		b.WriteByte('}')
+	}
+	return b.String()
+}
+
+// topFrame is the location of a stack's innermost frame, url:line:col.
+func topFrame(st *runtime.StackTrace) string {
+	if st == nil || len(st.CallFrames) == 0 {
+		return ""
+	}
+	return frameLocation(st.CallFrames[0])
+}
+
+func frameLocation(f *runtime.CallFrame) string {
+	return fmt.Sprintf("%s:%d:%d", f.URL, f.LineNumber+1, f.ColumnNumber+1)
+}
+
+// exceptionMessage turns an uncaught exception into a console message with
+// its stack: V8's own rendering of an Error (its message, then "at ..."
+// lines), else the call frames CDP reports.
+func exceptionMessage(d *runtime.ExceptionDetails) ConsoleMessage {
+	m := ConsoleMessage{Level: "exception", Text: d.Text}
+	if d.URL != "" {
+		m.Location = fmt.Sprintf("%s:%d:%d", d.URL, d.LineNumber+1, d.ColumnNumber+1)
+	}
+	var stack []string
+	if ex := d.Exception; ex != nil {
+		switch {
+		case ex.Description != "":
+			lines := strings.Split(ex.Description, "\n")
+			m.Text = lines[0]
+			for _, l := range lines[1:] {
+				if t := strings.TrimSpace(l); strings.HasPrefix(t, "at ") {
+					stack = append(stack, t)
+				}
+			}
+		case len(ex.Value) > 0:
+			m.Text = strings.TrimSpace(d.Text + " " + remoteText(ex))
+		}
+	}
+	if len(stack) == 0 && d.StackTrace != nil {
+		for _, f := range d.StackTrace.CallFrames {
+			name := f.FunctionName
+			if name == "" {
+				name = "<anonymous>"
+			}
+			stack = append(stack, "at "+name+" ("+frameLocation(f)+")")
+		}
+	}
+	if m.Location == "" && d.StackTrace != nil {
+		m.Location = topFrame(d.StackTrace)
+	}
+	if len(stack) > maxStackFrames {
+		stack = append(stack[:maxStackFrames], fmt.Sprintf("… %d more frames", len(stack)-maxStackFrames))
+	}
+	m.Stack = strings.Join(stack, "\n")
+	return m
+}
+
+// scriptError is a script_error with the exception's message and its stack.
+func scriptError(d *runtime.ExceptionDetails, hint string) *Error {
+	m := exceptionMessage(d)
+	msg := m.Text
+	if m.Stack != "" {
+		msg += "\nStack:\n  " + strings.ReplaceAll(m.Stack, "\n", "\n  ")
+	}
+	return &Error{Kind: KindScriptError, Message: msg, Hint: hint}
+}

@@ -1,0 +1,148 @@
+package browser
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/runtime"
+)
+
+func TestRing(t *testing.T) {
+	r := ring[int]{max: 3}
+	for i := 1; i <= 5; i++ {
+		r.add(i)
+	}
+	if got := r.list(); len(got) != 3 || got[0] != 3 || got[2] != 5 || r.total != 5 {
+		t.Errorf("ring after adding 1..5 with max 3 = %v (total %d), want [3 4 5] (total 5)", got, r.total)
+	}
+}
+
+func TestFormatConsoleArgs(t *testing.T) {
+	str := func(s string) *runtime.RemoteObject {
+		v, _ := json.Marshal(s)
+		return &runtime.RemoteObject{Type: runtime.RemoteObjectTypeString, Value: v}
+	}
+	num := &runtime.RemoteObject{Type: runtime.RemoteObjectTypeNumber, Value: []byte("42")}
+	obj := &runtime.RemoteObject{Type: runtime.RemoteObjectTypeObject, Description: "Object",
+		Preview: &runtime.ObjectPreview{Properties: []*runtime.PropertyPreview{
+			{Name: "a", Type: runtime.PropertyPreviewTypeNumber, Value: "1"},
+			{Name: "b", Type: runtime.PropertyPreviewTypeString, Value: "x"}}}}
+	tests := []struct {
+		args []*runtime.RemoteObject
+		want string
+	}{
+		{[]*runtime.RemoteObject{str("n=%d, s=%s"), num, str("x")}, "n=42, s=x"},
+		{[]*runtime.RemoteObject{str("%cstyled"), str("color: red")}, "styled"},
+		{[]*runtime.RemoteObject{str("100%% sure"), num}, "100% sure 42"},
+		{[]*runtime.RemoteObject{str("missing %s")}, "missing %s"},
+		{[]*runtime.RemoteObject{num, obj}, `42 {a: 1, b: "x"}`},
+	}
+	for _, tc := range tests {
+		if got := formatConsoleArgs(tc.args); got != tc.want {
+			t.Errorf("formatConsoleArgs(%s) = %q, want %q", remoteText(tc.args[0]), got, tc.want)
+		}
+	}
+}
+
+func TestExceptionMessage(t *testing.T) {
+	d := &runtime.ExceptionDetails{Text: "Uncaught", URL: "http://x/a.js", LineNumber: 2, ColumnNumber: 4,
+		Exception: &runtime.RemoteObject{Description: "Error: boom\n    at f (http://x/a.js:3:5)\n    at http://x/a.js:9:1"}}
+	m := exceptionMessage(d)
+	if m.Text != "Error: boom" || m.Location != "http://x/a.js:3:5" || m.Stack != "at f (http://x/a.js:3:5)\nat http://x/a.js:9:1" {
+		t.Errorf("exceptionMessage(Error) = %+v", m)
+	}
+	// A thrown non-Error has no description, only a value and CDP's frames.
+	v, _ := json.Marshal("just a string")
+	d = &runtime.ExceptionDetails{Text: "Uncaught", Exception: &runtime.RemoteObject{Type: runtime.RemoteObjectTypeString, Value: v},
+		StackTrace: &runtime.StackTrace{CallFrames: []*runtime.CallFrame{{FunctionName: "g", URL: "http://x/b.js", LineNumber: 0, ColumnNumber: 0}}}}
+	m = exceptionMessage(d)
+	if m.Text != "Uncaught just a string" || m.Stack != "at g (http://x/b.js:1:1)" || m.Location != "http://x/b.js:1:1" {
+		t.Errorf("exceptionMessage(string) = %+v", m)
+	}
+}
+
+func TestLevels(t *testing.T) {
+	order := []string{"debug", "log", "warning", "exception"}
+	for i := 1; i < len(order); i++ {
+		if levelRank(order[i-1]) >= levelRank(order[i]) {
+			t.Errorf("level %s is not less severe than %s", order[i-1], order[i])
+		}
+	}
+	if levelRank("info") != levelRank("log") || levelRank("error") != levelRank("exception") {
+		t.Errorf("info ranks as log, and error as exception")
+	}
+}
+
+func TestParseURLPattern(t *testing.T) {
+	tests := []struct {
+		pattern string
+		rel     bool
+		match   []string
+		nomatch []string
+	}{
+		{"**/done?step=2", false, []string{"http://h:1/wait/done?step=2"}, []string{"http://h:1/wait/done?step=3", "http://h:1/wait/doneXstep=2"}},
+		{"http://h/*/x", false, []string{"http://h/a/x"}, []string{"http://h/a/b/x"}},
+		{"/users/*", true, []string{"/users/7"}, []string{"/users/7/edit", "/admin/users/7"}},
+		{"/users/", false, []string{"http://h/users/7"}, []string{"http://h/Users"}}, // a regular expression
+		{`/USERS\/\d+/i`, false, []string{"http://h/users/7"}, []string{"http://h/users/x"}},
+	}
+	for _, tc := range tests {
+		m, err := parseURLPattern(tc.pattern)
+		if err != nil {
+			t.Fatalf("parseURLPattern(%q): %v", tc.pattern, err)
+		}
+		if m.rel != tc.rel {
+			t.Errorf("parseURLPattern(%q).rel = %v, want %v", tc.pattern, m.rel, tc.rel)
+		}
+		// These sources mean the same in Go's syntax as in JavaScript's.
+		src := m.src
+		if strings.Contains(m.flags, "i") {
+			src = "(?i)" + src
+		}
+		re := regexp.MustCompile(src)
+		for _, u := range tc.match {
+			if !re.MatchString(u) {
+				t.Errorf("%q (regex %s) does not match %s", tc.pattern, m.src, u)
+			}
+		}
+		for _, u := range tc.nomatch {
+			if re.MatchString(u) {
+				t.Errorf("%q (regex %s) matches %s", tc.pattern, m.src, u)
+			}
+		}
+	}
+}
+
+func TestFindInSnapshot(t *testing.T) {
+	yaml := strings.Join([]string{
+		`- navigation:`,
+		`  - link "Home" [ref=e1]:`,
+		`    - /url: /`,
+		`- main:`,
+		`  - heading "Orders" [level=1]`,
+		`  - list [ref=e2]:`,
+		`    - listitem: Order 17 shipped`,
+		`  - button "Ship order" [ref=e3]`,
+	}, "\n")
+	got, total := FindInSnapshot(yaml, "ORDER", nil, 10)
+	if total != 3 || len(got) != 3 {
+		t.Fatalf("FindInSnapshot(order) found %d (%d listed), want 3: %+v", total, len(got), got)
+	}
+	if got[1].Line != "- listitem: Order 17 shipped" || got[1].Ref != "e2" || got[1].Under != "- list [ref=e2]:" {
+		t.Errorf("a line without a ref gets the nearest ref above it: %+v", got[1])
+	}
+	if got[2].Ref != "e3" || got[2].Under != "" {
+		t.Errorf("a line with a ref keeps it: %+v", got[2])
+	}
+	if got, total := FindInSnapshot(yaml, "e3", nil, 10); total != 0 {
+		t.Errorf("refs are not searched, but e3 found %+v", got)
+	}
+	if got, total := FindInSnapshot(yaml, "", regexp.MustCompile(`^link "H`), 10); total != 1 || got[0].Ref != "e1" {
+		t.Errorf("regex search (the list marker is not part of the line) = %+v", got)
+	}
+	if got, total := FindInSnapshot(yaml, "order", nil, 1); total != 3 || len(got) != 1 {
+		t.Errorf("limit 1: %d listed of %d, want 1 of 3", len(got), total)
+	}
+}

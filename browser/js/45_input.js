@@ -1,0 +1,159 @@
+  // ---------- input: the checks and state behind hover, drag, check,
+  // select, slider and file upload ----------
+
+  // nextFrame resolves at the next animation frame, or after 50 ms in a tab
+  // that gets no frames (where nothing animates either).
+  function nextFrame() {
+    return new Promise((done) => {
+      requestAnimationFrame(() => done());
+      setTimeout(done, 50);
+    });
+  }
+
+  const sameRect = (a, b) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+
+  // actionPoint(el, anyState) is clickPoint for an element that must also be
+  // stable: its box the same in two consecutive animation frames, so that the
+  // input lands where the element is, not where it was while sliding in. (A
+  // first frame can come at once, with the animation clock where it was.) A
+  // promise.
+  async function actionPoint(el, anyState) {
+    const first = clickPoint(el, anyState);
+    if (first.error) return first;
+    await nextFrame();
+    const before = el.getBoundingClientRect();
+    await nextFrame();
+    if (!el.isConnected) return { error: 'not attached' };
+    if (!sameRect(before, el.getBoundingClientRect())) return { error: 'not stable (it is moving)' };
+    return clickPoint(el, anyState);
+  }
+
+  // hoverPoint: where to put the pointer over el; disabled elements count.
+  const hoverPoint = (el) => actionPoint(el, true);
+
+  // watchDrag arms a one-shot dragstart watch in this document; dragStarted
+  // then tells whether the pointer moves since started an HTML5 drag that the
+  // page did not cancel.
+  let dragWatch = null;
+  function watchDrag() {
+    const w = { ev: null };
+    dragWatch = w;
+    addEventListener('dragstart', (e) => { w.ev = e; }, { capture: true, once: true });
+    return true;
+  }
+  function dragStarted() {
+    return !!(dragWatch && dragWatch.ev && !dragWatch.ev.defaultPrevented);
+  }
+
+  // labelControl: a <label> stands for the control it labels.
+  const labelControl = (el) => (el && el.localName === 'label' && el.control ? el.control : el);
+
+  // checkState(el) -> {checked: true|false|'mixed', radio} | {error}
+  function checkState(el) {
+    try {
+      if (!el || !el.isConnected) return { error: 'not attached' };
+      const t = labelControl(el);
+      const role = roleOf(t);
+      if (!role || !CHECKABLE_ROLES.has(role) || role === 'treeitem') {
+        return { error: 'not a checkbox, radio or switch: ' + describe(el) };
+      }
+      return { checked: checkedState(t, role), radio: role === 'radio' || role === 'menuitemradio' };
+    } catch (e) {
+      return { error: 'internal: ' + (e && e.message) };
+    }
+  }
+
+  const optionText = (o) => norm(o.label || o.textContent);
+
+  // selectOptions(el, values) selects the options of a <select> whose value
+  // or label is one of values (all others are deselected) and fires input
+  // and change, as a user's choice does. -> {values, labels} | {error}
+  function selectOptions(el, values) {
+    try {
+      if (!el || !el.isConnected) return { error: 'not attached' };
+      const sel = labelControl(el);
+      if (sel.localName !== 'select') return { error: 'not a <select>: ' + describe(el) };
+      if (!isVisible(sel)) return { error: 'not visible' };
+      if (isDisabled(sel, 'combobox')) return { error: 'disabled' };
+      const options = Array.from(sel.options);
+      const picked = [];
+      for (const v of values) {
+        const want = norm(v).toLowerCase();
+        const o = options.find((o) => o.value === v) || options.find((o) => optionText(o) === norm(v)) ||
+          options.find((o) => optionText(o).toLowerCase() === want);
+        if (!o) {
+          const list = options.slice(0, 20).map((o) => JSON.stringify(optionText(o)) +
+            (o.value !== optionText(o) ? ' (' + JSON.stringify(o.value) + ')' : '')).join(', ');
+          const more = options.length > 20 ? ', and ' + (options.length - 20) + ' more' : '';
+          return { error: 'no option matches ' + JSON.stringify(v) + '; options: ' + (list || 'none') + more };
+        }
+        if (o.disabled || (o.parentElement && o.parentElement.localName === 'optgroup' && o.parentElement.disabled)) {
+          return { error: 'option ' + JSON.stringify(optionText(o)) + ' is disabled' };
+        }
+        if (!picked.includes(o)) picked.push(o);
+      }
+      if (picked.length > 1 && !sel.multiple) {
+        return { error: 'not a multiple select: it takes one value, got ' + picked.length };
+      }
+      sel.focus();
+      if (sel.multiple) for (const o of options) o.selected = picked.includes(o);
+      else if (picked.length) picked[0].selected = true;
+      else sel.selectedIndex = -1;
+      sel.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      sel.dispatchEvent(new Event('change', { bubbles: true }));
+      return { values: picked.map((o) => o.value), labels: picked.map(optionText) };
+    } catch (e) {
+      return { error: 'internal: ' + (e && e.message) };
+    }
+  }
+
+  // sliderState(el, focus) -> {native, now, min, max} | {error}, for an
+  // <input type=range> (native) or an ARIA slider; focus focuses it, so that
+  // arrow keys move it.
+  function sliderState(el, focus) {
+    try {
+      if (!el || !el.isConnected) return { error: 'not attached' };
+      const t = labelControl(el);
+      const native = t.localName === 'input' && t.type === 'range';
+      const role = roleOf(t);
+      if (!native && role !== 'slider') return { error: 'not a slider: ' + describe(el) };
+      if (!isVisible(t)) return { error: 'not visible' };
+      if (isDisabled(t, role)) return { error: 'disabled' };
+      if (focus) t.focus();
+      if (native) return { native, now: Number(t.value), min: Number(t.min || 0), max: Number(t.max || 100) };
+      const num = (a, d) => (t.hasAttribute(a) ? Number(t.getAttribute(a)) : d);
+      return { native, now: num('aria-valuenow', NaN), min: num('aria-valuemin', 0), max: num('aria-valuemax', 100) };
+    } catch (e) {
+      return { error: 'internal: ' + (e && e.message) };
+    }
+  }
+
+  // setRange(el, value) sets an <input type=range> and fires input and
+  // change. An ARIA slider is left to arrow keys: its state comes back.
+  function setRange(el, value) {
+    const st = sliderState(el, true);
+    if (st.error || !st.native) return st;
+    const t = labelControl(el);
+    const old = t.value;
+    t.value = String(value);
+    if (Number(t.value) !== Number(value)) {
+      t.value = old;
+      return { error: 'cannot set ' + value + ': the slider takes ' + t.min + ' to ' + t.max + ' in steps of ' + (t.step || 1) };
+    }
+    t.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    t.dispatchEvent(new Event('change', { bubbles: true }));
+    return { native: true, now: Number(t.value) };
+  }
+
+  // fileInputOf(el) -> {multiple} | {error} for an <input type=file> (or
+  // its label). File inputs are often hidden behind a styled button, so
+  // visibility does not matter.
+  function fileInputOf(el) {
+    if (!el || !el.isConnected) return { error: 'not attached' };
+    const t = labelControl(el);
+    if (t.localName !== 'input' || t.type !== 'file') {
+      return { error: 'not a file input: ' + describe(el) + '; click what opens the file chooser, then upload without target' };
+    }
+    if (t.disabled) return { error: 'disabled' };
+    return { multiple: t.multiple };
+  }

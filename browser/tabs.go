@@ -1,0 +1,402 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"go.uber.org/zap"
+)
+
+// Tabs is what one session sees of the browser: a BrowserContext (its own
+// cookies, storage and cache) with the tabs open in it, one of them current.
+// Popups the pages open (window.open, target=_blank) join the list.
+//
+// Its methods must not be called concurrently (the session serializes
+// them); the popup bookkeeping that browser events update is guarded by mu.
+type Tabs struct {
+	m    *Manager
+	bctx context.Context // the browser's chromedp context
+	id   cdp.BrowserContextID
+	// lcancel ends the browser-event listener of this context.
+	lcancel context.CancelFunc
+
+	pages   []*Page
+	current int
+
+	mu     sync.Mutex
+	infos  map[target.ID]*target.Info // URL and title of every page target in the context
+	popups []target.ID                // opened by a page, not attached yet
+	seen   int                        // page targets that appeared in the context
+	newTgt chan struct{}              // closed and replaced when one appears
+	closed bool
+}
+
+// TabInfo describes one tab for a response.
+type TabInfo struct {
+	Index   int    `json:"index"`
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+	Current bool   `json:"current,omitempty"`
+	// Dialog is the text of a JavaScript dialog open in the tab.
+	Dialog string `json:"dialog,omitempty"`
+}
+
+// NewTabs creates a BrowserContext with one blank tab, launching the browser
+// first if needed.
+func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
+	m.mu.Lock()
+	bctx, err := m.launch()
+	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	t := &Tabs{m: m, bctx: bctx, infos: map[target.ID]*target.Info{}, newTgt: make(chan struct{})}
+	cctx, cancel := context.WithTimeout(bctx, m.opts.ActionTimeout)
+	stop := context.AfterFunc(ctx, cancel)
+	res, err := chromedp.CallBrowser(cctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	stop()
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("create browser context: %w", err)
+	}
+	t.id = res.BrowserContextID
+	var lctx context.Context
+	lctx, t.lcancel = context.WithCancel(bctx)
+	if err := chromedp.ListenBrowser(lctx, t.onBrowserEvent); err != nil {
+		t.Close()
+		return nil, fmt.Errorf("listen to the browser: %w", err)
+	}
+	if _, err := t.New(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// onBrowserEvent records the page targets of this context. It runs on
+// chromedp's read loop: state updates only.
+func (t *Tabs) onBrowserEvent(ev any) {
+	var info *target.Info
+	switch e := ev.(type) {
+	case *target.EventTargetCreated:
+		info = e.TargetInfo
+	case *target.EventTargetInfoChanged:
+		info = e.TargetInfo
+	case *target.EventTargetDestroyed:
+		t.mu.Lock()
+		delete(t.infos, e.TargetID)
+		t.mu.Unlock()
+		return
+	default:
+		return
+	}
+	if info == nil || info.Type != "page" || info.BrowserContextID != t.id {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, known := t.infos[info.TargetID]
+	t.infos[info.TargetID] = info
+	// A new page target is a popup (window.open, target=_blank, which
+	// has no opener by default), or a tab we opened: sync tells them apart.
+	if !known {
+		t.popups = append(t.popups, info.TargetID)
+		t.seen++
+		close(t.newTgt)
+		t.newTgt = make(chan struct{})
+	}
+}
+
+// open attaches a Page to a target of this context: a new tab when id is
+// empty, else the existing target (a popup).
+func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
+	p := newPage(t.m, t)
+	opts := []chromedp.ContextOption{chromedp.WithListener(p.listener(p.main))}
+	if id == "" {
+		opts = append(opts, chromedp.WithExistingBrowserContext(t.id))
+	} else {
+		opts = append(opts, chromedp.WithTargetID(id))
+	}
+	p.ctx, p.cancel = chromedp.NewContext(t.bctx, opts...)
+	p.main.ctx, p.main.cancel = p.ctx, p.cancel
+	if err := p.start(ctx); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// sync drops the tabs that closed themselves (window.close, a crash) and
+// attaches the popups opened since the last call. It returns how many tabs
+// it added. The current tab stays current, and is brought back to the front
+// if a popup opened over it, so that it keeps getting animation frames.
+func (t *Tabs) sync(ctx context.Context) int {
+	cur := t.Current()
+	kept := t.pages[:0]
+	for _, p := range t.pages {
+		if p.Gone() {
+			p.Close()
+			continue
+		}
+		kept = append(kept, p)
+	}
+	t.pages = kept
+	idx := t.indexOf(cur)
+	if idx < 0 {
+		idx = len(t.pages) - 1 // the current tab closed itself: the last one
+	}
+	t.current = max(0, idx)
+	t.mu.Lock()
+	ids := t.popups
+	t.popups = nil
+	t.mu.Unlock()
+	added := 0
+	for _, id := range ids {
+		if t.has(id) {
+			continue // a tab we opened ourselves
+		}
+		p, err := t.open(ctx, id)
+		if err != nil {
+			t.m.log.Debug("attach popup failed", zap.String("target", string(id)), zap.Error(err))
+			continue
+		}
+		p.waitLoaded(ctx, id)
+		t.pages = append(t.pages, p)
+		added++
+	}
+	if added > 0 {
+		if c := t.Current(); c != nil {
+			c.bringToFront(ctx)
+		}
+	}
+	return added
+}
+
+// has reports whether a tab of the list is the target id.
+func (t *Tabs) has(id target.ID) bool {
+	for _, p := range t.pages {
+		if p.main.target == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Tabs) indexOf(p *Page) int {
+	for i, q := range t.pages {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// TakePopups attaches the popups opened since the last look and returns
+// how many; the current tab stays current.
+func (t *Tabs) TakePopups(ctx context.Context) int { return t.sync(ctx) }
+
+// Current returns the current tab after taking in popups and dropping
+// closed tabs; nil when no tab is open.
+func (t *Tabs) Current() *Page {
+	if t.current < 0 || t.current >= len(t.pages) {
+		return nil
+	}
+	return t.pages[t.current]
+}
+
+// Sync takes in the popups opened and the tabs closed since the last call
+// and returns the current tab, opening a blank one if none is left.
+func (t *Tabs) Sync(ctx context.Context) (*Page, int, error) {
+	added := t.sync(ctx)
+	if p := t.Current(); p != nil {
+		return p, added, nil
+	}
+	p, err := t.New(ctx)
+	return p, added, err
+}
+
+// New opens a blank tab in its own window and makes it current.
+func (t *Tabs) New(ctx context.Context) (*Page, error) {
+	if t.Gone() {
+		return nil, &Error{Kind: KindBrowserCrashed, Message: "the browser context is gone",
+			Hint: "call the tool again: a new browser context is opened; state of the old one is lost"}
+	}
+	p, err := t.open(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	t.pages = append(t.pages, p)
+	t.current = len(t.pages) - 1
+	return p, nil
+}
+
+// Select makes the tab at index current and brings it to the front.
+func (t *Tabs) Select(ctx context.Context, index int) (*Page, error) {
+	t.sync(ctx)
+	if index < 0 || index >= len(t.pages) {
+		return nil, t.indexError(index)
+	}
+	t.current = index
+	p := t.pages[index]
+	p.bringToFront(ctx)
+	return p, nil
+}
+
+// CloseTab closes the tab at index; when it was current, the tab before it
+// becomes current.
+func (t *Tabs) CloseTab(ctx context.Context, index int) error {
+	t.sync(ctx)
+	if index < 0 || index >= len(t.pages) {
+		return t.indexError(index)
+	}
+	t.pages[index].Close()
+	t.pages = append(t.pages[:index], t.pages[index+1:]...)
+	if index < t.current || t.current >= len(t.pages) {
+		t.current = max(0, t.current-1)
+	}
+	if c := t.Current(); c != nil {
+		c.bringToFront(ctx)
+	}
+	return nil
+}
+
+func (t *Tabs) indexError(index int) error {
+	return newError(KindInvalidInput, "list the tabs with browser_tabs action=list and use an index from it",
+		"index: no tab %d (%d open)", index, len(t.pages))
+}
+
+// List describes the open tabs, in the order they were opened: each tab's
+// URL and title as its page says (one round trip a tab), or as the browser
+// last reported them while a dialog blocks the page.
+func (t *Tabs) List(ctx context.Context) []TabInfo {
+	out := make([]TabInfo, 0, len(t.pages))
+	for i, p := range t.pages {
+		ti := TabInfo{Index: i, Current: i == t.current}
+		info := p.LastInfo()
+		if d := p.Dialog(); d != nil {
+			ti.Dialog = d.String()
+		} else if live, err := p.Info(ctx); err == nil {
+			info = live
+		}
+		ti.URL, ti.Title = info.URL, info.Title
+		out = append(out, ti)
+	}
+	return out
+}
+
+// waitLoaded waits, up to the action timeout, until a popup has loaded the
+// document it was opened for, so that the response that reports it shows
+// its URL and title.
+func (p *Page) waitLoaded(ctx context.Context, id target.ID) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	for {
+		var st struct {
+			URL   string `json:"url"`
+			Ready string `json:"ready"`
+		}
+		err := p.evalEngine(cctx, "({url: location.href, ready: document.readyState})", &st)
+		p.tabs.mu.Lock()
+		want := ""
+		if info, ok := p.tabs.infos[id]; ok {
+			want = info.URL
+		}
+		p.tabs.mu.Unlock()
+		if err != nil || st.Ready == "complete" && (st.URL != "about:blank" || want == "about:blank") {
+			return
+		}
+		select {
+		case <-cctx.Done():
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// CurrentIndex is the index of the current tab.
+func (t *Tabs) CurrentIndex() int { return t.current }
+
+// Len is the number of open tabs.
+func (t *Tabs) Len() int { return len(t.pages) }
+
+// Gone reports whether the browser under the context has gone away.
+func (t *Tabs) Gone() bool {
+	t.mu.Lock()
+	closed := t.closed
+	t.mu.Unlock()
+	return closed || t.bctx.Err() != nil
+}
+
+// Close closes every tab and disposes of the BrowserContext: its cookies,
+// storage and cache are gone. It is safe to call more than once.
+func (t *Tabs) Close() {
+	t.mu.Lock()
+	already := t.closed
+	t.closed = true
+	t.mu.Unlock()
+	if already {
+		return
+	}
+	for _, p := range t.pages {
+		p.Close()
+	}
+	t.pages = nil
+	if t.lcancel != nil {
+		t.lcancel()
+	}
+	if t.id != "" && t.bctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
+		_, _ = chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: t.id})
+		cancel()
+	}
+}
+
+// bringToFront makes the tab the visible one of its window: a hidden tab
+// gets no animation frames, and the engine waits for them.
+func (p *Page) bringToFront(ctx context.Context) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	_, _ = chromedp.Call(cctx, page.BringToFront, cdp.Empty{})
+}
+
+// LastInfo is the page's URL and title as the browser last reported them.
+// It needs no script in the page, so it works while a dialog blocks it.
+func (p *Page) LastInfo() Info {
+	p.tabs.mu.Lock()
+	defer p.tabs.mu.Unlock()
+	if info, ok := p.tabs.infos[p.main.target]; ok {
+		return Info{URL: info.URL, Title: info.Title}
+	}
+	return Info{}
+}
+
+// seenCount is the number of page targets that appeared so far.
+func (t *Tabs) seenCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.seen
+}
+
+// waitSeen waits until n page targets have appeared in the context, or ctx
+// ends.
+func (t *Tabs) waitSeen(ctx context.Context, n int) {
+	for {
+		t.mu.Lock()
+		seen, ch := t.seen, t.newTgt
+		t.mu.Unlock()
+		if seen >= n {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
