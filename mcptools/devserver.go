@@ -130,11 +130,11 @@ func progress(ctx context.Context, req mcp.CallToolRequest, what string) (stop f
 
 // SessionStartParams are the arguments of session_start.
 type SessionStartParams struct {
-	CommandPath string   `json:"commandPath,omitempty" jsonschema:"Dev-server command implementing the contract (default: the configured one)"`
+	CommandPath string   `json:"commandPath,omitempty" jsonschema:"Contract command (default: the configured one)"`
 	Args        []string `json:"args,omitempty" jsonschema:"Arguments before the verb flag"`
 	Cwd         string   `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)"`
-	Run         string   `json:"run,omitempty" jsonschema:"Instead of a contract command: any dev command line, e.g. npm run dev (PORT is set)"`
-	ReadyPath   string   `json:"readyPath,omitempty" jsonschema:"With run: URL path that answers when the server is ready (default /)"`
+	Run         string   `json:"run,omitempty" jsonschema:"Or any dev command line, e.g. npm run dev (PORT is set)"`
+	ReadyPath   string   `json:"readyPath,omitempty" jsonschema:"With run: path that answers when ready (default /)"`
 	SessionArg
 }
 
@@ -278,13 +278,17 @@ func sessionRestartTool(d *Deps) Tool {
 			r.resultf("Dev server %s.", res.Status)
 			r.writeDev(s.ID, res)
 			// The page follows: same path, query and fragment on the new origin.
-			if s.page != nil && s.lastURL != "" && sameOrigin(s.lastURL, old) && res.URL != "" && !sameOrigin(old, res.URL) {
+			if s.tabs != nil && s.lastURL != "" && sameOrigin(s.lastURL, old) && res.URL != "" && !sameOrigin(old, res.URL) {
 				target := rebase(s.lastURL, res.URL)
-				if _, err := s.page.Navigate(ctx, target); err != nil {
+				p, err := s.Page(ctx, d.Browser)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := p.Navigate(ctx, target); err != nil {
 					return nil, err
 				}
 				r.resultf("The page followed to %s", target)
-				if err := r.pageState(ctx, s, s.page, snapFull, browserDefaults, d.MaxSnapshotBytes); err != nil {
+				if err := r.pageState(ctx, s, p, snapFull, browserDefaults, d.MaxSnapshotBytes); err != nil {
 					return nil, err
 				}
 			}
@@ -336,8 +340,8 @@ func sessionEndTool(d *Deps) Tool {
 type ServerLogsParams struct {
 	Stream string `json:"stream,omitempty" jsonschema:"Which log (default combined),enum=combined,enum=stdout,enum=stderr"`
 	Lines  int    `json:"lines,omitempty" jsonschema:"Last N lines (default 100, at most 2000)"`
-	Grep   string `json:"grep,omitempty" jsonschema:"Only lines matching this regular expression"`
-	Since  *int64 `json:"since,omitempty" jsonschema:"Cursor from an earlier call: only what was written after it"`
+	Grep   string `json:"grep,omitempty" jsonschema:"Only lines matching this regex"`
+	Since  *int64 `json:"since,omitempty" jsonschema:"Cursor from an earlier call: only newer lines"`
 	SessionArg
 }
 
@@ -346,7 +350,7 @@ const maxLogLines = 2000
 
 func serverLogsTool(d *Deps) Tool {
 	return define(d, "server_logs", ToolsetSession,
-		"Read the dev server's log (the files its command reported): last lines, grep, or only what is new since a cursor.",
+		"Read the dev server's log: last lines, grep, or what is new since a cursor.",
 		annotations{title: "Dev server logs", readOnly: true, openWorld: false},
 		func(_ context.Context, s *Session, a ServerLogsParams) (*mcp.CallToolResult, error) {
 			if err := requireDev(s); err != nil {

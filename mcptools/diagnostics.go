@@ -2,7 +2,10 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
+	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -11,7 +14,7 @@ const maxEvalBytes = 32 << 10
 
 // EvaluateParams are the arguments of browser_evaluate.
 type EvaluateParams struct {
-	Function string `json:"function" jsonschema:"JavaScript function, e.g. () => document.title, or (el) => el.value with target"`
+	Function string `json:"function" jsonschema:"e.g. () => document.title; (el) => el.value with target"`
 	Target   string `json:"target,omitempty" jsonschema:"Element (ref or selector) passed as the argument"`
 	SessionArg
 }
@@ -45,4 +48,145 @@ func evaluateTool(d *Deps) Tool {
 			}
 			return r.build(), nil
 		})
+}
+
+// maxListed caps the console messages and requests one response lists (the
+// newest are shown).
+const maxListed = 100
+
+// ConsoleMessagesParams are the arguments of browser_console_messages.
+type ConsoleMessagesParams struct {
+	Level string `json:"level,omitempty" jsonschema:"Least severe level shown (default info),enum=debug,enum=info,enum=warning,enum=error"`
+	All   bool   `json:"all,omitempty" jsonschema:"All kept, not only new ones"`
+	SessionArg
+}
+
+func consoleMessagesTool(d *Deps) Tool {
+	return define(d, "browser_console_messages", ToolsetDiagnosis,
+		"Console messages and uncaught exceptions (with stacks) of the page, new since the last call.",
+		annotations{title: "Console messages", readOnly: true},
+		func(ctx context.Context, s *Session, a ConsoleMessagesParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			msgs, dropped, err := p.ConsoleMessages(a.Level, a.All)
+			if err != nil {
+				return nil, err
+			}
+			level, since := a.Level, " new since your last call"
+			if level == "" {
+				level = "info"
+			}
+			if a.All {
+				since = ""
+			}
+			var r response
+			if len(msgs) == 0 {
+				r.resultf("No console messages%s at level %s or above.", since, level)
+			} else {
+				r.resultf("%d console messages%s at level %s or above:", len(msgs), since, level)
+			}
+			if dropped > 0 {
+				r.resultf("(%d older messages were dropped for space before they were read.)", dropped)
+			}
+			shown := msgs[max(0, len(msgs)-maxListed):]
+			if len(shown) < len(msgs) {
+				r.resultf("(the newest %d:)", len(shown))
+			}
+			for _, m := range shown {
+				line := fmt.Sprintf("- [%s] %s", m.Level, truncate(m.Text, 1000))
+				if m.Location != "" {
+					line += " @ " + m.Location
+				}
+				r.resultf("%s", line)
+				if m.Stack != "" {
+					r.resultf("    %s", strings.ReplaceAll(m.Stack, "\n", "\n    "))
+				}
+			}
+			if shown == nil {
+				shown = []browser.ConsoleMessage{}
+			}
+			r.set("messages", shown)
+			return r.build(), nil
+		})
+}
+
+// NetworkRequestsParams are the arguments of browser_network_requests.
+type NetworkRequestsParams struct {
+	Filter     string `json:"filter,omitempty" jsonschema:"Regex (RE2) the URL must match"`
+	FailedOnly bool   `json:"failedOnly,omitempty" jsonschema:"Only failures and HTTP >= 400"`
+	SessionArg
+}
+
+func networkRequestsTool(d *Deps) Tool {
+	return define(d, "browser_network_requests", ToolsetDiagnosis,
+		"The page's network requests: method, URL, type, status, duration, failure.",
+		annotations{title: "Network requests", readOnly: true},
+		func(ctx context.Context, s *Session, a NetworkRequestsParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			reqs, err := p.NetworkRequests(a.Filter, a.FailedOnly)
+			if err != nil {
+				return nil, err
+			}
+			what := "requests"
+			if a.FailedOnly {
+				what = "failed requests"
+			}
+			if a.Filter != "" {
+				what += " matching /" + a.Filter + "/"
+			}
+			var r response
+			if len(reqs) == 0 {
+				r.resultf("No %s.", what)
+			} else {
+				r.resultf("%d %s, oldest first:", len(reqs), what)
+			}
+			shown := reqs[max(0, len(reqs)-maxListed):]
+			if len(shown) < len(reqs) {
+				r.resultf("(the newest %d:)", len(shown))
+			}
+			for _, q := range shown {
+				r.resultf("- %s", requestLine(q))
+			}
+			if shown == nil {
+				shown = []browser.NetworkRequest{}
+			}
+			r.set("requests", shown)
+			return r.build(), nil
+		})
+}
+
+// requestLine renders one request: "GET url → 500 Internal Server Error
+// (Fetch, 12 ms)".
+func requestLine(q browser.NetworkRequest) string {
+	var outcome string
+	switch {
+	case q.Failure != "":
+		outcome = "failed: " + q.Failure
+		if q.Status > 0 {
+			outcome = fmt.Sprintf("%d, then failed: %s", q.Status, q.Failure)
+		}
+	case !q.Done && q.Status > 0:
+		outcome = fmt.Sprintf("%d, body still loading", q.Status)
+	case !q.Done:
+		outcome = "in flight"
+	default:
+		outcome = strings.TrimSpace(fmt.Sprintf("%d %s", q.Status, q.StatusText))
+	}
+	var extra []string
+	if q.Type != "" {
+		extra = append(extra, q.Type)
+	}
+	if q.Done {
+		extra = append(extra, fmt.Sprintf("%.0f ms", q.DurationMS))
+	}
+	line := fmt.Sprintf("%s %s → %s", q.Method, truncate(q.URL, 300), outcome)
+	if len(extra) > 0 {
+		line += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return line
 }

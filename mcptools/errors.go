@@ -19,6 +19,7 @@ const (
 	ErrSessionRequired  ErrorType = "session_required"
 	ErrInternal         ErrorType = "internal_error"
 	ErrCapacityExceeded ErrorType = "capacity_exceeded"
+	ErrNotAllowed       ErrorType = "not_allowed"
 )
 
 // ToolError is a failure the agent can act on: a type, what happened and

@@ -2,6 +2,11 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -9,17 +14,17 @@ import (
 
 // ClickParams are the arguments of browser_click.
 type ClickParams struct {
-	Target      string   `json:"target" jsonschema:"Ref from the snapshot (e5, f1e3) or a selector"`
-	Element     string   `json:"element,omitempty" jsonschema:"What the element is, in words, for messages"`
+	Target      string   `json:"target" jsonschema:"Ref (e5) or selector"`
+	Element     string   `json:"element,omitempty" jsonschema:"Element in words, for messages"`
 	DoubleClick bool     `json:"doubleClick,omitempty"`
 	Button      string   `json:"button,omitempty" jsonschema:"enum=left,enum=right,enum=middle"`
-	Modifiers   []string `json:"modifiers,omitempty" jsonschema:"Keys held during the click: Alt, Control, ControlOrMeta, Meta, Shift"`
+	Modifiers   []string `json:"modifiers,omitempty" jsonschema:"Held keys: Alt, Control, ControlOrMeta, Meta, Shift"`
 	SessionArg
 }
 
 func clickTool(d *Deps) Tool {
 	return define(d, "browser_click", ToolsetInput,
-		"Click an element with real mouse input once it is visible, enabled and not covered; waits for what the click starts.",
+		"Click an element (real mouse input) once it is visible, enabled and uncovered; waits for what it starts.",
 		annotations{title: "Click", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a ClickParams) (*mcp.CallToolResult, error) {
 			if a.Target == "" {
@@ -47,11 +52,11 @@ func clickTool(d *Deps) Tool {
 
 // TypeParams are the arguments of browser_type.
 type TypeParams struct {
-	Target  string `json:"target" jsonschema:"Ref from the snapshot (e5) or a selector of an editable element"`
-	Text    string `json:"text" jsonschema:"Text that replaces the element's content"`
-	Element string `json:"element,omitempty" jsonschema:"What the element is, in words, for messages"`
+	Target  string `json:"target" jsonschema:"Ref or selector of an editable element"`
+	Text    string `json:"text" jsonschema:"Replaces the content"`
+	Element string `json:"element,omitempty" jsonschema:"Element in words, for messages"`
 	Submit  bool   `json:"submit,omitempty" jsonschema:"Press Enter afterwards"`
-	Slowly  bool   `json:"slowly,omitempty" jsonschema:"Type one key at a time (for pages that react to each key)"`
+	Slowly  bool   `json:"slowly,omitempty" jsonschema:"One key at a time, for pages that react to keys"`
 	SessionArg
 }
 
@@ -85,4 +90,378 @@ func describe(target, element string) string {
 		return element + " (" + target + ")"
 	}
 	return target
+}
+
+// TargetParams are the arguments of the tools that act on one element.
+type TargetParams struct {
+	Target string `json:"target" jsonschema:"Ref (e5) or selector"`
+	SessionArg
+}
+
+// needTarget checks a required target argument.
+func needTarget(field, target string) error {
+	if target == "" {
+		return invalidInput(field, "empty: give a ref from the snapshot (e5) or a selector")
+	}
+	return nil
+}
+
+// actionResult is the answer of an input tool: its result line, the page
+// and what changed in the snapshot.
+func actionResult(ctx context.Context, d *Deps, s *Session, p *browser.Page, format string, args ...any) (*mcp.CallToolResult, error) {
+	var r response
+	r.resultf(format, args...)
+	if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
+		return nil, err
+	}
+	return r.build(), nil
+}
+
+func hoverTool(d *Deps) Tool {
+	return define(d, "browser_hover", ToolsetInput,
+		"Move the mouse over an element once it is visible, stable and not covered.",
+		annotations{title: "Hover", readOnly: false, destructive: false, openWorld: true},
+		func(ctx context.Context, s *Session, a TargetParams) (*mcp.CallToolResult, error) {
+			if err := needTarget("target", a.Target); err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.Hover(ctx, a.Target); err != nil {
+				return nil, err
+			}
+			return actionResult(ctx, d, s, p, "Hovered over %s", a.Target)
+		})
+}
+
+// DragParams are the arguments of browser_drag.
+type DragParams struct {
+	StartTarget string `json:"startTarget" jsonschema:"Element to drag: ref or selector"`
+	EndTarget   string `json:"endTarget" jsonschema:"Element to drop it on: ref or selector"`
+	SessionArg
+}
+
+func dragTool(d *Deps) Tool {
+	return define(d, "browser_drag", ToolsetInput,
+		"Drag an element onto another with the mouse (HTML5 drag and drop, or pointer events).",
+		annotations{title: "Drag and drop", destructive: true, openWorld: true},
+		func(ctx context.Context, s *Session, a DragParams) (*mcp.CallToolResult, error) {
+			if err := needTarget("startTarget", a.StartTarget); err != nil {
+				return nil, err
+			}
+			if err := needTarget("endTarget", a.EndTarget); err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			html5, err := p.Drag(ctx, a.StartTarget, a.EndTarget)
+			if err != nil {
+				return nil, err
+			}
+			how := "pointer drag"
+			if html5 {
+				how = "HTML5 drag and drop"
+			}
+			return actionResult(ctx, d, s, p, "Dragged %s onto %s (%s)", a.StartTarget, a.EndTarget, how)
+		})
+}
+
+// PressKeyParams are the arguments of browser_press_key.
+type PressKeyParams struct {
+	Key string `json:"key" jsonschema:"Key or combination: Enter, ArrowDown, a, Control+A, Shift+Tab, ControlOrMeta+C"`
+	SessionArg
+}
+
+func pressKeyTool(d *Deps) Tool {
+	return define(d, "browser_press_key", ToolsetInput,
+		"Press a key or key combination in the focused element, with real keyboard events.",
+		annotations{title: "Press a key", destructive: true, openWorld: true},
+		func(ctx context.Context, s *Session, a PressKeyParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.PressKey(ctx, a.Key); err != nil {
+				return nil, err
+			}
+			return actionResult(ctx, d, s, p, "Pressed %s", a.Key)
+		})
+}
+
+// SelectOptionParams are the arguments of browser_select_option.
+type SelectOptionParams struct {
+	Target  string   `json:"target" jsonschema:"Ref or selector of the <select>"`
+	Values  []string `json:"values" jsonschema:"Option values or labels"`
+	Element string   `json:"element,omitempty" jsonschema:"Element in words, for messages"`
+	SessionArg
+}
+
+func selectOptionTool(d *Deps) Tool {
+	return define(d, "browser_select_option", ToolsetInput,
+		"Select options of a <select> by value or label; others are deselected.",
+		annotations{title: "Select options", destructive: true, idempotent: true, openWorld: true},
+		func(ctx context.Context, s *Session, a SelectOptionParams) (*mcp.CallToolResult, error) {
+			if err := needTarget("target", a.Target); err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			labels, err := p.SelectOption(ctx, a.Target, a.Values)
+			if err != nil {
+				return nil, err
+			}
+			return actionResult(ctx, d, s, p, "Selected %s in %s", quoteList(labels), describe(a.Target, a.Element))
+		})
+}
+
+// quoteList renders ["a" "b"] as "a", "b" (or "nothing").
+func quoteList(items []string) string {
+	if len(items) == 0 {
+		return "nothing"
+	}
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func checkTool(d *Deps, want bool) Tool {
+	name, desc, title, verb := "browser_check", "Check a checkbox, radio button or switch by clicking it, unless it already is.", "Check", "Checked"
+	if !want {
+		name, desc, title, verb = "browser_uncheck", "Uncheck a checkbox or switch by clicking it, unless it already is.", "Uncheck", "Unchecked"
+	}
+	return define(d, name, ToolsetInput, desc,
+		annotations{title: title, destructive: true, idempotent: true, openWorld: true},
+		func(ctx context.Context, s *Session, a TargetParams) (*mcp.CallToolResult, error) {
+			if err := needTarget("target", a.Target); err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			clicked, err := p.SetChecked(ctx, a.Target, want)
+			if err != nil {
+				return nil, err
+			}
+			if !clicked {
+				return actionResult(ctx, d, s, p, "%s was %s already: nothing to do", a.Target, strings.ToLower(verb))
+			}
+			return actionResult(ctx, d, s, p, "%s %s", verb, a.Target)
+		})
+}
+
+// FormField is one field of browser_fill_form.
+type FormField struct {
+	Target string `json:"target" jsonschema:"Ref or selector"`
+	Name   string `json:"name,omitempty" jsonschema:"Field name, for messages"`
+	Type   string `json:"type" jsonschema:"enum=textbox,enum=checkbox,enum=radio,enum=combobox,enum=slider"`
+	Value  string `json:"value" jsonschema:"Text, option, number, or true/false"`
+}
+
+// FillFormParams are the arguments of browser_fill_form.
+type FillFormParams struct {
+	Fields []FormField `json:"fields"`
+	SessionArg
+}
+
+func fillFormTool(d *Deps) Tool {
+	return define(d, "browser_fill_form", ToolsetInput,
+		"Fill several form fields in one call: text boxes, checkboxes, radios, selects and sliders.",
+		annotations{title: "Fill a form", destructive: true, idempotent: true, openWorld: true},
+		func(ctx context.Context, s *Session, a FillFormParams) (*mcp.CallToolResult, error) {
+			if len(a.Fields) == 0 {
+				return nil, invalidInput("fields", "empty: give at least one {target, type, value}")
+			}
+			for i, f := range a.Fields {
+				if err := needTarget(fmt.Sprintf("fields[%d].target", i), f.Target); err != nil {
+					return nil, err
+				}
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			var done []string
+			for i, f := range a.Fields {
+				what, err := fillField(ctx, p, f)
+				if err != nil {
+					return nil, fieldError(i, f, done, err)
+				}
+				done = append(done, what)
+			}
+			return actionResult(ctx, d, s, p, "Filled %d fields: %s", len(done), strings.Join(done, "; "))
+		})
+}
+
+// fillField sets one form field and says what it did.
+func fillField(ctx context.Context, p *browser.Page, f FormField) (string, error) {
+	name := describe(f.Target, f.Name)
+	switch f.Type {
+	case "textbox":
+		if err := p.Type(ctx, f.Target, f.Value, browser.TypeOptions{}); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s = %q", name, f.Value), nil
+	case "checkbox", "radio":
+		on, err := parseChecked(f.Value)
+		if err != nil {
+			return "", err
+		}
+		if _, err := p.SetChecked(ctx, f.Target, on); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s %s", name, map[bool]string{true: "checked", false: "unchecked"}[on]), nil
+	case "combobox":
+		labels, err := p.SelectOption(ctx, f.Target, []string{f.Value})
+		if e, ok := browser.AsError(err); ok && e.Kind == browser.KindNotActionable && strings.Contains(e.Message, "not a <select>") {
+			// An editable combobox (autocomplete) takes the text.
+			if err := p.Type(ctx, f.Target, f.Value, browser.TypeOptions{}); err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("%s = %q", name, f.Value), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s = %s", name, quoteList(labels)), nil
+	case "slider":
+		v, err := strconv.ParseFloat(strings.TrimSpace(f.Value), 64)
+		if err != nil {
+			return "", invalidInput("value", "%q is not a number", f.Value)
+		}
+		now, err := p.SetSlider(ctx, f.Target, v)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s = %v", name, now), nil
+	}
+	return "", invalidInput("type", "%q: use textbox, checkbox, radio, combobox or slider", f.Type)
+}
+
+// parseChecked reads a checkbox or radio value.
+func parseChecked(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "on", "yes", "checked", "1":
+		return true, nil
+	case "false", "off", "no", "unchecked", "0":
+		return false, nil
+	}
+	return false, invalidInput("value", "%q: use true or false", v)
+}
+
+// fieldError names the field that failed and what was filled before it,
+// keeping the error's type.
+func fieldError(i int, f FormField, done []string, err error) error {
+	where := fmt.Sprintf("fields[%d] (%s)", i, describe(f.Target, f.Name))
+	if len(done) > 0 {
+		where += fmt.Sprintf(", after filling %d: %s", len(done), strings.Join(done, "; "))
+	}
+	typ, msg, hint := classify(err)
+	if typ == ErrInternal {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	return &ToolError{Type: typ, Message: where + ": " + msg, Suggestion: hint}
+}
+
+// FileUploadParams are the arguments of browser_file_upload.
+type FileUploadParams struct {
+	Paths  []string `json:"paths" jsonschema:"Absolute file paths"`
+	Target string   `json:"target,omitempty" jsonschema:"The file input; omit to answer the open file chooser"`
+	SessionArg
+}
+
+func fileUploadTool(d *Deps) Tool {
+	return define(d, "browser_file_upload", ToolsetInput,
+		"Choose files for a file input (target), or for the file chooser the last action opened.",
+		annotations{title: "Upload files", destructive: true, idempotent: true, openWorld: true},
+		func(ctx context.Context, s *Session, a FileUploadParams) (*mcp.CallToolResult, error) {
+			paths, err := d.uploadPaths(a.Paths)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.UploadFiles(ctx, a.Target, paths); err != nil {
+				return nil, err
+			}
+			names := make([]string, len(paths))
+			for i, pth := range paths {
+				names[i] = filepath.Base(pth)
+			}
+			into := "the file chooser"
+			if a.Target != "" {
+				into = a.Target
+			}
+			return actionResult(ctx, d, s, p, "Chose %s for %s", quoteList(names), into)
+		})
+}
+
+// uploadPaths checks that each path is an absolute path of a regular file
+// inside the allowed roots (symbolic links followed), and cleans it.
+func (d *Deps) uploadPaths(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, invalidInput("paths", "empty: give the absolute path of at least one file")
+	}
+	roots := d.FileRoots
+	if len(roots) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
+		roots = []string{wd}
+	}
+	real := make([]string, 0, len(roots))
+	for _, r := range roots {
+		if rr, err := filepath.EvalSymlinks(r); err == nil {
+			real = append(real, rr)
+		}
+	}
+	out := make([]string, len(paths))
+	for i, pth := range paths {
+		field := fmt.Sprintf("paths[%d]", i)
+		if !filepath.IsAbs(pth) {
+			return nil, invalidInput(field, "%q is not an absolute path", pth)
+		}
+		outside := &ToolError{Type: ErrNotAllowed,
+			Message:    fmt.Sprintf("%s: %q is outside the directories files may be uploaded from: %s", field, pth, strings.Join(roots, ", ")),
+			Suggestion: "use a file inside one of them, or start the server with --file-roots (E2E_MCP_FILE_ROOTS) naming its directory"}
+		// Refused before it is looked at, so that the answer tells nothing
+		// of what exists outside the roots; then again with links followed.
+		if !insideAny(filepath.Clean(pth), append(real, roots...)) {
+			return nil, outside
+		}
+		resolved, err := filepath.EvalSymlinks(pth)
+		if err != nil {
+			return nil, invalidInput(field, "%q: no such file", pth)
+		}
+		if !insideAny(resolved, real) {
+			return nil, outside
+		}
+		if fi, err := os.Stat(resolved); err != nil || !fi.Mode().IsRegular() {
+			return nil, invalidInput(field, "%q is not a regular file", pth)
+		}
+		out[i] = filepath.Clean(pth)
+	}
+	return out, nil
+}
+
+// insideAny reports whether path is one of roots or below one.
+func insideAny(path string, roots []string) bool {
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, path)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
 }

@@ -18,6 +18,7 @@ const (
 	ToolsetNavigation = "navigation"
 	ToolsetReading    = "reading"
 	ToolsetInput      = "input"
+	ToolsetWaiting    = "waiting"
 	ToolsetDiagnosis  = "diagnostics"
 )
 
@@ -44,6 +45,9 @@ type Deps struct {
 	DevTimeouts devserver.Timeouts
 	// StateDir is where managed dev servers keep their logs and state.
 	StateDir string
+	// FileRoots are the directories browser_file_upload may read files
+	// from; empty means the working directory.
+	FileRoots []string
 }
 
 // browserDefaults are the options of a whole-page snapshot.
@@ -60,18 +64,28 @@ func Inventory(d *Deps) []Tool {
 		sessionListTool(d),
 		serverLogsTool(d),
 		navigateTool(d),
+		backTool(d),
+		forwardTool(d),
+		reloadTool(d),
+		tabsTool(d),
+		resizeTool(d),
 		closeTool(d),
+		handleDialogTool(d),
 		snapshotTool(d),
 		screenshotTool(d),
+		getContentTool(d), findTool(d), pdfTool(d),
 		clickTool(d),
 		typeTool(d),
+		hoverTool(d), dragTool(d), pressKeyTool(d), selectOptionTool(d), checkTool(d, true), checkTool(d, false), fillFormTool(d), fileUploadTool(d),
+		waitForTool(d), expectTool(d),
 		evaluateTool(d),
+		consoleMessagesTool(d), networkRequestsTool(d),
 	}
 }
 
 // SessionArg is the optional sessionId every tool takes.
 type SessionArg struct {
-	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session (made on first use); omit for yours"`
+	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session; omit for yours"`
 }
 
 func (a SessionArg) session() string { return a.SessionID }
@@ -79,7 +93,8 @@ func (a SessionArg) session() string { return a.SessionID }
 // sessionArgs is what every params struct satisfies by embedding SessionArg.
 type sessionArgs interface{ session() string }
 
-// annotations says what a tool does to the world; every tool sets all four.
+// annotations says what a tool does to the world; every tool decides all
+// four, and tools/list carries those that differ from the spec's defaults.
 type annotations struct {
 	title                                        string
 	readOnly, destructive, idempotent, openWorld bool
@@ -99,6 +114,8 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		mcp.WithIdempotentHintAnnotation(a.idempotent),
 		mcp.WithOpenWorldHintAnnotation(a.openWorld),
 	)
+	omitDefaultHints(&def.Annotations)
+	schema := compileSchema(name, def.RawInputSchema)
 	handler := func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -107,6 +124,9 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 			}
 		}()
 		ctx = context.WithValue(ctx, requestKey{}, req)
+		if err := checkArgs(schema, req.Params.Arguments); err != nil {
+			return errorResult(name, err), nil
+		}
 		var args T
 		if err := req.BindArguments(&args); err != nil {
 			return errorResult(name, invalidInput("arguments", "%v", err)), nil
@@ -129,6 +149,26 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		return res, nil
 	}
 	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly}
+}
+
+// omitDefaultHints drops the hints that say what the MCP specification
+// assumes when a hint is absent (readOnly false, destructive true,
+// idempotent false, openWorld true): every byte of tools/list is sent to the
+// model on every request.
+func omitDefaultHints(a *mcp.ToolAnnotation) {
+	if a.ReadOnlyHint != nil && !*a.ReadOnlyHint {
+		a.ReadOnlyHint = nil
+	}
+	if a.DestructiveHint != nil && *a.DestructiveHint || a.ReadOnlyHint != nil {
+		// A read-only tool is not destructive by definition.
+		a.DestructiveHint = nil
+	}
+	if a.IdempotentHint != nil && !*a.IdempotentHint {
+		a.IdempotentHint = nil
+	}
+	if a.OpenWorldHint != nil && *a.OpenWorldHint {
+		a.OpenWorldHint = nil
+	}
 }
 
 // Register adds the inventory's tools to srv.

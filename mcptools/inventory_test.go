@@ -14,15 +14,16 @@ import (
 )
 
 // Every definition is sent to the model on every request. Playwright MCP's
-// default 25 tools take 20.3 KB (docs/anchors.md §7), 812 bytes a tool; we
-// mean to offer more tools in fewer bytes. Raise a budget only with a reason
-// in the commit.
+// default 25 tools take 19.0 KB in the benchmark (docs/benchmarks.md), 760
+// bytes a tool; we offer more tools (34) in fewer bytes. Raise a budget only
+// with a reason in the commit.
 const (
 	// toolsListBudget is the most bytes the whole tools/list answer may take
-	// (13 tools: the browser core and the dev-server session tools).
-	toolsListBudget = 10 * 1024
+	// (34 tools: sessions, navigation and tabs, reading, input, waiting,
+	// diagnostics).
+	toolsListBudget = 18 * 1024
 	// perToolBudget is the most bytes a tool may take on average.
-	perToolBudget = 700
+	perToolBudget = 560
 )
 
 var nameRE = regexp.MustCompile(`^(browser|session|server)_[a-z]+(_[a-z]+)*$`)
@@ -47,15 +48,21 @@ func TestInventory_Invariants(t *testing.T) {
 			if d.Description == "" || len(d.Description) > 160 {
 				t.Errorf("description has %d bytes, want 1-160: %q", len(d.Description), d.Description)
 			}
+			// Absent hints mean the spec's defaults: readOnly false,
+			// destructive true, idempotent false, openWorld true.
 			a := d.Annotations
-			if a.Title == "" || a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
-				t.Errorf("annotations not all set: %+v", a)
+			if a.Title == "" {
+				t.Errorf("no title annotation")
+			}
+			if a.ReadOnlyHint != nil && !*a.ReadOnlyHint || a.DestructiveHint != nil && *a.DestructiveHint ||
+				a.IdempotentHint != nil && !*a.IdempotentHint || a.OpenWorldHint != nil && *a.OpenWorldHint {
+				t.Errorf("a hint repeats the spec's default: %+v", a)
 			}
 			if tool.ReadOnly != (a.ReadOnlyHint != nil && *a.ReadOnlyHint) {
 				t.Errorf("inventory ReadOnly=%v disagrees with readOnlyHint", tool.ReadOnly)
 			}
-			if tool.ReadOnly && *a.DestructiveHint {
-				t.Errorf("a read-only tool cannot be destructive")
+			if tool.ReadOnly && a.DestructiveHint != nil {
+				t.Errorf("a read-only tool carries a destructive hint")
 			}
 			var s map[string]any
 			if err := json.Unmarshal(d.RawInputSchema, &s); err != nil {

@@ -17,7 +17,7 @@ type NavigateParams struct {
 
 func navigateTool(d *Deps) Tool {
 	return define(d, "browser_navigate", ToolsetNavigation,
-		"Open a URL in the session's tab and wait for it to load. Returns the page and its snapshot.",
+		"Open a URL in the current tab and wait for it to load; returns its snapshot.",
 		annotations{title: "Navigate to a URL", openWorld: true},
 		func(ctx context.Context, s *Session, a NavigateParams) (*mcp.CallToolResult, error) {
 			target, err := s.resolveURL(a.URL)
@@ -101,7 +101,7 @@ type CloseParams struct {
 
 func closeTool(d *Deps) Tool {
 	return define(d, "browser_close", ToolsetNavigation,
-		"Close the session's browser context: its tabs, cookies and storage are discarded. The next browser tool opens a fresh one.",
+		"Close the session's browser: tabs, cookies and storage are discarded; the next browser tool opens a fresh one.",
 		annotations{title: "Close the browser context", destructive: true, idempotent: true},
 		func(_ context.Context, s *Session, _ CloseParams) (*mcp.CallToolResult, error) {
 			var r response
@@ -109,6 +109,93 @@ func closeTool(d *Deps) Tool {
 				r.resultf("Closed the browser context of session %s.", s.ID)
 			} else {
 				r.resultf("Session %s had no open browser context.", s.ID)
+			}
+			return r.build(), nil
+		})
+}
+
+// HistoryParams are the arguments of browser_navigate_back and _forward.
+type HistoryParams struct {
+	SessionArg
+}
+
+func historyTool(d *Deps, name, title string, delta int) Tool {
+	dir := "back"
+	if delta > 0 {
+		dir = "forward"
+	}
+	return define(d, name, ToolsetNavigation,
+		"Go "+dir+" one page in the current tab's history and wait for it to load.",
+		annotations{title: title, openWorld: true},
+		func(ctx context.Context, s *Session, _ HistoryParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.GoBack(ctx, delta); err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("Went %s.", dir)
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
+				return nil, err
+			}
+			return r.build(), nil
+		})
+}
+
+func backTool(d *Deps) Tool    { return historyTool(d, "browser_navigate_back", "Go back", -1) }
+func forwardTool(d *Deps) Tool { return historyTool(d, "browser_navigate_forward", "Go forward", 1) }
+
+// ReloadParams are the arguments of browser_reload.
+type ReloadParams struct {
+	SessionArg
+}
+
+func reloadTool(d *Deps) Tool {
+	return define(d, "browser_reload", ToolsetNavigation,
+		"Reload the current tab and wait for it to load.",
+		annotations{title: "Reload", openWorld: true},
+		func(ctx context.Context, s *Session, _ ReloadParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.Reload(ctx); err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("Reloaded.")
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
+				return nil, err
+			}
+			return r.build(), nil
+		})
+}
+
+// ResizeParams are the arguments of browser_resize.
+type ResizeParams struct {
+	Width  int `json:"width" jsonschema:"CSS pixels"`
+	Height int `json:"height" jsonschema:"CSS pixels"`
+	SessionArg
+}
+
+func resizeTool(d *Deps) Tool {
+	return define(d, "browser_resize", ToolsetNavigation,
+		"Set the current tab's viewport size, e.g. 390x844 to test a phone layout.",
+		annotations{title: "Resize the viewport", idempotent: true},
+		func(ctx context.Context, s *Session, a ResizeParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			if err := p.Resize(ctx, a.Width, a.Height); err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("Viewport is %dx%d.", a.Width, a.Height)
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
+				return nil, err
 			}
 			return r.build(), nil
 		})

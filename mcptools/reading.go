@@ -3,6 +3,12 @@ package mcptools
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -13,7 +19,7 @@ type SnapshotParams struct {
 	Target          string `json:"target,omitempty" jsonschema:"Only the subtree of this ref or selector"`
 	Depth           int    `json:"depth,omitempty" jsonschema:"Maximum depth of the tree (0: all)"`
 	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only elements that have refs"`
-	Diff            bool   `json:"diff,omitempty" jsonschema:"Only what changed since your previous snapshot of this page"`
+	Diff            bool   `json:"diff,omitempty" jsonschema:"Only changes since your last snapshot of this page"`
 	SessionArg
 }
 
@@ -49,7 +55,7 @@ func snapshotTool(d *Deps) Tool {
 type ScreenshotParams struct {
 	Target   string `json:"target,omitempty" jsonschema:"Only this element (ref or selector)"`
 	FullPage bool   `json:"fullPage,omitempty" jsonschema:"The whole scrollable page"`
-	Type     string `json:"type,omitempty" jsonschema:"Image format (default png),enum=png,enum=jpeg"`
+	Type     string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg"`
 	SessionArg
 }
 
@@ -96,4 +102,205 @@ func pngSize(b []byte) (w, h uint32, ok bool) {
 		return 0, 0, false
 	}
 	return binary.BigEndian.Uint32(b[16:20]), binary.BigEndian.Uint32(b[20:24]), true
+}
+
+// maxContentChars caps the text or HTML browser_get_content returns.
+const maxContentChars = 40_000
+
+// GetContentParams are the arguments of browser_get_content.
+type GetContentParams struct {
+	Target string `json:"target,omitempty" jsonschema:"Only this element (ref or selector)"`
+	Format string `json:"format,omitempty" jsonschema:"Default text (as rendered),enum=text,enum=html"`
+	SessionArg
+}
+
+func getContentTool(d *Deps) Tool {
+	return define(d, "browser_get_content", ToolsetReading,
+		"The rendered text (innerText) or the HTML of the page or of one element.",
+		annotations{title: "Get text or HTML", readOnly: true, idempotent: true},
+		func(ctx context.Context, s *Session, a GetContentParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			c, err := p.GetContent(ctx, a.Target, a.Format, maxContentChars)
+			if err != nil {
+				return nil, err
+			}
+			format, what := a.Format, "the page"
+			if format == "" {
+				format = "text"
+			}
+			if a.Target != "" {
+				what = a.Target
+			}
+			var r response
+			fence := "text"
+			if format == "html" {
+				fence = "html"
+			}
+			r.resultf("%s of %s (%d characters):\n```%s\n%s\n```", map[string]string{"text": "Text", "html": "HTML"}[format], what, c.Total, fence, c.Text)
+			if c.Truncated {
+				r.resultf("(Cut at %d of %d characters: give target to read one part.)", maxContentChars, c.Total)
+			}
+			r.set("content", c)
+			return r.build(), nil
+		})
+}
+
+// maxFindMatches caps the lines browser_find lists.
+const maxFindMatches = 50
+
+// FindParams are the arguments of browser_find.
+type FindParams struct {
+	Text  string `json:"text,omitempty" jsonschema:"Text to find (case-insensitive)"`
+	Regex string `json:"regex,omitempty" jsonschema:"Or a regular expression (RE2)"`
+	SessionArg
+}
+
+func findTool(d *Deps) Tool {
+	return define(d, "browser_find", ToolsetReading,
+		"Search the page's snapshot for text or a regex; returns the matching lines with their refs.",
+		annotations{title: "Find in the page", readOnly: true, idempotent: true},
+		func(ctx context.Context, s *Session, a FindParams) (*mcp.CallToolResult, error) {
+			if (a.Text == "") == (a.Regex == "") {
+				return nil, invalidInput("text", "give either text or regex")
+			}
+			var re *regexp.Regexp
+			if a.Regex != "" {
+				var err error
+				if re, err = regexp.Compile(a.Regex); err != nil {
+					return nil, invalidInput("regex", "%v", err)
+				}
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			matches, total, err := p.Find(ctx, a.Text, re, maxFindMatches)
+			if err != nil {
+				return nil, err
+			}
+			what := strconv.Quote(a.Text)
+			if re != nil {
+				what = "/" + a.Regex + "/"
+			}
+			var r response
+			if total == 0 {
+				r.resultf("No line of the snapshot matches %s.", what)
+			} else {
+				r.resultf("%d lines of the snapshot match %s:", total, what)
+			}
+			for _, m := range matches {
+				if m.Under != "" {
+					r.resultf("- %s (inside %s)", m.Line, truncate(m.Under, 120))
+				} else {
+					r.resultf("- %s", m.Line)
+				}
+			}
+			if total > len(matches) {
+				r.resultf("(and %d more: narrow the search)", total-len(matches))
+			}
+			if matches == nil {
+				matches = []browser.FindMatch{}
+			}
+			r.set("matches", matches)
+			r.set("total", total)
+			return r.build(), nil
+		})
+}
+
+// PDFParams are the arguments of browser_pdf_save.
+type PDFParams struct {
+	Path string `json:"path,omitempty" jsonschema:"File in the working dir or --file-roots (default: a temp file)"`
+	SessionArg
+}
+
+func pdfTool(d *Deps) Tool {
+	return define(d, "browser_pdf_save", ToolsetReading,
+		"Save the page as a PDF file; returns its path and size.",
+		annotations{title: "Save as PDF", idempotent: true},
+		func(ctx context.Context, s *Session, a PDFParams) (*mcp.CallToolResult, error) {
+			path, err := d.outputPath("path", a.Path, "page-*.pdf")
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			data, err := p.PDF(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if err := writeOutput(path, data); err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("Saved the page as PDF: %s (%d KB).", path, (len(data)+1023)/1024)
+			r.set("path", path)
+			r.set("bytes", len(data))
+			return r.build(), nil
+		})
+}
+
+// outputPath checks where a tool may write a file: inside the allowed roots
+// (--file-roots; by default the server's working directory, which relative
+// paths are taken from), links followed; or, when no path is given, a new
+// file in the temp directory named after pattern.
+func (d *Deps) outputPath(field, path, pattern string) (string, error) {
+	if path == "" {
+		f, err := os.CreateTemp("", "e2e-mcp-"+pattern)
+		if err != nil {
+			return "", fmt.Errorf("create output file: %w", err)
+		}
+		name := f.Name()
+		_ = f.Close()
+		return name, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	roots := d.FileRoots
+	if len(roots) == 0 {
+		roots = []string{wd}
+	}
+	abs := path
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(wd, abs)
+	}
+	// The directory must exist; its links are resolved so that none leads
+	// out of the roots.
+	dir, err := filepath.EvalSymlinks(filepath.Dir(filepath.Clean(abs)))
+	if err != nil {
+		return "", invalidInput(field, "%q: its directory does not exist", path)
+	}
+	abs = filepath.Join(dir, filepath.Base(abs))
+	inside := false
+	for _, r := range roots {
+		if rr, err := filepath.EvalSymlinks(r); err == nil {
+			r = rr
+		}
+		if rel, err := filepath.Rel(r, abs); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			inside = true
+		}
+	}
+	if !inside {
+		return "", &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside the directories files may be saved in: %s", field, path, strings.Join(roots, ", ")),
+			Suggestion: "give a path inside one of them (relative paths start in the working directory), or leave it out for a temp file"}
+	}
+	if fi, err := os.Lstat(abs); err == nil && !fi.Mode().IsRegular() {
+		return "", invalidInput(field, "%q exists and is not a regular file", path)
+	}
+	return abs, nil
+}
+
+// writeOutput writes a tool's output file.
+func writeOutput(path string, data []byte) error {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("path: cannot write %s: %v", path, err),
+			Suggestion: "give a writable path inside the working directory"}
+	}
+	return nil
 }

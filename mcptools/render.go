@@ -14,6 +14,8 @@ import (
 type response struct {
 	result   strings.Builder
 	page     strings.Builder
+	tabs     strings.Builder
+	modal    strings.Builder
 	snapshot string
 	images   []mcp.Content
 	data     map[string]any
@@ -41,6 +43,8 @@ func (r *response) build() *mcp.CallToolResult {
 		b.WriteString("### Page\n")
 		b.WriteString(r.page.String())
 	}
+	b.WriteString(r.tabs.String())
+	b.WriteString(r.modal.String())
 	if r.snapshot != "" {
 		b.WriteString(r.snapshot)
 	}
@@ -67,11 +71,28 @@ const (
 // pageState adds the page's URL, title, new console errors and dialogs, and
 // a snapshot as mode says, capped at maxBytes.
 func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, mode snapMode, opts browser.SnapshotOptions, maxBytes int) error {
+	if p.Gone() && s.tabs != nil && !s.tabs.Gone() {
+		// The action closed the tab (window.close): show the one now current.
+		np, _, err := s.tabs.Sync(ctx)
+		if err != nil {
+			return err
+		}
+		r.resultf("The tab closed; tab %d is current now.", s.tabs.CurrentIndex())
+		p, mode = np, snapFull
+	}
+	if d := p.Dialog(); d != nil {
+		// The page runs no script until the dialog is answered: no snapshot.
+		r.pageInfo(p.LastInfo(), p)
+		r.tabsInfo(ctx, s)
+		r.dialog(d)
+		return nil
+	}
 	snap, err := p.Snapshot(ctx, opts)
 	if err != nil {
 		return err
 	}
 	r.pageInfo(snap.Info, p)
+	r.tabsInfo(ctx, s)
 	yaml := strings.TrimRight(snap.YAML, "\n")
 	whole := opts == (browser.SnapshotOptions{})
 	prev, samePage := s.lastSnap, s.lastSnap != "" && s.lastURL == snap.Info.URL
@@ -123,17 +144,65 @@ func (r *response) pageInfo(info browser.Info, p *browser.Page) {
 	if info.Status >= 400 {
 		fmt.Fprintf(&r.page, "- HTTP status: %d\n", info.Status)
 	}
-	console, dropped, dialogs := p.TakeEvents()
+	console, dropped := p.TakeEvents()
 	if len(console) > 0 {
 		fmt.Fprintf(&r.page, "- New console errors: %d\n", len(console)+dropped)
 		for _, m := range console[max(0, len(console)-10):] {
 			fmt.Fprintf(&r.page, "  - %s: %s\n", m.Level, truncate(m.Text, 300))
 		}
 	}
-	for _, d := range dialogs {
-		fmt.Fprintf(&r.page, "- Dialog (answered automatically): %s\n", truncate(d, 300))
+	if p.FileChooserOpen() {
+		r.page.WriteString("- File chooser open: answer it with browser_file_upload (paths)\n")
 	}
 	r.set("page", info)
+}
+
+// tabsInfo lists the session's tabs when there is more than one, and says
+// when a page opened new ones.
+func (r *response) tabsInfo(ctx context.Context, s *Session) {
+	if s.tabs == nil {
+		return
+	}
+	s.newTabs += s.tabs.TakePopups(ctx)
+	if s.newTabs > 0 {
+		fmt.Fprintf(&r.page, "- New tabs opened: %d (they are not current: select one with browser_tabs)\n", s.newTabs)
+		s.newTabs = 0
+	}
+	if s.tabs.Len() > 1 {
+		r.writeTabs(s.tabs.List(ctx))
+	}
+}
+
+// writeTabs renders the ### Open tabs section.
+func (r *response) writeTabs(tabs []browser.TabInfo) {
+	r.tabs.WriteString("### Open tabs\n")
+	for _, t := range tabs {
+		cur := ""
+		if t.Current {
+			cur = " (current)"
+		}
+		title := t.Title
+		if title == "" {
+			title = "(no title)"
+		}
+		fmt.Fprintf(&r.tabs, "- %d:%s [%s](%s)", t.Index, cur, truncate(title, 80), t.URL)
+		if t.Dialog != "" {
+			fmt.Fprintf(&r.tabs, " - dialog open: %s", truncate(t.Dialog, 120))
+		}
+		r.tabs.WriteByte('\n')
+	}
+	r.set("tabs", tabs)
+}
+
+// dialog renders the ### Dialog section: what blocks the page, and how to
+// go on.
+func (r *response) dialog(d *browser.Dialog) {
+	fmt.Fprintf(&r.modal, "### Dialog\nA %s dialog is open: %q", d.Type, truncate(d.Message, 500))
+	if d.Type == "prompt" && d.DefaultPrompt != "" {
+		fmt.Fprintf(&r.modal, " (default answer %q)", truncate(d.DefaultPrompt, 200))
+	}
+	r.modal.WriteString("\nThe page is blocked until you answer it with browser_handle_dialog (accept; promptText for a prompt).\n")
+	r.set("dialog", d)
 }
 
 func truncate(s string, n int) string {

@@ -22,7 +22,6 @@ func NewServer(version string, d *Deps) *server.MCPServer {
 	srv := server.NewMCPServer("e2e-mcp", version,
 		server.WithInstructions(instructions),
 		server.WithToolCapabilities(false),
-		server.WithInputSchemaValidation(),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 	)

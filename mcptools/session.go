@@ -13,7 +13,7 @@ type SessionListParams struct {
 
 func sessionListTool(d *Deps) Tool {
 	return define(d, "session_list", ToolsetSession,
-		"List the sessions on this server: id, whether it is yours, whether its browser is open, its URL.",
+		"List this server's sessions: id, whether it is yours, browser open or not, URL.",
 		annotations{title: "List sessions", readOnly: true, idempotent: true},
 		func(ctx context.Context, cur *Session, _ SessionListParams) (*mcp.CallToolResult, error) {
 			var r response

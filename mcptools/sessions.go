@@ -25,11 +25,13 @@ type Session struct {
 	// Created is when the session was made.
 	Created time.Time
 
-	mu       sync.Mutex // serializes tool calls on this session
-	page     *browser.Page
-	dev      *devState // the session's dev server, if started
-	lastSnap string    // YAML of the last snapshot shown, for diffs
+	mu       sync.Mutex    // serializes tool calls on this session
+	tabs     *browser.Tabs // the session's browser context, once opened
+	dev      *devState     // the session's dev server, if started
+	snapPage *browser.Page // the tab lastSnap was taken of
+	lastSnap string        // YAML of the last snapshot shown, for diffs
 	lastURL  string
+	newTabs  int // tabs that popped up since the last response said so
 	lastUsed time.Time
 	closed   bool
 }
@@ -92,31 +94,53 @@ func (r *Registry) acquire(ctx context.Context, sessionID string) (*Session, err
 
 func (s *Session) release() { s.mu.Unlock() }
 
-// Page returns the session's tab, opening it (and the browser) on first use
-// or after the old one was lost.
+// Page returns the session's current tab, opening the browser context (and
+// the browser) on first use or after the old one was lost. While a dialog
+// blocks the tab it returns a dialog_open error: only the tools that answer
+// or work around dialogs use [Session.Tab].
 func (s *Session) Page(ctx context.Context, b *browser.Manager) (*browser.Page, error) {
-	if s.page != nil && !s.page.Gone() {
-		return s.page, nil
-	}
-	if s.page != nil {
-		s.page.Close()
-		s.page, s.lastSnap = nil, ""
-	}
-	p, err := b.NewPage(ctx)
+	p, err := s.Tab(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	s.page = p
+	if err := p.Ready(); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
-// closePage closes the session's tab and browser context, if open.
+// Tab returns the session's current tab in whatever state it is, after
+// taking in the popups opened since the last call.
+func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, error) {
+	if s.tabs != nil && s.tabs.Gone() {
+		s.closePage()
+	}
+	if s.tabs == nil {
+		t, err := b.NewTabs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.tabs = t
+	}
+	p, added, err := s.tabs.Sync(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.newTabs += added
+	if p != s.snapPage {
+		// The diff baseline belongs to one tab.
+		s.snapPage, s.lastSnap, s.lastURL = p, "", ""
+	}
+	return p, nil
+}
+
+// closePage closes the session's tabs and browser context, if open.
 func (s *Session) closePage() bool {
-	if s.page == nil {
+	if s.tabs == nil {
 		return false
 	}
-	s.page.Close()
-	s.page, s.lastSnap, s.lastURL = nil, "", ""
+	s.tabs.Close()
+	s.tabs, s.snapPage, s.lastSnap, s.lastURL, s.newTabs = nil, nil, "", "", 0
 	return true
 }
 
@@ -148,7 +172,7 @@ func (r *Registry) List(ctx context.Context, current *Session) []SessionInfo {
 		info := SessionInfo{ID: s.ID, Yours: s.Owner == conn || s.ID == conn, Created: s.Created}
 		locked := s == current || s.mu.TryLock()
 		if locked {
-			info.Browser, info.URL, info.LastUsed = s.page != nil, s.lastURL, s.lastUsed
+			info.Browser, info.URL, info.LastUsed = s.tabs != nil, s.lastURL, s.lastUsed
 			if s.dev != nil {
 				info.DevURL = s.dev.result.URL
 			}

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -41,6 +43,9 @@ type Config struct {
 	MaxSnapshotBytes int
 	// TestIDAttribute is the attribute testid= selectors match.
 	TestIDAttribute string
+	// FileRoots lists the directories file uploads may come from (comma or
+	// path-list separated); empty means the working directory.
+	FileRoots string
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 	// LogFormat is json or console.
@@ -108,6 +113,8 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.MaxSnapshotBytes })},
 	{"test-id-attribute", "E2E_MCP_TEST_ID_ATTRIBUTE", "data-testid", "attribute that testid= selectors match",
 		str(func(c *Config) *string { return &c.TestIDAttribute })},
+	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and browser_pdf_save may write to, comma or colon separated (default: the working directory)",
+		str(func(c *Config) *string { return &c.FileRoots })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
 		str(func(c *Config) *string { return &c.LogLevel })},
 	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
@@ -193,10 +200,30 @@ func (c *Config) Validate() error {
 	if !attrNameRE.MatchString(c.TestIDAttribute) {
 		errs = append(errs, fmt.Errorf("--test-id-attribute %q: want an attribute name such as data-testid", c.TestIDAttribute))
 	}
+	for _, r := range c.fileRoots() {
+		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+			errs = append(errs, fmt.Errorf("--file-roots: %q is not a directory", r))
+		}
+	}
 	if c.BrowserPath != "" {
 		if _, err := exec.LookPath(c.BrowserPath); err != nil {
 			errs = append(errs, fmt.Errorf("--browser-path %q: not an executable file; %s", c.BrowserPath, browser.InstallHint))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// fileRoots splits FileRoots into absolute, clean directory paths.
+func (c *Config) fileRoots() []string {
+	var roots []string
+	for _, r := range strings.FieldsFunc(c.FileRoots, func(r rune) bool { return r == ',' || r == filepath.ListSeparator }) {
+		if r = strings.TrimSpace(r); r == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(r); err == nil {
+			r = abs
+		}
+		roots = append(roots, filepath.Clean(r))
+	}
+	return roots
 }

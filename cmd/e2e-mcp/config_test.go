@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +44,13 @@ func TestParseConfig(t *testing.T) {
 		{name: "bad test id attribute", args: []string{"--test-id-attribute", "a b"}, err: "--test-id-attribute"},
 		{name: "snapshot cap", env: map[string]string{"E2E_MCP_MAX_SNAPSHOT_BYTES": "0"}, want: func(c *Config) bool { return c.MaxSnapshotBytes == 0 }},
 		{name: "negative snapshot cap", args: []string{"--max-snapshot-bytes", "-1"}, err: "--max-snapshot-bytes"},
+		{name: "file roots", env: map[string]string{"E2E_MCP_FILE_ROOTS": os.TempDir() + ", /" + string(filepath.ListSeparator) + "."},
+			want: func(c *Config) bool {
+				r := c.fileRoots()
+				wd, _ := os.Getwd()
+				return len(r) == 3 && r[0] == filepath.Clean(os.TempDir()) && r[1] == "/" && r[2] == wd
+			}},
+		{name: "file root not a directory", args: []string{"--file-roots", "/nonexistent/uploads"}, err: `--file-roots: "/nonexistent/uploads" is not a directory`},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}

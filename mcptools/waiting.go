@@ -1,0 +1,117 @@
+package mcptools
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// WaitForParams are the arguments of browser_wait_for.
+type WaitForParams struct {
+	Text      string  `json:"text,omitempty" jsonschema:"Text that must appear"`
+	TextGone  string  `json:"textGone,omitempty" jsonschema:"Text that must go away"`
+	Target    string  `json:"target,omitempty" jsonschema:"Ref or selector"`
+	State     string  `json:"state,omitempty" jsonschema:"State of target (default visible),enum=visible,enum=hidden,enum=attached,enum=detached"`
+	URL       string  `json:"url,omitempty" jsonschema:"URL glob (**/done, /path) or /regex/"`
+	LoadState string  `json:"loadState,omitempty" jsonschema:"enum=load,enum=domcontentloaded,enum=networkidle"`
+	Time      float64 `json:"time,omitempty" jsonschema:"Seconds to wait first"`
+	Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds (max 60; default: action timeout)"`
+	SessionArg
+}
+
+func waitForTool(d *Deps) Tool {
+	return define(d, "browser_wait_for", ToolsetWaiting,
+		"Wait until text appears or goes, an element reaches a state, the URL matches, or the page loads.",
+		annotations{title: "Wait for a condition", readOnly: true},
+		func(ctx context.Context, s *Session, a WaitForParams) (*mcp.CallToolResult, error) {
+			if a.Text == "" && a.TextGone == "" && a.Target == "" && a.URL == "" && a.LoadState == "" && a.Time == 0 {
+				return nil, invalidInput("arguments", "give what to wait for: text, textGone, target (with state), url, loadState or time")
+			}
+			timeout, err := seconds("timeout", a.Timeout)
+			if err != nil {
+				return nil, err
+			}
+			wait, err := seconds("time", a.Time)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			res, err := p.WaitFor(ctx, browser.WaitOptions{Time: wait, URL: a.URL, LoadState: a.LoadState,
+				Target: a.Target, State: a.State, Text: a.Text, TextGone: a.TextGone, Timeout: timeout})
+			if err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("Waited %s: %s.", res.Waited.Round(time.Millisecond), strings.Join(res.Met, "; "))
+			r.set("met", res.Met)
+			r.set("waitedMs", res.Waited.Milliseconds())
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
+				return nil, err
+			}
+			return r.build(), nil
+		})
+}
+
+// seconds turns a number of seconds from the arguments into a duration.
+func seconds(field string, v float64) (time.Duration, error) {
+	if v < 0 {
+		return 0, invalidInput(field, "%g is negative: give seconds, e.g. 2.5", v)
+	}
+	if d := time.Duration(v * float64(time.Second)); d <= browser.MaxWait {
+		return d, nil
+	}
+	return 0, invalidInput(field, "%g s is over the cap of %s: wait in steps and look at the page in between", v, browser.MaxWait)
+}
+
+// ExpectParams are the arguments of browser_expect.
+type ExpectParams struct {
+	Target   string  `json:"target" jsonschema:"Ref or selector"`
+	Check    string  `json:"check" jsonschema:"enum=visible,enum=hidden,enum=enabled,enum=disabled,enum=checked,enum=unchecked,enum=text,enum=value,enum=count"`
+	Expected string  `json:"expected,omitempty" jsonschema:"text: contained, value: equal, or /regex/; count: number"`
+	Timeout  float64 `json:"timeout,omitempty" jsonschema:"Seconds to retry (max 60)"`
+	SessionArg
+}
+
+func expectTool(d *Deps) Tool {
+	return define(d, "browser_expect", ToolsetWaiting,
+		"Assert an element's state, text, value or count, retrying until timeout; a failure is expect_failed.",
+		annotations{title: "Expect", readOnly: true},
+		func(ctx context.Context, s *Session, a ExpectParams) (*mcp.CallToolResult, error) {
+			if a.Target == "" {
+				return nil, invalidInput("target", "empty: give a ref from the snapshot (e5) or a selector")
+			}
+			timeout, err := seconds("timeout", a.Timeout)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			res, err := p.Expect(ctx, a.Target, a.Check, a.Expected, timeout)
+			if err != nil {
+				return nil, err
+			}
+			var r response
+			what := a.Target
+			if res.Element != "" {
+				what += " (" + res.Element + ")"
+			}
+			switch a.Check {
+			case "text", "value":
+				r.resultf("PASS: the %s of %s is %q.", a.Check, what, truncate(res.Actual, 300))
+			case "count":
+				r.resultf("PASS: %s matches %s elements.", a.Target, res.Actual)
+			default:
+				r.resultf("PASS: %s is %s.", what, a.Check)
+			}
+			r.set("expect", res)
+			return r.build(), nil
+		})
+}
