@@ -114,6 +114,15 @@ func serverEnv(t *testing.T) (env []string, tmp string) {
 // it on the session-oriented protocol version.
 func startClient(t *testing.T, env []string) *client.Client {
 	t.Helper()
+	c, _ := startClientLog(t, env)
+	return c
+}
+
+// startClientLog is startClient that also gives the server's stderr: its log
+// (debug level under serverEnv, CDP messages included), for tests that wait
+// until the server has done something.
+func startClientLog(t *testing.T, env []string) (*client.Client, *lockedBuffer) {
+	t.Helper()
 	stderr := &lockedBuffer{}
 	c, err := client.NewStdioMCPClientWithOptions(bin, env, nil, transport.WithCommandStderrWriter(stderr))
 	if err != nil {
@@ -138,7 +147,7 @@ func startClient(t *testing.T, env []string) *client.Client {
 	if _, err := c.Initialize(ctx, req); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	return c
+	return c, stderr
 }
 
 type lockedBuffer struct {

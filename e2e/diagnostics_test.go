@@ -1,0 +1,74 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestConsoleMessages: console messages of every level are kept, read once
+// as new (or all again), filtered by level; an uncaught exception comes with
+// its stack, and so does an exception of browser_evaluate.
+func TestConsoleMessages(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/wait/console.html"})
+	mustContain(t, "navigate's page state", out, "- New console errors: 1", "error: error line {code: 7}")
+
+	out = mustCall(t, c, "browser_console_messages", nil)
+	mustContain(t, "console (info)", out, "4 console messages new since your last call at level info or above",
+		"- [log] log line 42 @ "+f.URL+"/wait/console.html:", "- [info] info line", "- [warning] warn line", "- [error] error line {code: 7}")
+	if strings.Contains(out, "debug line") {
+		t.Errorf("level info shows a debug message:\n%s", out)
+	}
+	out = mustCall(t, c, "browser_console_messages", nil)
+	mustContain(t, "console again", out, "No console messages new since your last call")
+	out = mustCall(t, c, "browser_console_messages", map[string]any{"all": true, "level": "debug"})
+	mustContain(t, "all console", out, "[debug] debug line", "[log] log line 42")
+
+	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name=Explode]"})
+	out = mustCall(t, c, "browser_console_messages", map[string]any{"level": "error"})
+	mustContain(t, "exception", out, "- [exception] Error: kaboom @ "+f.URL+"/wait/console.html:",
+		"at detonate ("+f.URL+"/wait/console.html:", "at explode (")
+	if strings.Contains(out, "warn line") {
+		t.Errorf("level error shows a warning:\n%s", out)
+	}
+
+	out = mustFail(t, c, "browser_evaluate", map[string]any{"function": "() => { function inner() { throw new TypeError('bad input') } return inner() }"}, "script_error")
+	mustContain(t, "evaluate's exception", out, "TypeError: bad input", "Stack:", "at inner (")
+	if res := call(t, c, "browser_console_messages", map[string]any{"level": "loud"}); !res.IsError || !strings.Contains(text(res), "level") {
+		t.Errorf("an unknown level: want an isError result naming level, got:\n%s", text(res))
+	}
+}
+
+// TestNetworkRequests: requests are listed with status and duration; a
+// 500, a 404 and an aborted request are failures, which failedOnly keeps.
+func TestNetworkRequests(t *testing.T) {
+	f := newFixture(t, waitRoutes)
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/wait/net.html"})
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "all requests done", "timeout": 20})
+
+	out := mustCall(t, c, "browser_network_requests", nil)
+	mustContain(t, "requests", out,
+		"- GET "+f.URL+"/wait/net.html → 200 OK (Document, ",
+		"- GET "+f.URL+"/api/ok → 200 OK (Fetch, ",
+		"- GET "+f.URL+"/api/fail → 500 Internal Server Error (Fetch, ",
+		"- GET "+f.URL+"/api/missing → 404 Not Found (Fetch, ",
+		"- GET "+f.URL+"/api/hang → 200, then failed: net::ERR_ABORTED (Fetch, ")
+
+	out = mustCall(t, c, "browser_network_requests", map[string]any{"failedOnly": true})
+	mustContain(t, "failed requests", out, "3 failed requests", "/api/fail → 500", "/api/missing → 404", "/api/hang → 200, then failed")
+	for _, ok := range []string{"/api/ok", "net.html", "/api/slow"} {
+		if strings.Contains(out, ok) {
+			t.Errorf("failedOnly lists %s, which succeeded:\n%s", ok, out)
+		}
+	}
+	out = mustCall(t, c, "browser_network_requests", map[string]any{"filter": `/api/(fail|ok)$`})
+	mustContain(t, "filtered requests", out, "2 requests matching", "/api/fail", "/api/ok")
+	if strings.Contains(out, "missing") {
+		t.Errorf("filter lets through a URL it does not match:\n%s", out)
+	}
+	mustFail(t, c, "browser_network_requests", map[string]any{"filter": "("}, "invalid_input")
+}
