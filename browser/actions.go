@@ -105,6 +105,20 @@ type Snapshot struct {
 // format, with iframes (same- and cross-process) in place and their refs
 // prefixed fN. The main frame takes one round trip.
 func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
+	if opts == (SnapshotOptions{}) {
+		if s := p.takeSettled(ctx); s != nil {
+			return s, nil
+		}
+	}
+	return p.snapshot(ctx, opts)
+}
+
+// wholeSnapshot is the snapshot of the whole page, as a settle barrier.
+func (p *Page) wholeSnapshot(ctx context.Context) (*Snapshot, error) {
+	return p.snapshot(ctx, SnapshotOptions{})
+}
+
+func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	frame, root := p.frame, ""
@@ -450,18 +464,37 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 		return nil // the page waits for the answer, or closed itself; the response says so
 	}
 	// One round trip to the page, so that the events the action caused
-	// in the renderer have reached us.
-	if _, err := p.Info(ctx); err != nil {
+	// in the renderer have reached us. When the caller shows a snapshot
+	// next, the round trip takes it; it is kept only if the page then
+	// turns out to be quiet.
+	p.keepSettled(ctx, nil)
+	var err error
+	var snap *Snapshot
+	if tokenOf(ctx) != nil {
+		snap, err = p.wholeSnapshot(ctx)
+	} else {
+		_, err = p.Info(ctx)
+	}
+	if err != nil {
 		if p.Gone() {
 			return nil // the action closed the tab (window.close)
 		}
 		if _, ok := AsError(err); !ok {
 			return err
 		}
+		snap = nil
 	}
 	p.mu.Lock()
 	navigated, opened := p.navSeq > m.nav, p.opened-m.opened
+	busy := p.dialog != nil
+	for _, t := range p.inflight {
+		busy = busy || !t.Before(m.at)
+	}
 	p.mu.Unlock()
+	if !navigated && opened == 0 && !busy {
+		p.keepSettled(ctx, snap)
+		return nil
+	}
 	if opened > 0 && p.tabs != nil {
 		// The action opened windows (window.open, target=_blank): wait
 		// for their targets, so that the response lists them.

@@ -291,7 +291,11 @@ func fillFormTool(d *Deps) Tool {
 			}
 			var done []string
 			for i, f := range a.Fields {
-				what, err := fillField(ctx, p, f)
+				fctx := ctx
+				if i < len(a.Fields)-1 {
+					fctx = browser.NoSnapshotAfter(ctx) // only the last field's barrier brings the snapshot
+				}
+				what, err := fillField(fctx, p, f)
 				if err != nil {
 					return nil, fieldError(i, f, done, err)
 				}

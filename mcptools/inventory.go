@@ -124,6 +124,8 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 			}
 		}()
 		ctx = context.WithValue(ctx, requestKey{}, req)
+		// An action's settle barrier may take the snapshot the response shows.
+		ctx = browser.SnapshotAfter(ctx)
 		if err := checkArgs(schema, req.Params.Arguments); err != nil {
 			return errorResult(name, err), nil
 		}
