@@ -20,6 +20,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// cheapSnapshot is how long a whole-page snapshot may have taken for a
+// settle barrier to take one in its round trip: on a big page, an action
+// that starts requests would make the barrier's snapshot a wasted one.
+const cheapSnapshot = 25 * time.Millisecond
+
 // settleCap bounds how long an action waits for the network requests it
 // started; a request still running then is left to browser_wait_for.
 const settleCap = 500 * time.Millisecond
@@ -119,6 +124,10 @@ func (p *Page) wholeSnapshot(ctx context.Context) (*Snapshot, error) {
 }
 
 func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
+	if opts == (SnapshotOptions{}) {
+		start := time.Now()
+		defer func() { p.snapCost = time.Since(start) }()
+	}
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	frame, root := p.frame, ""
@@ -470,7 +479,7 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	p.keepSettled(ctx, nil)
 	var err error
 	var snap *Snapshot
-	if tokenOf(ctx) != nil {
+	if tokenOf(ctx) != nil && p.snapCost < cheapSnapshot {
 		snap, err = p.wholeSnapshot(ctx)
 	} else {
 		_, err = p.Info(ctx)
@@ -596,35 +605,21 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 func (p *Page) Evaluate(ctx context.Context, function, target string) (json.RawMessage, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
-	frame, obj := p.frame, runtime.RemoteObjectID("")
-	if target != "" {
-		var err error
-		if frame, obj, err = p.elementInPageWorld(cctx, target); err != nil {
-			return nil, err
-		}
-	}
-	pw, err := p.pageWorldOf(cctx, frame)
-	if err != nil {
-		return nil, p.ctxError(cctx, err, "find the page's JavaScript context")
-	}
-	params := runtime.CallFunctionOnParams{
-		// The user's text may be a function or a plain expression.
-		FunctionDeclaration: "function(el) { const f = (" + function + "\n); return typeof f === 'function' ? f(el) : f; }",
-		ExecutionContextID:  pw.id, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true)}
-	if obj != "" {
-		params.Arguments = []*runtime.CallArgument{{ObjectID: obj}}
-	}
 	var res runtime.CallFunctionOnResult
-	err = p.unlessDialog(cctx, func(cctx context.Context) error {
-		var err error
-		res, err = callOn(cctx, pw.host, runtime.CallFunctionOn, params)
-		return err
-	}, false)
-	if _, ok := AsError(err); ok {
-		return nil, err // the function opened a dialog, which blocks it
-	}
-	if err != nil {
-		return nil, p.ctxError(cctx, err, "evaluate")
+	for attempt := 0; ; attempt++ {
+		err := p.evaluateOnce(cctx, function, target, &res)
+		if err != nil && attempt < 3 && contextGoneRE.MatchString(err.Error()) && cctx.Err() == nil {
+			// A navigation (or an error page) replaced the document the
+			// context belonged to: run in its successor.
+			continue
+		}
+		if _, ok := AsError(err); ok {
+			return nil, err // e.g. the function opened a dialog, which blocks it
+		}
+		if err != nil {
+			return nil, p.ctxError(cctx, err, "evaluate")
+		}
+		break
 	}
 	if d := res.ExceptionDetails; d != nil {
 		return nil, scriptError(d, "fix the function; it runs in the page like a <script>")
@@ -639,6 +634,39 @@ func (p *Page) Evaluate(ctx context.Context, function, target string) (json.RawM
 		return json.Marshal(string(r.UnserializableValue))
 	}
 	return json.Marshal(r.Description)
+}
+
+// evaluateOnce runs the function once in the page's world of the target's
+// frame (the main frame without a target). A context that Chrome says is
+// gone is forgotten, so that the next attempt waits for its successor.
+func (p *Page) evaluateOnce(ctx context.Context, function, target string, res *runtime.CallFunctionOnResult) error {
+	frame, obj := p.frame, runtime.RemoteObjectID("")
+	if target != "" {
+		var err error
+		if frame, obj, err = p.elementInPageWorld(ctx, target); err != nil {
+			return err
+		}
+	}
+	pw, err := p.pageWorldOf(ctx, frame)
+	if err != nil {
+		return p.ctxError(ctx, err, "find the page's JavaScript context")
+	}
+	params := runtime.CallFunctionOnParams{
+		// The user's text may be a function or a plain expression.
+		FunctionDeclaration: "function(el) { const f = (" + function + "\n); return typeof f === 'function' ? f(el) : f; }",
+		ExecutionContextID:  pw.id, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true)}
+	if obj != "" {
+		params.Arguments = []*runtime.CallArgument{{ObjectID: obj}}
+	}
+	err = p.unlessDialog(ctx, func(ctx context.Context) error {
+		var err error
+		*res, err = callOn(ctx, pw.host, runtime.CallFunctionOn, params)
+		return err
+	}, false)
+	if err != nil && contextGoneRE.MatchString(err.Error()) {
+		p.forgetWorld(pw)
+	}
+	return err
 }
 
 // elementInPageWorld resolves target in the engine's world and hands the

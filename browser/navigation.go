@@ -74,5 +74,11 @@ func (p *Page) Resize(ctx context.Context, width, height int) error {
 	if err != nil {
 		return p.ctxError(cctx, err, "resize")
 	}
-	return nil
+	// The page sees the new size, and runs its resize handlers, in its
+	// next rendering step: wait for that, so the response shows the page
+	// as it laid itself out.
+	return p.evalEngine(cctx, fmt.Sprintf(`new Promise((done) => {
+		const check = () => requestAnimationFrame(() => (innerWidth === %d && innerHeight === %d) ? requestAnimationFrame(() => done(true)) : check());
+		check();
+	})`, width, height), nil)
 }

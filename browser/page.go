@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -48,23 +49,27 @@ type Page struct {
 	// out-of-process iframes, by target ID.
 	main *host
 
-	mu        sync.Mutex
-	changed   chan struct{} // closed and replaced on every state change
-	worlds    map[cdp.FrameID]execContext
-	mains     map[cdp.FrameID]execContext
-	frames    frameTable
-	navSeq    int // main-frame navigations requested or started
-	loadSeq   int // main-frame loads finished
-	stopSeq   int // main-frame loading stopped (with or without a new document)
-	inflight  map[network.RequestID]time.Time
-	console   []ConsoleMessage
-	dropped   int
-	events    eventLog                     // console and network records (events.go)
-	dialog    *Dialog                      // the JavaScript dialog open in the page, if any
-	dialogSeq int                          // dialogs opened so far
-	opened    int                          // new windows the page asked for (popups)
-	chooser   *page.EventFileChooserOpened // the file chooser open in the page, if any (input.go)
-	closed    bool
+	mu         sync.Mutex
+	changed    chan struct{} // closed and replaced on every state change
+	worlds     map[cdp.FrameID]execContext
+	mains      map[cdp.FrameID]execContext
+	frames     frameTable
+	navSeq     int // main-frame navigations requested or started
+	loadSeq    int // main-frame loads finished
+	stopSeq    int // main-frame loading stopped (with or without a new document)
+	inflight   map[network.RequestID]time.Time
+	console    []ConsoleMessage
+	dropped    int
+	events     eventLog                     // console and network records (events.go)
+	dialog     *Dialog                      // the JavaScript dialog open in the page, if any
+	dialogSeq  int                          // dialogs opened so far
+	opened     int                          // new windows the page asked for (popups)
+	chooser    *page.EventFileChooserOpened // the file chooser open in the page, if any (input.go)
+	closed     bool
+	crashed    bool          // the tab's renderer died; the tab is then gone
+	crashSaid  bool          // an error already told the agent about the crash
+	snapCost   time.Duration // how long the last whole-page snapshot took
+	failedRead time.Time     // when TakeFailedRequests last looked
 }
 
 // NewPage opens a tab in a new BrowserContext of its own, launching the
@@ -219,6 +224,8 @@ func (p *Page) onEvent(h *host, ev any) {
 		p.dialog = nil
 	case *page.EventWindowOpen:
 		p.opened++
+	case *inspector.EventTargetCrashed:
+		p.crashed = true
 	default:
 		return
 	}
@@ -233,6 +240,37 @@ func (p *Page) TakeEvents() (console []ConsoleMessage, dropped int) {
 	console, dropped = p.console, p.dropped
 	p.console, p.dropped = nil, 0
 	return
+}
+
+// TakeFailedRequests returns the requests that failed (no response, or an
+// HTTP status of 400 or more) and ended since the last call, oldest first.
+func (p *Page) TakeFailedRequests() []NetworkRequest {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	since := p.failedRead
+	p.failedRead = time.Now()
+	var out []NetworkRequest
+	for _, r := range p.events.network.list() {
+		end := r.Start.Add(time.Duration(r.DurationMS * float64(time.Millisecond)))
+		if r.Done && r.Failed() && !end.Before(since) {
+			out = append(out, *r)
+		}
+	}
+	return out
+}
+
+// crashUnsaid reports whether the tab crashed and no error said so yet.
+func (p *Page) crashUnsaid() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.crashed && !p.crashSaid
+}
+
+// Crashed reports whether the tab's renderer crashed.
+func (p *Page) Crashed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.crashed
 }
 
 // errTabClosed ends a wait on a tab that closed.
@@ -354,6 +392,11 @@ func (p *Page) forgetWorld(w execContext) {
 			delete(p.worlds, f)
 		}
 	}
+	for f, c := range p.mains {
+		if c.unique == w.unique {
+			delete(p.mains, f)
+		}
+	}
 }
 
 // engineError turns an exception thrown in the engine's world into an error.
@@ -382,9 +425,21 @@ func (p *Page) engineError(d *runtime.ExceptionDetails) error {
 // something else.
 func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 	switch {
+	case p.Crashed():
+		p.mu.Lock()
+		p.crashSaid = true // the next call need not say it again
+		p.mu.Unlock()
+		return &Error{Kind: KindBrowserCrashed, Message: fmt.Sprintf("the tab showing %s crashed (its renderer died) while it was %s; cookies and storage are kept", p.LastInfo().URL, what),
+			Hint: "call again: the crashed tab is closed and the call works in the current tab (browser_tabs lists them); navigate back to the page"}
 	case p.Gone() && p.ctx.Err() == nil:
-		return &Error{Kind: KindBrowserCrashed, Message: "the tab is closed: the page closed itself or crashed (" + what + ")",
+		return &Error{Kind: KindBrowserCrashed, Message: "the tab is closed: the page closed itself (" + what + ")",
 			Hint: "list the tabs with browser_tabs and select one, or navigate: a blank tab is opened", Err: err}
+	case p.tabs != nil && p.tabs.Gone():
+		p.tabs.mu.Lock()
+		p.tabs.deathSaid = true // the next call need not say it again
+		p.tabs.mu.Unlock()
+		return &Error{Kind: KindBrowserCrashed, Message: fmt.Sprintf("the browser process died while it was %s; the session lost its tabs (%s), cookies and storage", what, strings.Join(p.tabs.URLs(), ", ")),
+			Hint: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
 	case p.ctx.Err() != nil:
 		return &Error{Kind: KindBrowserCrashed, Message: "the browser tab is gone (" + what + ")",
 			Hint: "call the tool again: a new tab is opened; state of the old one is lost", Err: err}
@@ -397,7 +452,7 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 // Gone reports whether the tab or the whole browser has gone away (the
 // page closed itself, crashed, or the browser died).
 func (p *Page) Gone() bool {
-	if p.ctx.Err() != nil {
+	if p.ctx.Err() != nil || p.Crashed() {
 		return true
 	}
 	select {

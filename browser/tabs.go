@@ -28,6 +28,9 @@ type Tabs struct {
 
 	pages   []*Page
 	current int
+	// crashedURLs are the pages of tabs that crashed and were closed since
+	// the last TakeCrashed.
+	crashedURLs []string
 
 	mu     sync.Mutex
 	infos  map[target.ID]*target.Info // URL and title of every page target in the context
@@ -35,6 +38,8 @@ type Tabs struct {
 	seen   int                        // page targets that appeared in the context
 	newTgt chan struct{}              // closed and replaced when one appears
 	closed bool
+	// deathSaid is set when an error told the agent the browser died.
+	deathSaid bool
 }
 
 // TabInfo describes one tab for a response.
@@ -141,6 +146,9 @@ func (t *Tabs) sync(ctx context.Context) int {
 	kept := t.pages[:0]
 	for _, p := range t.pages {
 		if p.Gone() {
+			if p.crashUnsaid() {
+				t.crashedURLs = append(t.crashedURLs, p.LastInfo().URL)
+			}
 			p.Close()
 			continue
 		}
@@ -195,6 +203,23 @@ func (t *Tabs) indexOf(p *Page) int {
 		}
 	}
 	return -1
+}
+
+// TakeCrashed returns the URLs of the tabs that crashed and were closed
+// since the last call.
+func (t *Tabs) TakeCrashed() []string {
+	c := t.crashedURLs
+	t.crashedURLs = nil
+	return c
+}
+
+// URLs are the URLs of the open tabs, as the browser last reported them.
+func (t *Tabs) URLs() []string {
+	var out []string
+	for _, p := range t.pages {
+		out = append(out, p.LastInfo().URL)
+	}
+	return out
 }
 
 // TakePopups attaches the popups opened since the last look and returns
@@ -324,6 +349,14 @@ func (t *Tabs) CurrentIndex() int { return t.current }
 
 // Len is the number of open tabs.
 func (t *Tabs) Len() int { return len(t.pages) }
+
+// DeathSaid reports whether an error already told the agent that the
+// browser under this context died.
+func (t *Tabs) DeathSaid() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.deathSaid
+}
 
 // Gone reports whether the browser under the context has gone away.
 func (t *Tabs) Gone() bool {
