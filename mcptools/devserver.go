@@ -135,7 +135,7 @@ type SessionStartParams struct {
 	Cwd         string   `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)"`
 	Run         string   `json:"run,omitempty" jsonschema:"Or any dev command line, e.g. npm run dev (PORT is set)"`
 	ReadyPath   string   `json:"readyPath,omitempty" jsonschema:"With run: path that answers when ready (default /)"`
-	SessionArg
+	DevSessionArg
 }
 
 func sessionStartTool(d *Deps) Tool {
@@ -219,7 +219,7 @@ type requestKey struct{}
 
 // SessionParams are the arguments of the session tools that take no others.
 type SessionParams struct {
-	SessionArg
+	DevSessionArg
 }
 
 func requireDev(s *Session) error {
@@ -342,7 +342,7 @@ type ServerLogsParams struct {
 	Lines  int    `json:"lines,omitempty" jsonschema:"Last N lines (default 100, at most 2000)"`
 	Grep   string `json:"grep,omitempty" jsonschema:"Only lines matching this regex"`
 	Since  *int64 `json:"since,omitempty" jsonschema:"Cursor from an earlier call: only newer lines"`
-	SessionArg
+	DevSessionArg
 }
 
 // maxLogLines bounds server_logs.

@@ -45,6 +45,9 @@ type Deps struct {
 	DevTimeouts devserver.Timeouts
 	// StateDir is where managed dev servers keep their logs and state.
 	StateDir string
+	// ErrorLogLines is how many dev-server stderr lines a failure
+	// response carries (0: 100).
+	ErrorLogLines int
 	// FileRoots are the directories browser_file_upload may read files
 	// from; empty means the working directory.
 	FileRoots []string
@@ -63,6 +66,7 @@ func Inventory(d *Deps) []Tool {
 		sessionEndTool(d),
 		sessionListTool(d),
 		serverLogsTool(d),
+		sessionErrorsTool(d),
 		navigateTool(d),
 		backTool(d),
 		forwardTool(d),
@@ -84,11 +88,22 @@ func Inventory(d *Deps) []Tool {
 }
 
 // SessionArg is the optional sessionId every tool takes.
+//
+// Its schema carries no description: the server's instructions explain it
+// once, and the session tools' own sessionId (DevSessionArg) says it again;
+// a description on every tool would cost 1.5 KB of every request.
 type SessionArg struct {
-	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session; omit for yours"`
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 func (a SessionArg) session() string { return a.SessionID }
+
+// DevSessionArg is SessionArg with its description, for the session tools.
+type DevSessionArg struct {
+	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session (made on first use); omit for yours"`
+}
+
+func (a DevSessionArg) session() string { return a.SessionID }
 
 // sessionArgs is what every params struct satisfies by embedding SessionArg.
 type sessionArgs interface{ session() string }
@@ -146,7 +161,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 				lvl = zap.ErrorLevel
 			}
 			d.Logger.Log(lvl, "tool failed", zap.String("tool", name), zap.String("session", s.ID), zap.String("type", string(typ)), zap.String("message", msg))
-			return errorResult(name, err), nil
+			return d.failure(ctx, s, name, toolset, req, err), nil
 		}
 		return res, nil
 	}

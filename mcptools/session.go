@@ -8,7 +8,7 @@ import (
 
 // SessionListParams are the arguments of session_list.
 type SessionListParams struct {
-	SessionArg
+	DevSessionArg
 }
 
 func sessionListTool(d *Deps) Tool {

@@ -2,8 +2,10 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,7 +33,8 @@ type Session struct {
 	snapPage *browser.Page // the tab lastSnap was taken of
 	lastSnap string        // YAML of the last snapshot shown, for diffs
 	lastURL  string
-	newTabs  int // tabs that popped up since the last response said so
+	newTabs  int           // tabs that popped up since the last response said so
+	errors   []errorRecord // failed calls, oldest first (session_errors)
 	lastUsed time.Time
 	closed   bool
 }
@@ -113,7 +116,16 @@ func (s *Session) Page(ctx context.Context, b *browser.Manager) (*browser.Page, 
 // taking in the popups opened since the last call.
 func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, error) {
 	if s.tabs != nil && s.tabs.Gone() {
+		// The browser died (crash or kill): say so once, with what was
+		// lost; the next call opens a fresh browser context.
+		urls, said := s.tabs.URLs(), s.tabs.DeathSaid()
 		s.closePage()
+		if said {
+			return s.Tab(ctx, b)
+		}
+		return nil, &ToolError{Type: ErrorType(browser.KindBrowserCrashed),
+			Message:    fmt.Sprintf("the browser process died; session %s lost its tabs (%s), cookies and storage", s.ID, strings.Join(urls, ", ")),
+			Suggestion: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
 	}
 	if s.tabs == nil {
 		t, err := b.NewTabs(ctx)
@@ -127,6 +139,11 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 		return nil, err
 	}
 	s.newTabs += added
+	if crashed := s.tabs.TakeCrashed(); len(crashed) > 0 {
+		return nil, &ToolError{Type: ErrorType(browser.KindBrowserCrashed),
+			Message:    fmt.Sprintf("the tab showing %s crashed (its renderer died) and was closed; cookies and storage are kept", strings.Join(crashed, ", ")),
+			Suggestion: "call again: it works in the current tab (browser_tabs lists them); navigate back to the page"}
+	}
 	if p != s.snapPage {
 		// The diff baseline belongs to one tab.
 		s.snapPage, s.lastSnap, s.lastURL = p, "", ""

@@ -41,6 +41,8 @@ type Config struct {
 	StateDir string
 	// MaxSnapshotBytes caps the snapshot text of one response (0: no cap).
 	MaxSnapshotBytes int
+	// ErrorLogLines is how many dev-server stderr lines a failure carries.
+	ErrorLogLines int
 	// TestIDAttribute is the attribute testid= selectors match.
 	TestIDAttribute string
 	// FileRoots lists the directories file uploads may come from (comma or
@@ -111,6 +113,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.StateDir })},
 	{"max-snapshot-bytes", "E2E_MCP_MAX_SNAPSHOT_BYTES", "262144", "cap on the snapshot text of one response, with a notice saying how to get the rest (0: no cap)",
 		integer(func(c *Config) *int { return &c.MaxSnapshotBytes })},
+	{"error-log-lines", "E2E_MCP_ERROR_LOG_LINES", "100", "dev-server stderr lines a failed step's response carries (1-2000)",
+		integer(func(c *Config) *int { return &c.ErrorLogLines })},
 	{"test-id-attribute", "E2E_MCP_TEST_ID_ATTRIBUTE", "data-testid", "attribute that testid= selectors match",
 		str(func(c *Config) *string { return &c.TestIDAttribute })},
 	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and browser_pdf_save may write to, comma or colon separated (default: the working directory)",
@@ -193,6 +197,9 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			errs = append(errs, fmt.Errorf("--%s-timeout must be positive, got %s", name, d))
 		}
+	}
+	if c.ErrorLogLines < 1 || c.ErrorLogLines > 2000 {
+		errs = append(errs, fmt.Errorf("--error-log-lines must be 1 to 2000, got %d", c.ErrorLogLines))
 	}
 	if c.MaxSnapshotBytes < 0 {
 		errs = append(errs, fmt.Errorf("--max-snapshot-bytes must be 0 (no cap) or more, got %d", c.MaxSnapshotBytes))
