@@ -160,6 +160,7 @@ func TestDevServerFailures(t *testing.T) {
 	cases := []struct{ mode, want, also string }{
 		{"hang", "timeout", "did not answer within 1s"},
 		{"badjson", "invalid_json", "not JSON"},
+		{"fail", "non_zero_exit", "exited with status 3"},
 		{"fail", "non_zero_exit", "EADDRINUSE"},
 		{"errorstatus", "non_zero_exit", "build_failed"},
 		{"missingfield", "missing_field", `"url"`},

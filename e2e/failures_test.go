@@ -102,6 +102,7 @@ func TestFailureTypes(t *testing.T) {
 		{"no such element", "browser_click", map[string]any{"target": "#nope"}, "element_not_found", true, nil},
 		{"two matches", "browser_click", map[string]any{"target": ".dup"}, "not_unique", true, []string{`button "Twin"`}},
 		{"ref of a gone page", "browser_click", map[string]any{"target": oldRef}, "ref_stale", true, []string{"take a new snapshot"}},
+		{"disabled button", "browser_click", map[string]any{"target": "role=button[name=Closed]"}, "not_actionable", true, []string{"disabled"}},
 		{"ref never handed out", "browser_click", map[string]any{"target": "e9999"}, "ref_not_found", true, nil},
 		{"wait that cannot end", "browser_wait_for", map[string]any{"text": "never shown", "timeout": 0.5}, "timeout", true,
 			[]string{"### Dev server status (--status, on timeout)", `"status":"running"`}},

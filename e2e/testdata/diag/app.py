@@ -16,6 +16,7 @@ PAGE = b"""<!doctype html>
 <button id="ship">Ship</button>
 <button id="flood">Flood</button>
 <button class="dup">Twin</button> <button class="dup">Twin</button>
+<button disabled>Closed</button>
 <script>
 document.getElementById('ship').onclick = async () => {
   const r = await fetch('/api/ship', {method: 'POST'});
