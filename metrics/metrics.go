@@ -1,0 +1,79 @@
+// Package metrics holds the Prometheus collectors of the server, served at
+// /metrics in HTTP mode: sessions, tool calls and their errors and latency,
+// browser launches and crashes, dev servers, and the process (memory, CPU,
+// goroutines).
+package metrics
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// The collectors. They live in a registry of their own, so that tests and
+// embedders see exactly these.
+var (
+	registry = prometheus.NewRegistry()
+
+	// SessionsCreated counts the sessions made.
+	SessionsCreated = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "e2e_mcp_sessions_created_total", Help: "Sessions made."})
+	// SessionsEnded counts the sessions ended, by reason (end, idle,
+	// evicted, connection_closed, server_exit).
+	SessionsEnded = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_sessions_ended_total", Help: "Sessions ended, by reason."}, []string{"reason"})
+	// ToolCalls counts tool calls by tool.
+	ToolCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_tool_calls_total", Help: "Tool calls, by tool."}, []string{"tool"})
+	// ToolsInFlight is the number of tool calls running now.
+	ToolsInFlight = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "e2e_mcp_tool_calls_in_flight", Help: "Tool calls running now."})
+	// ToolErrors counts failed tool calls by tool and error type.
+	ToolErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_tool_errors_total", Help: "Failed tool calls, by tool and error type."}, []string{"tool", "type"})
+	// ToolSeconds is the latency of tool calls by tool.
+	ToolSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "e2e_mcp_tool_duration_seconds", Help: "Tool call latency, by tool.",
+		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}}, []string{"tool"})
+	// BrowserLaunches counts browser launches by result (ok, failed).
+	BrowserLaunches = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_browser_launches_total", Help: "Browser launches, by result."}, []string{"result"})
+	// BrowserCrashes counts browsers that died and tabs that crashed.
+	BrowserCrashes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_browser_crashes_total", Help: "Browser processes that died (kind=browser) and tabs whose renderer crashed (kind=tab)."}, []string{"kind"})
+)
+
+func init() {
+	registry.MustRegister(SessionsCreated, SessionsEnded, ToolCalls, ToolsInFlight, ToolErrors, ToolSeconds,
+		BrowserLaunches, BrowserCrashes,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+}
+
+// Handler serves the collectors in the Prometheus text format.
+func Handler() http.Handler {
+	return promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
+}
+
+// Gauges reads the numbers the server keeps itself (sessions open, dev
+// servers running) at scrape time, so they cannot drift.
+type Gauges struct {
+	SessionsActive    func() float64
+	DevServersRunning func() float64
+}
+
+var gaugesRegistered bool
+
+// RegisterGauges registers the gauges once (later calls are ignored: a
+// process serves one registry of sessions).
+func RegisterGauges(g Gauges) {
+	if gaugesRegistered {
+		return
+	}
+	gaugesRegistered = true
+	registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "e2e_mcp_sessions_active", Help: "Sessions open now."}, g.SessionsActive),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "e2e_mcp_dev_servers_running", Help: "Sessions with a started dev server."}, g.DevServersRunning),
+	)
+}
