@@ -55,6 +55,10 @@ func (p *Page) Info(ctx context.Context) (Info, error) {
 func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
 	defer cancel()
+	if v := p.m.policy().Check(cctx, url, p.tabs.devOrigins()); v.Blocked {
+		return Info{}, notAllowed(url, v.Rule)
+	}
+	p.takeBlockedDoc()
 	var resp *network.Response
 	err := p.act(cctx, func(cctx context.Context) error {
 		var err error
@@ -67,6 +71,13 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	if err != nil {
 		var le *chromedp.LoadError
 		if errors.As(err, &le) {
+			if b := p.takeBlockedDoc(); b != nil && strings.Contains(le.ErrorText, "BLOCKED_BY_CLIENT") {
+				rule := b.Rule
+				if b.URL != url {
+					rule += " (" + url + " redirected there)"
+				}
+				return Info{}, notAllowed(b.URL, rule)
+			}
 			return Info{}, &Error{Kind: KindNavigationFailed, Message: fmt.Sprintf("%s: %s", url, le.ErrorText),
 				Hint: "check that the server is running and the URL is right", Err: err}
 		}

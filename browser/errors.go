@@ -24,6 +24,8 @@ const (
 	KindBrowserNotFound   Kind = "browser_not_found"
 	KindBrowserLaunchFail Kind = "browser_launch_failed"
 	KindDialogOpen        Kind = "dialog_open"
+	// KindNotAllowed is a URL the request policy refuses (policy.go).
+	KindNotAllowed Kind = "not_allowed"
 	// KindExpectFailed is a browser_expect check that did not hold: a test
 	// failure of the page, reported with what the page showed.
 	KindExpectFailed Kind = "expect_failed"

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"go.uber.org/zap"
 )
 
@@ -31,6 +32,9 @@ type Options struct {
 	LaunchTimeout time.Duration
 	// Logger receives the browser's log lines; nil means none.
 	Logger *zap.Logger
+	// Policy decides which requests pages may make (policy.go); nil means
+	// the default: file:// blocked, nothing intercepted.
+	Policy *Policy
 }
 
 func (o *Options) setDefaults() {
@@ -61,6 +65,12 @@ type Manager struct {
 	allocCancel   context.CancelFunc
 	profile       string
 	pages         map[*Page]struct{}
+	guard         *browserGuard // the request policy at the browser level, once enabled
+	// failures counts launches that failed in a row; nextTry is when the
+	// next may be tried, lastErr why the last failed.
+	failures int
+	nextTry  time.Time
+	lastErr  error
 }
 
 // NewManager returns a Manager; it starts no process until a page is needed.
@@ -79,9 +89,37 @@ func (m *Manager) launch() (context.Context, error) {
 	}
 	if m.browserCtx != nil {
 		// The previous browser died (crash or kill): clean up after it.
+		metrics.BrowserCrashes.WithLabelValues("browser").Inc()
 		m.log.Warn("browser is gone; launching a new one")
 		m.shutdownLocked()
 	}
+	if m.failures > 0 && time.Now().Before(m.nextTry) {
+		// A circuit breaker: a browser that fails to start is not started
+		// again on every call; the wait doubles up to maxLaunchBackoff.
+		return nil, &Error{Kind: KindBrowserLaunchFail,
+			Message: fmt.Sprintf("the browser failed to start %d time(s) in a row; the next attempt is in %s (last error: %v)",
+				m.failures, time.Until(m.nextTry).Round(100*time.Millisecond), m.lastErr),
+			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint}
+	}
+	b, err := m.start()
+	if e, ok := AsError(err); ok && e.Kind == KindBrowserLaunchFail {
+		m.failures++
+		m.lastErr = err
+		m.nextTry = time.Now().Add(min(time.Second<<min(m.failures-1, 5), maxLaunchBackoff))
+		return nil, err
+	}
+	if err != nil {
+		return nil, err // no browser found: nothing was started
+	}
+	m.failures, m.lastErr = 0, nil
+	return b, nil
+}
+
+// maxLaunchBackoff bounds the wait between failed launches.
+const maxLaunchBackoff = 30 * time.Second
+
+// start launches Chrome. It is called with m.mu held.
+func (m *Manager) start() (context.Context, error) {
 	path, err := FindExecutable(m.opts.ExecPath)
 	if err != nil {
 		return nil, err
@@ -132,6 +170,7 @@ func (m *Manager) launch() (context.Context, error) {
 	err = chromedp.Do(bctx)
 	stopped := timer.Stop()
 	if err != nil {
+		metrics.BrowserLaunches.WithLabelValues("failed").Inc()
 		bcancel()
 		allocCancel()
 		_ = os.RemoveAll(dir)
@@ -142,6 +181,7 @@ func (m *Manager) launch() (context.Context, error) {
 		return nil, &Error{Kind: KindBrowserLaunchFail, Message: fmt.Sprintf("start %s: %s", path, msg),
 			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: err}
 	}
+	metrics.BrowserLaunches.WithLabelValues("ok").Inc()
 	m.browserCtx, m.browserCancel, m.allocCancel, m.profile = bctx, bcancel, allocCancel, dir
 	m.log.Info("browser launched", zap.String("path", path), zap.Int("pid", m.pidLocked()),
 		zap.String("profile", dir), zap.Duration("took", time.Since(start)))
@@ -226,4 +266,13 @@ func (m *Manager) Close() error {
 		p.Close()
 	}
 	return nil
+}
+
+// Health says whether a browser runs or can be started: it starts one when
+// none runs (as the first session would), and reports the launch error.
+func (m *Manager) Health(ctx context.Context) (pid int, err error) {
+	if _, err := m.Version(ctx); err != nil {
+		return 0, err
+	}
+	return m.PID(), nil
 }

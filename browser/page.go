@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"go.uber.org/zap"
 )
 
@@ -48,6 +49,8 @@ type Page struct {
 	// main is the tab's own session; hosts are the sessions of
 	// out-of-process iframes, by target ID.
 	main *host
+	// guard enforces the request policy; nil when it intercepts nothing.
+	guard *pageGuard
 
 	mu         sync.Mutex
 	changed    chan struct{} // closed and replaced on every state change
@@ -118,8 +121,11 @@ func (p *Page) start(ctx context.Context) error {
 		p.main.target = c.Target.TargetID
 		p.detached, _ = chromedp.Detached(p.ctx)
 		cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
-		_, err = chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-			Source: engineJS, WorldName: worldName, RunImmediately: new(true)})
+		err = p.enableGuard(cctx, p.main)
+		if err == nil {
+			_, err = chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+				Source: engineJS, WorldName: worldName, RunImmediately: new(true)})
+		}
 		if err == nil {
 			err = p.interceptFileChooser(cctx)
 		}
@@ -185,6 +191,9 @@ func (p *Page) listener(h *host) func(ev any) {
 // onEvent records what the page does. It runs on chromedp's read loop, so it
 // only updates state: no commands, no blocking.
 func (p *Page) onEvent(h *host, ev any) {
+	if p.guard != nil && p.guard.onEvent(h, ev) {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.frameEventLocked(h, ev) {
@@ -226,6 +235,7 @@ func (p *Page) onEvent(h *host, ev any) {
 		p.opened++
 	case *inspector.EventTargetCrashed:
 		p.crashed = true
+		metrics.BrowserCrashes.WithLabelValues("tab").Inc()
 	default:
 		return
 	}

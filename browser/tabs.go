@@ -40,6 +40,8 @@ type Tabs struct {
 	closed bool
 	// deathSaid is set when an error told the agent the browser died.
 	deathSaid bool
+
+	guard tabsGuard // the request policy's state of this context (policy.go)
 }
 
 // TabInfo describes one tab for a response.
@@ -76,6 +78,10 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 	if err := chromedp.ListenBrowser(lctx, t.onBrowserEvent); err != nil {
 		t.Close()
 		return nil, fmt.Errorf("listen to the browser: %w", err)
+	}
+	if err := m.guardBrowser(ctx, bctx); err != nil {
+		t.Close()
+		return nil, err
 	}
 	if _, err := t.New(ctx); err != nil {
 		t.Close()
@@ -122,6 +128,7 @@ func (t *Tabs) onBrowserEvent(ev any) {
 // empty, else the existing target (a popup).
 func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
 	p := newPage(t.m, t)
+	p.guard = newPageGuard(p)
 	opts := []chromedp.ContextOption{chromedp.WithListener(p.listener(p.main))}
 	if id == "" {
 		opts = append(opts, chromedp.WithExistingBrowserContext(t.id))
