@@ -158,6 +158,8 @@ func sessionStartTool(d *Deps) Tool {
 				return nil, devError(err)
 			}
 			s.dev = &devState{server: srv, desc: desc, result: res}
+			s.allowDevOrigin()
+			s.hasDev.Store(true)
 			var r response
 			r.resultf("Dev server %s (%s).", res.Status, desc)
 			r.writeDev(s.ID, res)
@@ -274,6 +276,7 @@ func sessionRestartTool(d *Deps) Tool {
 				return nil, devError(err)
 			}
 			s.dev.result = res
+			s.allowDevOrigin()
 			var r response
 			r.resultf("Dev server %s.", res.Status)
 			r.writeDev(s.ID, res)
@@ -329,6 +332,7 @@ func sessionEndTool(d *Deps) Tool {
 				}
 				r.resultf("Dev server %s.", res.Status)
 				s.dev = nil
+				s.hasDev.Store(false)
 			}
 			d.Sessions.remove(ctx, s, "session_end")
 			r.resultf("Session %s ended.", s.ID)
@@ -414,4 +418,13 @@ func serverLogsTool(d *Deps) Tool {
 			r.set("cursor", c.Cursor)
 			return r.build(), nil
 		})
+}
+
+// allowDevOrigin lets the session's pages reach its dev server whatever the
+// request policy's allowlist and private-network default say. It is called
+// when the dev server starts or moves, and when the browser context opens.
+func (s *Session) allowDevOrigin() {
+	if s.tabs != nil && s.dev != nil && s.dev.result != nil && s.dev.result.URL != "" {
+		_ = s.tabs.AllowOrigin(s.dev.result.URL)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -19,6 +20,7 @@ const (
 	ErrSessionRequired  ErrorType = "session_required"
 	ErrInternal         ErrorType = "internal_error"
 	ErrCapacityExceeded ErrorType = "capacity_exceeded"
+	ErrRateLimited      ErrorType = "rate_limited"
 	ErrNotAllowed       ErrorType = "not_allowed"
 )
 
@@ -63,6 +65,12 @@ func errorResult(tool string, err error) *mcp.CallToolResult {
 		fmt.Fprintf(&b, "Next: %s\n", hint)
 	}
 	res := mcp.NewToolResultError(b.String())
-	res.StructuredContent = map[string]any{"error": map[string]string{"type": string(typ), "message": msg, "suggestion": hint, "tool": tool}}
+	res.StructuredContent = map[string]any{"error": map[string]any{"type": string(typ), "message": msg, "suggestion": hint, "tool": tool}}
 	return res
+}
+
+// rateLimited is the error of a call over a per-client limit.
+func rateLimited(what string, retry time.Duration) *ToolError {
+	return &ToolError{Type: ErrRateLimited, Message: fmt.Sprintf("too many %s from this client", what),
+		Suggestion: fmt.Sprintf("retry in %s", retry.Round(100*time.Millisecond))}
 }

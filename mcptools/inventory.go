@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
@@ -48,6 +50,9 @@ type Deps struct {
 	// ErrorLogLines is how many dev-server stderr lines a failure
 	// response carries (0: 100).
 	ErrorLogLines int
+	// AllowCall, when set, applies a per-client rate limit to tool calls:
+	// it says whether the call may go on, or how long to wait.
+	AllowCall func(ctx context.Context) (ok bool, retryAfter time.Duration)
 	// FileRoots are the directories browser_file_upload may read files
 	// from; empty means the working directory.
 	FileRoots []string
@@ -132,15 +137,28 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 	omitDefaultHints(&def.Annotations)
 	schema := compileSchema(name, def.RawInputSchema)
 	handler := func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		start := time.Now()
+		metrics.ToolsInFlight.Inc()
 		defer func() {
+			metrics.ToolsInFlight.Dec()
 			if r := recover(); r != nil {
 				d.Logger.Error("tool panicked", zap.String("tool", name), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
 				res, err = errorResult(name, fmt.Errorf("panic in %s: %v", name, r)), nil
+			}
+			metrics.ToolCalls.WithLabelValues(name).Inc()
+			metrics.ToolSeconds.WithLabelValues(name).Observe(time.Since(start).Seconds())
+			if res != nil && res.IsError {
+				metrics.ToolErrors.WithLabelValues(name, errorTypeOf(res)).Inc()
 			}
 		}()
 		ctx = context.WithValue(ctx, requestKey{}, req)
 		// An action's settle barrier may take the snapshot the response shows.
 		ctx = browser.SnapshotAfter(ctx)
+		if d.AllowCall != nil {
+			if ok, retry := d.AllowCall(ctx); !ok {
+				return errorResult(name, rateLimited("tool calls", retry)), nil
+			}
+		}
 		if err := checkArgs(schema, req.Params.Arguments); err != nil {
 			return errorResult(name, err), nil
 		}
@@ -161,11 +179,24 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 				lvl = zap.ErrorLevel
 			}
 			d.Logger.Log(lvl, "tool failed", zap.String("tool", name), zap.String("session", s.ID), zap.String("type", string(typ)), zap.String("message", msg))
+			clientLog(ctx, mcp.LoggingLevelWarning, map[string]any{"event": "tool failed", "tool": name, "session": s.ID, "type": string(typ), "message": msg})
 			return d.failure(ctx, s, name, toolset, req, err), nil
 		}
 		return res, nil
 	}
 	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly}
+}
+
+// errorTypeOf reads the error type of an isError result.
+func errorTypeOf(res *mcp.CallToolResult) string {
+	if sc, ok := res.StructuredContent.(map[string]any); ok {
+		if e, ok := sc["error"].(map[string]any); ok {
+			if t, ok := e["type"].(string); ok {
+				return t
+			}
+		}
+	}
+	return "unknown"
 }
 
 // omitDefaultHints drops the hints that say what the MCP specification

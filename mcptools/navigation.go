@@ -78,7 +78,7 @@ func checkURL(raw string) error {
 		if u.Host == "" {
 			return invalidInput("url", "%q has no host", raw)
 		}
-	case "about", "data":
+	case "about", "data", "file": // file: the request policy decides (not_allowed unless --allow-file-urls)
 	case "":
 		return invalidInput("url", "%q is not absolute: add the scheme and host, e.g. http://localhost:3000%s", raw, ensureSlash(raw))
 	default:

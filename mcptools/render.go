@@ -151,6 +151,13 @@ func (r *response) pageInfo(info browser.Info, p *browser.Page) {
 			fmt.Fprintf(&r.page, "  - %s: %s\n", m.Level, truncate(m.Text, 300))
 		}
 	}
+	if blocked := p.TakeBlocked(); len(blocked) > 0 {
+		fmt.Fprintf(&r.page, "- Blocked requests: %d (refused by the request policy)\n", len(blocked))
+		for _, b := range blocked[:min(5, len(blocked))] {
+			fmt.Fprintf(&r.page, "  - %s: %s\n", truncate(b.URL, 200), b.Rule)
+		}
+		r.set("blockedRequests", blocked)
+	}
 	if p.FileChooserOpen() {
 		r.page.WriteString("- File chooser open: answer it with browser_file_upload (paths)\n")
 	}

@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 )
@@ -22,9 +23,20 @@ func NewServer(version string, d *Deps) *server.MCPServer {
 	srv := server.NewMCPServer("e2e-mcp", version,
 		server.WithInstructions(instructions),
 		server.WithToolCapabilities(false),
+		// logging/setLevel: the client picks the level of the log messages
+		// it gets (failures, sessions made and ended).
+		server.WithLogging(),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 	)
 	Register(srv, Inventory(d))
 	return srv
+}
+
+// clientLog sends a log message to the client of the call, at the level it
+// chose with logging/setLevel (none when it chose none).
+func clientLog(ctx context.Context, level mcp.LoggingLevel, data any) {
+	if srv := server.ServerFromContext(ctx); srv != nil {
+		_ = srv.SendLogMessageToClient(ctx, mcp.NewLoggingMessageNotification(level, "e2e-mcp", data))
+	}
 }

@@ -7,10 +7,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 )
@@ -35,12 +37,21 @@ type Session struct {
 	lastURL  string
 	newTabs  int           // tabs that popped up since the last response said so
 	errors   []errorRecord // failed calls, oldest first (session_errors)
+	hasDev   atomic.Bool   // a dev server runs (read without the lock, for metrics)
 	lastUsed time.Time
 	closed   bool
 }
 
 // Registry maps session ids to sessions.
 type Registry struct {
+	// MaxSessions bounds the open sessions (0: no bound): a new one evicts
+	// the least recently used idle session, or is refused with
+	// capacity_exceeded when all are in a call.
+	MaxSessions int
+	// AllowSession, when set, applies a per-client rate limit to making
+	// sessions.
+	AllowSession func(ctx context.Context) (ok bool, retryAfter time.Duration)
+
 	browser *browser.Manager
 	log     *zap.Logger
 	// shutdownTimeout bounds stopping all dev servers on the way out.
@@ -79,12 +90,36 @@ func (r *Registry) acquire(ctx context.Context, sessionID string) (*Session, err
 	for {
 		r.mu.Lock()
 		s, ok := r.sessions[sessionID]
+		var evicted *Session
+		if !ok && r.AllowSession != nil {
+			if allowed, retry := r.AllowSession(ctx); !allowed {
+				r.mu.Unlock()
+				return nil, rateLimited("new sessions", retry)
+			}
+		}
 		if !ok {
+			if r.MaxSessions > 0 && len(r.sessions) >= r.MaxSessions {
+				if evicted = r.idlestLocked(); evicted == nil {
+					r.mu.Unlock()
+					return nil, &ToolError{Type: ErrCapacityExceeded,
+						Message:    fmt.Sprintf("all %d sessions of this server are in a call, so none can make room for session %s", r.MaxSessions, sessionID),
+						Suggestion: "retry in a few seconds, or reuse a session id you already have"}
+				}
+				delete(r.sessions, evicted.ID)
+			}
 			s = &Session{ID: sessionID, Owner: conn, Created: time.Now()}
 			r.sessions[sessionID] = s
+			metrics.SessionsCreated.Inc()
 			r.log.Info("session created", zap.String("session", sessionID), zap.String("connection", conn))
 		}
 		r.mu.Unlock()
+		if evicted != nil {
+			// The least recently used idle session makes room; the caller
+			// waits for its dev server's --shutdown.
+			evicted.end(ctx, r.log, "evicted")
+			evicted.mu.Unlock()
+			r.log.Info("session ended", zap.String("session", evicted.ID), zap.String("why", "evicted"), zap.String("for", sessionID))
+		}
 		s.mu.Lock()
 		if !s.closed {
 			s.lastUsed = time.Now()
@@ -96,6 +131,40 @@ func (r *Registry) acquire(ctx context.Context, sessionID string) (*Session, err
 }
 
 func (s *Session) release() { s.mu.Unlock() }
+
+// idlestLocked returns the least recently used session that is not in a
+// call, locked, or nil when every session is busy. r.mu is held.
+func (r *Registry) idlestLocked() *Session {
+	var best *Session
+	for _, s := range r.sessions {
+		if !s.mu.TryLock() {
+			continue
+		}
+		if best == nil || s.lastUsed.Before(best.lastUsed) {
+			if best != nil {
+				best.mu.Unlock()
+			}
+			best = s
+			continue
+		}
+		s.mu.Unlock()
+	}
+	return best
+}
+
+// Counts are the numbers of open sessions and of those with a dev server.
+// Busy sessions count with what they had when last seen.
+func (r *Registry) Counts() (sessions, devServers int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.sessions {
+		sessions++
+		if s.hasDev.Load() {
+			devServers++
+		}
+	}
+	return sessions, devServers
+}
 
 // Page returns the session's current tab, opening the browser context (and
 // the browser) on first use or after the old one was lost. While a dialog
@@ -133,6 +202,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 			return nil, err
 		}
 		s.tabs = t
+		s.allowDevOrigin()
 	}
 	p, added, err := s.tabs.Sync(ctx)
 	if err != nil {
@@ -208,6 +278,9 @@ func (r *Registry) List(ctx context.Context, current *Session) []SessionInfo {
 // end stops the session's dev server (--shutdown) and closes its browser
 // context. The caller holds s.mu.
 func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
+	if !s.closed {
+		metrics.SessionsEnded.WithLabelValues(strings.ReplaceAll(why, " ", "_")).Inc()
+	}
 	if s.dev != nil {
 		if _, err := s.dev.server.Do(ctx, devserver.Shutdown); err != nil {
 			log.Warn("dev server shutdown failed", zap.String("session", s.ID), zap.String("why", why), zap.Error(err))
@@ -215,6 +288,7 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
 			log.Info("dev server stopped", zap.String("session", s.ID), zap.String("why", why))
 		}
 		s.dev = nil
+		s.hasDev.Store(false)
 	}
 	s.closePage()
 	s.closed = true

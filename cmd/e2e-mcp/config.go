@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +49,26 @@ type Config struct {
 	// FileRoots lists the directories file uploads may come from (comma or
 	// path-list separated); empty means the working directory.
 	FileRoots string
+	// AllowedOrigins and BlockedOrigins are the request policy's origin
+	// patterns, comma separated; AllowFileURLs lets pages open file://.
+	AllowedOrigins, BlockedOrigins string
+	AllowFileURLs                  bool
+	// HTTP is the address to serve Streamable HTTP on; empty means stdio.
+	HTTP string
+	// MaxSessions bounds the open sessions (LRU eviction of idle ones).
+	MaxSessions int
+	// DrainTimeout bounds waiting for in-flight calls on shutdown (HTTP).
+	DrainTimeout time.Duration
+	// AuthToken is the static bearer token HTTP clients must send.
+	AuthToken string
+	// HTTPAllowedHosts and HTTPAllowedOrigins widen the Host and Origin
+	// checks of the HTTP server (comma separated).
+	HTTPAllowedHosts, HTTPAllowedOrigins string
+	// OAuthIssuer, OAuthJWKSURL and OAuthResource make the HTTP server an
+	// OAuth 2.1 resource server; OAuthScopes are the scopes it asks for.
+	OAuthIssuer, OAuthJWKSURL, OAuthResource, OAuthScopes string
+	// RateSessions and RateCalls are per-client limits a minute (0: off).
+	RateSessions, RateCalls int
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 	// LogFormat is json or console.
@@ -119,6 +140,36 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.TestIDAttribute })},
 	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and browser_pdf_save may write to, comma or colon separated (default: the working directory)",
 		str(func(c *Config) *string { return &c.FileRoots })},
+	{"allowed-origins", "E2E_MCP_ALLOWED_ORIGINS", "", "only these origins may be requested by pages (every request, not only navigations), comma separated: [scheme://]host[:port], host may be *.example.com or *; the session's dev server is always allowed",
+		str(func(c *Config) *string { return &c.AllowedOrigins })},
+	{"blocked-origins", "E2E_MCP_BLOCKED_ORIGINS", "", "origins pages may never request, comma separated, same patterns as --allowed-origins; wins over every allowance. Over HTTP, private addresses (RFC 1918, link-local and metadata, fc00::/7, 100.64/10) are blocked too unless listed in --allowed-origins (loopback and the session's dev server stay allowed)",
+		str(func(c *Config) *string { return &c.BlockedOrigins })},
+	{"allow-file-urls", "E2E_MCP_ALLOW_FILE_URLS", "false", "let browser_navigate and pages open file:// URLs (blocked by default)",
+		boolean(func(c *Config) *bool { return &c.AllowFileURLs })},
+	{"http", "E2E_MCP_HTTP", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8931) at /mcp and /message, with /health and /metrics, instead of stdio",
+		str(func(c *Config) *string { return &c.HTTP })},
+	{"max-sessions", "E2E_MCP_MAX_SESSIONS", "50", "most sessions open at once: a new one ends the least recently used idle one, or gets capacity_exceeded",
+		integer(func(c *Config) *int { return &c.MaxSessions })},
+	{"drain-timeout", "E2E_MCP_DRAIN_TIMEOUT", "10s", "on SIGTERM over HTTP: how long in-flight calls may finish before sessions end",
+		duration(func(c *Config) *time.Duration { return &c.DrainTimeout })},
+	{"auth-token", "E2E_MCP_AUTH_TOKEN", "", "bearer token HTTP clients must send (set it in the environment: flags show in ps)",
+		str(func(c *Config) *string { return &c.AuthToken })},
+	{"http-allowed-hosts", "E2E_MCP_HTTP_ALLOWED_HOSTS", "", "Host header values accepted beside the listen address and localhost, comma separated (behind a proxy)",
+		str(func(c *Config) *string { return &c.HTTPAllowedHosts })},
+	{"http-allowed-origins", "E2E_MCP_HTTP_ALLOWED_ORIGINS", "", "browser origins whose requests to the HTTP server are accepted, comma separated (others get 403)",
+		str(func(c *Config) *string { return &c.HTTPAllowedOrigins })},
+	{"oauth-issuer", "E2E_MCP_OAUTH_ISSUER", "", "OAuth 2.1: the issuer whose JWT access tokens are accepted (with --oauth-jwks-url and --oauth-resource)",
+		str(func(c *Config) *string { return &c.OAuthIssuer })},
+	{"oauth-jwks-url", "E2E_MCP_OAUTH_JWKS_URL", "", "OAuth 2.1: the issuer's JWKS URL",
+		str(func(c *Config) *string { return &c.OAuthJWKSURL })},
+	{"oauth-resource", "E2E_MCP_OAUTH_RESOURCE", "", "OAuth 2.1: this server's public URL, e.g. https://mcp.example.com/mcp (the tokens' audience)",
+		str(func(c *Config) *string { return &c.OAuthResource })},
+	{"oauth-scopes", "E2E_MCP_OAUTH_SCOPES", "", "OAuth 2.1: scopes a token must carry, comma separated",
+		str(func(c *Config) *string { return &c.OAuthScopes })},
+	{"rate-sessions", "E2E_MCP_RATE_SESSIONS", "0", "sessions a client may create a minute (0: no limit; seed 000's profile: 10)",
+		integer(func(c *Config) *int { return &c.RateSessions })},
+	{"rate-calls", "E2E_MCP_RATE_CALLS", "0", "tool calls a client may make a minute (0: no limit; seed 000's profile: 100)",
+		integer(func(c *Config) *int { return &c.RateCalls })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
 		str(func(c *Config) *string { return &c.LogLevel })},
 	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
@@ -198,6 +249,21 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("--%s-timeout must be positive, got %s", name, d))
 		}
 	}
+	if c.RateSessions < 0 || c.RateCalls < 0 {
+		errs = append(errs, fmt.Errorf("--rate-sessions and --rate-calls must be 0 (no limit) or more"))
+	}
+	if oauth := []string{c.OAuthIssuer, c.OAuthJWKSURL, c.OAuthResource}; (oauth[0] != "" || oauth[1] != "" || oauth[2] != "") &&
+		(oauth[0] == "" || oauth[1] == "" || oauth[2] == "") {
+		errs = append(errs, fmt.Errorf("OAuth needs all of --oauth-issuer, --oauth-jwks-url and --oauth-resource"))
+	}
+	if c.MaxSessions < 1 {
+		errs = append(errs, fmt.Errorf("--max-sessions must be 1 or more, got %d", c.MaxSessions))
+	}
+	if c.HTTP != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP); err != nil {
+			errs = append(errs, fmt.Errorf("--http %q: want host:port, e.g. 127.0.0.1:8931 (%v)", c.HTTP, err))
+		}
+	}
 	if c.ErrorLogLines < 1 || c.ErrorLogLines > 2000 {
 		errs = append(errs, fmt.Errorf("--error-log-lines must be 1 to 2000, got %d", c.ErrorLogLines))
 	}
@@ -211,6 +277,9 @@ func (c *Config) Validate() error {
 		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
 			errs = append(errs, fmt.Errorf("--file-roots: %q is not a directory", r))
 		}
+	}
+	if _, err := c.policy(); err != nil {
+		errs = append(errs, err)
 	}
 	if c.BrowserPath != "" {
 		if _, err := exec.LookPath(c.BrowserPath); err != nil {
@@ -233,4 +302,15 @@ func (c *Config) fileRoots() []string {
 		roots = append(roots, filepath.Clean(r))
 	}
 	return roots
+}
+
+// policy builds the request policy. Serving over HTTP also blocks private
+// networks: a remote client must not reach the server's own network.
+func (c *Config) policy() (*browser.Policy, error) {
+	return browser.NewPolicy(browser.PolicyConfig{
+		AllowedOrigins:       browser.SplitOrigins(c.AllowedOrigins),
+		BlockedOrigins:       browser.SplitOrigins(c.BlockedOrigins),
+		AllowFileURLs:        c.AllowFileURLs,
+		BlockPrivateNetworks: c.HTTP != "",
+	})
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/httpauth"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/mark3labs/mcp-go/server"
@@ -85,12 +86,14 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
+	policy, _ := cfg.policy() // checked by Validate
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, ActionTimeout: cfg.ActionTimeout,
-		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log}
+		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy}
 }
 
-// serve speaks MCP over stdio until stdin closes or a signal arrives, then
-// ends every session and stops the browser before returning.
+// serve speaks MCP over stdio until stdin closes or a signal arrives (or
+// over HTTP with --http, until a signal), then ends every session and stops
+// the browser before returning.
 func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	log, err := logs.New(cfg.LogLevel, cfg.LogFormat)
 	if err != nil {
@@ -120,6 +123,15 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	browser.CleanStaleProfiles("", log)
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
+	reg.MaxSessions = cfg.MaxSessions
+	var allowCall func(context.Context) (bool, time.Duration)
+	if cfg.RateSessions > 0 || cfg.RateCalls > 0 {
+		rl := httpauth.NewRateLimiter(httpauth.RateLimits{SessionsPerMinute: float64(cfg.RateSessions), CallsPerMinute: float64(cfg.RateCalls)})
+		reg.AllowSession = func(ctx context.Context) (bool, time.Duration) {
+			return rl.Allow(clientKey(ctx), httpauth.SessionCreate)
+		}
+		allowCall = func(ctx context.Context) (bool, time.Duration) { return rl.Allow(clientKey(ctx), httpauth.ToolCall) }
+	}
 	defer func() {
 		// Dev servers get --shutdown while the browser goes down: clients
 		// give a server only seconds to exit before they kill it.
@@ -133,8 +145,13 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 
 	go reg.SweepIdle(ctx, cfg.IdleTimeout)
 	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log,
-		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
+		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, AllowCall: allowCall, ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout, Shutdown: cfg.ShutdownTimeout}})
+	if cfg.HTTP != "" {
+		err := serveHTTP(ctx, cfg, log, srv, bm, reg)
+		log.Info("shutting down", zap.Bool("signal", ctx.Err() != nil))
+		return err
+	}
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(zap.NewStdLog(log.Named("stdio")))
 	log.Info("serving MCP over stdio", zap.String("version", Version()))

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/httpauth"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/e2e-mcp/e2e-mcp/metrics"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.uber.org/zap"
+)
+
+// serveHTTP speaks MCP over Streamable HTTP at /mcp (and /message, the
+// seeds' path) with /health and /metrics beside it, until ctx ends. Then it
+// stops taking requests and lets the calls in flight finish, bounded by the
+// drain timeout; the caller then ends every session.
+func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MCPServer, bm *browser.Manager, reg *mcptools.Registry) error {
+	mcpHandler := server.NewStreamableHTTPServer(srv,
+		// Sessions are what isolation hangs on: keep clients on the
+		// protocol versions that have Mcp-Session-Id (stack-notes §1.6).
+		server.WithStreamableHTTPProtocolVersions(mcp.LegacyProtocolVersions()...),
+		// Unknown or ended session ids get 404, so a client re-initializes
+		// instead of talking to a session whose hooks never ran.
+		server.WithStateful(true),
+		// Clients that vanish without DELETE are swept after the idle time.
+		server.WithSessionIdleTTL(cfg.IdleTimeout),
+		server.WithHeartbeatInterval(30*time.Second),
+		// httpauth's guard checks Host and Origin (with the configured
+		// allowances) before a request reaches this handler.
+		server.WithDisableLocalhostProtection(true),
+		// Resumable SSE streams: event ids, Last-Event-ID replay.
+		server.WithEventStore(server.NewInMemoryEventStore()),
+		// The transport's own warnings go to our log (stderr), never stdout.
+		// The client's key (OAuth subject, else its address) for rate
+		// limits, from the request the guard let through.
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			return context.WithValue(ctx, clientKeyCtx{}, httpauth.ClientKey(r))
+		}),
+		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(zap.NewStdLog(log.Named("http")).Writer(),
+			&slog.HandlerOptions{Level: slog.LevelWarn}))),
+	)
+	metrics.RegisterGauges(metrics.Gauges{
+		SessionsActive:    func() float64 { n, _ := reg.Counts(); return float64(n) },
+		DevServersRunning: func() float64 { _, n := reg.Counts(); return float64(n) },
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpHandler)
+	mux.Handle("/message", mcpHandler)
+	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions))
+	mux.Handle("GET /metrics", metrics.Handler())
+
+	ln, err := net.Listen("tcp", cfg.HTTP)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.HTTP, err)
+	}
+	guard, err := httpauth.New(guardOptions(cfg, ln.Addr().String()))
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	hs := &http.Server{Handler: guard.Handler(mux), ReadHeaderTimeout: 10 * time.Second}
+	log.Info("serving MCP over HTTP", zap.String("version", Version()), zap.String("addr", ln.Addr().String()),
+		zap.String("mcp", "http://"+ln.Addr().String()+"/mcp"))
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	// Drain: no new connections; calls in flight get the drain timeout.
+	// Streams that stay open (GET listeners) are cut when it ends.
+	log.Info("draining HTTP", zap.Duration("timeout", cfg.DrainTimeout))
+	dctx, cancel := context.WithTimeout(context.Background(), cfg.DrainTimeout)
+	defer cancel()
+	if err := hs.Shutdown(dctx); err != nil {
+		_ = hs.Close()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		log.Warn("drain timeout: cut the remaining connections")
+	}
+	return nil
+}
+
+// health is the JSON /health answers.
+type health struct {
+	Status  string                 `json:"status"` // ok or unhealthy
+	Version string                 `json:"version"`
+	Checks  map[string]healthCheck `json:"checks"`
+}
+
+type healthCheck struct {
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+	Value  any    `json:"value,omitempty"`
+}
+
+// healthCacheFor bounds how often /health looks at the browser: probes
+// come every few seconds.
+const healthCacheFor = 5 * time.Second
+
+// healthHandler answers 200 when a browser runs or can be started, 503
+// when not; it also reports sessions against the limit and memory.
+func healthHandler(bm *browser.Manager, reg *mcptools.Registry, maxSessions int) http.Handler {
+	var mu sync.Mutex
+	var at time.Time
+	var last healthCheck
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if time.Since(at) > healthCacheFor {
+			ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+			pid, err := bm.Health(ctx)
+			cancel()
+			last = healthCheck{OK: err == nil, Value: pid}
+			if err != nil {
+				last = healthCheck{OK: false, Detail: err.Error()}
+			}
+			at = time.Now()
+		}
+		h := health{Status: "ok", Version: Version(), Checks: map[string]healthCheck{"browser": last}}
+		mu.Unlock()
+		n, dev := reg.Counts()
+		h.Checks["sessions"] = healthCheck{OK: true, Value: map[string]int{"active": n, "max": maxSessions, "devServers": dev}}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		h.Checks["memory"] = healthCheck{OK: true, Value: map[string]uint64{"heapMB": ms.HeapAlloc >> 20, "sysMB": ms.Sys >> 20}}
+		code := http.StatusOK
+		if !h.Checks["browser"].OK {
+			h.Status, code = "unhealthy", http.StatusServiceUnavailable
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		_ = json.NewEncoder(w).Encode(h)
+	})
+}
+
+// clientKeyCtx carries the HTTP client's rate-limit key in a call's context.
+type clientKeyCtx struct{}
+
+// clientKey is the rate-limit key of a call's client: from the HTTP request,
+// or "stdio" for the one client of a stdio server.
+func clientKey(ctx context.Context) string {
+	if k, ok := ctx.Value(clientKeyCtx{}).(string); ok && k != "" {
+		return k
+	}
+	return "stdio"
+}
+
+// guardOptions are the HTTP server's Host, Origin and credential checks.
+func guardOptions(cfg *Config, addr string) httpauth.Options {
+	o := httpauth.Options{ListenAddr: addr, AllowedHosts: splitList(cfg.HTTPAllowedHosts),
+		AllowedOrigins: splitList(cfg.HTTPAllowedOrigins), Token: cfg.AuthToken, PublicPaths: []string{"/health"}}
+	if cfg.OAuthIssuer != "" {
+		o.OAuth = &httpauth.OAuthOptions{Issuer: cfg.OAuthIssuer, JWKSURL: cfg.OAuthJWKSURL, Resource: cfg.OAuthResource,
+			RequiredScopes: splitList(cfg.OAuthScopes), Scopes: splitList(cfg.OAuthScopes)}
+	}
+	return o
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
