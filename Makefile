@@ -6,7 +6,7 @@ LINT          := $(shell $(GO) env GOPATH)/bin/golangci-lint
 LDFLAGS       := -s -w
 CROSS         := darwin/amd64 darwin/arm64 windows/amd64 linux/arm64
 
-.PHONY: help build test unit e2e lint vet cross snaps docs ensure-browser clean bench bench-quick
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -25,6 +25,9 @@ unit: ## the tests without the e2e tier
 
 e2e: ensure-browser ## only the black-box tests of the built binary
 	$(GO) test -race -count=1 -v ./e2e/
+
+load: ensure-browser ## 20 concurrent HTTP clients for 60 s (E2E_LOAD_CLIENTS, E2E_LOAD_DURATION): no failure, no bleed, p50/p95
+	$(GO) test -tags load -count=1 -v -timeout 10m -run TestLoad ./e2e/
 
 vet: ## go vet and gofmt
 	$(GO) vet ./...

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,7 +17,7 @@ import (
 
 // startDiagApp starts the diagnostics dev app (testdata/diag/app.py) as
 // the session's managed dev server and opens its page.
-func startDiagApp(t *testing.T, c *client.Client) {
+func startDiagApp(t *testing.T, c *client.Client) (pid string) {
 	t.Helper()
 	python, err := exec.LookPath("python3")
 	if err != nil {
@@ -26,8 +27,13 @@ func startDiagApp(t *testing.T, c *client.Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustCall(t, c, "session_start", map[string]any{"run": python + " " + app + " $PORT", "cwd": t.TempDir()})
+	out := mustCall(t, c, "session_start", map[string]any{"run": python + " " + app + " $PORT", "cwd": t.TempDir()})
+	m := regexp.MustCompile(`- PID: (\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("session_start names no PID:\n%s", out)
+	}
 	mustContain(t, "the shop page", mustCall(t, c, "browser_navigate", map[string]any{"url": "/"}), `heading "Shop"`)
+	return m[1]
 }
 
 // diagEnv is a server environment with its own state dir and a short

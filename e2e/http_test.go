@@ -1,0 +1,328 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/prometheus/common/expfmt"
+)
+
+// httpServer is the binary serving Streamable HTTP.
+type httpServer struct {
+	cmd  *exec.Cmd
+	base string // http://127.0.0.1:port
+	log  *lockedBuffer
+	done chan struct{}
+}
+
+var listenRE = regexp.MustCompile(`serving MCP over HTTP.*"addr": "([^"]+)"`)
+
+// startHTTP runs the binary with --http on a free port and waits for it to
+// say where it listens.
+func startHTTP(t *testing.T, env []string, args ...string) *httpServer {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &httpServer{cmd: cmd, log: &lockedBuffer{}, done: make(chan struct{})}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			_, _ = s.log.Write([]byte(line + "\n"))
+			if m := listenRE.FindStringSubmatch(line); m != nil {
+				select {
+				case addr <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	go func() { _ = cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", s.log.String())
+		}
+	})
+	select {
+	case a := <-addr:
+		s.base = "http://" + a
+	case <-s.done:
+		t.Fatalf("the server exited before listening:\n%s", s.log.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the server did not say where it listens:\n%s", s.log.String())
+	}
+	return s
+}
+
+// client opens an MCP client on the server's /mcp and initializes it.
+func (s *httpServer) client(t *testing.T) *client.Client {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(s.base + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("start client: %v", err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-http", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatalf("initialize over HTTP: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func (s *httpServer) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(s.base + path)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// isolationRoutes: /iso?who=X sets a cookie and localStorage for X (only if
+// none is set yet) and shows what the browser context holds.
+func isolationRoutes(mux *http.ServeMux, _ *fixture) {
+	mux.HandleFunc("GET /iso", func(w http.ResponseWriter, r *http.Request) {
+		who := r.URL.Query().Get("who")
+		if who != "" {
+			http.SetCookie(w, &http.Cookie{Name: "who", Value: who, Path: "/"})
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><title>Iso</title><p id="c"></p><p id="l"></p><script>
+if (%q && !localStorage.getItem('who')) localStorage.setItem('who', %q);
+document.getElementById('c').textContent = 'cookie=' + document.cookie;
+document.getElementById('l').textContent = 'storage=' + localStorage.getItem('who');
+</script>`, who, who)
+	})
+}
+
+// checkIsolated has each of the callers mark its session, concurrently,
+// then look: each sees its own mark and never the other's.
+func checkIsolated(t *testing.T, f *fixture, calls map[string]func(tool string, args map[string]any) string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for who, do := range calls {
+		wg.Go(func() {
+			do("browser_navigate", map[string]any{"url": f.URL + "/iso?who=" + who})
+			out := do("browser_navigate", map[string]any{"url": f.URL + "/iso"})
+			for other := range calls {
+				if other == who {
+					mustContain(t, who+"'s view", out, "cookie=who="+who, "storage="+who)
+				} else if strings.Contains(out, "="+other) {
+					t.Errorf("%s sees %s's cookie or storage:\n%s", who, other, out)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestHTTPIsolation: two HTTP clients, and two sessionIds on one stdio
+// connection, set cookies and storage concurrently and never see each
+// other's.
+func TestHTTPIsolation(t *testing.T) {
+	f := newFixture(t, isolationRoutes)
+	env, _ := serverEnv(t)
+	s := startHTTP(t, env)
+	a, b := s.client(t), s.client(t)
+	checkIsolated(t, f, map[string]func(string, map[string]any) string{
+		"alice": func(tool string, args map[string]any) string { return mustCall(t, a, tool, args) },
+		"bob":   func(tool string, args map[string]any) string { return mustCall(t, b, tool, args) },
+	})
+	out := mustCall(t, a, "session_list", nil)
+	if n := strings.Count(out, "mcp-session-"); n != 2 {
+		t.Errorf("want the two HTTP sessions listed, got %d:\n%s", n, out)
+	}
+
+	env2, _ := serverEnv(t)
+	c := startClient(t, env2)
+	with := func(id string) func(string, map[string]any) string {
+		return func(tool string, args map[string]any) string {
+			args["sessionId"] = id
+			return mustCall(t, c, tool, args)
+		}
+	}
+	checkIsolated(t, f, map[string]func(string, map[string]any) string{"carol": with("carol"), "dave": with("dave")})
+}
+
+// scrape reads /metrics and returns the value of a sample, by metric name
+// and labels (name=value pairs).
+func scrape(t *testing.T, s *httpServer, name string, labels ...string) float64 {
+	t.Helper()
+	code, body := s.get(t, "/metrics")
+	if code != 200 {
+		t.Fatalf("/metrics: %d", code)
+	}
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("/metrics does not parse as Prometheus text: %v", err)
+	}
+	fam, ok := fams[name]
+	if !ok {
+		return 0
+	}
+	for _, m := range fam.GetMetric() {
+		match := true
+		for i := 0; i+1 < len(labels); i += 2 {
+			found := false
+			for _, l := range m.GetLabel() {
+				if l.GetName() == labels[i] && l.GetValue() == labels[i+1] {
+					found = true
+				}
+			}
+			match = match && found
+		}
+		if !match {
+			continue
+		}
+		switch {
+		case m.Counter != nil:
+			return m.Counter.GetValue()
+		case m.Gauge != nil:
+			return m.Gauge.GetValue()
+		case m.Histogram != nil:
+			return float64(m.Histogram.GetSampleCount())
+		}
+	}
+	return 0
+}
+
+// TestHTTPMetricsAndHealth: /metrics moves with the calls; /health is 200
+// with a browser and 503 when none can be started.
+func TestHTTPMetricsAndHealth(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	s := startHTTP(t, env)
+	c := s.client(t)
+	before := scrape(t, s, "e2e_mcp_tool_calls_total", "tool", "browser_navigate")
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
+	call(t, c, "browser_click", map[string]any{"target": "#nope", "element": "missing"})
+	if got := scrape(t, s, "e2e_mcp_tool_calls_total", "tool", "browser_navigate"); got != before+2 {
+		t.Errorf("tool calls of browser_navigate went from %v to %v, want +2", before, got)
+	}
+	if got := scrape(t, s, "e2e_mcp_tool_errors_total", "tool", "browser_click", "type", "element_not_found"); got != 1 {
+		t.Errorf("errors of browser_click element_not_found = %v, want 1", got)
+	}
+	if got := scrape(t, s, "e2e_mcp_tool_duration_seconds", "tool", "browser_navigate"); got < 2 {
+		t.Errorf("latency samples of browser_navigate = %v, want >= 2", got)
+	}
+	if got := scrape(t, s, "e2e_mcp_sessions_active"); got != 1 {
+		t.Errorf("sessions active = %v, want 1", got)
+	}
+	if got := scrape(t, s, "e2e_mcp_browser_launches_total", "result", "ok"); got != 1 {
+		t.Errorf("browser launches ok = %v, want 1", got)
+	}
+	code, body := s.get(t, "/health")
+	if code != 200 || !strings.Contains(body, `"status":"ok"`) || !strings.Contains(body, `"active":1`) {
+		t.Errorf("/health = %d %s", code, body)
+	}
+
+	envBad, _ := serverEnv(t)
+	bad := startHTTP(t, append(envBad, "E2E_MCP_BROWSER_PATH=/bin/false"))
+	code, body = bad.get(t, "/health")
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, `"status":"unhealthy"`) {
+		t.Errorf("/health with a browser that cannot start = %d %s", code, body)
+	}
+}
+
+// TestSessionLimit: with --max-sessions 2, a third session ends the least
+// recently used idle one; when both are in a call it gets
+// capacity_exceeded.
+func TestSessionLimit(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	s := startHTTP(t, append(env, "E2E_MCP_MAX_SESSIONS=2"))
+	c := s.client(t)
+	nav := func(id string) *mcp.CallToolResult {
+		return call(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html", "sessionId": id})
+	}
+	for _, id := range []string{"one", "two", "three"} {
+		if res := nav(id); res.IsError {
+			t.Fatalf("session %s: %s", id, text(res))
+		}
+	}
+	out := mustCall(t, c, "session_list", map[string]any{"sessionId": "three"})
+	if strings.Contains(out, "- one") || !strings.Contains(out, "two") {
+		t.Errorf("want one evicted (least recently used) and two kept:\n%s", out)
+	}
+	if got := scrape(t, s, "e2e_mcp_sessions_ended_total", "reason", "evicted"); got != 1 {
+		t.Errorf("evicted sessions = %v, want 1", got)
+	}
+
+	// Both sessions busy: a third is refused.
+	var wg sync.WaitGroup
+	for _, id := range []string{"two", "three"} {
+		wg.Go(func() {
+			call(t, c, "browser_wait_for", map[string]any{"time": 3, "sessionId": id})
+		})
+	}
+	waitFor(t, 10*time.Second, "both sessions to be in a call", func() bool {
+		return scrape(t, s, "e2e_mcp_tool_calls_in_flight") >= 2
+	})
+	res := nav("four")
+	wg.Wait()
+	wantError(t, res, "capacity_exceeded", "all 2 sessions")
+}
+
+// TestHTTPShutdown: SIGTERM drains, ends every session (the dev server gets
+// --shutdown) and leaves no Chrome process.
+func TestHTTPShutdown(t *testing.T) {
+	f := newFixture(t)
+	env, tmp := serverEnv(t)
+	s := startHTTP(t, append(env, "E2E_MCP_STATE_DIR="+t.TempDir()))
+	c := s.client(t)
+	pid := startDiagApp(t, c)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
+	if len(chromeProcesses(tmp)) == 0 {
+		t.Fatal("no Chrome process while a session is open")
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not exit within 30s of SIGTERM")
+	}
+	requireNoChrome(t, tmp, 10*time.Second)
+	if stat, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && !strings.Contains(string(stat), ") Z ") {
+		t.Errorf("the dev server (pid %s) still runs after the server exited", pid)
+	}
+	mustContain(t, "the server log", s.log.String(), "draining HTTP", "dev server stopped")
+}
