@@ -326,3 +326,91 @@ func TestHTTPShutdown(t *testing.T) {
 	}
 	mustContain(t, "the server log", s.log.String(), "draining HTTP", "dev server stopped")
 }
+
+// sseEvent is one event of a text/event-stream.
+type sseEvent struct{ id, data string }
+
+// readEvents reads SSE events from r until stop says so or the stream ends.
+func readEvents(r io.Reader, stop func(sseEvent) bool) []sseEvent {
+	var out []sseEvent
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var ev sseEvent
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id:"):
+			ev.id = strings.TrimSpace(line[3:])
+		case strings.HasPrefix(line, "data:"):
+			ev.data += strings.TrimSpace(line[5:])
+		case line == "":
+			if ev.data != "" {
+				out = append(out, ev)
+				if stop(ev) {
+					return out
+				}
+			}
+			ev = sseEvent{}
+		}
+	}
+	return out
+}
+
+// TestHTTPResume: a client whose connection breaks in the middle of a call
+// reconnects with Last-Event-ID and gets the rest of the stream, answer
+// included (resumable SSE).
+func TestHTTPResume(t *testing.T) {
+	env, _ := fixtureEnv(t, "FIXTURE_MODE=slow", "FIXTURE_SLOW=3s")
+	s := startHTTP(t, env)
+	do := func(method, body string, h map[string]string) *http.Response {
+		req, _ := http.NewRequest(method, s.base+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := do("POST", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	resp.Body.Close()
+	if sid == "" {
+		t.Fatal("no Mcp-Session-Id")
+	}
+	h := map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25"}
+	do("POST", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h).Body.Close()
+
+	// A slow session_start with a progress token answers as an SSE stream;
+	// read its first event, then drop the connection.
+	resp = do("POST", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"session_start","arguments":{"commandPath":"`+devfixture+`"},"_meta":{"progressToken":"p1"}}}`, h)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("a call with progress answers %s, want an SSE stream", ct)
+	}
+	first := readEvents(resp.Body, func(sseEvent) bool { return true })
+	resp.Body.Close()
+	if len(first) != 1 || first[0].id == "" || !strings.Contains(first[0].data, "notifications/progress") {
+		t.Fatalf("first event: %+v", first)
+	}
+
+	h["Last-Event-ID"] = first[0].id
+	req, _ := http.NewRequest("GET", s.base+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range h {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	rest := readEvents(resp.Body, func(e sseEvent) bool { return strings.Contains(e.data, `"id":7`) })
+	if len(rest) == 0 || !strings.Contains(rest[len(rest)-1].data, `"id":7`) || !strings.Contains(rest[len(rest)-1].data, "Dev server") {
+		t.Fatalf("the resumed stream does not end with the call's answer: %+v", rest)
+	}
+	mustCall(t, s.client(t), "session_list", nil) // the server still serves
+	do("DELETE", "", h).Body.Close()              // ends the session: the dev server gets --shutdown
+}

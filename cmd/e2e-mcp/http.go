@@ -43,10 +43,14 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		// Resumable SSE streams: event ids, Last-Event-ID replay.
 		server.WithEventStore(server.NewInMemoryEventStore()),
 		// The transport's own warnings go to our log (stderr), never stdout.
-		// The client's key (OAuth subject, else its address) for rate
+		// A call outlives its connection: a client that loses it mid-call
+		// reconnects with Last-Event-ID and gets the answer from the event
+		// store, instead of the call being cut. (Every tool is bounded by
+		// its own timeouts; notifications/cancelled still cancels a call.)
+		// And the client's key (OAuth subject, else its address) for rate
 		// limits, from the request the guard let through.
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
-			return context.WithValue(ctx, clientKeyCtx{}, httpauth.ClientKey(r))
+			return context.WithValue(context.WithoutCancel(ctx), clientKeyCtx{}, httpauth.ClientKey(r))
 		}),
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(zap.NewStdLog(log.Named("http")).Writer(),
 			&slog.HandlerOptions{Level: slog.LevelWarn}))),
