@@ -32,6 +32,9 @@ type Options struct {
 	LaunchTimeout time.Duration
 	// Logger receives the browser's log lines; nil means none.
 	Logger *zap.Logger
+	// Endpoints are browsers elsewhere to use instead of launching one:
+	// sessions are spread across them.
+	Endpoints []Endpoint
 	// Policy decides which requests pages may make (policy.go); nil means
 	// the default: file:// blocked, nothing intercepted.
 	Policy *Policy
@@ -65,7 +68,8 @@ type Manager struct {
 	allocCancel   context.CancelFunc
 	profile       string
 	pages         map[*Page]struct{}
-	guard         *browserGuard // the request policy at the browser level, once enabled
+	guards        map[context.Context]*browserGuard // the request policy at the browser level, per browser
+	remotes       []*remoteBrowser                  // with Options.Endpoints: the browsers elsewhere
 	// failures counts launches that failed in a row; nextTry is when the
 	// next may be tried, lastErr why the last failed.
 	failures int
@@ -76,7 +80,11 @@ type Manager struct {
 // NewManager returns a Manager; it starts no process until a page is needed.
 func NewManager(opts Options) *Manager {
 	opts.setDefaults()
-	return &Manager{opts: opts, log: opts.Logger.Named("browser"), pages: map[*Page]struct{}{}}
+	m := &Manager{opts: opts, log: opts.Logger.Named("browser"), pages: map[*Page]struct{}{}}
+	for _, ep := range opts.Endpoints {
+		m.remotes = append(m.remotes, &remoteBrowser{ep: ep})
+	}
+	return m
 }
 
 // launch starts Chrome if it is not running. It is called with m.mu held.
@@ -216,7 +224,17 @@ func (m *Manager) ProfileDir() string {
 // such as "Chrome/156.0.8078.79".
 func (m *Manager) Version(ctx context.Context) (string, error) {
 	m.mu.Lock()
-	bctx, err := m.launch()
+	var bctx context.Context
+	var err error
+	if len(m.remotes) > 0 {
+		var rb *remoteBrowser
+		if rb, err = m.remoteFor(); err == nil {
+			bctx = rb.bctx
+			rb.tabs-- // only looking
+		}
+	} else {
+		bctx, err = m.launch()
+	}
 	m.mu.Unlock()
 	if err != nil {
 		return "", err
@@ -259,6 +277,22 @@ func (m *Manager) Close() error {
 		pages = append(pages, p)
 	}
 	m.closed = true
+	remote := len(m.remotes) > 0
+	m.mu.Unlock()
+	if remote {
+		// Remote browsers stay: dispose of our browser contexts in them
+		// while connected, then disconnect.
+		for _, p := range pages {
+			if p.tabs != nil {
+				p.tabs.Close()
+			}
+		}
+		m.mu.Lock()
+		m.disconnectLocked()
+		m.mu.Unlock()
+		return nil
+	}
+	m.mu.Lock()
 	m.shutdownLocked()
 	m.mu.Unlock()
 	// The browser is gone: closing the pages only releases their contexts.

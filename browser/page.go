@@ -448,7 +448,7 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 		p.tabs.mu.Lock()
 		p.tabs.deathSaid = true // the next call need not say it again
 		p.tabs.mu.Unlock()
-		return &Error{Kind: KindBrowserCrashed, Message: fmt.Sprintf("the browser process died while it was %s; the session lost its tabs (%s), cookies and storage", what, strings.Join(p.tabs.URLs(), ", ")),
+		return &Error{Kind: KindBrowserCrashed, Message: fmt.Sprintf("%s while it was %s; the session lost its tabs (%s), cookies and storage", p.tabs.death(), what, strings.Join(p.tabs.URLs(), ", ")),
 			Hint: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
 	case p.ctx.Err() != nil:
 		return &Error{Kind: KindBrowserCrashed, Message: "the browser tab is gone (" + what + ")",

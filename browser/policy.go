@@ -817,11 +817,19 @@ func (m *Manager) guardBrowser(ctx, bctx context.Context) error {
 		return nil
 	}
 	m.mu.Lock()
-	g := m.guard
-	if g == nil || g.bctx != bctx {
+	if m.guards == nil {
+		m.guards = map[context.Context]*browserGuard{}
+	}
+	for c := range m.guards {
+		if c.Err() != nil {
+			delete(m.guards, c) // a browser that is gone
+		}
+	}
+	g := m.guards[bctx]
+	if g == nil {
 		g = &browserGuard{m: m, bctx: bctx}
 		g.q.decide = g.decide
-		m.guard = g
+		m.guards[bctx] = g
 	}
 	m.mu.Unlock()
 	g.once.Do(func() {
@@ -837,8 +845,8 @@ func (m *Manager) guardBrowser(ctx, bctx context.Context) error {
 	})
 	if g.err != nil {
 		m.mu.Lock()
-		if m.guard == g {
-			m.guard = nil // the next browser context tries again
+		if m.guards[bctx] == g {
+			delete(m.guards, bctx) // the next browser context tries again
 		}
 		m.mu.Unlock()
 		return fmt.Errorf("enable the request policy: %w", g.err)

@@ -28,6 +28,8 @@ type Tabs struct {
 
 	pages   []*Page
 	current int
+	// remote is the endpoint the context lives on, nil for our own browser.
+	remote *remoteBrowser
 	// crashedURLs are the pages of tabs that crashed and were closed since
 	// the last TakeCrashed.
 	crashedURLs []string
@@ -58,18 +60,28 @@ type TabInfo struct {
 // first if needed.
 func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 	m.mu.Lock()
-	bctx, err := m.launch()
+	var bctx context.Context
+	var rb *remoteBrowser
+	var err error
+	if len(m.remotes) > 0 {
+		if rb, err = m.remoteFor(); err == nil {
+			bctx = rb.bctx
+		}
+	} else {
+		bctx, err = m.launch()
+	}
 	m.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	t := &Tabs{m: m, bctx: bctx, infos: map[target.ID]*target.Info{}, newTgt: make(chan struct{})}
+	t := &Tabs{m: m, bctx: bctx, remote: rb, infos: map[target.ID]*target.Info{}, newTgt: make(chan struct{})}
 	cctx, cancel := context.WithTimeout(bctx, m.opts.ActionTimeout)
 	stop := context.AfterFunc(ctx, cancel)
 	res, err := chromedp.CallBrowser(cctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
 	stop()
 	cancel()
 	if err != nil {
+		t.Close()
 		return nil, fmt.Errorf("create browser context: %w", err)
 	}
 	t.id = res.BrowserContextID
@@ -354,6 +366,26 @@ func (p *Page) waitLoaded(ctx context.Context, id target.ID) {
 // CurrentIndex is the index of the current tab.
 func (t *Tabs) CurrentIndex() int { return t.current }
 
+// Where names the browser the context lives on: "" for the one this
+// server launched, else the remote endpoint's URL.
+func (t *Tabs) Where() string {
+	if t.remote == nil {
+		return ""
+	}
+	return t.remote.ep.URL
+}
+
+// Death says how the browser under the context went away.
+func (t *Tabs) death() string {
+	if w := t.Where(); w != "" {
+		return "the remote browser at " + w + " went away"
+	}
+	return "the browser process died"
+}
+
+// Death is [Tabs.death] for callers outside the package.
+func (t *Tabs) Death() string { return t.death() }
+
 // Len is the number of open tabs.
 func (t *Tabs) Len() int { return len(t.pages) }
 
@@ -394,6 +426,9 @@ func (t *Tabs) Close() {
 		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
 		_, _ = chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: t.id})
 		cancel()
+	}
+	if t.remote != nil {
+		t.m.releaseRemote(t.remote)
 	}
 }
 

@@ -187,13 +187,13 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 	if s.tabs != nil && s.tabs.Gone() {
 		// The browser died (crash or kill): say so once, with what was
 		// lost; the next call opens a fresh browser context.
-		urls, said := s.tabs.URLs(), s.tabs.DeathSaid()
+		urls, said, how := s.tabs.URLs(), s.tabs.DeathSaid(), s.tabs.Death()
 		s.closePage()
 		if said {
 			return s.Tab(ctx, b)
 		}
 		return nil, &ToolError{Type: ErrorType(browser.KindBrowserCrashed),
-			Message:    fmt.Sprintf("the browser process died; session %s lost its tabs (%s), cookies and storage", s.ID, strings.Join(urls, ", ")),
+			Message:    fmt.Sprintf("%s; session %s lost its tabs (%s), cookies and storage", how, s.ID, strings.Join(urls, ", ")),
 			Suggestion: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
 	}
 	if s.tabs == nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,6 +61,10 @@ type Config struct {
 	MaxSessions int
 	// DrainTimeout bounds waiting for in-flight calls on shutdown (HTTP).
 	DrainTimeout time.Duration
+	// CDPEndpoints are remote browsers to use instead of launching one
+	// (comma separated); CDPHeaders go with their websocket handshake
+	// ("Name: value", separated by ';').
+	CDPEndpoints, CDPHeaders string
 	// AuthToken is the static bearer token HTTP clients must send.
 	AuthToken string
 	// HTTPAllowedHosts and HTTPAllowedOrigins widen the Host and Origin
@@ -97,6 +103,26 @@ func integer(get func(*Config) *int) func(*flag.FlagSet, *Config, string, string
 	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
 		n, _ := strconv.Atoi(def)
 		fs.IntVar(get(c), name, n, help)
+	}
+}
+
+// list is a string flag that may be given more than once: the values are
+// joined with commas (the environment variable takes a comma list).
+func list(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		p := get(c)
+		*p = def
+		set := false
+		fs.Func(name, help+" (repeatable)", func(v string) error {
+			if !set {
+				*p, set = "", true // the first value replaces the default
+			}
+			if *p != "" {
+				*p += ","
+			}
+			*p += v
+			return nil
+		})
 	}
 }
 
@@ -152,6 +178,10 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.MaxSessions })},
 	{"drain-timeout", "E2E_MCP_DRAIN_TIMEOUT", "10s", "on SIGTERM over HTTP: how long in-flight calls may finish before sessions end",
 		duration(func(c *Config) *time.Duration { return &c.DrainTimeout })},
+	{"cdp-endpoint", "E2E_MCP_CDP_ENDPOINT", "", "use browsers elsewhere instead of launching one: ws://host:9222/devtools/browser/ID or http://host:9222; sessions are spread across them",
+		list(func(c *Config) *string { return &c.CDPEndpoints })},
+	{"cdp-header", "E2E_MCP_CDP_HEADERS", "", "header for the --cdp-endpoint handshakes, \"Name: value\" (several separated by ;)",
+		str(func(c *Config) *string { return &c.CDPHeaders })},
 	{"auth-token", "E2E_MCP_AUTH_TOKEN", "", "bearer token HTTP clients must send (set it in the environment: flags show in ps)",
 		str(func(c *Config) *string { return &c.AuthToken })},
 	{"http-allowed-hosts", "E2E_MCP_HTTP_ALLOWED_HOSTS", "", "Host header values accepted beside the listen address and localhost, comma separated (behind a proxy)",
@@ -249,6 +279,9 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("--%s-timeout must be positive, got %s", name, d))
 		}
 	}
+	if _, err := c.endpoints(); err != nil {
+		errs = append(errs, err)
+	}
 	if c.RateSessions < 0 || c.RateCalls < 0 {
 		errs = append(errs, fmt.Errorf("--rate-sessions and --rate-calls must be 0 (no limit) or more"))
 	}
@@ -306,6 +339,30 @@ func (c *Config) fileRoots() []string {
 
 // policy builds the request policy. Serving over HTTP also blocks private
 // networks: a remote client must not reach the server's own network.
+// endpoints are the --cdp-endpoint browsers with the --cdp-header headers.
+func (c *Config) endpoints() ([]browser.Endpoint, error) {
+	h := http.Header{}
+	for _, kv := range strings.Split(c.CDPHeaders, ";") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(kv, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("--cdp-header %q: want \"Name: value\"", kv)
+		}
+		h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	var out []browser.Endpoint
+	for _, u := range strings.FieldsFunc(c.CDPEndpoints, func(r rune) bool { return r == ',' || r == ' ' }) {
+		pu, err := url.Parse(u)
+		if err != nil || (pu.Scheme != "ws" && pu.Scheme != "wss" && pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+			return nil, fmt.Errorf("--cdp-endpoint %q: want ws://host:port/devtools/browser/ID or http://host:port", u)
+		}
+		out = append(out, browser.Endpoint{URL: u, Header: h})
+	}
+	return out, nil
+}
+
 func (c *Config) policy() (*browser.Policy, error) {
 	return browser.NewPolicy(browser.PolicyConfig{
 		AllowedOrigins:       browser.SplitOrigins(c.AllowedOrigins),

@@ -86,9 +86,10 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
-	policy, _ := cfg.policy() // checked by Validate
+	policy, _ := cfg.policy()       // checked by Validate
+	endpoints, _ := cfg.endpoints() // checked by Validate
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, ActionTimeout: cfg.ActionTimeout,
-		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy}
+		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or

@@ -1,0 +1,140 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+	"go.uber.org/zap"
+)
+
+// Endpoint is a browser that runs elsewhere (a browser farm, a container),
+// reached over CDP instead of launched: ws://host:9222/devtools/browser/ID,
+// or http://host:9222 (its /json/version names the websocket).
+type Endpoint struct {
+	URL string
+	// Header goes with the websocket handshake (Authorization for a
+	// hosted browser service).
+	Header http.Header
+}
+
+// remoteBrowser is one endpoint and our connection to it. Its fields are
+// guarded by Manager.mu.
+type remoteBrowser struct {
+	ep     Endpoint
+	bctx   context.Context // nil until connected
+	cancel context.CancelFunc
+	tabs   int // browser contexts (sessions) open on it
+	// failures counts failed connections in a row; nextTry is when the
+	// next may be tried, lastErr why the last failed.
+	failures int
+	nextTry  time.Time
+	lastErr  error
+}
+
+// remoteFor picks the endpoint with the fewest sessions among those not
+// waiting out a failure, connecting to it if needed, and counts the new
+// session on it. It is called with m.mu held.
+func (m *Manager) remoteFor() (*remoteBrowser, error) {
+	if m.closed {
+		return nil, ErrClosed
+	}
+	var errs []string
+	tried := map[*remoteBrowser]bool{}
+	for {
+		var best *remoteBrowser
+		for _, rb := range m.remotes {
+			if tried[rb] || (rb.failures > 0 && time.Now().Before(rb.nextTry) && (rb.bctx == nil || rb.bctx.Err() != nil)) {
+				continue
+			}
+			if best == nil || rb.tabs < best.tabs {
+				best = rb
+			}
+		}
+		if best == nil {
+			for _, rb := range m.remotes {
+				if !tried[rb] && rb.lastErr != nil {
+					errs = append(errs, fmt.Sprintf("%s: %v (next attempt in %s)", rb.ep.URL, rb.lastErr, time.Until(rb.nextTry).Round(100*time.Millisecond)))
+				}
+			}
+			return nil, &Error{Kind: KindBrowserLaunchFail, Message: "no remote browser can be reached: " + strings.Join(errs, "; "),
+				Hint: "check the --cdp-endpoint browsers; the call is tried again on them after a short wait"}
+		}
+		tried[best] = true
+		if err := m.connectLocked(best); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", best.ep.URL, err))
+			continue
+		}
+		best.tabs++
+		return best, nil
+	}
+}
+
+// connectLocked connects to an endpoint unless connected. A connection that
+// dropped counts as the browser's crash (sessions on it are told once).
+func (m *Manager) connectLocked(rb *remoteBrowser) error {
+	if rb.bctx != nil && rb.bctx.Err() == nil {
+		return nil
+	}
+	if rb.bctx != nil {
+		m.log.Warn("remote browser connection lost; reconnecting", zap.String("endpoint", rb.ep.URL))
+		rb.cancel()
+		rb.bctx, rb.tabs = nil, 0
+	}
+	opts := []remote.Option{remote.WithDialTimeout(m.opts.LaunchTimeout)}
+	if len(rb.ep.Header) > 0 {
+		opts = append(opts, remote.WithDialHTTPHeader(rb.ep.Header))
+	}
+	if strings.Contains(rb.ep.URL, "/devtools/browser/") {
+		opts = append(opts, remote.NoModifyURL)
+	}
+	actx, acancel := remote.NewAllocator(context.Background(), rb.ep.URL, opts...)
+	sugar := m.log.Sugar()
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(sugar.Debugf))
+	cancel := func() { bcancel(); acancel() }
+	// Listening binds the connection to bctx without opening a tab (a
+	// first Run would open one); a version call checks it answers.
+	err := chromedp.ListenBrowser(bctx, func(any) {})
+	if err == nil {
+		cctx, ccancel := context.WithTimeout(bctx, m.opts.LaunchTimeout)
+		_, err = chromedp.CallBrowser(cctx, browser.GetVersion, cdp.Empty{})
+		ccancel()
+	}
+	if err != nil {
+		cancel()
+		rb.failures++
+		rb.lastErr = err
+		rb.nextTry = time.Now().Add(min(time.Second<<min(rb.failures-1, 5), maxLaunchBackoff))
+		m.log.Warn("remote browser unreachable", zap.String("endpoint", rb.ep.URL), zap.Error(err), zap.Int("failures", rb.failures))
+		return err
+	}
+	rb.bctx, rb.cancel, rb.failures, rb.lastErr = bctx, cancel, 0, nil
+	m.log.Info("connected to remote browser", zap.String("endpoint", rb.ep.URL))
+	return nil
+}
+
+// releaseRemote uncounts a session on an endpoint.
+func (m *Manager) releaseRemote(rb *remoteBrowser) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if rb.tabs > 0 {
+		rb.tabs--
+	}
+}
+
+// disconnectLocked drops every remote connection; the remote browsers and
+// what others made in them stay.
+func (m *Manager) disconnectLocked() {
+	for _, rb := range m.remotes {
+		if rb.cancel != nil {
+			rb.cancel()
+		}
+		rb.bctx, rb.cancel, rb.tabs = nil, nil, 0
+	}
+}

@@ -1,0 +1,130 @@
+package e2e
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// farmBrowser is a Chrome started by the test with a debugging port: a
+// stand-in for a browser farm's.
+type farmBrowser struct {
+	cmd  *exec.Cmd
+	port string
+	ws   string // ws://127.0.0.1:PORT/devtools/browser/ID
+}
+
+func startFarmBrowser(t *testing.T) *farmBrowser {
+	t.Helper()
+	path := os.Getenv("E2E_MCP_BROWSER_PATH")
+	if path == "" {
+		for _, p := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+			if lp, err := exec.LookPath(p); err == nil {
+				path = lp
+				break
+			}
+		}
+	}
+	if path == "" {
+		t.Fatal("no Chrome or Chromium to play the remote browser")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(path, "--headless", "--no-sandbox", "--remote-debugging-port=0", "--user-data-dir="+dir,
+		"--no-first-run", "--disable-dev-shm-usage", "about:blank")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		<-done
+	})
+	var b []byte
+	waitFor(t, 20*time.Second, "the remote browser's DevToolsActivePort", func() bool {
+		var err error
+		b, err = os.ReadFile(filepath.Join(dir, "DevToolsActivePort"))
+		return err == nil && strings.Count(string(b), "\n") >= 1
+	})
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return &farmBrowser{cmd: cmd, port: lines[0], ws: "ws://127.0.0.1:" + lines[0] + lines[1]}
+}
+
+// pages lists the URLs of the page targets of the remote browser.
+func (f *farmBrowser) pages(t *testing.T) []string {
+	t.Helper()
+	resp, err := http.Get("http://127.0.0.1:" + f.port + "/json/list")
+	if err != nil {
+		t.Fatalf("list the remote browser's targets: %v", err)
+	}
+	defer resp.Body.Close()
+	var targets []struct{ Type, URL string }
+	if err := json.NewDecoder(resp.Body).Decode(&targets); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, tg := range targets {
+		if tg.Type == "page" {
+			out = append(out, tg.URL)
+		}
+	}
+	return out
+}
+
+func countWith(urls []string, part string) int {
+	n := 0
+	for _, u := range urls {
+		if strings.Contains(u, part) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRemoteEndpoints: with --cdp-endpoint the server launches no browser
+// and spreads sessions over the endpoints; an endpoint that goes away is
+// reported once to its session, which then works on another; on exit the
+// server leaves the remote browsers running without its pages.
+func TestRemoteEndpoints(t *testing.T) {
+	f := newFixture(t)
+	a, b := startFarmBrowser(t), startFarmBrowser(t)
+	env, tmp := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CDP_ENDPOINT="+a.ws+",http://127.0.0.1:"+b.port))
+	for _, id := range []string{"s1", "s2"} {
+		mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html?" + id, "sessionId": id})
+	}
+	if n := len(chromeProcesses(tmp)); n != 0 {
+		t.Errorf("the server launched a browser of its own (%d processes)", n)
+	}
+	onA, onB := countWith(a.pages(t), "signup.html"), countWith(b.pages(t), "signup.html")
+	if onA != 1 || onB != 1 {
+		t.Fatalf("want one session on each endpoint, got %d on A and %d on B", onA, onB)
+	}
+	// A goes away: its session hears it once, then works on B.
+	victim := "s1"
+	if countWith(a.pages(t), "?s2") == 1 {
+		victim = "s2"
+	}
+	_ = a.cmd.Process.Signal(syscall.SIGKILL)
+	var out string
+	waitFor(t, 20*time.Second, "the lost endpoint to be reported", func() bool {
+		res := call(t, c, "browser_snapshot", map[string]any{"sessionId": victim})
+		out = text(res)
+		return res.IsError
+	})
+	mustContain(t, "the lost endpoint", out, "browser_crashed", "the remote browser at "+a.ws+" went away")
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html?again", "sessionId": victim})
+	if n := countWith(b.pages(t), "signup.html"); n != 2 {
+		t.Errorf("want both sessions on B now, got %d pages", n)
+	}
+	_ = c.Close()
+	waitFor(t, 20*time.Second, "the server's pages to leave the remote browser", func() bool {
+		return countWith(b.pages(t), "signup.html") == 0
+	})
+}
