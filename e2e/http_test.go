@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -306,13 +305,14 @@ func TestSessionLimit(t *testing.T) {
 // --shutdown) and leaves no Chrome process.
 func TestHTTPShutdown(t *testing.T) {
 	f := newFixture(t)
-	env, tmp := serverEnv(t)
-	s := startHTTP(t, append(env, "E2E_MCP_STATE_DIR="+t.TempDir()))
+	env, state := fixtureEnv(t) // its cleanup fails the test if a dev server is left
+	tmp := strings.TrimPrefix(env[slicesIndex(env, "TMPDIR=")], "TMPDIR=")
+	s := startHTTP(t, append(env, "E2E_MCP_SERVER_COMMAND="+devfixture))
 	c := s.client(t)
-	pid := startDiagApp(t, c)
+	mustCall(t, c, "session_start", nil)
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
-	if len(chromeProcesses(tmp)) == 0 {
-		t.Fatal("no Chrome process while a session is open")
+	if len(chromeProcesses(tmp)) == 0 || len(fixtureProcesses(state)) == 0 {
+		t.Fatal("no Chrome or no dev server while a session is open")
 	}
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -321,10 +321,20 @@ func TestHTTPShutdown(t *testing.T) {
 		t.Fatal("the server did not exit within 30s of SIGTERM")
 	}
 	requireNoChrome(t, tmp, 10*time.Second)
-	if stat, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && !strings.Contains(string(stat), ") Z ") {
-		t.Errorf("the dev server (pid %s) still runs after the server exited", pid)
+	if !strings.Contains(verbs(state), "shutdown") {
+		t.Errorf("the dev server got no --shutdown; verbs: %s", verbs(state))
 	}
 	mustContain(t, "the server log", s.log.String(), "draining HTTP", "dev server stopped")
+}
+
+// slicesIndex is the index of the first entry of env with prefix, or -1.
+func slicesIndex(env []string, prefix string) int {
+	for i := len(env) - 1; i >= 0; i-- {
+		if strings.HasPrefix(env[i], prefix) {
+			return i
+		}
+	}
+	return -1
 }
 
 // sseEvent is one event of a text/event-stream.
@@ -361,7 +371,7 @@ func readEvents(r io.Reader, stop func(sseEvent) bool) []sseEvent {
 // included (resumable SSE).
 func TestHTTPResume(t *testing.T) {
 	env, _ := fixtureEnv(t, "FIXTURE_MODE=slow", "FIXTURE_SLOW=3s")
-	s := startHTTP(t, env)
+	s := startHTTP(t, append(env, "E2E_MCP_SERVER_COMMAND="+devfixture))
 	do := func(method, body string, h map[string]string) *http.Response {
 		req, _ := http.NewRequest(method, s.base+"/mcp", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -386,7 +396,7 @@ func TestHTTPResume(t *testing.T) {
 
 	// A slow session_start with a progress token answers as an SSE stream;
 	// read its first event, then drop the connection.
-	resp = do("POST", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"session_start","arguments":{"commandPath":"`+devfixture+`"},"_meta":{"progressToken":"p1"}}}`, h)
+	resp = do("POST", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"session_start","arguments":{},"_meta":{"progressToken":"p1"}}}`, h)
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
 		t.Fatalf("a call with progress answers %s, want an SSE stream", ct)
 	}
@@ -413,4 +423,22 @@ func TestHTTPResume(t *testing.T) {
 	}
 	mustCall(t, s.client(t), "session_list", nil) // the server still serves
 	do("DELETE", "", h).Body.Close()              // ends the session: the dev server gets --shutdown
+}
+
+// TestHTTPDevCommandsLimited: over HTTP a client cannot name a command to
+// run; session_start runs only the configured one.
+func TestHTTPDevCommandsLimited(t *testing.T) {
+	env, _ := fixtureEnv(t)
+	s := startHTTP(t, append(env, "E2E_MCP_SERVER_COMMAND="+devfixture))
+	c := s.client(t)
+	for _, args := range []map[string]any{
+		{"commandPath": "/bin/sh", "args": []string{"-c", "touch /tmp/pwned"}},
+		{"run": "python3 -m http.server $PORT"},
+		{"cwd": "/"},
+	} {
+		wantError(t, call(t, c, "session_start", args), "not_allowed", "only the dev-server command this server was started with")
+	}
+	out := mustCall(t, c, "session_start", nil)
+	mustContain(t, "the configured command", out, "Dev server")
+	mustCall(t, c, "session_end", nil)
 }

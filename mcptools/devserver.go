@@ -170,6 +170,12 @@ func sessionStartTool(d *Deps) Tool {
 
 // newServer makes the dev server a session_start asks for.
 func (d *Deps) newServer(sessionID string, a SessionStartParams) (devserver.Server, string, error) {
+	if d.Remote && (a.Run != "" || a.CommandPath != "" || len(a.Args) > 0 || a.Cwd != "" || a.ReadyPath != "") {
+		// A remote client must never name an executable to run here.
+		return nil, "", &ToolError{Type: ErrNotAllowed,
+			Message:    "over HTTP, session_start runs only the dev-server command this server was started with; commandPath, args, cwd, run and readyPath are refused",
+			Suggestion: "call session_start without arguments; the server's operator sets the command with --server-command"}
+	}
 	cwd := a.Cwd
 	if cwd != "" {
 		abs, err := filepath.Abs(cwd)

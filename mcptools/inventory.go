@@ -50,6 +50,9 @@ type Deps struct {
 	// ErrorLogLines is how many dev-server stderr lines a failure
 	// response carries (0: 100).
 	ErrorLogLines int
+	// Remote is set when calls come from remote clients (HTTP): then
+	// session_start runs only the configured dev-server command.
+	Remote bool
 	// AllowCall, when set, applies a per-client rate limit to tool calls:
 	// it says whether the call may go on, or how long to wait.
 	AllowCall func(ctx context.Context) (ok bool, retryAfter time.Duration)

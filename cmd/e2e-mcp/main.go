@@ -146,7 +146,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 
 	go reg.SweepIdle(ctx, cfg.IdleTimeout)
 	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log,
-		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, AllowCall: allowCall, ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
+		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, AllowCall: allowCall, Remote: cfg.HTTP != "", ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout, Shutdown: cfg.ShutdownTimeout}})
 	if cfg.HTTP != "" {
 		err := serveHTTP(ctx, cfg, log, srv, bm, reg)
