@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,7 @@ type fixture struct {
 	mu      sync.Mutex
 	signups []string
 	shipped []string
+	pings   map[string]bool // the concurrent scenario's clicks, by "client-visit"
 
 	formPage, tablePage []byte
 }
@@ -43,12 +45,29 @@ func newFixture() (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &fixture{base: "http://" + ln.Addr().String(), formPage: []byte(formHTML), tablePage: tableHTML(bigRows)}
+	f := &fixture{base: "http://" + ln.Addr().String(), formPage: []byte(formHTML), tablePage: tableHTML(bigRows), pings: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /form", f.page(f.formPage))
 	mux.HandleFunc("GET /table", f.page(f.tablePage))
 	mux.HandleFunc("GET /page/{n}", func(w http.ResponseWriter, r *http.Request) {
 		f.page([]byte(smallPage(r.PathValue("n"))))(w, r)
+	})
+	mux.HandleFunc("GET /c/{client}/{visit}", func(w http.ResponseWriter, r *http.Request) {
+		c, err1 := strconv.Atoi(r.PathValue("client"))
+		v, err2 := strconv.Atoi(r.PathValue("visit"))
+		if err1 != nil || err2 != nil {
+			http.NotFound(w, r)
+			return
+		}
+		f.page([]byte(clientPage(c, v)))(w, r)
+	})
+	mux.HandleFunc("POST /api/ping", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 64))
+		f.mu.Lock()
+		f.pings[string(b)] = true
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok":true}`)
 	})
 	mux.HandleFunc("POST /api/signup", func(w http.ResponseWriter, r *http.Request) {
 		f.record(&f.signups, r)
@@ -113,6 +132,13 @@ func (f *fixture) posted(list *[]string, d time.Duration, want ...string) (strin
 	}
 }
 
+// pinged says whether the page of this client and visit posted its ping.
+func (f *fixture) pinged(id string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pings[id]
+}
+
 func (f *fixture) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -158,6 +184,25 @@ func smallPage(n string) string {
 <main><h1>Page ` + n + `</h1><p>A short page for warm navigations: a heading, a paragraph and a few links.</p>
 <ul><li><a href="/page/5">Changelog</a></li><li><a href="/page/6">Status</a></li></ul>
 <button type="button">Subscribe</button></main></body></html>`
+}
+
+// clientLabel is the heading of one client's page in the concurrent
+// scenario: its snapshot must show this one and no other client's.
+func clientLabel(client, visit int) string { return fmt.Sprintf("Client %d visit %d", client, visit) }
+
+// clientPage is the page a concurrent client opens on one visit: a heading
+// naming the client and the visit, and a button that posts "client-visit".
+func clientPage(client, visit int) string {
+	label, id := clientLabel(client, visit), fmt.Sprintf("%d-%d", client, visit)
+	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>` + label + `</title></head><body>
+<main><h1>` + label + `</h1><p>One agent's page among many running at once.</p>
+<button type="button" id="ping">Ping ` + id + `</button><p id="status" role="status"></p></main>
+<script>
+document.getElementById('ping').addEventListener('click', async () => {
+  await fetch('/api/ping', {method: 'POST', body: '` + id + `'});
+  document.getElementById('status').textContent = 'Pinged ` + id + `';
+});
+</script></body></html>`
 }
 
 // tableHTML is a page of n order rows, each a text cell, a cell with a button

@@ -1,9 +1,11 @@
 // Command bench drives e2e-mcp and its peers (Playwright MCP,
 // chrome-devtools-mcp, agent-browser) over stdio with the same MCP client,
-// through the same scenarios on the same fixture pages, and prints one
-// markdown table of medians, spreads and ratios. See docs/benchmarks.md.
+// through the same scenarios on the same fixture pages, then e2e-mcp and
+// Playwright MCP over Streamable HTTP with many clients at once (the
+// concurrent scenario), and prints one markdown table of medians, spreads
+// and ratios. See docs/benchmarks.md.
 //
-//	go run ./bench [-quick] [-n 5] [-anchors bench/out/anchors.txt]
+//	go run ./bench [-quick] [-n 5] [-anchors bench/out/anchors.txt] [-clients 10] [-concurrent-time 20s]
 //	go run ./bench -cpuprofile cpu.prof -scenario snapshot-big
 package main
 
@@ -42,6 +44,9 @@ type config struct {
 	scenario   string
 	iterations int
 	e2eArgs    string
+	clients    int
+	concTime   time.Duration
+	concRuns   int
 }
 
 func realMain(args []string, stdout, stderr io.Writer) int {
@@ -60,7 +65,22 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.scenario, "scenario", "", "with -cpuprofile: "+strings.Join(profileScenarios(), ", "))
 	fs.IntVar(&c.iterations, "iterations", 30, "with -cpuprofile: how many times the scenario runs")
 	fs.StringVar(&c.e2eArgs, "e2e-args", "", "extra flags for e2e-mcp, after the bench's own (such as '--log-level info'; the server's stderr goes to -dump)")
+	fs.IntVar(&c.clients, "clients", 10, "concurrent scenario: MCP clients over Streamable HTTP at once, each its own session (4 with -quick; 0 skips the scenario)")
+	fs.DurationVar(&c.concTime, "concurrent-time", 20*time.Second, "concurrent scenario: how long every client loops navigate/snapshot/click (5s with -quick)")
+	fs.IntVar(&c.concRuns, "concurrent-runs", 1, "concurrent scenario: runs per server (e2e-mcp and Playwright MCP), alternating order")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if c.quick && !set["clients"] {
+		c.clients = 4
+	}
+	if c.quick && !set["concurrent-time"] {
+		c.concTime = 5 * time.Second
+	}
+	if c.clients < 0 || c.concTime <= 0 || c.concRuns < 0 {
+		fmt.Fprintln(stderr, "bench: -clients and -concurrent-runs must be 0 or more, -concurrent-time more than 0")
 		return 2
 	}
 	if c.runs <= 0 {
@@ -160,7 +180,20 @@ runs:
 			fmt.Fprintf(stderr, "run %d/%d  %-20s %6s  %s\n", run+1, c.runs, sp.Key, time.Since(t0).Round(100*time.Millisecond), status)
 		}
 	}
+	co := concOptions{clients: c.clients, dur: c.concTime, dump: c.dump}
+	concLabel := ""
+	if co.clients > 0 && c.concRuns > 0 && slices.ContainsFunc(specs, func(s spec) bool { return concurrentServer(s.Key) }) {
+		cr, note := concurrentPhase(ctx, fx, specs, c.concRuns, co, func(f string, a ...any) { fmt.Fprintf(stderr, f, a...) })
+		runs = append(runs, cr...)
+		if note != "" {
+			notes = append(notes, note)
+		}
+		if len(cr) > 0 {
+			concLabel = concurrentLabel(co)
+		}
+	}
 	sum := summarizeRuns(keys, runs)
+	sum.Concurrent = concLabel
 	versions := map[string]string{}
 	for _, r := range runs {
 		if r.Version != "" {
@@ -177,8 +210,13 @@ runs:
 			versions[sp.Key] = pv
 		}
 	}
-	fmt.Fprintf(stdout, "Machine: %s. Runs: %d per server, alternating order; medians with min–max over all samples. %s.\n\n",
+	fmt.Fprintf(stdout, "Machine: %s. Runs: %d per server, alternating order; medians with min–max over all samples. %s.\n",
 		m.String(), c.runs, versionLine(keys, versions))
+	if concLabel != "" {
+		fmt.Fprintf(stdout, "Concurrent scenario: %d MCP clients over Streamable HTTP at once, each its own session, looping navigate/snapshot/click for %s; %d run(s) per server; p50/p95 over every call of every client.\n",
+			co.clients, co.dur, c.concRuns)
+	}
+	fmt.Fprintln(stdout)
 	writeTable(stdout, sum)
 	for _, n := range notes {
 		fmt.Fprintf(stdout, "\nNote: %s\n", n)
@@ -194,12 +232,13 @@ runs:
 		Machine  machineInfo       `json:"machine"`
 		Quick    bool              `json:"quick"`
 		Runs     int               `json:"runs"`
+		Conc     string            `json:"concurrent,omitempty"`
 		Servers  []spec            `json:"servers"`
 		Versions map[string]string `json:"versions"`
 		Summary  summary           `json:"summary"`
 		Raw      []runResult       `json:"raw"`
 		Notes    []string          `json:"notes,omitempty"`
-	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, specs, versions, sum, runs, notes}
+	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, concLabel, specs, versions, sum, runs, notes}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	path := filepath.Join(c.outDir, "results.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {

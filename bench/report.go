@@ -16,7 +16,12 @@ type figure struct {
 	target           float64 // the issue's ratio target e2e-mcp / Playwright MCP; 0: none
 }
 
-var figures = []figure{
+// higherIsBetter names the figures whose best peer has the highest median
+// (throughput); for every other figure, lowest is best.
+var higherIsBetter = map[string]bool{"conc_calls": true}
+
+// stdioFigures are the figures of the scenarios over stdio, in runServer.
+var stdioFigures = []figure{
 	{"init_ms", "process start to `initialize` answered", "ms", 0.05},
 	{"tools_bytes", "`tools/list` size (tools offered)", "bytes", 1.0},
 	{"first_nav_ms", "first navigate (includes browser launch)", "ms", 0},
@@ -36,9 +41,37 @@ var figures = []figure{
 	{"tree_uss", "whole process tree private memory (USS)", "kB", 0},
 }
 
+// concurrentFigures are the figures of the concurrent scenario over HTTP
+// (concurrent.go). "{N}" in a title is the scenario's label.
+var concurrentFigures = []figure{
+	{"conc_setup_ms", "concurrent ({N}): every client connected, first page open", "ms", 0},
+	{"conc_nav_p50", "… navigate p50", "ms", 0},
+	{"conc_nav_p95", "… navigate p95", "ms", 0},
+	{"conc_snap_p50", "… snapshot p50", "ms", 0},
+	{"conc_snap_p95", "… snapshot p95", "ms", 0},
+	{"conc_click_p50", "… click by ref p50", "ms", 0},
+	{"conc_click_p95", "… click by ref p95", "ms", 0.5},
+	{"conc_calls", "… tool calls made in the loop, all clients", "count", 0},
+	{"conc_failed", "… failed calls", "count", 0},
+	{"conc_wrong_page", "… snapshots not showing the client's own page", "count", 0},
+	{"conc_tree_pss", "… whole process tree PSS at the end of the loop", "kB", 0.6},
+}
+
+// figures is every row of the table, in order.
+var figures = slices.Concat(stdioFigures, concurrentFigures)
+
+// figureKeys are the keys of the stdio figures, in order.
 func figureKeys() []string {
-	out := make([]string, len(figures))
-	for i, f := range figures {
+	out := make([]string, len(stdioFigures))
+	for i, f := range stdioFigures {
+		out[i] = f.key
+	}
+	return out
+}
+
+func concurrentKeys() []string {
+	out := make([]string, len(concurrentFigures))
+	for i, f := range concurrentFigures {
 		out[i] = f.key
 	}
 	return out
@@ -73,6 +106,9 @@ type summary struct {
 	Info    map[string]map[string]string   `json:"info"`
 	Errors  map[string]map[string][]string `json:"errors"` // server → figure → distinct reasons
 	Left    map[string][]string            `json:"left"`   // server → processes left after close
+	// Concurrent describes the concurrent scenario ("10 clients over HTTP,
+	// 20s loop"); "" when it did not run.
+	Concurrent string `json:"concurrent,omitempty"`
 }
 
 func summarizeRuns(servers []string, runs []runResult) summary {
@@ -143,6 +179,8 @@ func value(v float64, unit string) string {
 		return strconv.FormatFloat(v/1000, 'f', 1, 64) + " KB"
 	case "kB":
 		return thousands(int64(math.Round(v/1000))) + " MB"
+	case "count":
+		return thousands(int64(math.Round(v)))
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
@@ -198,6 +236,9 @@ var cellNotes = map[string]string{
 	"form_snap_bytes": "form_snap_text",
 	"click_bytes":     "click_state",
 	"big_snap_bytes":  "row_refs",
+	"conc_calls":      "conc_clicks_seen",
+	"conc_wrong_page": "conc_bleed",
+	"conc_tree_pss":   "conc_browsers",
 }
 
 // writeTable writes the markdown table and its footnotes.
@@ -227,7 +268,10 @@ func writeTable(w io.Writer, s summary) {
 	fmt.Fprintln(w, "| "+strings.Join(head, " | ")+" |")
 	fmt.Fprintln(w, "|"+strings.Repeat("---|", len(head)))
 	for _, f := range figures {
-		row := []string{f.title}
+		if strings.HasPrefix(f.key, "conc_") && s.Concurrent == "" {
+			continue
+		}
+		row := []string{strings.ReplaceAll(f.title, "{N}", s.Concurrent)}
 		for _, srv := range s.Servers {
 			row = append(row, s.cell(srv, f, foot))
 		}
@@ -251,8 +295,16 @@ func writeTable(w io.Writer, s summary) {
 		}
 		if peers {
 			best, bestV := "", math.Inf(1)
+			if higherIsBetter[f.key] {
+				bestV = math.Inf(-1)
+			}
 			for _, srv := range s.Servers {
-				if v, ok := s.median(srv, f.key); ok && srv != e2eMCP && v < bestV {
+				v, ok := s.median(srv, f.key)
+				better := v < bestV
+				if higherIsBetter[f.key] {
+					better = v > bestV
+				}
+				if ok && srv != e2eMCP && better {
 					best, bestV = srv, v
 				}
 			}

@@ -13,7 +13,8 @@ import (
 type runResult struct {
 	Server   string               `json:"server"`
 	Run      int                  `json:"run"`
-	Position int                  `json:"position"` // its place in this run's order
+	Position int                  `json:"position"`           // its place in this run's order
+	Scenario string               `json:"scenario,omitempty"` // "concurrent" for the HTTP scenario; else the stdio ones
 	Version  string               `json:"version,omitempty"`
 	Samples  map[string][]float64 `json:"samples"`
 	Errors   map[string]string    `json:"errors,omitempty"`
