@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -441,4 +442,45 @@ func TestHTTPDevCommandsLimited(t *testing.T) {
 	out := mustCall(t, c, "session_start", nil)
 	mustContain(t, "the configured command", out, "Dev server")
 	mustCall(t, c, "session_end", nil)
+}
+
+// TestLoggingCapability: a client that asks for warnings with
+// logging/setLevel hears about a failed call; with "error" it does not.
+func TestLoggingCapability(t *testing.T) {
+	env, _ := serverEnv(t)
+	s := startHTTP(t, env)
+	c := s.client(t)
+	var mu sync.Mutex
+	var got []string
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/message" {
+			b, _ := json.Marshal(n.Params)
+			mu.Lock()
+			got = append(got, string(b))
+			mu.Unlock()
+		}
+	})
+	setLevel := func(level mcp.LoggingLevel) {
+		req := mcp.SetLevelRequest{}
+		req.Params.Level = level
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := c.SetLevel(ctx, req); err != nil {
+			t.Fatalf("logging/setLevel: %v", err)
+		}
+	}
+	setLevel(mcp.LoggingLevelError)
+	call(t, c, "browser_tabs", map[string]any{"action": "select", "index": 5})
+	setLevel(mcp.LoggingLevelWarning)
+	call(t, c, "browser_tabs", map[string]any{"action": "select", "index": 6})
+	waitFor(t, 10*time.Second, "the warning about the failed call", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got) > 0
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || !strings.Contains(got[0], `"level":"warning"`) || !strings.Contains(got[0], "tool failed") || !strings.Contains(got[0], "no tab 6") {
+		t.Errorf("want one warning about the second call, got %q", got)
+	}
 }

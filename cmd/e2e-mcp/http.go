@@ -65,9 +65,15 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions))
 	mux.Handle("GET /metrics", metrics.Handler())
 
-	ln, err := net.Listen("tcp", cfg.HTTP)
+	addr := cfg.HTTP
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		// ":8931" means loopback here: listening on every interface is a
+		// choice to make by naming one (0.0.0.0:8931).
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.HTTP, err)
+		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	guard, err := httpauth.New(guardOptions(cfg, ln.Addr().String()))
 	if err != nil {
