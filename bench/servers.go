@@ -237,11 +237,13 @@ var refRE = regexp.MustCompile(`(?:[\[ ,]ref=((?:f\d+)?e\d+)\b|^\s*uid=(\d+_\d+)
 func findRef(snapshot, role, name string) (string, bool) {
 	want := role + ` "` + name + `"`
 	for line := range strings.SplitSeq(snapshot, "\n") {
-		if !strings.Contains(line, want) {
-			continue
-		}
-		if ref, ok := lineRef(line); ok {
-			return ref, true
+		for _, seg := range segments(line) {
+			if !strings.Contains(seg, want) {
+				continue
+			}
+			if ref, ok := lineRef(seg); ok {
+				return ref, true
+			}
 		}
 	}
 	return "", false
@@ -265,15 +267,17 @@ func lineRef(line string) (string, bool) {
 func rowRefs(snapshot string) int {
 	buttons, links := map[string]bool{}, map[string]bool{}
 	for line := range strings.SplitSeq(snapshot, "\n") {
-		if _, ok := lineRef(line); !ok {
-			continue
-		}
-		if i := strings.Index(line, `button "Ship order `); i >= 0 {
-			buttons[numberAt(line[i+len(`button "Ship order `):])] = true
-		} else if i := strings.Index(line, `link "Order `); i >= 0 {
-			rest := line[i+len(`link "Order `):]
-			if n := numberAt(rest); strings.HasPrefix(rest[len(n):], ` details"`) {
-				links[n] = true
+		for _, line := range segments(line) {
+			if _, ok := lineRef(line); !ok {
+				continue
+			}
+			if i := strings.Index(line, `button "Ship order `); i >= 0 {
+				buttons[numberAt(line[i+len(`button "Ship order `):])] = true
+			} else if i := strings.Index(line, `link "Order `); i >= 0 {
+				rest := line[i+len(`link "Order `):]
+				if n := numberAt(rest); strings.HasPrefix(rest[len(n):], ` details"`) {
+					links[n] = true
+				}
 			}
 		}
 	}
@@ -285,6 +289,10 @@ func rowRefs(snapshot string) int {
 	}
 	return n
 }
+
+// segments splits a snapshot line into its elements: e2e-mcp writes a table
+// row whose cells are leaves on one line, cells separated by " | ".
+func segments(line string) []string { return strings.Split(line, " | ") }
 
 func numberAt(s string) string {
 	i := 0
