@@ -444,10 +444,13 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 	case p.Gone() && p.ctx.Err() == nil:
 		return &Error{Kind: KindBrowserCrashed, Message: "the tab is closed: the page closed itself (" + what + ")",
 			Hint: "list the tabs with browser_tabs and select one, or navigate: a blank tab is opened", Err: err}
-	case p.tabs != nil && p.tabs.Gone():
+	case p.tabs != nil && (p.tabs.Gone() || strings.Contains(err.Error(), "lost the connection to the browser")):
 		p.tabs.mu.Lock()
 		p.tabs.deathSaid = true // the next call need not say it again
 		p.tabs.mu.Unlock()
+		if p.tabs.remote != nil {
+			p.m.markLost(p.tabs.remote)
+		}
 		return &Error{Kind: KindBrowserCrashed, Message: fmt.Sprintf("%s while it was %s; the session lost its tabs (%s), cookies and storage", p.tabs.death(), what, strings.Join(p.tabs.URLs(), ", ")),
 			Hint: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
 	case p.ctx.Err() != nil:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 	"go.uber.org/zap"
@@ -30,7 +31,8 @@ type remoteBrowser struct {
 	ep     Endpoint
 	bctx   context.Context // nil until connected
 	cancel context.CancelFunc
-	tabs   int // browser contexts (sessions) open on it
+	tabs   int  // browser contexts (sessions) open on it
+	lost   bool // a call saw the connection drop before its context ended
 	// failures counts failed connections in a row; nextTry is when the
 	// next may be tried, lastErr why the last failed.
 	failures int
@@ -79,7 +81,7 @@ func (m *Manager) remoteFor() (*remoteBrowser, error) {
 // connectLocked connects to an endpoint unless connected. A connection that
 // dropped counts as the browser's crash (sessions on it are told once).
 func (m *Manager) connectLocked(rb *remoteBrowser) error {
-	if rb.bctx != nil && rb.bctx.Err() == nil {
+	if rb.bctx != nil && rb.bctx.Err() == nil && !rb.lost {
 		return nil
 	}
 	if rb.bctx != nil {
@@ -104,6 +106,10 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 	if err == nil {
 		cctx, ccancel := context.WithTimeout(bctx, m.opts.LaunchTimeout)
 		_, err = chromedp.CallBrowser(cctx, browser.GetVersion, cdp.Empty{})
+		if err == nil {
+			// Target events (popups, titles) come only with discovery on.
+			_, err = chromedp.CallBrowser(cctx, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
+		}
 		ccancel()
 	}
 	if err != nil {
@@ -114,7 +120,7 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 		m.log.Warn("remote browser unreachable", zap.String("endpoint", rb.ep.URL), zap.Error(err), zap.Int("failures", rb.failures))
 		return err
 	}
-	rb.bctx, rb.cancel, rb.failures, rb.lastErr = bctx, cancel, 0, nil
+	rb.bctx, rb.cancel, rb.failures, rb.lastErr, rb.lost = bctx, cancel, 0, nil, false
 	m.log.Info("connected to remote browser", zap.String("endpoint", rb.ep.URL))
 	return nil
 }
@@ -137,4 +143,13 @@ func (m *Manager) disconnectLocked() {
 		}
 		rb.bctx, rb.cancel, rb.tabs = nil, nil, 0
 	}
+}
+
+// markLost records that a call saw the connection to rb drop, so that the
+// next session reconnects (or goes elsewhere) without waiting for chromedp
+// to notice.
+func (m *Manager) markLost(rb *remoteBrowser) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rb.lost = true
 }

@@ -400,9 +400,9 @@ func (t *Tabs) DeathSaid() bool {
 // Gone reports whether the browser under the context has gone away.
 func (t *Tabs) Gone() bool {
 	t.mu.Lock()
-	closed := t.closed
+	closed, lost := t.closed, t.deathSaid
 	t.mu.Unlock()
-	return closed || t.bctx.Err() != nil
+	return closed || lost || t.bctx.Err() != nil
 }
 
 // Close closes every tab and disposes of the BrowserContext: its cookies,

@@ -48,7 +48,9 @@ func TestTabsAndPopups(t *testing.T) {
 	mustContain(t, "click in the popup", out, "Popup says hi there")
 
 	out = mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 0})
-	mustContain(t, "back to the opener", out, "Message: hi there")
+	mustContain(t, "back to the opener", out, "- 0: (current) [Opener]")
+	// postMessage is delivered to the opener asynchronously.
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Message: hi there", "timeout": 10})
 
 	// target=_blank: a second popup, then one that closes itself.
 	snap = mustCall(t, c, "browser_snapshot", nil)
