@@ -1,10 +1,14 @@
 package mcptools
 
 import (
+	"sync"
+
 	"context"
 	"fmt"
 	"runtime/debug"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
@@ -138,7 +142,14 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		mcp.WithOpenWorldHintAnnotation(a.openWorld),
 	)
 	omitDefaultHints(&def.Annotations)
-	schema := compileSchema(name, def.RawInputSchema)
+	// Compiled on the tool's first call: compiling 35 schemas at start
+	// would cost every client's initialize a few milliseconds.
+	var schemaOnce sync.Once
+	var schema *jsonschema.Schema
+	compiled := func() *jsonschema.Schema {
+		schemaOnce.Do(func() { schema = compileSchema(name, def.RawInputSchema) })
+		return schema
+	}
 	handler := func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		start := time.Now()
 		metrics.ToolsInFlight.Inc()
@@ -162,7 +173,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 				return errorResult(name, rateLimited("tool calls", retry)), nil
 			}
 		}
-		if err := checkArgs(schema, req.Params.Arguments); err != nil {
+		if err := checkArgs(compiled(), req.Params.Arguments); err != nil {
 			return errorResult(name, err), nil
 		}
 		var args T

@@ -68,6 +68,8 @@ func TestInventory_Invariants(t *testing.T) {
 			if err := json.Unmarshal(d.RawInputSchema, &s); err != nil {
 				t.Fatalf("input schema: %v", err)
 			}
+			// Handlers compile their schema on the first call; it must compile.
+			compileSchema(d.Name, d.RawInputSchema)
 			if s["type"] != "object" || s["additionalProperties"] != false {
 				t.Errorf("schema must be an object with additionalProperties:false, got type=%v additionalProperties=%v", s["type"], s["additionalProperties"])
 			}
