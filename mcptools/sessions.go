@@ -48,6 +48,10 @@ type Registry struct {
 	// the least recently used idle session, or is refused with
 	// capacity_exceeded when all are in a call.
 	MaxSessions int
+	// KeepOnDisconnect keeps the sessions a connection made when it goes
+	// away (the CLI's daemon: each command is a connection of its own);
+	// they end by session_end or idleness.
+	KeepOnDisconnect bool
 	// AllowSession, when set, applies a per-client rate limit to making
 	// sessions.
 	AllowSession func(ctx context.Context) (ok bool, retryAfter time.Duration)
@@ -327,6 +331,9 @@ func (r *Registry) CloseAll() {
 
 // CloseOwnedBy ends the sessions a vanished MCP connection made.
 func (r *Registry) CloseOwnedBy(conn string) {
+	if r.KeepOnDisconnect {
+		return
+	}
 	r.mu.Lock()
 	var mine []*Session
 	for id, s := range r.sessions {

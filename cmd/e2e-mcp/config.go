@@ -172,7 +172,7 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.BlockedOrigins })},
 	{"allow-file-urls", "E2E_MCP_ALLOW_FILE_URLS", "false", "let browser_navigate and pages open file:// URLs (blocked by default)",
 		boolean(func(c *Config) *bool { return &c.AllowFileURLs })},
-	{"http", "E2E_MCP_HTTP", "", "serve Streamable HTTP on this address (:8931 is loopback; 0.0.0.0:8931 every interface) at /mcp and /message, with /health and /metrics, instead of stdio",
+	{"http", "E2E_MCP_HTTP", "", "serve Streamable HTTP on this address (:8931 is loopback; 0.0.0.0:8931 every interface; unix:PATH a Unix socket) at /mcp and /message, with /health and /metrics, instead of stdio",
 		str(func(c *Config) *string { return &c.HTTP })},
 	{"max-sessions", "E2E_MCP_MAX_SESSIONS", "50", "most sessions open at once: a new one ends the least recently used idle one, or gets capacity_exceeded",
 		integer(func(c *Config) *int { return &c.MaxSessions })},
@@ -292,7 +292,7 @@ func (c *Config) Validate() error {
 	if c.MaxSessions < 1 {
 		errs = append(errs, fmt.Errorf("--max-sessions must be 1 or more, got %d", c.MaxSessions))
 	}
-	if c.HTTP != "" {
+	if c.remoteHTTP() {
 		if _, _, err := net.SplitHostPort(c.HTTP); err != nil {
 			errs = append(errs, fmt.Errorf("--http %q: want host:port, e.g. 127.0.0.1:8931 (%v)", c.HTTP, err))
 		}
@@ -368,6 +368,19 @@ func (c *Config) policy() (*browser.Policy, error) {
 		AllowedOrigins:       browser.SplitOrigins(c.AllowedOrigins),
 		BlockedOrigins:       browser.SplitOrigins(c.BlockedOrigins),
 		AllowFileURLs:        c.AllowFileURLs,
-		BlockPrivateNetworks: c.HTTP != "",
+		BlockPrivateNetworks: c.remoteHTTP(),
 	})
 }
+
+// unixSocket is the socket path of --http unix:PATH, or "".
+func (c *Config) unixSocket() string {
+	if p, ok := strings.CutPrefix(c.HTTP, "unix:"); ok {
+		return p
+	}
+	return ""
+}
+
+// remoteHTTP reports whether clients reach the server over TCP: then they
+// may be anyone the network lets through, and the server is strict (dev
+// commands, private networks). A Unix socket is the local user's.
+func (c *Config) remoteHTTP() bool { return c.HTTP != "" && c.unixSocket() == "" }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -49,8 +50,13 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		// its own timeouts; notifications/cancelled still cancels a call.)
 		// And the client's key (OAuth subject, else its address) for rate
 		// limits, from the request the guard let through.
+		// (Not for the CLI's Unix socket: a command that gives up, on its
+		// --timeout, ends its call, so the session is free for the next.)
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
-			return context.WithValue(context.WithoutCancel(ctx), clientKeyCtx{}, httpauth.ClientKey(r))
+			if cfg.remoteHTTP() {
+				ctx = context.WithoutCancel(ctx)
+			}
+			return context.WithValue(ctx, clientKeyCtx{}, httpauth.ClientKey(r))
 		}),
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(zap.NewStdLog(log.Named("http")).Writer(),
 			&slog.HandlerOptions{Level: slog.LevelWarn}))),
@@ -65,17 +71,11 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions))
 	mux.Handle("GET /metrics", metrics.Handler())
 
-	addr := cfg.HTTP
-	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
-		// ":8931" means loopback here: listening on every interface is a
-		// choice to make by naming one (0.0.0.0:8931).
-		addr = net.JoinHostPort("127.0.0.1", port)
-	}
-	ln, err := net.Listen("tcp", addr)
+	ln, guardAddr, err := listen(cfg)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", addr, err)
+		return err
 	}
-	guard, err := httpauth.New(guardOptions(cfg, ln.Addr().String()))
+	guard, err := httpauth.New(guardOptions(cfg, guardAddr))
 	if err != nil {
 		_ = ln.Close()
 		return err
@@ -188,4 +188,33 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// listen opens the HTTP server's listener: TCP (":8931" means loopback:
+// every interface is a choice to make by naming one, 0.0.0.0:8931), or a
+// Unix socket for unix:PATH (a stale socket file is replaced). It returns
+// the address the Host check knows the server by.
+func listen(cfg *Config) (net.Listener, string, error) {
+	if path := cfg.unixSocket(); path != "" {
+		if c, err := net.Dial("unix", path); err == nil { //nolint:gosec // the socket the operator named with --http unix:PATH
+			_ = c.Close()
+			return nil, "", fmt.Errorf("listen on %s: another server answers there", path)
+		}
+		_ = os.Remove(path) //nolint:gosec // a socket nobody answers on is stale; the operator named it
+		ln, err := net.Listen("unix", path)
+		if err != nil {
+			return nil, "", fmt.Errorf("listen on %s: %w", path, err)
+		}
+		_ = os.Chmod(path, 0o600) //nolint:gosec // the operator named the socket
+		return ln, "localhost:0", nil
+	}
+	addr := cfg.HTTP
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, ln.Addr().String(), nil
 }

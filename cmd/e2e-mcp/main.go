@@ -39,6 +39,7 @@ Usage:
   e2e-mcp doctor [flags]    find the browser, start it once and print its version
   e2e-mcp devserver [flags] -- COMMAND [ARGS...] [--start|--restart|--status|--shutdown]
                             run a dev server under the dev-server command contract
+  e2e-mcp <command> ...      a browser from the shell: open, click, snapshot... (below)
   e2e-mcp version           print the version
   e2e-mcp help              this text; 'e2e-mcp serve -h' lists the flags
 `
@@ -52,10 +53,15 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "serve"
 	if len(args) > 0 && (args[0] == "" || args[0][0] != '-') {
 		cmd, args = args[0], args[1:]
+	} else if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+		cmd = "help"
+	}
+	if isCLICommand(cmd) {
+		return cliMain(cmd, args, stdout, stderr)
 	}
 	switch cmd {
 	case "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage+"\n"+cliUsage)
 		return 0
 	case "version":
 		fmt.Fprintf(stdout, "e2e-mcp %s\n", Version())
@@ -125,6 +131,15 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
 	reg.MaxSessions = cfg.MaxSessions
+	if os.Getenv(cliDaemonEnv) != "" {
+		// The CLI's session daemon: commands come and go as connections;
+		// the session stays until close, and the daemon exits when idle.
+		reg.KeepOnDisconnect = true
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go exitWhenIdle(ctx, cancel, reg, cfg.IdleTimeout, log)
+	}
 	var allowCall func(context.Context) (bool, time.Duration)
 	if cfg.RateSessions > 0 || cfg.RateCalls > 0 {
 		rl := httpauth.NewRateLimiter(httpauth.RateLimits{SessionsPerMinute: float64(cfg.RateSessions), CallsPerMinute: float64(cfg.RateCalls)})
@@ -146,7 +161,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 
 	go reg.SweepIdle(ctx, cfg.IdleTimeout)
 	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log,
-		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, AllowCall: allowCall, Remote: cfg.HTTP != "", ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
+		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, AllowCall: allowCall, Remote: cfg.remoteHTTP(), ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout, Shutdown: cfg.ShutdownTimeout}})
 	if cfg.HTTP != "" {
 		err := serveHTTP(ctx, cfg, log, srv, bm, reg)

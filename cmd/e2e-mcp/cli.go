@@ -1,0 +1,821 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"go.uber.org/zap"
+)
+
+// The CLI drives the same engine from the shell (seed 003): each command is
+// a short process that talks MCP to a background daemon of its session, an
+// e2e-mcp serving Streamable HTTP on a Unix socket in a per-user directory.
+// The daemon keeps the session's browser context, refs and dev server
+// between commands and exits after the idle timeout or on close.
+
+// cliDaemonEnv marks the server process a CLI session daemon.
+const cliDaemonEnv = "E2E_MCP_CLI_DAEMON"
+
+// Exit codes of CLI commands.
+const (
+	exitOK      = 0
+	exitFailed  = 1
+	exitUsage   = 2
+	exitTimeout = 3
+)
+
+const cliUsage = `Usage: e2e-mcp <command> [args...] [--session NAME] [--json] [--headed] [--timeout D]
+
+A browser for scripts and CI, on the same engine as the MCP server. Targets are
+refs from the last snapshot (@e5) or selectors (role=button[name="Save"], text=Sign in, #id).
+
+  open <url>                 navigate                    snapshot [-i] [-d N] [-s target]
+  click <target>             dblclick <target>           screenshot [path] [--full]
+  fill <target> <text>       type <target> <text>        pdf <path>
+  press <key>                hover <target>              eval <js>
+  check <target>             uncheck <target>            get text|html|value|attr NAME|title|url [target], get count <css>
+  select <target> <value...> upload <target> <file...>   is visible|enabled|checked <target>
+  wait <target|ms> [--text T] [--url U] [--load STATE]   back | forward | reload
+  tab [list|new [url]|close [N]|N]                       console | errors
+  session list | start [--run CMD] [--command PATH] | status | restart | end
+  close [--all]              end the session (--all: every session's daemon)
+
+Options: --session NAME (env E2E_MCP_SESSION, default "default"), --json (print
+{"success":bool,"data":...,"error":string|null}), --headed, --timeout D (e.g. 30s; default 60s).
+Exit codes: 0 success, 1 failure, 2 usage, 3 timeout.
+`
+
+// cliCommands are the verbs the CLI takes.
+var cliCommands = map[string]bool{"open": true, "goto": true, "click": true, "dblclick": true, "fill": true, "type": true,
+	"press": true, "hover": true, "check": true, "uncheck": true, "select": true, "upload": true, "wait": true,
+	"snapshot": true, "screenshot": true, "pdf": true, "eval": true, "get": true, "is": true, "back": true,
+	"forward": true, "reload": true, "tab": true, "console": true, "errors": true, "close": true, "session": true}
+
+// cliOpts are the options every command takes.
+type cliOpts struct {
+	session string
+	json    bool
+	headed  bool
+	timeout time.Duration
+	// command-specific flags
+	interactive, full  bool
+	depth              int
+	scope, text, url   string
+	load, run, command string
+	all                bool
+}
+
+// usageError is a mistake in the command line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// parseCLI splits args into positional words and options, which may come
+// anywhere on the line.
+func parseCLI(args []string, getenv func(string) string) ([]string, *cliOpts, error) {
+	o := &cliOpts{session: getenv("E2E_MCP_SESSION"), timeout: 60 * time.Second}
+	if o.session == "" {
+		o.session = "default"
+	}
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		val := func() (string, error) {
+			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") {
+				return v, nil
+			}
+			if i+1 >= len(args) {
+				return "", &usageError{a + " needs a value"}
+			}
+			i++
+			return args[i], nil
+		}
+		name, _, _ := strings.Cut(a, "=")
+		var err error
+		switch name {
+		case "--session":
+			o.session, err = val()
+		case "--json":
+			o.json = true
+		case "--headed":
+			o.headed = true
+		case "--timeout":
+			var v string
+			if v, err = val(); err == nil {
+				o.timeout, err = parseTimeout(v)
+			}
+		case "-i", "--interactive":
+			o.interactive = true
+		case "-c", "--compact":
+			// Our snapshots are compact already.
+		case "-d", "--depth":
+			var v string
+			if v, err = val(); err == nil {
+				if o.depth, err = strconv.Atoi(v); err != nil || o.depth < 0 {
+					err = &usageError{"--depth wants a number of levels"}
+				}
+			}
+		case "-s", "--selector":
+			o.scope, err = val()
+		case "--full":
+			o.full = true
+		case "--text":
+			o.text, err = val()
+		case "--url":
+			o.url, err = val()
+		case "--load":
+			o.load, err = val()
+		case "--run":
+			o.run, err = val()
+		case "--command":
+			o.command, err = val()
+		case "--all":
+			o.all = true
+		default:
+			if strings.HasPrefix(a, "--") {
+				return nil, nil, &usageError{"unknown option " + a}
+			}
+			pos = append(pos, a)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if !regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`).MatchString(o.session) {
+		return nil, nil, &usageError{fmt.Sprintf("--session %q: use 1-64 letters, digits, '.', '_' or '-'", o.session)}
+	}
+	return pos, o, nil
+}
+
+// parseTimeout takes "30s", "2m" or a number of seconds.
+func parseTimeout(v string) (time.Duration, error) {
+	if n, err := strconv.ParseFloat(v, 64); err == nil && n > 0 {
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, &usageError{fmt.Sprintf("--timeout %q: give seconds or a duration such as 30s", v)}
+	}
+	return d, nil
+}
+
+// cliResult is what a command prints.
+type cliResult struct {
+	data any
+	text string
+}
+
+// cliMain runs one CLI command and returns its exit code.
+func cliMain(cmd string, args []string, stdout, stderr io.Writer) int {
+	pos, o, err := parseCLI(args, os.Getenv)
+	if err != nil {
+		return cliFail(o, stdout, stderr, exitUsage, err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+	defer cancel()
+	if cmd == "close" && o.all {
+		n, err := closeAllDaemons(ctx)
+		if err != nil {
+			return cliFail(o, stdout, stderr, exitFailed, err.Error())
+		}
+		return cliOK(o, stdout, cliResult{data: map[string]int{"closed": n}, text: fmt.Sprintf("Closed %d session(s).", n)})
+	}
+	res, code, err := runCLI(ctx, cmd, pos, o)
+	if cmd == "close" && err == nil {
+		// The session ended: its daemon goes too.
+		if _, cerr := stopDaemon(ctx, o.session); cerr != nil {
+			err, code = cerr, exitFailed
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return cliFail(o, stdout, stderr, exitTimeout, fmt.Sprintf("timeout: %s did not finish within %s", cmd, o.timeout))
+		}
+		return cliFail(o, stdout, stderr, code, err.Error())
+	}
+	return cliOK(o, stdout, res)
+}
+
+// envelope is seed 003's JSON answer, fields in its order.
+type envelope struct {
+	Success bool    `json:"success"`
+	Data    any     `json:"data"`
+	Error   *string `json:"error"`
+}
+
+func cliOK(o *cliOpts, stdout io.Writer, res cliResult) int {
+	if o.json {
+		b, _ := json.Marshal(envelope{Success: true, Data: res.data})
+		fmt.Fprintln(stdout, string(b))
+	} else if res.text != "" {
+		fmt.Fprintln(stdout, strings.TrimRight(res.text, "\n"))
+	}
+	return exitOK
+}
+
+func cliFail(o *cliOpts, stdout, stderr io.Writer, code int, msg string) int {
+	if o != nil && o.json {
+		b, _ := json.Marshal(envelope{Error: &msg})
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		fmt.Fprintf(stderr, "e2e-mcp: %s\n", msg)
+		if code == exitUsage {
+			fmt.Fprint(stderr, "\n"+cliUsage)
+		}
+	}
+	return code
+}
+
+// toolCall is the MCP tool a command becomes.
+type toolCall struct {
+	tool string
+	args map[string]any
+	// shape turns the tool's answer into the command's data and text.
+	shape func(res *mcp.CallToolResult, text string) (cliResult, error)
+}
+
+// runCLI maps a command to a tool call on the session's daemon.
+func runCLI(ctx context.Context, cmd string, pos []string, o *cliOpts) (cliResult, int, error) {
+	tc, err := toCall(cmd, pos, o)
+	if err != nil {
+		return cliResult{}, exitUsage, err
+	}
+	c, err := connectDaemon(ctx, o)
+	if err != nil {
+		return cliResult{}, exitFailed, err
+	}
+	defer func() { _ = c.Close() }()
+	tc.args["sessionId"] = o.session
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = tc.tool, tc.args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		return cliResult{}, exitFailed, err
+	}
+	text := toolText(res)
+	if res.IsError {
+		return cliResult{}, exitFailed, errors.New(errorLine(text))
+	}
+	if tc.shape == nil {
+		return cliResult{data: structured(res), text: text}, exitOK, nil
+	}
+	r, err := tc.shape(res, text)
+	return r, exitFailed, err
+}
+
+// target strips the @ of a ref (@e5 -> e5).
+func target(s string) string { return strings.TrimPrefix(s, "@") }
+
+func need(pos []string, n int, what string) error {
+	if len(pos) < n {
+		return &usageError{"missing " + what}
+	}
+	return nil
+}
+
+// toCall builds the tool call of a command.
+func toCall(cmd string, pos []string, o *cliOpts) (toolCall, error) {
+	a := map[string]any{}
+	switch cmd {
+	case "open", "goto":
+		if err := need(pos, 1, "the URL: open <url>"); err != nil {
+			return toolCall{}, err
+		}
+		a["url"] = pos[0]
+		return toolCall{tool: "browser_navigate", args: a, shape: pageShape}, nil
+	case "click", "dblclick", "hover", "check", "uncheck":
+		if err := need(pos, 1, "the target: "+cmd+" <target>"); err != nil {
+			return toolCall{}, err
+		}
+		a["target"] = target(pos[0])
+		tool := map[string]string{"click": "browser_click", "dblclick": "browser_click", "hover": "browser_hover",
+			"check": "browser_check", "uncheck": "browser_uncheck"}[cmd]
+		if cmd == "dblclick" {
+			a["doubleClick"] = true
+		}
+		return toolCall{tool: tool, args: a, shape: pageShape}, nil
+	case "fill", "type":
+		if err := need(pos, 2, "the target and the text: "+cmd+" <target> <text>"); err != nil {
+			return toolCall{}, err
+		}
+		a["target"], a["text"] = target(pos[0]), strings.Join(pos[1:], " ")
+		if cmd == "type" {
+			a["slowly"] = true
+		}
+		return toolCall{tool: "browser_type", args: a, shape: pageShape}, nil
+	case "press":
+		if err := need(pos, 1, "the key: press <key>"); err != nil {
+			return toolCall{}, err
+		}
+		a["key"] = pos[0]
+		return toolCall{tool: "browser_press_key", args: a, shape: pageShape}, nil
+	case "select":
+		if err := need(pos, 2, "the target and values: select <target> <value...>"); err != nil {
+			return toolCall{}, err
+		}
+		a["target"], a["values"] = target(pos[0]), pos[1:]
+		return toolCall{tool: "browser_select_option", args: a, shape: pageShape}, nil
+	case "upload":
+		if err := need(pos, 2, "the target and files: upload <target> <file...>"); err != nil {
+			return toolCall{}, err
+		}
+		var files []string
+		for _, f := range pos[1:] {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				return toolCall{}, err
+			}
+			files = append(files, abs)
+		}
+		a["target"], a["paths"] = target(pos[0]), files
+		return toolCall{tool: "browser_file_upload", args: a, shape: pageShape}, nil
+	case "wait":
+		a["timeout"] = o.timeout.Seconds()
+		switch {
+		case o.text != "":
+			a["text"] = o.text
+		case o.url != "":
+			a["url"] = o.url
+		case o.load != "":
+			a["loadState"] = o.load
+		case len(pos) > 0:
+			if ms, err := strconv.Atoi(pos[0]); err == nil {
+				a["time"] = float64(ms) / 1000
+				delete(a, "timeout")
+			} else {
+				a["target"] = target(pos[0])
+			}
+		default:
+			return toolCall{}, &usageError{"wait needs a target, milliseconds, --text, --url or --load"}
+		}
+		return toolCall{tool: "browser_wait_for", args: a, shape: pageShape}, nil
+	case "snapshot":
+		if o.interactive {
+			a["interactiveOnly"] = true
+		}
+		if o.depth > 0 {
+			a["depth"] = o.depth
+		}
+		if o.scope != "" {
+			a["target"] = target(o.scope)
+		}
+		return toolCall{tool: "browser_snapshot", args: a, shape: snapshotShape}, nil
+	case "screenshot":
+		if o.full {
+			a["fullPage"] = true
+		}
+		path := ""
+		if len(pos) > 0 {
+			path = pos[0]
+		}
+		return toolCall{tool: "browser_take_screenshot", args: a, shape: screenshotShape(path)}, nil
+	case "pdf":
+		if err := need(pos, 1, "the file: pdf <path>"); err != nil {
+			return toolCall{}, err
+		}
+		abs, err := filepath.Abs(pos[0])
+		if err != nil {
+			return toolCall{}, err
+		}
+		a["path"] = abs
+		return toolCall{tool: "browser_pdf_save", args: a}, nil
+	case "eval":
+		if err := need(pos, 1, "the JavaScript: eval <js>"); err != nil {
+			return toolCall{}, err
+		}
+		a["function"] = strings.Join(pos, " ")
+		return toolCall{tool: "browser_evaluate", args: a, shape: evalShape}, nil
+	case "get":
+		return getCall(pos)
+	case "is":
+		if err := need(pos, 2, "what and the target: is visible|enabled|checked <target>"); err != nil {
+			return toolCall{}, err
+		}
+		check := map[string]string{"visible": "visible", "enabled": "enabled", "checked": "checked"}[pos[0]]
+		if check == "" {
+			return toolCall{}, &usageError{"is takes visible, enabled or checked"}
+		}
+		fn := map[string]string{
+			"visible": "(el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el); return r.width > 0 && r.height > 0 && s.visibility === 'visible' }",
+			"enabled": "(el) => !el.disabled && el.getAttribute('aria-disabled') !== 'true'",
+			"checked": "(el) => el.checked === true || el.getAttribute('aria-checked') === 'true'"}[check]
+		a["function"], a["target"] = fn, target(pos[1])
+		return toolCall{tool: "browser_evaluate", args: a, shape: evalShape}, nil
+	case "back":
+		return toolCall{tool: "browser_navigate_back", args: a, shape: pageShape}, nil
+	case "forward":
+		return toolCall{tool: "browser_navigate_forward", args: a, shape: pageShape}, nil
+	case "reload":
+		return toolCall{tool: "browser_reload", args: a, shape: pageShape}, nil
+	case "tab":
+		return tabCall(pos)
+	case "console":
+		return toolCall{tool: "browser_console_messages", args: map[string]any{"all": true}}, nil
+	case "errors":
+		return toolCall{tool: "session_errors", args: a}, nil
+	case "close":
+		return toolCall{tool: "session_end", args: a}, nil
+	case "session":
+		return sessionCall(pos, o)
+	}
+	return toolCall{}, &usageError{"unknown command " + cmd}
+}
+
+func getCall(pos []string) (toolCall, error) {
+	if err := need(pos, 1, "what to get: get text|html|value|attr NAME|title|url [target], get count <css>"); err != nil {
+		return toolCall{}, err
+	}
+	a := map[string]any{}
+	rest := pos[1:]
+	switch pos[0] {
+	case "text", "html":
+		a["format"] = pos[0]
+		if len(rest) > 0 {
+			a["target"] = target(rest[0])
+		}
+		return toolCall{tool: "browser_get_content", args: a}, nil
+	case "title":
+		a["function"] = "() => document.title"
+	case "url":
+		a["function"] = "() => location.href"
+	case "value":
+		if err := need(rest, 1, "the target: get value <target>"); err != nil {
+			return toolCall{}, err
+		}
+		a["function"], a["target"] = "(el) => el.value", target(rest[0])
+	case "attr":
+		if err := need(rest, 2, "the attribute and target: get attr <name> <target>"); err != nil {
+			return toolCall{}, err
+		}
+		name, _ := json.Marshal(rest[0])
+		a["function"], a["target"] = "(el) => el.getAttribute("+string(name)+")", target(rest[1])
+	case "count":
+		if err := need(rest, 1, "the CSS selector: get count <css>"); err != nil {
+			return toolCall{}, err
+		}
+		sel, _ := json.Marshal(rest[0])
+		a["function"] = "() => document.querySelectorAll(" + string(sel) + ").length"
+	default:
+		return toolCall{}, &usageError{"get takes text, html, value, attr, title, url or count"}
+	}
+	return toolCall{tool: "browser_evaluate", args: a, shape: evalShape}, nil
+}
+
+func tabCall(pos []string) (toolCall, error) {
+	a := map[string]any{"action": "list"}
+	if len(pos) > 0 {
+		switch pos[0] {
+		case "list":
+		case "new":
+			a["action"] = "new"
+			if len(pos) > 1 {
+				a["url"] = pos[1]
+			}
+		case "close":
+			a["action"] = "close"
+			if len(pos) > 1 {
+				n, err := strconv.Atoi(pos[1])
+				if err != nil {
+					return toolCall{}, &usageError{"tab close takes a tab number"}
+				}
+				a["index"] = n
+			}
+		default:
+			n, err := strconv.Atoi(pos[0])
+			if err != nil {
+				return toolCall{}, &usageError{"tab takes list, new, close or a tab number"}
+			}
+			a["action"], a["index"] = "select", n
+		}
+	}
+	return toolCall{tool: "browser_tabs", args: a}, nil
+}
+
+func sessionCall(pos []string, o *cliOpts) (toolCall, error) {
+	if len(pos) == 0 {
+		return toolCall{}, &usageError{"session takes list, start, status, restart or end"}
+	}
+	a := map[string]any{}
+	switch pos[0] {
+	case "list":
+		return toolCall{tool: "session_list", args: a}, nil
+	case "start":
+		if o.run != "" {
+			a["run"] = o.run
+		}
+		if o.command != "" {
+			a["commandPath"] = o.command
+		}
+		return toolCall{tool: "session_start", args: a}, nil
+	case "status", "restart", "end":
+		return toolCall{tool: "session_" + pos[0], args: a}, nil
+	}
+	return toolCall{}, &usageError{"session takes list, start, status, restart or end"}
+}
+
+// toolText joins a result's text.
+func toolText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// errorLine is "type: message" of an isError result.
+func errorLine(text string) string {
+	lines := strings.Split(strings.TrimPrefix(text, "### Error\n"), "\n")
+	msg := lines[0]
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "Next: ") {
+			msg += " (" + strings.TrimPrefix(l, "Next: ") + ")"
+		}
+	}
+	return msg
+}
+
+func structured(res *mcp.CallToolResult) any {
+	if res.StructuredContent != nil {
+		return res.StructuredContent
+	}
+	return nil
+}
+
+// pageShape: the page after an action (URL, title) and its snapshot, or
+// what changed in it, as the response showed.
+func pageShape(res *mcp.CallToolResult, text string) (cliResult, error) {
+	data := map[string]any{}
+	if sc, ok := res.StructuredContent.(map[string]any); ok {
+		if p, ok := sc["page"].(map[string]any); ok {
+			data["url"], data["title"] = p["url"], p["title"]
+		}
+	}
+	if m := yamlBlockRE.FindStringSubmatch(text); m != nil {
+		data["snapshot"] = m[1]
+	}
+	return cliResult{data: data, text: text}, nil
+}
+
+var yamlBlockRE = regexp.MustCompile("(?s)```yaml\n(.*?)\n```")
+
+// refRE reads an element and its ref in a snapshot line (or a cell of a
+// one-line table row): role "name" ... [ref=eN].
+var snapRefRE = regexp.MustCompile(`(?:^|- |\| |: )([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[[^\]]*\])*? \[ref=((?:f\d+)?e\d+)\]`)
+
+// snapshotShape: seed 003's {"snapshot","refs","origin"}.
+func snapshotShape(res *mcp.CallToolResult, text string) (cliResult, error) {
+	yaml := ""
+	if m := yamlBlockRE.FindStringSubmatch(text); m != nil {
+		yaml = m[1]
+	}
+	refs := map[string]map[string]string{}
+	for _, m := range snapRefRE.FindAllStringSubmatch(yaml, -1) {
+		name := ""
+		if m[2] != "" {
+			_ = json.Unmarshal([]byte(m[2]), &name)
+		}
+		refs[m[3]] = map[string]string{"role": m[1], "name": name}
+	}
+	origin := ""
+	if sc, ok := res.StructuredContent.(map[string]any); ok {
+		if p, ok := sc["page"].(map[string]any); ok {
+			origin, _ = p["url"].(string)
+		}
+	}
+	return cliResult{data: map[string]any{"snapshot": yaml, "refs": refs, "origin": origin}, text: yaml}, nil
+}
+
+// evalShape: the function's JSON result.
+func evalShape(res *mcp.CallToolResult, text string) (cliResult, error) {
+	sc, _ := res.StructuredContent.(map[string]any)
+	v := sc["result"]
+	if raw, ok := v.(json.RawMessage); ok {
+		var x any
+		_ = json.Unmarshal(raw, &x)
+		v = x
+	}
+	b, _ := json.Marshal(v)
+	return cliResult{data: v, text: string(b)}, nil
+}
+
+// screenshotShape writes the image to path (or a temp file) and returns it.
+func screenshotShape(path string) func(*mcp.CallToolResult, string) (cliResult, error) {
+	return func(res *mcp.CallToolResult, _ string) (cliResult, error) {
+		for _, c := range res.Content {
+			img, ok := c.(mcp.ImageContent)
+			if !ok {
+				continue
+			}
+			b, err := base64.StdEncoding.DecodeString(img.Data)
+			if err != nil {
+				return cliResult{}, err
+			}
+			if path == "" {
+				f, err := os.CreateTemp("", "e2e-mcp-screenshot-*.png")
+				if err != nil {
+					return cliResult{}, err
+				}
+				path = f.Name()
+				_ = f.Close()
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil { //nolint:gosec // the user names the file
+				return cliResult{}, err
+			}
+			abs, _ := filepath.Abs(path)
+			return cliResult{data: map[string]any{"path": abs, "bytes": len(b)}, text: abs}, nil
+		}
+		return cliResult{}, errors.New("the screenshot answer holds no image")
+	}
+}
+
+// cliDir is the per-user directory of the session daemons' sockets, kept
+// short: a Unix socket path must fit in about 100 bytes.
+func cliDir() (string, error) {
+	base := os.Getenv("E2E_MCP_CLI_DIR")
+	if base == "" {
+		sum := sha256.Sum256([]byte(os.Getenv("HOME")))
+		base = filepath.Join(os.TempDir(), fmt.Sprintf("e2e-mcp-cli-%d-%s", os.Getuid(), hex.EncodeToString(sum[:3])))
+		if len(base) > 60 {
+			base = filepath.Join("/tmp", fmt.Sprintf("e2e-mcp-cli-%d-%s", os.Getuid(), hex.EncodeToString(sum[:3])))
+		}
+	}
+	if err := os.MkdirAll(base, 0o700); err != nil { //nolint:gosec // the user's own directory (E2E_MCP_CLI_DIR or under the temp dir)
+		return "", err
+	}
+	return base, nil
+}
+
+// connectDaemon connects to the session's daemon, starting it when none
+// answers (a stale socket of a dead daemon is replaced).
+func connectDaemon(ctx context.Context, o *cliOpts) (*client.Client, error) {
+	dir, err := cliDir()
+	if err != nil {
+		return nil, err
+	}
+	sock := filepath.Join(dir, o.session+".sock")
+	if c, err := net.Dial("unix", sock); err == nil { //nolint:gosec // a Unix socket of ours; the session name is checked against a strict pattern
+		_ = c.Close()
+	} else if err := startDaemon(ctx, dir, sock, o); err != nil {
+		return nil, err
+	}
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", sock)
+	}}}
+	c, err := client.NewStreamableHttpClient("http://localhost/mcp", transport.WithHTTPBasicClient(hc))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		return nil, fmt.Errorf("connect to the session daemon: %w", err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-mcp-cli", Version: Version()}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("connect to the session daemon: %w", err)
+	}
+	return c, nil
+}
+
+// startDaemon starts `e2e-mcp serve --http unix:SOCK` detached from this
+// process (its own session, output to a log beside the socket) and waits
+// until it answers.
+func startDaemon(ctx context.Context, dir, sock string, o *cliOpts) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	_ = os.Remove(sock)                                                                                        //nolint:gosec // our socket; the session name is checked against a strict pattern
+	logf, err := os.OpenFile(filepath.Join(dir, o.session+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600) //nolint:gosec // our log file; the session name is checked against a strict pattern
+	if err != nil {
+		return err
+	}
+	defer func() { _ = logf.Close() }()
+	args := []string{"serve", "--http", "unix:" + sock}
+	if o.headed {
+		args = append(args, "--headed")
+	}
+	cmd := exec.Command(self, args...) //nolint:gosec // our own binary
+	cmd.Env = append(os.Environ(), cliDaemonEnv+"=1")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the session daemon: %w", err)
+	}
+	pid := cmd.Process.Pid
+	_ = os.WriteFile(filepath.Join(dir, o.session+".pid"), []byte(strconv.Itoa(pid)), 0o600) //nolint:gosec // our pid file; the session name is checked against a strict pattern
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		if c, err := net.Dial("unix", sock); err == nil { //nolint:gosec // our socket
+			_ = c.Close()
+			return nil
+		}
+		select {
+		case err := <-exited:
+			return fmt.Errorf("the session daemon exited at start (%v); its log: %s", err, filepath.Join(dir, o.session+".log"))
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// closeAllDaemons ends every session daemon of this user.
+func closeAllDaemons(ctx context.Context) (int, error) {
+	dir, err := cliDir()
+	if err != nil {
+		return 0, err
+	}
+	pids, _ := filepath.Glob(filepath.Join(dir, "*.pid"))
+	n := 0
+	for _, pf := range pids {
+		stopped, err := stopDaemon(ctx, strings.TrimSuffix(filepath.Base(pf), ".pid"))
+		if err != nil {
+			return n, err
+		}
+		if stopped {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// stopDaemon ends a session's daemon: SIGTERM (it ends its session, dev
+// server and browser), then it waits for the process to go and removes its
+// files. A daemon that is not running is only cleaned up after.
+func stopDaemon(ctx context.Context, session string) (bool, error) {
+	dir, err := cliDir()
+	if err != nil {
+		return false, err
+	}
+	base := filepath.Join(dir, session)
+	defer func() { _ = os.Remove(base + ".pid"); _ = os.Remove(base + ".sock") }()
+	b, err := os.ReadFile(base + ".pid")
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 || syscall.Kill(pid, syscall.SIGTERM) != nil {
+		return false, nil
+	}
+	for syscall.Kill(pid, 0) == nil {
+		if ctx.Err() != nil {
+			return true, fmt.Errorf("the daemon of session %s (pid %d) did not exit in time", session, pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true, nil
+}
+
+// exitWhenIdle ends a CLI daemon (cancel) once it has had no session for
+// the idle timeout: sessions themselves end after it (SweepIdle) or on
+// close.
+func exitWhenIdle(ctx context.Context, cancel context.CancelFunc, reg *mcptools.Registry, idle time.Duration, log *zap.Logger) {
+	if idle <= 0 {
+		return
+	}
+	t := time.NewTicker(min(idle/4, time.Second))
+	defer t.Stop()
+	emptySince := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, _ := reg.Counts(); n > 0 {
+			emptySince = time.Now()
+			continue
+		}
+		if time.Since(emptySince) >= idle {
+			log.Info("CLI daemon idle: exiting", zap.Duration("idle", idle))
+			cancel()
+			return
+		}
+	}
+}
+
+// isCLICommand reports whether a first argument is a CLI verb.
+func isCLICommand(s string) bool { return cliCommands[s] }
