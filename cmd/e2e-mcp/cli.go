@@ -57,7 +57,7 @@ refs from the last snapshot (@e5) or selectors (role=button[name="Save"], text=S
   select <target> <value...> upload <target> <file...>   is visible|enabled|checked <target>
   wait <target|ms> [--text T] [--url U] [--load STATE]   back | forward | reload
   tab [list|new [url]|close [N]|N]                       console | errors
-  session list | start [--run CMD] [--command PATH] | status | restart | end
+  session list | start [--run CMD | --command PATH] [--cwd DIR] [--ready-path P] | status | restart | end
   close [--all]              end the session (--all: every session's daemon)
 
 Options: --session NAME (env E2E_MCP_SESSION, default "default"), --json (print
@@ -82,6 +82,7 @@ type cliOpts struct {
 	depth              int
 	scope, text, url   string
 	load, run, command string
+	cwd, readyPath     string
 	all                bool
 }
 
@@ -149,6 +150,10 @@ func parseCLI(args []string, getenv func(string) string) ([]string, *cliOpts, er
 			o.run, err = val()
 		case "--command":
 			o.command, err = val()
+		case "--cwd":
+			o.cwd, err = val()
+		case "--ready-path":
+			o.readyPath, err = val()
 		case "--all":
 			o.all = true
 		default:
@@ -525,6 +530,16 @@ func sessionCall(pos []string, o *cliOpts) (toolCall, error) {
 		}
 		if o.command != "" {
 			a["commandPath"] = o.command
+		}
+		if o.cwd != "" {
+			abs, err := filepath.Abs(o.cwd)
+			if err != nil {
+				return toolCall{}, err
+			}
+			a["cwd"] = abs
+		}
+		if o.readyPath != "" {
+			a["readyPath"] = o.readyPath
 		}
 		return toolCall{tool: "session_start", args: a}, nil
 	case "status", "restart", "end":
