@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
@@ -737,7 +736,7 @@ func startDaemon(ctx context.Context, dir, sock string, o *cliOpts) error {
 	cmd := exec.Command(self, args...) //nolint:gosec // our own binary
 	cmd.Env = append(os.Environ(), cliDaemonEnv+"=1")
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the session daemon: %w", err)
 	}
@@ -792,10 +791,10 @@ func stopDaemon(ctx context.Context, session string) (bool, error) {
 	defer func() { _ = os.Remove(base + ".pid"); _ = os.Remove(base + ".sock") }()
 	b, err := os.ReadFile(base + ".pid")
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 || syscall.Kill(pid, syscall.SIGTERM) != nil {
+	if err != nil || pid <= 0 || terminate(pid) != nil {
 		return false, nil
 	}
-	for syscall.Kill(pid, 0) == nil {
+	for processRuns(pid) {
 		if ctx.Err() != nil {
 			return true, fmt.Errorf("the daemon of session %s (pid %d) did not exit in time", session, pid)
 		}
