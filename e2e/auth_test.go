@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/base64"
@@ -16,7 +15,6 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // post sends an initialize request to /mcp with the given headers and
@@ -48,18 +46,10 @@ func (s *httpServer) clientWith(t *testing.T, headers map[string]string) (*clien
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		return nil, err
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-auth", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		return nil, err
-	}
 	t.Cleanup(func() { _ = c.Close() })
+	if err := initialize(c); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -89,18 +89,10 @@ func (s *httpServer) client(t *testing.T) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatalf("start client: %v", err)
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-http", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		t.Fatalf("initialize over HTTP: %v", err)
-	}
 	t.Cleanup(func() { _ = c.Close() })
+	if err := initialize(c); err != nil {
+		t.Fatalf("over HTTP: %v", err)
+	}
 	return c
 }
 

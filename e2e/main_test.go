@@ -134,20 +134,28 @@ func startClientLog(t *testing.T, env []string) (*client.Client, *lockedBuffer) 
 			t.Logf("server stderr:\n%s", stderr.String())
 		}
 	})
+	if err := initialize(c); err != nil {
+		t.Fatal(err)
+	}
+	return c, stderr
+}
+
+// initialize starts a client and initializes it on the session-oriented
+// protocol version. (NewStdioMCPClientWithOptions starts the transport but
+// not the client: Start installs the notification handler.)
+func initialize(c *client.Client) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	// NewStdioMCPClientWithOptions starts the transport but not the client:
-	// Start installs the notification handler (and is idempotent).
 	if err := c.Start(ctx); err != nil {
-		t.Fatalf("start client: %v", err)
+		return fmt.Errorf("start client: %w", err)
 	}
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-test", Version: "1"}
 	if _, err := c.Initialize(ctx, req); err != nil {
-		t.Fatalf("initialize: %v", err)
+		return fmt.Errorf("initialize: %w", err)
 	}
-	return c, stderr
+	return nil
 }
 
 type lockedBuffer struct {
