@@ -158,6 +158,8 @@ func sessionStartTool(d *Deps) Tool {
 				return nil, devError(err)
 			}
 			s.dev = &devState{server: srv, desc: desc, result: res}
+			start := a
+			s.devStart = &start
 			s.allowDevOrigin()
 			s.hasDev.Store(true)
 			var r response

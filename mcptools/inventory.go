@@ -79,6 +79,7 @@ func Inventory(d *Deps) []Tool {
 		sessionListTool(d),
 		serverLogsTool(d),
 		sessionErrorsTool(d),
+		exportFlowTool(d),
 		navigateTool(d),
 		backTool(d),
 		forwardTool(d),
@@ -186,6 +187,9 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		}
 		defer s.release()
 		res, err = fn(ctx, s, args)
+		if err == nil && res != nil && !res.IsError {
+			s.record(name, req.Params.Arguments)
+		}
 		if err != nil {
 			typ, msg, _ := classify(err)
 			lvl := zap.InfoLevel

@@ -12,6 +12,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
@@ -38,6 +39,11 @@ type Session struct {
 	newTabs  int           // tabs that popped up since the last response said so
 	errors   []errorRecord // failed calls, oldest first (session_errors)
 	hasDev   atomic.Bool   // a dev server runs (read without the lock, for metrics)
+	// recorded are the successful actions and checks, as flow steps;
+	// refNames the role and name of every ref handed out, for locators.
+	recorded []flow.Step
+	refNames map[string]browser.RefInfo
+	devStart *SessionStartParams // how the dev server was started, for flows
 	lastUsed time.Time
 	closed   bool
 }

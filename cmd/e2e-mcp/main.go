@@ -39,6 +39,7 @@ Usage:
   e2e-mcp doctor [flags]    find the browser, start it once and print its version
   e2e-mcp devserver [flags] -- COMMAND [ARGS...] [--start|--restart|--status|--shutdown]
                             run a dev server under the dev-server command contract
+  e2e-mcp run FLOW.yaml...  replay flows (session_export_flow) in CI: --junit, --artifacts, --parallel
   e2e-mcp <command> ...      a browser from the shell: open, click, snapshot... (below)
   e2e-mcp version           print the version
   e2e-mcp help              this text; 'e2e-mcp serve -h' lists the flags
@@ -68,6 +69,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case "devserver":
 		return devserverMain(args, stdout, stderr)
+	case "run":
+		return runMain(args, stdout, stderr)
 	case "serve", "doctor":
 	default:
 		fmt.Fprintf(stderr, "e2e-mcp: unknown command %q\n\n%s", cmd, usage)

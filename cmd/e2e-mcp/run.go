@@ -1,0 +1,311 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/logs"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// flowResult is how one flow went.
+type flowResult struct {
+	file, name string
+	took       time.Duration
+	failed     bool
+	failedStep int    // 1-based; 0 for the dev server's start
+	step       string // the failing step, in words
+	message    string
+	artifacts  string
+}
+
+// runMain replays flow files, each in its own isolated session with its
+// own dev server, and reports like a test runner (summary, JUnit XML,
+// artifacts of failures). It returns the exit code: 0 when every flow
+// passed, 1 when one failed, 2 for a bad command line.
+func runMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("e2e-mcp run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	junit := fs.String("junit", "", "write a JUnit XML report to this `file`")
+	artifacts := fs.String("artifacts", "", "save each failure's response and screenshot under this `directory`")
+	parallel := fs.Int("parallel", 1, "flows run at once, each in its own session")
+	headed := fs.Bool("headed", false, "show the browser")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--parallel N] [--headed]\n\n"+
+			"Replays flows (session_export_flow writes them) with the same engine and actionability rules.\n"+
+			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n\n")
+		fs.PrintDefaults()
+	}
+	var files []string
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			if err == flag.ErrHelp {
+				return exitOK
+			}
+			return exitUsage
+		}
+		rest = fs.Args()
+		if len(rest) > 0 {
+			files, rest = append(files, rest[0]), rest[1:]
+		}
+	}
+	if len(files) == 0 || *parallel < 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	flows := make([]*flow.Flow, len(files))
+	for i, f := range files {
+		fl, err := flow.Load(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+			return exitUsage
+		}
+		flows[i] = fl
+	}
+	cfg, err := parseConfig("run", nil, os.Getenv, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+		return exitUsage
+	}
+	cfg.Headed = cfg.Headed || *headed
+	log, err := logs.New(cfg.LogLevel, "console")
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+		return exitUsage
+	}
+	browser.CleanStaleProfiles("", log)
+	bm := browser.NewManager(browserOptions(cfg, log))
+	reg := mcptools.NewRegistry(bm, log)
+	d := &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log, MaxSnapshotBytes: cfg.MaxSnapshotBytes,
+		ErrorLogLines: cfg.ErrorLogLines, ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir,
+		FileRoots: cfg.fileRoots(), DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout,
+			Status: cfg.StatusTimeout, Shutdown: cfg.ShutdownTimeout}}
+	handlers := map[string]server.ToolHandlerFunc{}
+	for _, t := range mcptools.Inventory(d) {
+		handlers[t.Def.Name] = t.Handler
+	}
+	defer func() {
+		var wg sync.WaitGroup
+		wg.Go(reg.CloseAll)
+		wg.Go(func() { _ = bm.Close() })
+		wg.Wait()
+	}()
+
+	results := make([]flowResult, len(flows))
+	sem := make(chan struct{}, *parallel)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i, f := range flows {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = runFlow(context.Background(), handlers, files[i], f, fmt.Sprintf("flow-%d", i+1), *artifacts)
+		})
+	}
+	wg.Wait()
+
+	failed := 0
+	for _, r := range results {
+		if !r.failed {
+			fmt.Fprintf(stdout, "PASS  %s (%s) %.1fs\n", r.name, r.file, r.took.Seconds())
+			continue
+		}
+		failed++
+		fmt.Fprintf(stdout, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.took.Seconds(), r.failedStep, r.step, firstLineOf(r.message))
+		if r.artifacts != "" {
+			fmt.Fprintf(stdout, "      artifacts: %s\n", r.artifacts)
+		}
+	}
+	fmt.Fprintf(stdout, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(results), len(results)-failed, failed, time.Since(start).Seconds())
+	if *junit != "" {
+		if err := writeJUnit(*junit, results, time.Since(start)); err != nil {
+			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+			return exitFailed
+		}
+	}
+	if failed > 0 {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// runFlow replays one flow in its own session, then ends the session (and
+// its dev server).
+func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, file string, f *flow.Flow, session, artifacts string) flowResult {
+	res := flowResult{file: file, name: f.Name}
+	start := time.Now()
+	call := func(tool string, args map[string]any) (*mcp.CallToolResult, error) {
+		h, ok := handlers[tool]
+		if !ok {
+			return nil, fmt.Errorf("no tool %s", tool)
+		}
+		args["sessionId"] = session
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = tool, args
+		return h(ctx, req)
+	}
+	defer func() {
+		_, _ = call("session_end", map[string]any{})
+		res.took = time.Since(start)
+	}()
+	fail := func(n int, what string, r *mcp.CallToolResult, err error) flowResult {
+		res.failed, res.failedStep, res.step = true, n, what
+		if err != nil {
+			res.message = err.Error()
+			return res
+		}
+		res.message = strings.TrimPrefix(toolText(r), "### Error\n")
+		if artifacts != "" {
+			res.artifacts = saveArtifacts(artifacts, f.Name, n, r)
+		}
+		return res
+	}
+	steps := f.Steps
+	if f.Dev != nil {
+		a := map[string]any{}
+		if f.Dev.Run != "" {
+			a["run"] = f.Dev.Run
+		}
+		if len(f.Dev.Command) > 0 {
+			a["commandPath"], a["args"] = f.Dev.Command[0], f.Dev.Command[1:]
+		}
+		if f.Dev.Cwd != "" {
+			cwd := f.Dev.Cwd
+			if !filepath.IsAbs(cwd) {
+				cwd = filepath.Join(filepath.Dir(file), cwd)
+			}
+			a["cwd"] = cwd
+		}
+		if f.Dev.ReadyPath != "" {
+			a["readyPath"] = f.Dev.ReadyPath
+		}
+		if r, err := call("session_start", a); err != nil || r.IsError {
+			return fail(0, "start the dev server", r, err)
+		}
+	}
+	for i, st := range steps {
+		tool, args, err := st.Tool(os.Getenv)
+		if err != nil {
+			return fail(i+1, st.Action, nil, err)
+		}
+		if u, ok := args["url"].(string); ok && f.Dev == nil && f.BaseURL != "" && strings.HasPrefix(u, "/") {
+			args["url"] = strings.TrimRight(f.BaseURL, "/") + u
+		}
+		what := describeStep(st)
+		r, err := call(tool, args)
+		if err != nil || r.IsError {
+			return fail(i+1, what, r, err)
+		}
+	}
+	return res
+}
+
+// describeStep says a step in words for the summary.
+func describeStep(st flow.Step) string {
+	for _, k := range []string{"target", "url", "key", "text"} {
+		if v, ok := st.Args[k].(string); ok {
+			return st.Action + " " + v
+		}
+	}
+	return st.Action
+}
+
+// saveArtifacts writes a failing step's whole response (error, dev-server
+// log, console errors, failed requests) and its screenshot.
+func saveArtifacts(dir, name string, step int, r *mcp.CallToolResult) string {
+	d := filepath.Join(dir, safeName(name))
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return ""
+	}
+	base := filepath.Join(d, fmt.Sprintf("step-%d", step))
+	_ = os.WriteFile(base+".md", []byte(toolText(r)+"\n"), 0o644) //nolint:gosec // a report for the user
+	for _, c := range r.Content {
+		if img, ok := c.(mcp.ImageContent); ok {
+			if b, err := base64.StdEncoding.DecodeString(img.Data); err == nil {
+				ext := ".png"
+				if img.MIMEType == "image/jpeg" {
+					ext = ".jpg"
+				}
+				_ = os.WriteFile(base+ext, b, 0o644) //nolint:gosec // a report for the user
+			}
+		}
+	}
+	return d
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == 0 {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// JUnit XML, as CI systems read it.
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func writeJUnit(path string, results []flowResult, took time.Duration) error {
+	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
+	for _, r := range results {
+		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
+		if r.failed {
+			s.Failures++
+			typ, _, _ := strings.Cut(firstLineOf(r.message), ":")
+			c.Failure = &junitFailure{Message: fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, firstLineOf(r.message)),
+				Type: typ, Text: r.message}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644) //nolint:gosec // a report for the user
+}

@@ -1,0 +1,130 @@
+package mcptools
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A session records its successful actions and passed checks as flow steps,
+// with stable locators (role and name) instead of snapshot refs, so that
+// session_export_flow can write them as a test that `e2e-mcp run` replays.
+
+// maxRecorded bounds the steps a session keeps.
+const maxRecorded = 1000
+
+// rememberRefs keeps the role and name of the refs a snapshot handed out.
+func (s *Session) rememberRefs(refs map[string]browser.RefInfo) {
+	if s.refNames == nil {
+		s.refNames = map[string]browser.RefInfo{}
+	}
+	for k, v := range refs {
+		s.refNames[k] = v
+	}
+}
+
+// locator turns a target into a selector that does not depend on a
+// snapshot: a ref becomes role=ROLE[name="NAME"]; a selector stays.
+func (s *Session) locator(target string) string {
+	if !browser.IsRef(target) {
+		return target
+	}
+	info, ok := s.refNames[target]
+	if !ok {
+		return target
+	}
+	if info.Name == "" {
+		return "role=" + info.Role
+	}
+	return "role=" + info.Role + "[name=" + strconv.Quote(info.Name) + "]"
+}
+
+// record adds a successful call as a flow step, when the tool is one.
+func (s *Session) record(tool string, rawArgs any) {
+	action := flow.ActionOf(tool)
+	if action == "" {
+		return
+	}
+	b, err := json.Marshal(rawArgs)
+	if err != nil {
+		return
+	}
+	args := map[string]any{}
+	if json.Unmarshal(b, &args) != nil {
+		return
+	}
+	delete(args, "sessionId")
+	delete(args, "element")
+	for _, k := range []string{"target", "startTarget", "endTarget"} {
+		if t, ok := args[k].(string); ok {
+			args[k] = s.locator(t)
+		}
+	}
+	if fields, ok := args["fields"].([]any); ok {
+		for _, f := range fields {
+			if m, ok := f.(map[string]any); ok {
+				if t, ok := m["target"].(string); ok {
+					m["target"] = s.locator(t)
+				}
+			}
+		}
+	}
+	if len(s.recorded) >= maxRecorded {
+		s.recorded = s.recorded[1:]
+	}
+	s.recorded = append(s.recorded, flow.Step{Action: action, Args: args})
+}
+
+// ExportFlowParams are the arguments of session_export_flow.
+type ExportFlowParams struct {
+	Path string `json:"path,omitempty" jsonschema:"File to write (in the working dir or --file-roots); omit to get the YAML"`
+	Name string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
+	DevSessionArg
+}
+
+func exportFlowTool(d *Deps) Tool {
+	return define(d, "session_export_flow", ToolsetSession,
+		"The session's successful actions and checks as a flow file that `e2e-mcp run` replays in CI.",
+		annotations{title: "Export a flow", idempotent: true, openWorld: false},
+		func(_ context.Context, s *Session, a ExportFlowParams) (*mcp.CallToolResult, error) {
+			if len(s.recorded) == 0 {
+				return nil, &ToolError{Type: ErrInvalidInput, Message: "session " + s.ID + " has no recorded step yet",
+					Suggestion: "act on a page first (browser_navigate, browser_click, browser_expect...): successful calls are recorded"}
+			}
+			f := &flow.Flow{Name: a.Name, Steps: s.recorded}
+			if f.Name == "" {
+				f.Name = s.ID
+			}
+			if st := s.devStart; st != nil {
+				f.Dev = &flow.Dev{Run: st.Run, Cwd: st.Cwd, ReadyPath: st.ReadyPath}
+				if st.CommandPath != "" {
+					f.Dev.Command = append([]string{st.CommandPath}, st.Args...)
+				}
+			}
+			b, err := f.Marshal()
+			if err != nil {
+				return nil, err
+			}
+			var r response
+			if a.Path != "" {
+				path, err := d.outputPath("path", a.Path, "flow-*.yaml")
+				if err != nil {
+					return nil, err
+				}
+				if err := writeOutput(path, b); err != nil {
+					return nil, err
+				}
+				r.resultf("Wrote flow %s (%d steps) to %s. Replay it with: e2e-mcp run %s", f.Name, len(f.Steps), path, path)
+				r.set("path", path)
+			} else {
+				r.resultf("Flow %s (%d steps):\n```yaml\n%s```", f.Name, len(f.Steps), strings.TrimRight(string(b), "\n")+"\n")
+			}
+			r.set("steps", len(f.Steps))
+			return r.build(), nil
+		})
+}
