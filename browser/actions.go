@@ -424,10 +424,12 @@ type TypeOptions struct {
 // Type replaces the content of the editable target with text, as a user
 // would: focus, select all, then insert (or press keys one by one).
 func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) error {
-	var ok struct{ OK bool }
+	var ok struct{ OK, Secret bool }
+	p.lastSecret = false
 	if _, err := p.actionable(ctx, target, "prepareFill", &ok); err != nil {
 		return err
 	}
+	p.lastSecret = ok.Secret
 	before := p.mark()
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout+time.Duration(len(text))*5*time.Millisecond)
 	defer cancel()
@@ -762,3 +764,8 @@ func (p *Page) unlessDialog(ctx context.Context, fn func(ctx context.Context) er
 		}
 	}
 }
+
+// LastTypeWasSecret reports whether the last Type filled a password field:
+// what was typed must not be written out (flows record an environment
+// reference instead).
+func (p *Page) LastTypeWasSecret() bool { return p.lastSecret }

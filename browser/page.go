@@ -42,6 +42,9 @@ type Page struct {
 	log      *zap.Logger
 	frame    cdp.FrameID // the main frame; its ID is the target's
 
+	// lastSecret says the last Type filled a password field.
+	lastSecret bool
+
 	// refSeq is the last ref number handed out in this page's session; refs
 	// are never reused, not even across navigations.
 	refSeq int

@@ -64,11 +64,12 @@ func TestFlowExportAndRun(t *testing.T) {
 	mustCall(t, c, "session_start", map[string]any{"run": python + " " + filepath.Join(dir, "app.py") + " $PORT", "cwd": dir})
 	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": "/"})
 	mustCall(t, c, "browser_type", map[string]any{"target": refOf(t, snap, "textbox", "Name"), "text": "Ada"})
+	mustCall(t, c, "browser_type", map[string]any{"target": refOf(t, snap, "textbox", "Password"), "text": "hunter2"})
 	mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "button", "Sign up")})
 	mustCall(t, c, "browser_expect", map[string]any{"target": "role=status", "check": "text", "expected": "Welcome, Ada!"})
 	flowFile := filepath.Join(dir, "signup.yaml")
 	out := mustCall(t, c, "session_export_flow", map[string]any{"path": flowFile, "name": "sign-up"})
-	mustContain(t, "export", out, "Wrote flow sign-up (4 steps)")
+	mustContain(t, "export", out, "Wrote flow sign-up (5 steps)", "set E2E_SECRET_1..1")
 	_ = c.Close()
 	b, err := os.ReadFile(flowFile)
 	if err != nil {
@@ -81,6 +82,10 @@ func TestFlowExportAndRun(t *testing.T) {
 	if regexp.MustCompile(`\be\d+\b`).MatchString(text) {
 		t.Errorf("the flow holds a snapshot ref:\n%s", text)
 	}
+	if strings.Contains(text, "hunter2") || !strings.Contains(text, "${E2E_SECRET_1}") {
+		t.Errorf("the password is written out, or not as an environment reference:\n%s", text)
+	}
+	env = append(env, "E2E_SECRET_1=hunter2")
 
 	out, code := runFlows(t, env, flowFile)
 	if code != 0 || !strings.Contains(out, "PASS  sign-up") {
@@ -93,15 +98,15 @@ func TestFlowExportAndRun(t *testing.T) {
 	}
 	art, report := filepath.Join(dir, "artifacts"), filepath.Join(dir, "report.xml")
 	out, code = runFlows(t, env, flowFile, "--junit", report, "--artifacts", art)
-	if code != 1 || !strings.Contains(out, `FAIL  sign-up`) || !strings.Contains(out, `step 3, click role=button[name="Sign up"]`) {
+	if code != 1 || !strings.Contains(out, `FAIL  sign-up`) || !strings.Contains(out, `step 4, click role=button[name="Sign up"]`) {
 		t.Fatalf("the changed app: exit %d:\n%s", code, out)
 	}
-	md, err := os.ReadFile(filepath.Join(art, "sign-up", "step-3.md"))
+	md, err := os.ReadFile(filepath.Join(art, "sign-up", "step-4.md"))
 	if err != nil {
 		t.Fatalf("no artifact of the failing step: %v\n%s", err, out)
 	}
 	mustContain(t, "the failure artifact", string(md), "element_not_found", "### Dev server log")
-	if fi, err := os.Stat(filepath.Join(art, "sign-up", "step-3.jpg")); err != nil || fi.Size() < 1000 {
+	if fi, err := os.Stat(filepath.Join(art, "sign-up", "step-4.jpg")); err != nil || fi.Size() < 1000 {
 		t.Errorf("no screenshot of the failing step: %v", err)
 	}
 	var suites struct {
@@ -124,7 +129,7 @@ func TestFlowExportAndRun(t *testing.T) {
 		t.Fatalf("the JUnit report does not parse: %v\n%s", err, rb)
 	}
 	if len(suites.Suites) != 1 || suites.Suites[0].Tests != 1 || suites.Suites[0].Failures != 1 ||
-		suites.Suites[0].Cases[0].Failure == nil || !strings.Contains(suites.Suites[0].Cases[0].Failure.Message, "step 3") {
+		suites.Suites[0].Cases[0].Failure == nil || !strings.Contains(suites.Suites[0].Cases[0].Failure.Message, "step 4") {
 		t.Errorf("JUnit report: %+v\n%s", suites, rb)
 	}
 

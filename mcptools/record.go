@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -74,6 +75,14 @@ func (s *Session) record(tool string, rawArgs any) {
 			}
 		}
 	}
+	if tool == "browser_type" && s.tabs != nil {
+		if p := s.tabs.Current(); p != nil && p.LastTypeWasSecret() {
+			// A password is never written out: the flow reads it from
+			// the environment when it runs.
+			s.secrets++
+			args["text"] = fmt.Sprintf("${E2E_SECRET_%d}", s.secrets)
+		}
+	}
 	if len(s.recorded) >= maxRecorded {
 		s.recorded = s.recorded[1:]
 	}
@@ -120,6 +129,9 @@ func exportFlowTool(d *Deps) Tool {
 					return nil, err
 				}
 				r.resultf("Wrote flow %s (%d steps) to %s. Replay it with: e2e-mcp run %s", f.Name, len(f.Steps), path, path)
+				if s.secrets > 0 {
+					r.resultf("Passwords typed are not in it: set E2E_SECRET_1..%d in the environment of the run.", s.secrets)
+				}
 				r.set("path", path)
 			} else {
 				r.resultf("Flow %s (%d steps):\n```yaml\n%s```", f.Name, len(f.Steps), strings.TrimRight(string(b), "\n")+"\n")

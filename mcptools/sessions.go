@@ -44,6 +44,7 @@ type Session struct {
 	recorded []flow.Step
 	refNames map[string]browser.RefInfo
 	devStart *SessionStartParams // how the dev server was started, for flows
+	secrets  int                 // passwords typed, recorded as ${E2E_SECRET_n}
 	lastUsed time.Time
 	closed   bool
 }

@@ -105,7 +105,7 @@
         sel.removeAllRanges();
         sel.addRange(range);
       }
-      return { ok: true };
+      return { ok: true, secret: tag === 'input' && el.type === 'password' };
     } catch (e) {
       return { error: 'internal: ' + (e && e.message) };
     }

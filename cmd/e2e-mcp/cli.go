@@ -57,6 +57,7 @@ refs from the last snapshot (@e5) or selectors (role=button[name="Save"], text=S
   wait <target|ms> [--text T] [--url U] [--load STATE]   back | forward | reload
   tab [list|new [url]|close [N]|N]                       console | errors
   session list | start [--run CMD | --command PATH] [--cwd DIR] [--ready-path P] | status | restart | end
+  export [path]              the session's steps as a flow for 'e2e-mcp run'
   close [--all]              end the session (--all: every session's daemon)
 
 Options: --session NAME (env E2E_MCP_SESSION, default "default"), --json (print
@@ -68,7 +69,8 @@ Exit codes: 0 success, 1 failure, 2 usage, 3 timeout.
 var cliCommands = map[string]bool{"open": true, "goto": true, "click": true, "dblclick": true, "fill": true, "type": true,
 	"press": true, "hover": true, "check": true, "uncheck": true, "select": true, "upload": true, "wait": true,
 	"snapshot": true, "screenshot": true, "pdf": true, "eval": true, "get": true, "is": true, "back": true,
-	"forward": true, "reload": true, "tab": true, "console": true, "errors": true, "close": true, "session": true}
+	"forward": true, "reload": true, "tab": true, "console": true, "errors": true, "close": true, "session": true,
+	"export": true}
 
 // cliOpts are the options every command takes.
 type cliOpts struct {
@@ -439,6 +441,15 @@ func toCall(cmd string, pos []string, o *cliOpts) (toolCall, error) {
 		return toolCall{tool: "session_errors", args: a}, nil
 	case "close":
 		return toolCall{tool: "session_end", args: a}, nil
+	case "export":
+		if len(pos) > 0 {
+			abs, err := filepath.Abs(pos[0])
+			if err != nil {
+				return toolCall{}, err
+			}
+			a["path"] = abs
+		}
+		return toolCall{tool: "session_export_flow", args: a}, nil
 	case "session":
 		return sessionCall(pos, o)
 	}

@@ -12,6 +12,7 @@ PAGE = """<!doctype html>
 <title>Sign up</title>
 <h1>Create your account</h1>
 <label>Name <input id="name"></label>
+<label>Password <input id="pw" type="password"></label>
 <button id="go">%s</button>
 <p role="status" id="status"></p>
 <script>
