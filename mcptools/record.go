@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -19,18 +20,25 @@ import (
 // maxRecorded bounds the steps a session keeps.
 const maxRecorded = 1000
 
-// rememberRefs keeps the role and name of the refs a snapshot handed out.
-func (s *Session) rememberRefs(refs map[string]browser.RefInfo) {
+// rememberRefs keeps the role and name of the refs a snapshot handed out;
+// a whole-page snapshot's refs are also the page as the agent last saw it.
+func (s *Session) rememberRefs(refs map[string]browser.RefInfo, whole bool) {
 	if s.refNames == nil {
 		s.refNames = map[string]browser.RefInfo{}
 	}
 	for k, v := range refs {
 		s.refNames[k] = v
 	}
+	if whole {
+		s.pageRefs = refs
+	}
 }
 
 // locator turns a target into a selector that does not depend on a
-// snapshot: a ref becomes role=ROLE[name="NAME"]; a selector stays.
+// snapshot: a ref becomes role=ROLE[name="NAME"], with >> nth=K when the
+// page the agent last saw had several elements of that role and name (K
+// counts them in document order, which ref numbers follow); a selector
+// stays as the agent wrote it.
 func (s *Session) locator(target string) string {
 	if !browser.IsRef(target) {
 		return target
@@ -39,10 +47,26 @@ func (s *Session) locator(target string) string {
 	if !ok {
 		return target
 	}
-	if info.Name == "" {
-		return "role=" + info.Role
+	loc := "role=" + info.Role
+	if info.Name != "" {
+		loc += "[name=" + strconv.Quote(info.Name) + "]"
 	}
-	return "role=" + info.Role + "[name=" + strconv.Quote(info.Name) + "]"
+	if _, seen := s.pageRefs[target]; !seen || strings.HasPrefix(target, "f") {
+		return loc // not on the last whole page seen, or inside an iframe
+	}
+	var same []int
+	for ref, other := range s.pageRefs {
+		if other == info && !strings.HasPrefix(ref, "f") {
+			n, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))
+			same = append(same, n)
+		}
+	}
+	if len(same) < 2 {
+		return loc
+	}
+	sort.Ints(same)
+	me, _ := strconv.Atoi(strings.TrimPrefix(target, "e"))
+	return fmt.Sprintf("%s >> nth=%d", loc, sort.SearchInts(same, me))
 }
 
 // record adds a successful call as a flow step, when the tool is one.

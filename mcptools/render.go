@@ -91,7 +91,7 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 	if err != nil {
 		return err
 	}
-	s.rememberRefs(snap.Refs)
+	s.rememberRefs(snap.Refs, opts == (browser.SnapshotOptions{}))
 	r.pageInfo(snap.Info, p)
 	r.tabsInfo(ctx, s)
 	yaml := strings.TrimRight(snap.YAML, "\n")

@@ -43,8 +43,9 @@ type Session struct {
 	// refNames the role and name of every ref handed out, for locators.
 	recorded []flow.Step
 	refNames map[string]browser.RefInfo
-	devStart *SessionStartParams // how the dev server was started, for flows
-	secrets  int                 // passwords typed, recorded as ${E2E_SECRET_n}
+	pageRefs map[string]browser.RefInfo // the refs of the last whole-page snapshot
+	devStart *SessionStartParams        // how the dev server was started, for flows
+	secrets  int                        // passwords typed, recorded as ${E2E_SECRET_n}
 	lastUsed time.Time
 	closed   bool
 }
