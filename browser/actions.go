@@ -769,3 +769,25 @@ func (p *Page) unlessDialog(ctx context.Context, fn func(ctx context.Context) er
 // what was typed must not be written out (flows record an environment
 // reference instead).
 func (p *Page) LastTypeWasSecret() bool { return p.lastSecret }
+
+// StableLocator returns the most robust selector that finds the element of
+// a ref in the main frame and nothing else (role and name, label, test id,
+// text), or "" when none is unique or the element is in an iframe. Flows
+// record it instead of the ref.
+func (p *Page) StableLocator(ctx context.Context, ref string) string {
+	if p.Dialog() != nil || !IsRef(ref) {
+		return ""
+	}
+	loc, err := p.locate(ref)
+	if err != nil || loc.frame != p.frame {
+		return ""
+	}
+	cctx, cancel := p.callCtx(ctx, time.Second)
+	defer cancel()
+	attr, _ := json.Marshal(p.m.opts.TestIDAttribute)
+	var sel string
+	if err := p.evalIn(cctx, loc.frame, "__e2e.stableLocator("+loc.expr+", "+string(attr)+")", &sel); err != nil {
+		return ""
+	}
+	return sel
+}

@@ -186,9 +186,10 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 			return errorResult(name, err), nil
 		}
 		defer s.release()
+		pre := s.preLocate(ctx, name, req.Params.Arguments)
 		res, err = fn(ctx, s, args)
 		if err == nil && res != nil && !res.IsError {
-			s.record(name, req.Params.Arguments)
+			s.record(name, req.Params.Arguments, pre)
 		}
 		if err != nil {
 			typ, msg, _ := classify(err)

@@ -69,11 +69,54 @@ func (s *Session) locator(target string) string {
 	return fmt.Sprintf("%s >> nth=%d", loc, sort.SearchInts(same, me))
 }
 
-// record adds a successful call as a flow step, when the tool is one.
-func (s *Session) record(tool string, rawArgs any) {
+// preLocate finds, before a recordable action runs, the stable locators
+// of the refs it targets: after it, the element may be gone (a click that
+// navigates). One engine call per ref.
+func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) map[string]string {
+	if flow.ActionOf(tool) == "" || s.tabs == nil {
+		return nil
+	}
+	p := s.tabs.Current()
+	args, _ := rawArgs.(map[string]any)
+	if p == nil || p.Gone() || args == nil {
+		return nil
+	}
+	refs := []string{}
+	for _, k := range []string{"target", "startTarget", "endTarget"} {
+		if t, ok := args[k].(string); ok && browser.IsRef(t) {
+			refs = append(refs, t)
+		}
+	}
+	if fields, ok := args["fields"].([]any); ok {
+		for _, f := range fields {
+			if m, ok := f.(map[string]any); ok {
+				if t, ok := m["target"].(string); ok && browser.IsRef(t) {
+					refs = append(refs, t)
+				}
+			}
+		}
+	}
+	out := map[string]string{}
+	for _, r := range refs {
+		if loc := p.StableLocator(ctx, r); loc != "" {
+			out[r] = loc
+		}
+	}
+	return out
+}
+
+// record adds a successful call as a flow step, when the tool is one; pre
+// holds the locators preLocate found.
+func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 	action := flow.ActionOf(tool)
 	if action == "" {
 		return
+	}
+	locate := func(t string) string {
+		if l := pre[t]; l != "" {
+			return l
+		}
+		return s.locator(t)
 	}
 	b, err := json.Marshal(rawArgs)
 	if err != nil {
@@ -87,14 +130,14 @@ func (s *Session) record(tool string, rawArgs any) {
 	delete(args, "element")
 	for _, k := range []string{"target", "startTarget", "endTarget"} {
 		if t, ok := args[k].(string); ok {
-			args[k] = s.locator(t)
+			args[k] = locate(t)
 		}
 	}
 	if fields, ok := args["fields"].([]any); ok {
 		for _, f := range fields {
 			if m, ok := f.(map[string]any); ok {
 				if t, ok := m["target"].(string); ok {
-					m["target"] = s.locator(t)
+					m["target"] = locate(t)
 				}
 			}
 		}

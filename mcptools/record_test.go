@@ -28,9 +28,10 @@ func TestLocator(t *testing.T) {
 			t.Errorf("locator(%s) = %s, want %s", target, got, want)
 		}
 	}
-	s.record("browser_click", map[string]any{"target": "e3", "element": "the second", "sessionId": "x"})
-	s.record("browser_snapshot", map[string]any{})
-	if len(s.recorded) != 1 || s.recorded[0].Action != "click" || s.recorded[0].Args["target"] != `role=button[name="Delete"] >> nth=1` ||
+	s.record("browser_click", map[string]any{"target": "e3", "element": "the second", "sessionId": "x"}, nil)
+	s.record("browser_snapshot", map[string]any{}, nil)
+	s.record("browser_hover", map[string]any{"target": "e2"}, map[string]string{"e2": `label="Name"`})
+	if len(s.recorded) != 2 || s.recorded[1].Args["target"] != `label="Name"` || s.recorded[0].Action != "click" || s.recorded[0].Args["target"] != `role=button[name="Delete"] >> nth=1` ||
 		s.recorded[0].Args["element"] != nil || s.recorded[0].Args["sessionId"] != nil {
 		t.Errorf("recorded: %+v", s.recorded)
 	}

@@ -4,6 +4,7 @@
       one, all, candidates, takeFrameOwner,
       waitText, waitState, waitURL, waitLoad, expect, expectCount, content,
       actionPoint, hoverPoint, watchDrag, dragStarted, labelControl, checkState, selectOptions, sliderState, setRange, fileInputOf,
+      stableLocator,
       // For tests: the role and accessible name the engine computes for an element.
       aria: (el) => { const role = roleOf(el); return { role: role || '', name: role ? accName(el, role) : '' }; },
     }),
