@@ -729,7 +729,20 @@ func EncodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b)
 // input call with it, until it is answered: act then returns at once, and
 // the response reports the open dialog.
 func (p *Page) act(ctx context.Context, fn func(ctx context.Context) error) error {
-	return p.unlessDialog(ctx, fn, true)
+	err := p.unlessDialog(ctx, fn, true)
+	if err != nil && p.closedItself() {
+		// The input closed the tab (window.close in a handler): the
+		// command's answer is lost with the tab, but the action happened;
+		// the response shows the tab that is current now.
+		return nil
+	}
+	return err
+}
+
+// closedItself reports whether the tab went away by itself: detached,
+// while the browser (and the tab's renderer) live on.
+func (p *Page) closedItself() bool {
+	return p.Gone() && !p.Crashed() && p.ctx.Err() == nil && (p.tabs == nil || !p.tabs.Gone())
 }
 
 // unlessDialog runs fn until it returns or a JavaScript dialog opens in the
