@@ -149,7 +149,8 @@ func (p *Page) callCtx(ctx context.Context, d time.Duration) (context.Context, c
 	return cctx, func() { stop(); cancel() }
 }
 
-// Close closes the tab and disposes its BrowserContext (cookies, storage).
+// Close closes the tab; a page NewPage made also disposes of its own
+// BrowserContext (cookies, storage). Tabs.Close disposes of a session's.
 func (p *Page) Close() {
 	p.mu.Lock()
 	already := p.closed

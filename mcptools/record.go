@@ -20,11 +20,12 @@ import (
 // maxRecorded bounds the steps a session keeps.
 const maxRecorded = 1000
 
-// rememberRefs keeps the role and name of the refs a snapshot handed out;
-// a whole-page snapshot's refs are also the page as the agent last saw it.
+// rememberRefs keeps the role and name of the refs a snapshot handed out.
+// A whole-page snapshot holds every ref of the page as the agent now sees
+// it, so it replaces what was kept: the map stays the size of one page.
 func (s *Session) rememberRefs(refs map[string]browser.RefInfo, whole bool) {
-	if s.refNames == nil {
-		s.refNames = map[string]browser.RefInfo{}
+	if s.refNames == nil || whole {
+		s.refNames = make(map[string]browser.RefInfo, len(refs))
 	}
 	for k, v := range refs {
 		s.refNames[k] = v
