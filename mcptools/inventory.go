@@ -1,11 +1,14 @@
 package mcptools
 
 import (
-	"sync"
-
+	"bytes"
 	"context"
+	"embed"
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -36,6 +39,56 @@ type Tool struct {
 	Handler  server.ToolHandlerFunc
 	Toolset  string
 	ReadOnly bool
+	// TypeSchema derives the input schema from the arguments' Go type. Def
+	// carries the schema recorded in __toolsnaps__ instead (see
+	// [recordedSchema]); the snapshot test holds the two equal.
+	TypeSchema func() json.RawMessage
+}
+
+// toolSnaps are the recorded tool definitions (TestToolSnapshots writes and
+// checks them).
+//
+//go:embed __toolsnaps__/*.snap
+var toolSnaps embed.FS
+
+// recordedSchemas are the input schemas of toolSnaps, compact, by tool name.
+//
+// Deriving 36 schemas from Go types by reflection (and encoding them) took
+// 4 to 8 ms of every process start, before the first initialize could be
+// answered; reading the recorded ones takes a tenth of that.
+var recordedSchemas = sync.OnceValue(func() map[string]json.RawMessage {
+	m := map[string]json.RawMessage{}
+	names, _ := fs.Glob(toolSnaps, "__toolsnaps__/*.snap")
+	for _, n := range names {
+		b, err := toolSnaps.ReadFile(n)
+		if err != nil {
+			continue
+		}
+		var snap struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		var c bytes.Buffer
+		if json.Unmarshal(b, &snap) != nil || json.Compact(&c, snap.InputSchema) != nil {
+			continue
+		}
+		m[snap.Name] = c.Bytes()
+	}
+	return m
+})
+
+// typeSchema derives a tool's input schema from its arguments' type.
+func typeSchema[T any]() json.RawMessage {
+	return mcp.NewTool("", mcp.WithInputSchema[T]()).RawInputSchema
+}
+
+// inputSchema is the recorded schema of the tool, or (for a tool not yet
+// recorded) the one derived from T.
+func inputSchema[T any](name string) json.RawMessage {
+	if raw, ok := recordedSchemas()[name]; ok {
+		return raw
+	}
+	return typeSchema[T]()
 }
 
 // Deps are what the handlers work with.
@@ -135,13 +188,14 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 	fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error)) Tool {
 	def := mcp.NewTool(name,
 		mcp.WithDescription(desc),
-		mcp.WithInputSchema[T](),
+		mcp.WithRawInputSchema(inputSchema[T](name)),
 		mcp.WithTitleAnnotation(a.title),
 		mcp.WithReadOnlyHintAnnotation(a.readOnly),
 		mcp.WithDestructiveHintAnnotation(a.destructive),
 		mcp.WithIdempotentHintAnnotation(a.idempotent),
 		mcp.WithOpenWorldHintAnnotation(a.openWorld),
 	)
+	def.InputSchema.Type = "" // NewTool's default; the raw schema replaces it
 	omitDefaultHints(&def.Annotations)
 	// Compiled on the tool's first call: compiling 35 schemas at start
 	// would cost every client's initialize a few milliseconds.
@@ -203,7 +257,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		}
 		return res, nil
 	}
-	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly}
+	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T]}
 }
 
 // errorTypeOf reads the error type of an isError result.

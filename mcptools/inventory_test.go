@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -131,7 +132,16 @@ func TestToolSnapshots(t *testing.T) {
 	for _, tool := range Inventory(nil) {
 		name := tool.Def.Name + ".snap"
 		want[name] = true
-		got, err := json.MarshalIndent(tool.Def, "", "  ")
+		// The snapshot holds the schema derived from the Go type; the
+		// server serves the recorded one (recordedSchema), so this is what
+		// keeps them equal.
+		def := tool.Def
+		def.RawInputSchema = tool.TypeSchema()
+		if !update && !bytes.Equal(tool.Def.RawInputSchema, def.RawInputSchema) {
+			t.Errorf("%s: the served input schema is not the one derived from its arguments' type; run 'make snaps'.\nserved: %s\ntype:   %s",
+				tool.Def.Name, tool.Def.RawInputSchema, def.RawInputSchema)
+		}
+		got, err := json.MarshalIndent(def, "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
