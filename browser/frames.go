@@ -154,7 +154,7 @@ func (p *Page) attachFrameHost(h *host) {
 		p.log.Debug("iframe target: " + err.Error())
 	}
 	if _, err := chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: engineJS, WorldName: worldName, RunImmediately: new(true)}); err != nil {
+		Source: engineJS(), WorldName: worldName, RunImmediately: new(true)}); err != nil {
 		p.log.Debug("inject engine into iframe target: " + err.Error())
 	}
 }

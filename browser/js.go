@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
 // engineFiles are the page engine's parts. They are concatenated in name
@@ -15,10 +16,12 @@ import (
 //go:embed js/*.js
 var engineFiles embed.FS
 
-// engineJS is the page engine: snapshots, refs, selectors and actionability
-// checks. It runs in the isolated world [worldName] of every document, where
-// page scripts can neither see nor disturb it, and defines globalThis.__e2e.
-var engineJS = mustJoinEngine()
+// engineJS returns the page engine: snapshots, refs, selectors and
+// actionability checks. It runs in the isolated world [worldName] of every
+// document, where page scripts can neither see nor disturb it, and defines
+// globalThis.__e2e. It is joined on first use, not at package init: every
+// process start (and so every client's initialize) would pay for it.
+var engineJS = sync.OnceValue(mustJoinEngine)
 
 // worldName names the isolated world the engine runs in.
 const worldName = "__e2e_mcp"

@@ -127,7 +127,7 @@ func (p *Page) start(ctx context.Context) error {
 		err = p.enableGuard(cctx, p.main)
 		if err == nil {
 			_, err = chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-				Source: engineJS, WorldName: worldName, RunImmediately: new(true)})
+				Source: engineJS(), WorldName: worldName, RunImmediately: new(true)})
 		}
 		if err == nil {
 			err = p.interceptFileChooser(cctx)

@@ -192,9 +192,11 @@ func TestNoChromeLeft(t *testing.T) {
 				next := startRaw(t, env)
 				next.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"hygiene","version":"1"}}}`)
 				next.await(t, 1)
-				if _, err := os.Stat(left[0]); !os.IsNotExist(err) {
-					t.Errorf("the next server did not remove the stale profile %s (stat: %v)", left[0], err)
-				}
+				// The next server removes it alongside answering initialize.
+				waitFor(t, 10*time.Second, "the next server to remove the stale profile "+left[0], func() bool {
+					_, err := os.Stat(left[0])
+					return os.IsNotExist(err)
+				})
 				_ = next.stdin.Close()
 				next.waitExit(t, 20*time.Second)
 				return

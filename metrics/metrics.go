@@ -6,17 +6,16 @@ package metrics
 
 import (
 	"net/http"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// The collectors. They live in a registry of their own, so that tests and
-// embedders see exactly these.
+// The collectors. They live in a registry of their own (see [registry]), so
+// that tests and embedders see exactly these.
 var (
-	registry = prometheus.NewRegistry()
-
 	// SessionsCreated counts the sessions made.
 	SessionsCreated = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "e2e_mcp_sessions_created_total", Help: "Sessions made."})
@@ -45,15 +44,22 @@ var (
 		Name: "e2e_mcp_browser_crashes_total", Help: "Browser processes that died (kind=browser) and tabs whose renderer crashed (kind=tab)."}, []string{"kind"})
 )
 
-func init() {
-	registry.MustRegister(SessionsCreated, SessionsEnded, ToolCalls, ToolsInFlight, ToolErrors, ToolSeconds,
+// registry holds the collectors. It is made on first use (when /metrics is
+// served), not at package init: the Go and process collectors probe the
+// runtime and /proc, and a stdio server that never serves /metrics should
+// not make every initialize wait for that. The counters count from the
+// start either way.
+var registry = sync.OnceValue(func() *prometheus.Registry {
+	r := prometheus.NewRegistry()
+	r.MustRegister(SessionsCreated, SessionsEnded, ToolCalls, ToolsInFlight, ToolErrors, ToolSeconds,
 		BrowserLaunches, BrowserCrashes,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-}
+	return r
+})
 
 // Handler serves the collectors in the Prometheus text format.
 func Handler() http.Handler {
-	return promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
+	return promhttp.HandlerFor(registry(), promhttp.HandlerOpts{})
 }
 
 // Gauges reads the numbers the server keeps itself (sessions open, dev
@@ -63,16 +69,16 @@ type Gauges struct {
 	DevServersRunning func() float64
 }
 
-var gaugesRegistered bool
+var gaugesOnce sync.Once
 
 // RegisterGauges registers the gauges once (later calls are ignored: a
 // process serves one registry of sessions).
 func RegisterGauges(g Gauges) {
-	if gaugesRegistered {
-		return
-	}
-	gaugesRegistered = true
-	registry.MustRegister(
+	gaugesOnce.Do(func() { registerGauges(g) })
+}
+
+func registerGauges(g Gauges) {
+	registry().MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "e2e_mcp_sessions_active", Help: "Sessions open now."}, g.SessionsActive),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "e2e_mcp_dev_servers_running", Help: "Sessions with a started dev server."}, g.DevServersRunning),
 	)

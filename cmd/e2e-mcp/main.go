@@ -130,7 +130,9 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	// writes just fail.
 	signal.Ignore(syscall.SIGPIPE)
 
-	browser.CleanStaleProfiles("", log)
+	// Profiles left by a killed server are removed alongside: the scan of
+	// the temp directory need not delay the client's initialize.
+	go browser.CleanStaleProfiles("", log)
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
 	reg.MaxSessions = cfg.MaxSessions
