@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"go.uber.org/zap"
@@ -154,6 +155,10 @@ func (m *Manager) start() (context.Context, error) {
 		// a window) though nobody types in a headless omnibox: measured
 		// with 4 sessions, 602 -> 420 MB PSS for the browser.
 		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup"),
+		// Every session opens its tabs in a BrowserContext of its own, so
+		// the default context's startup tab would be a renderer nobody
+		// uses, and waiting for it would delay the first navigation.
+		chromedp.Flag("no-startup-window", true),
 	)
 	// Chrome puts its singleton socket under TMPDIR; a long TMPDIR makes the
 	// path too long for a Unix socket (about 108 bytes) and Chrome exits.
@@ -174,11 +179,13 @@ func (m *Manager) start() (context.Context, error) {
 	bctx, bcancel := chromedp.NewContext(allocCtx,
 		chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(sugar.Debugf))
 
-	// The first Do binds the browser's lifetime to bctx, so it must not carry
-	// a deadline; a timer cancels it instead if the launch hangs.
+	// The first call binds the browser's lifetime to bctx, so it must not
+	// carry a deadline; a timer cancels it instead if the launch hangs. It
+	// is a browser-level call (a Run would wait for a startup tab to attach
+	// to): turning on target discovery, which popups and titles need.
 	timer := time.AfterFunc(m.opts.LaunchTimeout, bcancel)
 	start := time.Now()
-	err = chromedp.Do(bctx)
+	_, err = chromedp.CallBrowser(bctx, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
 	stopped := timer.Stop()
 	if err != nil {
 		metrics.BrowserLaunches.WithLabelValues("failed").Inc()
