@@ -294,7 +294,10 @@ func omitDefaultHints(a *mcp.ToolAnnotation) {
 
 // Register adds the inventory's tools to srv.
 func Register(srv *server.MCPServer, tools []Tool) {
-	for _, t := range tools {
-		srv.AddTool(t.Def, t.Handler)
+	// One AddTools call: each call copies the server's whole tool map.
+	st := make([]server.ServerTool, len(tools))
+	for i, t := range tools {
+		st[i] = server.ServerTool{Tool: t.Def, Handler: t.Handler}
 	}
+	srv.AddTools(st...)
 }
