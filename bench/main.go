@@ -47,6 +47,7 @@ type config struct {
 	clients    int
 	concTime   time.Duration
 	concRuns   int
+	floor      int
 }
 
 func realMain(args []string, stdout, stderr io.Writer) int {
@@ -68,6 +69,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.clients, "clients", 10, "concurrent scenario: MCP clients over Streamable HTTP at once, each its own session (4 with -quick; 0 skips the scenario)")
 	fs.DurationVar(&c.concTime, "concurrent-time", 20*time.Second, "concurrent scenario: how long every client loops navigate/snapshot/click (5s with -quick)")
 	fs.IntVar(&c.concRuns, "concurrent-runs", 1, "concurrent scenario: runs per server (e2e-mcp and Playwright MCP), alternating order")
+	fs.IntVar(&c.floor, "floor-starts", 15, "initialize floor: starts of e2e-mcp and of the reference programs in bench/floor, in turn (5 with -quick; 0 skips it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -75,6 +77,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if c.quick && !set["clients"] {
 		c.clients = 4
+	}
+	if c.quick && !set["floor-starts"] {
+		c.floor = 5
 	}
 	if c.quick && !set["concurrent-time"] {
 		c.concTime = 5 * time.Second
@@ -180,6 +185,18 @@ runs:
 			fmt.Fprintf(stderr, "run %d/%d  %-20s %6s  %s\n", run+1, c.runs, sp.Key, time.Since(t0).Round(100*time.Millisecond), status)
 		}
 	}
+	var floor *floorResult
+	if c.floor > 0 && slices.ContainsFunc(specs, func(s spec) bool { return s.Key == e2eMCP }) && ctx.Err() == nil {
+		t0 := time.Now()
+		f, err := initFloor(ctx, specs[slices.IndexFunc(specs, func(s spec) bool { return s.Key == e2eMCP })], c.floor)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("Initialize floor: not measured: %v", err))
+		} else {
+			floor = f
+			notes = append(notes, f.note())
+		}
+		fmt.Fprintf(stderr, "initialize floor  %6s\n", time.Since(t0).Round(100*time.Millisecond))
+	}
 	co := concOptions{clients: c.clients, dur: c.concTime, dump: c.dump}
 	concLabel := ""
 	if co.clients > 0 && c.concRuns > 0 && slices.ContainsFunc(specs, func(s spec) bool { return concurrentServer(s.Key) }) {
@@ -237,8 +254,9 @@ runs:
 		Versions map[string]string `json:"versions"`
 		Summary  summary           `json:"summary"`
 		Raw      []runResult       `json:"raw"`
+		Floor    *floorResult      `json:"initialize_floor,omitempty"`
 		Notes    []string          `json:"notes,omitempty"`
-	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, concLabel, specs, versions, sum, runs, notes}
+	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, concLabel, specs, versions, sum, runs, floor, notes}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	path := filepath.Join(c.outDir, "results.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
