@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/proctest"
 )
 
 // cliEnv runs CLI commands with their daemons' sockets in dir and Chrome's
@@ -170,13 +172,10 @@ func TestCLI(t *testing.T) {
 
 // cliDaemons lists live processes serving a socket in dir.
 func cliDaemons(dir string) []string {
-	entries, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	ps, _ := proctest.Find(proctest.CmdlineContains("unix:" + dir))
 	var out []string
-	for _, p := range entries {
-		b, err := os.ReadFile(p)
-		if err == nil && bytes.Contains(b, []byte("unix:"+dir)) {
-			out = append(out, p)
-		}
+	for _, p := range ps {
+		out = append(out, "/proc/"+strconv.Itoa(p.PID)+"/cmdline")
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/internal/proctest"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -33,22 +33,14 @@ func fixtureEnv(t *testing.T, extra ...string) (env []string, state string) {
 
 // fixtureProcesses lists live processes started with FIXTURE_STATE=state.
 func fixtureProcesses(state string) []string {
-	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	ps, _ := proctest.Find(
+		proctest.HasEnv("FIXTURE_STATE="+state),
+		proctest.CmdlineContains("devfixture"), // e2e-mcp itself has the variable too
+		proctest.Live,
+	)
 	var pids []string
-	for _, e := range envs {
-		b, err := os.ReadFile(e)
-		if err != nil || !bytes.Contains(b, []byte("FIXTURE_STATE="+state+"\x00")) {
-			continue
-		}
-		pid := filepath.Base(filepath.Dir(e))
-		cmdline, _ := os.ReadFile("/proc/" + pid + "/cmdline")
-		if !bytes.Contains(cmdline, []byte("devfixture")) {
-			continue // e2e-mcp itself has the variable too
-		}
-		if stat, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil && strings.Contains(string(stat), ") Z ") {
-			continue
-		}
-		pids = append(pids, pid)
+	for _, p := range ps {
+		pids = append(pids, strconv.Itoa(p.PID))
 	}
 	return pids
 }

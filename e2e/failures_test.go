@@ -1,16 +1,14 @@
 package e2e
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/e2e-mcp/e2e-mcp/internal/proctest"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -195,21 +193,15 @@ func TestSessionErrors(t *testing.T) {
 // chromeByType lists the pids of the Chrome processes (of the server whose
 // TMPDIR is tmp) of a --type ("" for the browser process itself).
 func chromeByType(tmp, typ string) []int {
-	needle := []byte("--user-data-dir=" + tmp + "/")
-	entries, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	ps, _ := proctest.Find(proctest.CmdlineContains("--user-data-dir=" + tmp + "/"))
 	var out []int
-	for _, e := range entries {
-		b, err := os.ReadFile(e)
-		if err != nil || !bytes.Contains(b, needle) {
-			continue
-		}
+	for _, p := range ps {
 		// Chrome's children rewrite their command line into one
 		// space-separated string; the browser keeps NUL-separated args.
-		has := bytes.Contains(b, []byte("--type="))
-		isType := bytes.Contains(b, []byte("--type="+typ+"\x00")) || bytes.Contains(b, []byte("--type="+typ+" "))
+		has := strings.Contains(p.Cmdline, "--type=")
+		isType := strings.Contains(p.Cmdline, "--type="+typ+"\x00") || strings.Contains(p.Cmdline, "--type="+typ+" ")
 		if (typ == "" && !has) || (typ != "" && isType) {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(e)))
-			out = append(out, pid)
+			out = append(out, p.PID)
 		}
 	}
 	return out

@@ -8,9 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/proctest"
 )
 
 // runFlows runs `e2e-mcp run` and returns its output and exit code.
@@ -31,13 +34,10 @@ func runFlows(t *testing.T, env []string, args ...string) (string, int) {
 
 // appProcesses lists live processes running the flow app from dir.
 func appProcesses(dir string) []string {
-	entries, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	ps, _ := proctest.Find(proctest.CmdlineContains(filepath.Join(dir, "app.py")))
 	var out []string
-	for _, p := range entries {
-		b, err := os.ReadFile(p)
-		if err == nil && bytes.Contains(b, []byte(filepath.Join(dir, "app.py"))) {
-			out = append(out, p)
-		}
+	for _, p := range ps {
+		out = append(out, "/proc/"+strconv.Itoa(p.PID)+"/cmdline")
 	}
 	return out
 }

@@ -2,18 +2,18 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/proctest"
 )
 
 // rawServer is the binary spoken to with JSON-RPC lines, so the test owns
@@ -110,20 +110,14 @@ func (s *rawServer) waitExit(t *testing.T, within time.Duration) {
 // profile under tmp: the Chrome a server with TMPDIR=tmp started, and all
 // its children (Chrome passes --user-data-dir to each).
 func chromeProcesses(tmp string) []string {
-	needle := []byte("--user-data-dir=" + tmp + "/")
-	entries, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	ps, _ := proctest.Find(proctest.CmdlineContains("--user-data-dir=" + tmp + "/"))
 	var found []string
-	for _, e := range entries {
-		b, err := os.ReadFile(e)
-		if err != nil || !bytes.Contains(b, needle) {
-			continue
+	for _, p := range ps {
+		name := p.Cmdline
+		if i := strings.IndexByte(p.Cmdline, 0); i > 0 {
+			name = p.Cmdline[:i]
 		}
-		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(e)))
-		name := string(b)
-		if i := bytes.IndexByte(b, 0); i > 0 {
-			name = string(b[:i])
-		}
-		found = append(found, fmt.Sprintf("%d %s", pid, filepath.Base(name)))
+		found = append(found, fmt.Sprintf("%d %s", p.PID, filepath.Base(name)))
 	}
 	return found
 }
