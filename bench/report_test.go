@@ -31,3 +31,23 @@ func TestCellNotes(t *testing.T) {
 		t.Errorf("fill_ms cell = %q carries another figure's note", got)
 	}
 }
+
+// TestFloorNote: the initialize floor's note gives each program's median and
+// e2e-mcp's own share; with a program missing it says why instead.
+func TestFloorNote(t *testing.T) {
+	f := &floorResult{Starts: 3, Stats: map[string]stat{
+		e2eMCP:     {N: 3, Median: 19, Min: 14, Max: 25},
+		floorMCPGo: {N: 3, Median: 13, Min: 10, Max: 17},
+		floorBare:  {N: 3, Median: 3, Min: 2.4, Max: 5.3},
+	}}
+	got := f.note()
+	for _, want := range []string{"3 starts of each", "3.0 ms (2.4–5.3)", "13 ms (10–17)", "e2e-mcp 19 ms (14–25)", "difference, 6.0 ms"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("note lacks %q:\n%s", want, got)
+		}
+	}
+	f = &floorResult{Starts: 3, Stats: map[string]stat{e2eMCP: {N: 3, Median: 19}}, Errors: []string{"floor-bare: exec: no such file"}}
+	if got := f.note(); !strings.Contains(got, "not measured (floor-bare: exec: no such file)") {
+		t.Errorf("note without the floor programs = %q", got)
+	}
+}
