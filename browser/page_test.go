@@ -25,6 +25,9 @@ func init() {
 <script>document.getElementById('f').addEventListener('submit', e => { e.preventDefault();
   document.getElementById('out').textContent = 'Welcome, ' + document.getElementById('n').value + '!'; });
 let keys = 0; document.getElementById('n').addEventListener('keydown', () => keys++);</script>`
+	pages["/slide"] = `<!doctype html><title>Slide</title><style>
+#s { position: absolute; top: 20px; left: 0; width: 80px; transition: left 300ms linear; } #s.in { left: 400px; }
+</style><button id="s">Slide</button>`
 	pages["/overlay"] = `<!doctype html><title>Overlay</title><button id="b">Buy</button>
 <div id="overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`
 	pages["/late"] = `<!doctype html><title>Late</title><button id="b" style="display:none" onclick="this.textContent='clicked'">Go</button>
@@ -209,6 +212,41 @@ func TestClick_Actionability(t *testing.T) {
 	wantKind(t, links.Click(ctx, "#nope", ClickOptions{}), KindElementNotFound, "#nope")
 	wantKind(t, links.Click(ctx, "button[", ClickOptions{}), KindInvalidInput, "button[")
 	wantKind(t, links.Click(ctx, "a", ClickOptions{Button: "fourth"}), KindInvalidInput, "fourth")
+}
+
+// TestActionPoint_NextFrameAnimation: an element whose transition starts in
+// a callback already queued for the next animation frame is not stable yet.
+// The callback is queued in the same evaluation that asks for the point, so
+// no timing decides the outcome: the check must look past that frame.
+func TestActionPoint_NextFrameAnimation(t *testing.T) {
+	t.Parallel()
+	p := openPage(t, "/slide")
+	var got struct {
+		Error string `json:"error"`
+	}
+	err := p.evalEngine(context.Background(), `(() => {
+		const el = document.getElementById('s');
+		requestAnimationFrame(() => el.classList.add('in'));
+		return __e2e.actionPoint(el, false);
+	})()`, &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.Error, "not stable") {
+		t.Errorf("actionPoint = %+v, want 'not stable' while the transition queued for the next frame runs", got)
+	}
+	// Once it rests, the point is given.
+	var rest struct {
+		Error string  `json:"error"`
+		X     float64 `json:"x"`
+	}
+	if err := p.evalEngine(context.Background(), `new Promise((done) =>
+		document.getElementById('s').addEventListener('transitionend', () => done(__e2e.actionPoint(document.getElementById('s'), false))))`, &rest); err != nil {
+		t.Fatal(err)
+	}
+	if rest.Error != "" || rest.X < 400 {
+		t.Errorf("actionPoint at rest = %+v, want a point at x >= 400", rest)
+	}
 }
 
 func TestClick_WaitsForNavigation(t *testing.T) {

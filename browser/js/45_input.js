@@ -20,14 +20,20 @@
   async function actionPoint(el, anyState) {
     const first = clickPoint(el, anyState);
     if (first.error) return first;
-    // Only an animation (CSS or Web Animations) or a script moves a box
-    // between frames. Without a running animation in the document the
-    // box is taken as stable at once: the frames cost 20-35 ms a click,
-    // and the hit test above still catches an element that is not where
-    // the pointer goes. (Script-driven motion is the case this misses.)
-    if (!animating(el)) return first;
+    // One frame always: what the page scheduled for it (a class set in a
+    // requestAnimationFrame callback that starts a transition, a script
+    // that moves the box) has happened when ours runs, since the page's
+    // callbacks were queued first. Then, only while an animation (CSS or
+    // Web Animations) runs in the document, the box must also hold still
+    // over two more frames: those cost 20-35 ms a click, and the hit test
+    // still catches an element that is not where the pointer goes.
+    let before = el.getBoundingClientRect();
     await nextFrame();
-    const before = el.getBoundingClientRect();
+    if (!el.isConnected) return { error: 'not attached' };
+    if (!sameRect(before, el.getBoundingClientRect())) return { error: 'not stable (it is moving)' };
+    if (!animating(el)) return clickPoint(el, anyState);
+    await nextFrame();
+    before = el.getBoundingClientRect();
     await nextFrame();
     if (!el.isConnected) return { error: 'not attached' };
     if (!sameRect(before, el.getBoundingClientRect())) return { error: 'not stable (it is moving)' };
