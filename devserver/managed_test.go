@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -101,8 +102,33 @@ func checkGone(t *testing.T, pid, port int) {
 		t.Fatalf("processes left after shutdown of %d: %v", pid, left)
 	}
 	if port > 0 && tcpOpen(context.Background(), "127.0.0.1:"+strconv.Itoa(port)) {
-		t.Fatalf("port %d still open", port)
+		t.Fatalf("port %d still open; listening: %s", port, portOwners(port))
 	}
+}
+
+// portOwners says which processes listen on port (from /proc), so that a
+// port found open after a shutdown names its holder: one of the server's,
+// or another test's server that got the freed port.
+func portOwners(port int) string {
+	if !procAvailable() {
+		return "unknown (no /proc)"
+	}
+	var out []string
+	for _, p := range allProcs() {
+		ls, _ := listeners([]int{p.PID})
+		for _, l := range ls {
+			if l.Port == port {
+				cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID) + "/cmdline")
+				out = append(out, fmt.Sprintf("pid %d (ppid %d, pgid %d) %q", p.PID, p.PPID, p.PGID,
+					strings.ReplaceAll(strings.TrimRight(string(cmd), "\x00"), "\x00", " ")))
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return "no process found"
+	}
+	return strings.Join(out, "; ")
 }
 
 func checkLogs(t *testing.T, l Logs) {
