@@ -277,6 +277,42 @@ func TestDevServerShutdownOnExit(t *testing.T) {
 	}
 }
 
+// TestSessionStartOpensBrowser: session_start opens the session's browser
+// context while the dev server starts (a tab's renderer runs before any
+// browser tool), the first navigation uses it, and session_end closes it,
+// also when it ends the session before the first browser tool.
+func TestSessionStartOpensBrowser(t *testing.T) {
+	env, tmp := serverEnv(t)
+	state := t.TempDir()
+	env = append(env, "FIXTURE_STATE="+state)
+	t.Cleanup(func() {
+		if left := fixtureProcesses(state); len(left) > 0 {
+			t.Errorf("dev-server processes left running: %v", left)
+		}
+	})
+	c := startClient(t, env)
+	renderers := func() int { return len(chromeByType(tmp, "renderer")) }
+	if n := renderers(); n != 0 {
+		t.Fatalf("%d renderers before session_start", n)
+	}
+	mustCall(t, c, "session_start", map[string]any{"commandPath": devfixture})
+	waitFor(t, 20*time.Second, "a tab's renderer to run after session_start, before any browser tool", func() bool { return renderers() > 0 })
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": "/"})
+	if !strings.Contains(out, "Fixture app on ") {
+		t.Fatalf("relative navigate after session_start:\n%s", out)
+	}
+	if out := mustCall(t, c, "browser_tabs", map[string]any{"action": "list"}); !strings.Contains(out, "- 0: (current) [") || strings.Contains(out, "- 1:") {
+		t.Errorf("the session should have the one tab it navigated:\n%s", out)
+	}
+	mustCall(t, c, "session_end", nil)
+	waitFor(t, 20*time.Second, "the session's renderer to end after session_end", func() bool { return renderers() == 0 })
+
+	// Ended at once: whatever the warm-up opens is closed.
+	mustCall(t, c, "session_start", map[string]any{"commandPath": devfixture, "sessionId": "quick"})
+	mustCall(t, c, "session_end", map[string]any{"sessionId": "quick"})
+	waitFor(t, 20*time.Second, "no renderer after a session ended before its first browser tool", func() bool { return renderers() == 0 })
+}
+
 // TestManagedDevServer: session_start run=... drives a real server program
 // nobody wrote for this project: start, relative navigation, restart on a
 // new port with the page following, and shutdown leaving no process.

@@ -152,6 +152,7 @@ func sessionStartTool(d *Deps) Tool {
 				return nil, err
 			}
 			stop := progress(ctx, requestFrom(ctx), "starting "+desc)
+			s.warmBrowser(ctx, d)
 			res, err := srv.Do(ctx, devserver.Start)
 			stop()
 			if err != nil {
@@ -426,6 +427,25 @@ func serverLogsTool(d *Deps) Tool {
 			r.set("cursor", c.Cursor)
 			return r.build(), nil
 		})
+}
+
+// warmBrowser starts opening the session's browser context (launching the
+// browser if needed) while the dev server starts, which takes seconds: the
+// first navigation then pays neither the launch nor the tab. The work does
+// not touch the session and does not hold up session_start's answer;
+// [Session.Tab] takes its result (or waits for it) on the first browser
+// tool, and a failure is reported there, as if the tool had opened it.
+func (s *Session) warmBrowser(ctx context.Context, d *Deps) {
+	if s.tabs != nil || s.warm != nil || d.Browser == nil {
+		return
+	}
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	w := &warmTabs{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(w.done)
+		w.tabs, w.err = d.Browser.NewTabs(wctx)
+	}()
+	s.warm = w
 }
 
 // allowDevOrigin lets the session's pages reach its dev server whatever the

@@ -32,6 +32,7 @@ type Session struct {
 
 	mu       sync.Mutex    // serializes tool calls on this session
 	tabs     *browser.Tabs // the session's browser context, once opened
+	warm     *warmTabs     // the browser context session_start began opening
 	dev      *devState     // the session's dev server, if started
 	snapPage *browser.Page // the tab lastSnap was taken of
 	lastSnap string        // YAML of the last snapshot shown, for diffs
@@ -48,6 +49,26 @@ type Session struct {
 	secrets  int                        // passwords typed, recorded as ${E2E_SECRET_n}
 	lastUsed time.Time
 	closed   bool
+}
+
+// warmTabs is a browser context being opened ahead of the first browser
+// tool; tabs and err are set when done closes.
+type warmTabs struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	tabs   *browser.Tabs
+	err    error
+}
+
+// drop abandons the warm-up: what it opens is closed once it arrives.
+func (w *warmTabs) drop() {
+	w.cancel()
+	go func() {
+		<-w.done
+		if w.tabs != nil {
+			w.tabs.Close()
+		}
+	}()
 }
 
 // Registry maps session ids to sessions.
@@ -208,6 +229,19 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 			Message:    fmt.Sprintf("%s; session %s lost its tabs (%s), cookies and storage", how, s.ID, strings.Join(urls, ", ")),
 			Suggestion: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
 	}
+	if s.tabs == nil && s.warm != nil {
+		w := s.warm
+		select {
+		case <-w.done:
+			s.warm = nil
+			if w.err == nil {
+				s.tabs = w.tabs
+				s.allowDevOrigin()
+			} // else open it below, and report what goes wrong then
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	if s.tabs == nil {
 		t, err := b.NewTabs(ctx)
 		if err != nil {
@@ -235,6 +269,10 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 
 // closePage closes the session's tabs and browser context, if open.
 func (s *Session) closePage() bool {
+	if s.warm != nil {
+		s.warm.drop()
+		s.warm = nil
+	}
 	if s.tabs == nil {
 		return false
 	}
