@@ -1,9 +1,10 @@
 // Package devserver runs the user's dev-server command under the contract of
 // docs/mission.md §1 (COMMAND [ARGS...] --start|--restart|--status|--shutdown,
-// one JSON object on stdout) and, for projects without such a command, a
-// managed runner for any dev command line.
+// one JSON object on stdout): [Command.Do] runs one verb with its timeout and checks
+// the answer. For projects without such a command, [Managed] runs any dev
+// command line itself (start, readiness by the announced URL or port, logs,
+// restart, status, shutdown of the whole process group, and detached servers
+// that outlive one process, answered for from a state file).
 //
-// The executor lands with the dev-server lifecycle issue; the package exists
-// now so that the module has the layout of the design card and the import
-// rules (it must never import mcp-go or chromedp) are checked from day one.
+// It must never import mcp-go or chromedp: the tools and the CLI use it.
 package devserver

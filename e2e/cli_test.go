@@ -172,7 +172,7 @@ func TestCLI(t *testing.T) {
 
 // cliDaemons lists live processes serving a socket in dir.
 func cliDaemons(dir string) []string {
-	ps, _ := proctest.Find(proctest.CmdlineContains("unix:" + dir))
+	ps := proctest.MustFind(proctest.CmdlineContains("unix:" + dir))
 	var out []string
 	for _, p := range ps {
 		out = append(out, "/proc/"+strconv.Itoa(p.PID)+"/cmdline")

@@ -33,7 +33,7 @@ func fixtureEnv(t *testing.T, extra ...string) (env []string, state string) {
 
 // fixtureProcesses lists live processes started with FIXTURE_STATE=state.
 func fixtureProcesses(state string) []string {
-	ps, _ := proctest.Find(
+	ps := proctest.MustFind(
 		proctest.HasEnv("FIXTURE_STATE="+state),
 		proctest.CmdlineContains("devfixture"), // e2e-mcp itself has the variable too
 		proctest.Live,

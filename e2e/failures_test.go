@@ -193,7 +193,7 @@ func TestSessionErrors(t *testing.T) {
 // chromeByType lists the pids of the Chrome processes (of the server whose
 // TMPDIR is tmp) of a --type ("" for the browser process itself).
 func chromeByType(tmp, typ string) []int {
-	ps, _ := proctest.Find(proctest.CmdlineContains("--user-data-dir=" + tmp + "/"))
+	ps := proctest.MustFind(proctest.CmdlineContains("--user-data-dir=" + tmp + "/"))
 	var out []int
 	for _, p := range ps {
 		// Chrome's children rewrite their command line into one

@@ -34,7 +34,7 @@ func runFlows(t *testing.T, env []string, args ...string) (string, int) {
 
 // appProcesses lists live processes running the flow app from dir.
 func appProcesses(dir string) []string {
-	ps, _ := proctest.Find(proctest.CmdlineContains(filepath.Join(dir, "app.py")))
+	ps := proctest.MustFind(proctest.CmdlineContains(filepath.Join(dir, "app.py")))
 	var out []string
 	for _, p := range ps {
 		out = append(out, "/proc/"+strconv.Itoa(p.PID)+"/cmdline")

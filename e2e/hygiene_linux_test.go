@@ -110,7 +110,7 @@ func (s *rawServer) waitExit(t *testing.T, within time.Duration) {
 // profile under tmp: the Chrome a server with TMPDIR=tmp started, and all
 // its children (Chrome passes --user-data-dir to each).
 func chromeProcesses(tmp string) []string {
-	ps, _ := proctest.Find(proctest.CmdlineContains("--user-data-dir=" + tmp + "/"))
+	ps := proctest.MustFind(proctest.CmdlineContains("--user-data-dir=" + tmp + "/"))
 	var found []string
 	for _, p := range ps {
 		name := p.Cmdline

@@ -82,3 +82,14 @@ func Find(preds ...Pred) ([]Process, error) {
 	}
 	return Filter(ps, preds...), nil
 }
+
+// MustFind is [Find] for tests that prove a process is gone: a scan that
+// cannot read /proc would find nothing, and prove nothing, so it panics
+// (failing the test) instead.
+func MustFind(preds ...Pred) []Process {
+	ps, err := Find(preds...)
+	if err != nil {
+		panic("proctest: " + err.Error())
+	}
+	return ps
+}
