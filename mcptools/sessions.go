@@ -234,6 +234,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 		select {
 		case <-w.done:
 			s.warm = nil
+			w.cancel() // done: nothing of the tabs hangs on its context
 			if w.err == nil {
 				s.tabs = w.tabs
 				s.allowDevOrigin()
