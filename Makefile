@@ -48,8 +48,12 @@ lint: ## golangci-lint, pinned
 snaps: ## rewrite the tool schema snapshots and the README tool table
 	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots|TestReadmeToolTable' -count=1
 
+# ANCHORS installs the peers for make bench and prints their command lines:
+# the team's script beside the clone, else the project's own copy of its job.
+ANCHORS ?= $(CURDIR)/../shared/tools/install-anchors.sh
+
 bench: build ## e2e-mcp against Playwright MCP, chrome-devtools-mcp, agent-browser: one table (docs/benchmarks.md)
-	@mkdir -p bench/out; rm -f bench/out/anchors.txt; a="$(CURDIR)/../shared/tools/install-anchors.sh"; \
+	@mkdir -p bench/out; rm -f bench/out/anchors.txt; a="$(ANCHORS)"; [ -f "$$a" ] || a=bench/install-peers.sh; \
 	if [ -f "$$a" ] && command -v npm >/dev/null 2>&1; then \
 	  echo "installing the peers for the benchmark only: $$a"; \
 	  bash "$$a" >bench/out/anchors.txt 2>bench/out/anchors.log || { rm -f bench/out/anchors.txt; \
