@@ -772,6 +772,9 @@ type tabsGuard struct {
 	mu      sync.Mutex
 	dev     []string
 	blocked blockLog
+	// browser is the browser-level guard (nil when the policy intercepts
+	// nothing), which keeps the blocks it could not place yet.
+	browser *browserGuard
 }
 
 // AllowOrigin allows the origin of rawURL (the session's dev server) for
@@ -809,12 +812,64 @@ type browserGuard struct {
 	q    guardQueue
 	once sync.Once
 	err  error
+
+	// unplaced are blocks in frames no browser context knew yet: a popup's
+	// first request can be paused before its target is announced. The
+	// context that learns the target takes them (claim).
+	unplacedMu sync.Mutex
+	unplaced   []unplacedBlock
 }
 
-// guardBrowser enables the browser-level guard once per launched browser.
-func (m *Manager) guardBrowser(ctx, bctx context.Context) error {
+// unplacedBlock is a blocked request waiting for its browser context.
+type unplacedBlock struct {
+	frame cdp.FrameID
+	b     BlockedRequest
+}
+
+// maxUnplaced bounds the blocks kept for contexts that never claim them.
+const maxUnplaced = 64
+
+// place records b for the browser context of frame, or keeps it until that
+// context learns the frame's target (claim). No lock is held while looking
+// for the owner: after keeping b, place looks again, so an owner that
+// appeared in between takes it here, and one that appears later takes it
+// from claim (which runs after the context knows the target).
+func (g *browserGuard) place(frame cdp.FrameID, b BlockedRequest) {
+	if t, ok := g.m.ownerOf(frame); ok {
+		t.guard.blocked.add(b)
+		return
+	}
+	g.unplacedMu.Lock()
+	if len(g.unplaced) == maxUnplaced {
+		g.unplaced = g.unplaced[1:]
+	}
+	g.unplaced = append(g.unplaced, unplacedBlock{frame: frame, b: b})
+	g.unplacedMu.Unlock()
+	if t, ok := g.m.ownerOf(frame); ok {
+		g.claim(t, target.ID(frame))
+	}
+}
+
+// claim gives t the blocks kept for its new target id.
+func (g *browserGuard) claim(t *Tabs, id target.ID) {
+	g.unplacedMu.Lock()
+	defer g.unplacedMu.Unlock()
+	kept := g.unplaced[:0]
+	for _, u := range g.unplaced {
+		if u.frame == cdp.FrameID(id) {
+			t.guard.blocked.add(u.b)
+			continue
+		}
+		kept = append(kept, u)
+	}
+	g.unplaced = kept
+}
+
+// guardBrowser enables the browser-level guard once per launched browser
+// and returns it (nil when the policy intercepts nothing).
+func (m *Manager) guardBrowser(ctx, bctx context.Context) (*browserGuard, error) {
 	if !m.policy().Intercepts() {
-		return nil
+		return nil, nil
 	}
 	m.mu.Lock()
 	if m.guards == nil {
@@ -849,9 +904,9 @@ func (m *Manager) guardBrowser(ctx, bctx context.Context) error {
 			delete(m.guards, bctx) // the next browser context tries again
 		}
 		m.mu.Unlock()
-		return fmt.Errorf("enable the request policy: %w", g.err)
+		return nil, fmt.Errorf("enable the request policy: %w", g.err)
 	}
-	return nil
+	return g, nil
 }
 
 func (g *browserGuard) onEvent(ev any) {
@@ -913,8 +968,11 @@ func (g *browserGuard) decide(r pausedReq) {
 	v := m.policy().Check(ctx, u, dev)
 	var err error
 	if v.Blocked {
+		b := BlockedRequest{URL: u, Rule: v.Rule, Type: string(r.e.ResourceType)}
 		if ok {
-			t.guard.blocked.add(BlockedRequest{URL: u, Rule: v.Rule, Type: string(r.e.ResourceType)})
+			t.guard.blocked.add(b)
+		} else {
+			g.place(r.e.FrameID, b)
 		}
 		_, err = chromedp.CallBrowser(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 	} else {

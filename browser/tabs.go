@@ -85,15 +85,18 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 		return nil, fmt.Errorf("create browser context: %w", err)
 	}
 	t.id = res.BrowserContextID
+	// The guard first: the listener below reads it.
+	g, err := m.guardBrowser(ctx, bctx)
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	t.guard.browser = g
 	var lctx context.Context
 	lctx, t.lcancel = context.WithCancel(bctx)
 	if err := chromedp.ListenBrowser(lctx, t.onBrowserEvent); err != nil {
 		t.Close()
 		return nil, fmt.Errorf("listen to the browser: %w", err)
-	}
-	if err := m.guardBrowser(ctx, bctx); err != nil {
-		t.Close()
-		return nil, err
 	}
 	if _, err := t.New(ctx); err != nil {
 		t.Close()
@@ -123,17 +126,25 @@ func (t *Tabs) onBrowserEvent(ev any) {
 		return
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	_, known := t.infos[info.TargetID]
 	t.infos[info.TargetID] = info
+	t.mu.Unlock()
+	if known {
+		return
+	}
+	if t.guard.browser != nil {
+		// Its first request may have been blocked before we knew it:
+		// taken before the wait for a new tab below ends.
+		t.guard.browser.claim(t, info.TargetID)
+	}
 	// A new page target is a popup (window.open, target=_blank, which
 	// has no opener by default), or a tab we opened: sync tells them apart.
-	if !known {
-		t.popups = append(t.popups, info.TargetID)
-		t.seen++
-		close(t.newTgt)
-		t.newTgt = make(chan struct{})
-	}
+	t.mu.Lock()
+	t.popups = append(t.popups, info.TargetID)
+	t.seen++
+	close(t.newTgt)
+	t.newTgt = make(chan struct{})
+	t.mu.Unlock()
 }
 
 // open attaches a Page to a target of this context: a new tab when id is
