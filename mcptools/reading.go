@@ -134,12 +134,12 @@ func getContentTool(d *Deps) Tool {
 			if a.Target != "" {
 				what = a.Target
 			}
-			var r response
-			fence := "text"
+			title := "Text"
 			if format == "html" {
-				fence = "html"
+				title = "HTML"
 			}
-			r.resultf("%s of %s (%d characters):\n```%s\n%s\n```", map[string]string{"text": "Text", "html": "HTML"}[format], what, c.Total, fence, c.Text)
+			var r response
+			r.resultf("%s of %s (%d characters):\n```%s\n%s\n```", title, what, c.Total, format, c.Text)
 			if c.Truncated {
 				r.resultf("(Cut at %d of %d characters: give target to read one part.)", maxContentChars, c.Total)
 			}
