@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -46,6 +47,9 @@ type Dev struct {
 	Cwd       string   `yaml:"cwd,omitempty"`
 	ReadyPath string   `yaml:"readyPath,omitempty"`
 }
+
+// argNameRE is what the name of a tool's argument looks like.
+var argNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 
 // Step is one action and its arguments (the tool's, without browser_).
 type Step struct {
@@ -112,19 +116,6 @@ func knownActions() []string {
 	return out
 }
 
-// MarshalYAML writes the short form when the step has only its main
-// argument.
-func (s Step) MarshalYAML() (any, error) {
-	short := actions[s.Action].short
-	if len(s.Args) == 0 {
-		return map[string]any{s.Action: nil}, nil
-	}
-	if v, ok := s.Args[short]; ok && short != "" && len(s.Args) == 1 {
-		return map[string]any{s.Action: v}, nil
-	}
-	return map[string]any{s.Action: s.Args}, nil
-}
-
 // UnmarshalYAML reads a one-key map: action: value or action: {args}.
 func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode { // "- back"
@@ -143,6 +134,11 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 	case yaml.MappingNode:
 		if err := v.Decode(&s.Args); err != nil {
 			return err
+		}
+		for k := range s.Args {
+			if !argNameRE.MatchString(k) {
+				return fmt.Errorf("line %d: %s: %q is not an argument name (such as target or text)", n.Line, s.Action, k)
+			}
 		}
 	case yaml.ScalarNode:
 		if v.Tag == "!!null" {
@@ -196,13 +192,166 @@ func Load(path string) (*Flow, error) {
 	return f, nil
 }
 
-// Marshal writes a flow as YAML.
+// Marshal writes a flow as YAML. Every text that holds a line break or
+// another control character is written double-quoted on one line, with
+// escapes: a multi-line value can never put a line of its own choosing at
+// the start of a line of the file (a flow written over a script must not
+// become one), and no text loses a character on its way (yaml.v3 writes a
+// text that starts with a line break as a block that drops it).
+//
+// The document is built node by node: encoding the Flow value itself would
+// make yaml.v3 write texts its own way first.
 func (f *Flow) Marshal() ([]byte, error) {
+	doc := mapping()
+	doc.add("name", text(f.Name))
+	if d := f.Dev; d != nil {
+		dev := mapping()
+		dev.addIf("run", d.Run)
+		if len(d.Command) > 0 {
+			seq := &yaml.Node{Kind: yaml.SequenceNode}
+			for _, c := range d.Command {
+				seq.Content = append(seq.Content, text(c))
+			}
+			dev.add("command", seq)
+		}
+		dev.addIf("cwd", d.Cwd)
+		dev.addIf("readyPath", d.ReadyPath)
+		doc.add("dev", (*yaml.Node)(dev))
+	}
+	doc.addIf("baseURL", f.BaseURL)
+	steps := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, st := range f.Steps {
+		n, err := st.node()
+		if err != nil {
+			return nil, err
+		}
+		steps.Content = append(steps.Content, n)
+	}
+	doc.add("steps", steps)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(f); err != nil {
+	if err := enc.Encode((*yaml.Node)(doc)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// MarshalYAML writes the short form when the step has only its main
+// argument.
+func (s Step) MarshalYAML() (any, error) { return s.node() }
+
+// node is the step as YAML: `action: value` when the step has only its
+// main argument, `action: {args}` otherwise, `action:` with none.
+func (s Step) node() (*yaml.Node, error) {
+	m := mapping()
+	short := actions[s.Action].short
+	if len(s.Args) == 0 {
+		m.add(s.Action, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: ""})
+		return (*yaml.Node)(m), nil
+	}
+	if v, ok := s.Args[short]; ok && short != "" && len(s.Args) == 1 {
+		n, err := valueNode(v)
+		if err != nil {
+			return nil, err
+		}
+		m.add(s.Action, n)
+		return (*yaml.Node)(m), nil
+	}
+	n, err := valueNode(s.Args)
+	if err != nil {
+		return nil, err
+	}
+	m.add(s.Action, n)
+	return (*yaml.Node)(m), nil
+}
+
+// yamlMap is a mapping node under construction.
+type yamlMap yaml.Node
+
+func mapping() *yamlMap { return &yamlMap{Kind: yaml.MappingNode} }
+
+func (m *yamlMap) add(key string, v *yaml.Node) {
+	m.Content = append(m.Content, text(key), v)
+}
+
+// addIf adds a text unless it is empty.
+func (m *yamlMap) addIf(key, v string) {
+	if v != "" {
+		m.add(key, text(v))
+	}
+}
+
+// text is a string scalar: double-quoted when it holds a control character
+// (yaml.v3 quotes it anyway when it would read as another type).
+func text(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if strings.IndexFunc(s, isControl) >= 0 {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// valueNode is an argument value (as JSON decodes it: texts, numbers,
+// booleans, null, lists and maps) as YAML; map keys are sorted.
+func valueNode(v any) (*yaml.Node, error) {
+	switch x := v.(type) {
+	case string:
+		return text(x), nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		m := mapping()
+		for _, k := range keys {
+			n, err := valueNode(x[k])
+			if err != nil {
+				return nil, err
+			}
+			m.add(k, n)
+		}
+		return (*yaml.Node)(m), nil
+	case []any:
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, e := range x {
+			n, err := valueNode(e)
+			if err != nil {
+				return nil, err
+			}
+			seq.Content = append(seq.Content, n)
+		}
+		return seq, nil
+	case []string:
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, e := range x {
+			seq.Content = append(seq.Content, text(e))
+		}
+		return seq, nil
+	}
+	// Numbers, booleans, null: no text of the agent's in them.
+	var n yaml.Node
+	if err := n.Encode(v); err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+// isControl reports the characters a one-line text must not carry raw:
+// line breaks (also Unicode's), tabs and the other C0/C1 controls.
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0x85
+}
+
+// CheckName says what is wrong with a flow name, or nil: a name is one line
+// of printable text.
+func CheckName(name string) error {
+	if strings.IndexFunc(name, isControl) >= 0 {
+		return fmt.Errorf("a flow name is one line of text, without line breaks or control characters")
+	}
+	if len(name) > 200 {
+		return fmt.Errorf("a flow name has at most 200 bytes, this one %d", len(name))
+	}
+	return nil
 }
