@@ -53,13 +53,21 @@ const DefaultStartTimeout = 30 * time.Second
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // DefaultStateDir is where a managed server called name keeps its state:
-// $XDG_STATE_HOME/e2e-mcp/devservers/<name>, else
-// ~/.local/state/e2e-mcp/devservers/<name> (%LocalAppData%\e2e-mcp\... on
-// Windows).
+// devservers/<name> under [StateBase].
 func DefaultStateDir(name string) (string, error) {
 	if !nameRE.MatchString(name) {
 		return "", fmt.Errorf("invalid dev server name %q: use letters, digits, '.', '_' and '-'", name)
 	}
+	base, err := StateBase()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, "devservers", name), nil
+}
+
+// StateBase is e2e-mcp's per-user state directory: $XDG_STATE_HOME/e2e-mcp,
+// else ~/.local/state/e2e-mcp (%LocalAppData%\e2e-mcp on Windows).
+func StateBase() (string, error) {
 	base := os.Getenv("XDG_STATE_HOME")
 	if !filepath.IsAbs(base) {
 		if runtime.GOOS == "windows" && os.Getenv("LocalAppData") != "" {
@@ -72,7 +80,7 @@ func DefaultStateDir(name string) (string, error) {
 			base = filepath.Join(home, ".local", "state")
 		}
 	}
-	return filepath.Join(base, "e2e-mcp", "devservers", name), nil
+	return filepath.Join(base, "e2e-mcp"), nil
 }
 
 // Managed runs a dev server from a command line and answers the contract's

@@ -3,12 +3,8 @@ package mcptools
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -212,7 +208,7 @@ func findTool(d *Deps) Tool {
 
 // PDFParams are the arguments of browser_pdf_save.
 type PDFParams struct {
-	Path string `json:"path,omitempty" jsonschema:"File in the working dir or --file-roots (default: a temp file)"`
+	Path string `json:"path,omitempty" jsonschema:"File to write: in the working dir or --file-roots, over HTTP new in the output dir (default: a new temp file)"`
 	SessionArg
 }
 
@@ -221,86 +217,27 @@ func pdfTool(d *Deps) Tool {
 		"Save the page as a PDF file; returns its path and size.",
 		annotations{title: "Save as PDF", idempotent: true},
 		func(ctx context.Context, s *Session, a PDFParams) (*mcp.CallToolResult, error) {
-			path, err := d.outputPath("path", a.Path, "page-*.pdf")
+			out, err := d.outputPath("path", a.Path, "page-*.pdf")
 			if err != nil {
 				return nil, err
 			}
 			p, err := s.Page(ctx, d.Browser)
 			if err != nil {
+				out.discard()
 				return nil, err
 			}
 			data, err := p.PDF(ctx)
 			if err != nil {
+				out.discard()
 				return nil, err
 			}
-			if err := writeOutput(path, data); err != nil {
+			if err := out.write(data); err != nil {
 				return nil, err
 			}
 			var r response
-			r.resultf("Saved the page as PDF: %s (%d KB).", path, (len(data)+1023)/1024)
-			r.set("path", path)
+			r.resultf("Saved the page as PDF: %s (%d KB).", out.path, (len(data)+1023)/1024)
+			r.set("path", out.path)
 			r.set("bytes", len(data))
 			return r.build(), nil
 		})
-}
-
-// outputPath checks where a tool may write a file: inside the allowed roots
-// (--file-roots; by default the server's working directory, which relative
-// paths are taken from), links followed; or, when no path is given, a new
-// file in the temp directory named after pattern.
-func (d *Deps) outputPath(field, path, pattern string) (string, error) {
-	if path == "" {
-		f, err := os.CreateTemp("", "e2e-mcp-"+pattern)
-		if err != nil {
-			return "", fmt.Errorf("create output file: %w", err)
-		}
-		name := f.Name()
-		_ = f.Close()
-		return name, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	roots := d.FileRoots
-	if len(roots) == 0 {
-		roots = []string{wd}
-	}
-	abs := path
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(wd, abs)
-	}
-	// The directory must exist; its links are resolved so that none leads
-	// out of the roots.
-	dir, err := filepath.EvalSymlinks(filepath.Dir(filepath.Clean(abs)))
-	if err != nil {
-		return "", invalidInput(field, "%q: its directory does not exist", path)
-	}
-	abs = filepath.Join(dir, filepath.Base(abs))
-	inside := false
-	for _, r := range roots {
-		if rr, err := filepath.EvalSymlinks(r); err == nil {
-			r = rr
-		}
-		if rel, err := filepath.Rel(r, abs); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			inside = true
-		}
-	}
-	if !inside {
-		return "", &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside the directories files may be saved in: %s", field, path, strings.Join(roots, ", ")),
-			Suggestion: "give a path inside one of them (relative paths start in the working directory), or leave it out for a temp file"}
-	}
-	if fi, err := os.Lstat(abs); err == nil && !fi.Mode().IsRegular() {
-		return "", invalidInput(field, "%q exists and is not a regular file", path)
-	}
-	return abs, nil
-}
-
-// writeOutput writes a tool's output file.
-func writeOutput(path string, data []byte) error {
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("path: cannot write %s: %v", path, err),
-			Suggestion: "give a writable path inside the working directory"}
-	}
-	return nil
 }

@@ -159,7 +159,7 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 
 // ExportFlowParams are the arguments of session_export_flow.
 type ExportFlowParams struct {
-	Path string `json:"path,omitempty" jsonschema:"File to write (in the working dir or --file-roots); omit to get the YAML"`
+	Path string `json:"path,omitempty" jsonschema:"File to write: in the working dir or --file-roots, over HTTP new in the output dir; omit to get the YAML"`
 	Name string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
 	DevSessionArg
 }
@@ -172,6 +172,9 @@ func exportFlowTool(d *Deps) Tool {
 			if len(s.recorded) == 0 {
 				return nil, &ToolError{Type: ErrInvalidInput, Message: "session " + s.ID + " has no recorded step yet",
 					Suggestion: "act on a page first (browser_navigate, browser_click, browser_expect...): successful calls are recorded"}
+			}
+			if err := flow.CheckName(a.Name); err != nil {
+				return nil, invalidInput("name", "%v", err)
 			}
 			f := &flow.Flow{Name: a.Name, Steps: s.recorded}
 			if f.Name == "" {
@@ -189,13 +192,14 @@ func exportFlowTool(d *Deps) Tool {
 			}
 			var r response
 			if a.Path != "" {
-				path, err := d.outputPath("path", a.Path, "flow-*.yaml")
+				out, err := d.outputPath("path", a.Path, "flow-*.yaml")
 				if err != nil {
 					return nil, err
 				}
-				if err := writeOutput(path, b); err != nil {
+				if err := out.write(b); err != nil {
 					return nil, err
 				}
+				path := out.path
 				r.resultf("Wrote flow %s (%d steps) to %s. Replay it with: e2e-mcp run %s", f.Name, len(f.Steps), path, path)
 				if s.secrets > 0 {
 					r.resultf("Passwords typed are not in it: set E2E_SECRET_1..%d in the environment of the run.", s.secrets)

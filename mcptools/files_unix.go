@@ -1,0 +1,19 @@
+//go:build unix
+
+package mcptools
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// noFollow makes opening a file fail when its last component is a link.
+const noFollow = syscall.O_NOFOLLOW
+
+// linkCount is the number of names (hard links) a file has.
+func linkCount(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink) //nolint:unconvert // Nlink is uint32 on some platforms
+	}
+	return 1
+}
