@@ -45,8 +45,9 @@ lint: ## golangci-lint, pinned
 	  GOBIN=$(dir $(LINT)) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(LINT_VERSION)
 	$(LINT) run ./...
 
-snaps: ## rewrite the tool schema snapshots and the README tool table
+snaps: ## rewrite the tool schema snapshots and the README tool and flag tables
 	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots|TestReadmeToolTable' -count=1
+	UPDATE_TOOLSNAPS=true $(GO) test ./cmd/e2e-mcp/ -run 'TestReadmeFlagTable' -count=1
 
 # ANCHORS installs the peers for make bench and prints their command lines:
 # the team's script beside the clone, else the project's own copy of its job.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -431,7 +432,13 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 	}
 	p.lastSecret = ok.Secret
 	before := p.mark()
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout+time.Duration(len(text))*5*time.Millisecond)
+	// Keys pressed one by one take a few milliseconds each; inserted text
+	// is one call whatever its length.
+	budget := p.m.opts.ActionTimeout
+	if o.Slowly {
+		budget += time.Duration(utf8.RuneCountInString(text)) * 5 * time.Millisecond
+	}
+	cctx, cancel := p.callCtx(ctx, budget)
 	defer cancel()
 	err := p.act(cctx, func(cctx context.Context) error {
 		var err error

@@ -157,9 +157,11 @@ func TestHTTPIsolation(t *testing.T) {
 		"alice": func(tool string, args map[string]any) string { return mustCall(t, a, tool, args) },
 		"bob":   func(tool string, args map[string]any) string { return mustCall(t, b, tool, args) },
 	})
+	// Each client lists its own session only: the other's is not its
+	// business (nor its id, which is the other's Mcp-Session-Id).
 	out := mustCall(t, a, "session_list", nil)
-	if n := strings.Count(out, "mcp-session-"); n != 2 {
-		t.Errorf("want the two HTTP sessions listed, got %d:\n%s", n, out)
+	if n := strings.Count(out, "mcp-session-"); n != 1 || !strings.Contains(out, "(yours)") {
+		t.Errorf("want a's own HTTP session listed, and only it, got %d:\n%s", n, out)
 	}
 
 	env2, _ := serverEnv(t)

@@ -16,12 +16,17 @@ type ErrorType string
 // Error types that arise in this package; the browser's kinds pass through.
 const (
 	ErrInvalidInput     ErrorType = "invalid_input"
-	ErrSessionNotFound  ErrorType = "session_not_found"
 	ErrSessionRequired  ErrorType = "session_required"
 	ErrInternal         ErrorType = "internal_error"
 	ErrCapacityExceeded ErrorType = "capacity_exceeded"
 	ErrRateLimited      ErrorType = "rate_limited"
 	ErrNotAllowed       ErrorType = "not_allowed"
+	// ErrBusy: the session is held by another call for longer than a
+	// caller waits.
+	ErrBusy ErrorType = "busy"
+	// ErrSessionEnded: the server ended the session by itself (idle,
+	// evicted), or session_end ended it during this call.
+	ErrSessionEnded ErrorType = "session_ended"
 )
 
 // ToolError is a failure the agent can act on: a type, what happened and
@@ -36,6 +41,9 @@ type ToolError struct {
 func (e *ToolError) Error() string { return string(e.Type) + ": " + e.Message }
 
 func invalidInput(field, format string, args ...any) *ToolError {
+	if strings.TrimSpace(field) == "" {
+		field = "arguments"
+	}
 	return &ToolError{Type: ErrInvalidInput, Message: field + ": " + fmt.Sprintf(format, args...),
 		Suggestion: "fix the argument and call again"}
 }

@@ -53,7 +53,7 @@ func diagnosable(toolset string, typ ErrorType) bool {
 		return false // dev-server failures carry their own stderr and logs (devError)
 	}
 	switch typ {
-	case ErrInvalidInput, ErrSessionRequired, ErrSessionNotFound, ErrNotAllowed, ErrCapacityExceeded:
+	case ErrInvalidInput, ErrSessionRequired, ErrNotAllowed, ErrCapacityExceeded, ErrBusy, ErrSessionEnded, ErrRateLimited:
 		return false
 	}
 	return true

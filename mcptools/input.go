@@ -3,10 +3,10 @@ package mcptools
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -60,6 +60,10 @@ type TypeParams struct {
 	SessionArg
 }
 
+// maxSlowRunes bounds the text typed one key at a time: each key is a few
+// milliseconds, and the call holds its session all along.
+const maxSlowRunes = 2000
+
 func typeTool(d *Deps) Tool {
 	return define(d, "browser_type", ToolsetInput,
 		"Fill an editable element with text (replacing its content), optionally pressing Enter.",
@@ -67,6 +71,9 @@ func typeTool(d *Deps) Tool {
 		func(ctx context.Context, s *Session, a TypeParams) (*mcp.CallToolResult, error) {
 			if a.Target == "" {
 				return nil, invalidInput("target", "empty: give a ref from the snapshot (e5) or a selector")
+			}
+			if n := utf8.RuneCountInString(a.Text); a.Slowly && n > maxSlowRunes {
+				return nil, invalidInput("text", "%d characters to type slowly; slowly (one key at a time) takes at most %d: type the rest without slowly, or in several calls", n, maxSlowRunes)
 			}
 			p, err := s.Page(ctx, d.Browser)
 			if err != nil {
@@ -408,64 +415,4 @@ func fileUploadTool(d *Deps) Tool {
 			}
 			return actionResult(ctx, d, s, p, "Chose %s for %s", quoteList(names), into)
 		})
-}
-
-// uploadPaths checks that each path is an absolute path of a regular file
-// inside the allowed roots (symbolic links followed), and cleans it.
-func (d *Deps) uploadPaths(paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		return nil, invalidInput("paths", "empty: give the absolute path of at least one file")
-	}
-	roots := d.FileRoots
-	if len(roots) == 0 {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("working directory: %w", err)
-		}
-		roots = []string{wd}
-	}
-	real := make([]string, 0, len(roots))
-	for _, r := range roots {
-		if rr, err := filepath.EvalSymlinks(r); err == nil {
-			real = append(real, rr)
-		}
-	}
-	out := make([]string, len(paths))
-	for i, pth := range paths {
-		field := fmt.Sprintf("paths[%d]", i)
-		if !filepath.IsAbs(pth) {
-			return nil, invalidInput(field, "%q is not an absolute path", pth)
-		}
-		outside := &ToolError{Type: ErrNotAllowed,
-			Message:    fmt.Sprintf("%s: %q is outside the directories files may be uploaded from: %s", field, pth, strings.Join(roots, ", ")),
-			Suggestion: "use a file inside one of them, or start the server with --file-roots (E2E_MCP_FILE_ROOTS) naming its directory"}
-		// Refused before it is looked at, so that the answer tells nothing
-		// of what exists outside the roots; then again with links followed.
-		if !insideAny(filepath.Clean(pth), append(real, roots...)) {
-			return nil, outside
-		}
-		resolved, err := filepath.EvalSymlinks(pth)
-		if err != nil {
-			return nil, invalidInput(field, "%q: no such file", pth)
-		}
-		if !insideAny(resolved, real) {
-			return nil, outside
-		}
-		if fi, err := os.Stat(resolved); err != nil || !fi.Mode().IsRegular() {
-			return nil, invalidInput(field, "%q is not a regular file", pth)
-		}
-		out[i] = filepath.Clean(pth)
-	}
-	return out, nil
-}
-
-// insideAny reports whether path is one of roots or below one.
-func insideAny(path string, roots []string) bool {
-	for _, r := range roots {
-		rel, err := filepath.Rel(r, path)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-			return true
-		}
-	}
-	return false
 }

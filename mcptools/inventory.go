@@ -43,6 +43,9 @@ type Tool struct {
 	// carries the schema recorded in __toolsnaps__ instead (see
 	// [recordedSchema]); the snapshot test holds the two equal.
 	TypeSchema func() json.RawMessage
+	// Check runs the argument checks of a call without the call: what a
+	// call with these arguments would refuse as invalid_input, or nil.
+	Check func(args any) error
 }
 
 // toolSnaps are the recorded tool definitions (TestToolSnapshots writes and
@@ -114,8 +117,12 @@ type Deps struct {
 	// it says whether the call may go on, or how long to wait.
 	AllowCall func(ctx context.Context) (ok bool, retryAfter time.Duration)
 	// FileRoots are the directories browser_file_upload may read files
-	// from; empty means the working directory.
+	// from (and, for a local client, tools may write in); empty means the
+	// working directory locally, and none over HTTP (files.go).
 	FileRoots []string
+	// OutputDir is the one directory tools write files to for a remote
+	// client (files.go).
+	OutputDir string
 }
 
 // browserDefaults are the options of a whole-page snapshot.
@@ -205,6 +212,25 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		schemaOnce.Do(func() { schema = compileSchema(name, def.RawInputSchema) })
 		return schema
 	}
+	// validate checks a call's arguments (sizes, then the schema) and
+	// binds them to T; every failure is an invalid_input naming the field.
+	validate := func(raw any) (T, error) {
+		var args T
+		if err := checkSizes(raw); err != nil {
+			return args, err
+		}
+		if err := checkArgs(compiled(), raw); err != nil {
+			return args, err
+		}
+		b, err := json.Marshal(raw)
+		if err == nil {
+			err = json.Unmarshal(b, &args)
+		}
+		if err != nil {
+			return args, invalidInput("arguments", "%v", err)
+		}
+		return args, nil
+	}
 	handler := func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		start := time.Now()
 		metrics.ToolsInFlight.Inc()
@@ -228,20 +254,25 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 				return errorResult(name, rateLimited("tool calls", retry)), nil
 			}
 		}
-		if err := checkArgs(compiled(), req.Params.Arguments); err != nil {
+		args, err := validate(req.Params.Arguments)
+		if err != nil {
 			return errorResult(name, err), nil
 		}
-		var args T
-		if err := req.BindArguments(&args); err != nil {
-			return errorResult(name, invalidInput("arguments", "%v", err)), nil
-		}
-		s, err := d.Sessions.acquire(ctx, args.session())
+		s, callCtx, err := d.Sessions.acquire(ctx, args.session(), name)
 		if err != nil {
 			return errorResult(name, err), nil
 		}
 		defer s.release()
-		pre := s.preLocate(ctx, name, req.Params.Arguments)
-		res, err = fn(ctx, s, args)
+		pre := s.preLocate(callCtx, name, req.Params.Arguments)
+		res, err = fn(callCtx, s, args)
+		if by := s.interruptedBy(); by != "" {
+			// Cancelled from outside: say so, whatever the cancelled work
+			// made of its cut context.
+			d.Logger.Info("tool cancelled", zap.String("tool", name), zap.String("session", s.ID), zap.String("by", by))
+			return errorResult(name, &ToolError{Type: ErrSessionEnded,
+				Message:    fmt.Sprintf("%s was cancelled: %s ended session %s while it ran", name, by, s.ID),
+				Suggestion: "call again: a new session starts (run session_start first if it had a dev server)"}), nil
+		}
 		if err == nil && res != nil && !res.IsError {
 			s.record(name, req.Params.Arguments, pre)
 		}
@@ -257,7 +288,8 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		}
 		return res, nil
 	}
-	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T]}
+	check := func(raw any) error { _, err := validate(raw); return err }
+	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check}
 }
 
 // errorTypeOf reads the error type of an isError result.

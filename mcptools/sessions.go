@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,23 +13,29 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
-	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 )
 
 // sessionIDRE is what a sessionId may look like.
 var sessionIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$`)
 
-// Session is what one agent works in: its browser context with a tab, its
-// snapshot state, and (later) its dev server. Calls on one session are
-// serialized; sessions run in parallel.
+// Session is what one agent works in: its browser context with its tabs,
+// its snapshot state and its dev server. Calls on one session are
+// serialized (a call holds it); sessions run in parallel.
 type Session struct {
-	ID    string
-	Owner string // the MCP connection that made it
+	// ID is the name the agent knows the session by.
+	ID string
+	// Conn is the MCP connection that made it.
+	Conn string
 	// Created is when the session was made.
 	Created time.Time
 
-	mu       sync.Mutex    // serializes tool calls on this session
+	key  sessionKey    // its place in the registry
+	hold chan struct{} // one slot: held by the call running on the session
+
+	runMu sync.Mutex
+	run   *runningCall // the call holding the session, if any
+
 	tabs     *browser.Tabs // the session's browser context, once opened
 	warm     *warmTabs     // the browser context session_start began opening
 	dev      *devState     // the session's dev server, if started
@@ -51,6 +56,104 @@ type Session struct {
 	closed   bool
 }
 
+// runningCall is the call that holds a session.
+type runningCall struct {
+	tool   string
+	since  time.Time
+	cancel context.CancelFunc
+	// by is set when something else cancelled it (session_end, the
+	// server's exit): the call then answers so.
+	by string
+}
+
+func newSession(key sessionKey, conn string) *Session {
+	return &Session{ID: key.id, Conn: conn, Created: time.Now(), key: key, hold: make(chan struct{}, 1)}
+}
+
+// lockWithin holds the session for a call, waiting at most d for the call
+// that holds it now; then the answer is busy, naming that call.
+func (s *Session) lockWithin(ctx context.Context, d time.Duration) error {
+	select {
+	case s.hold <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case s.hold <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+	}
+	what := "another call"
+	s.runMu.Lock()
+	if r := s.run; r != nil {
+		what = fmt.Sprintf("%s (running for %s)", r.tool, time.Since(r.since).Round(100*time.Millisecond))
+	}
+	s.runMu.Unlock()
+	return &ToolError{Type: ErrBusy,
+		Message:    fmt.Sprintf("session %s is busy with %s; this call waited %s for it", s.ID, what, d),
+		Suggestion: "retry when that call has answered, use another sessionId for parallel work, or call session_end to cancel it and end the session"}
+}
+
+// lock holds the session, waiting as long as it takes.
+func (s *Session) lock() { s.hold <- struct{}{} }
+
+// tryLock holds the session if no call does.
+func (s *Session) tryLock() bool {
+	select {
+	case s.hold <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *Session) unlock() { <-s.hold }
+
+// begin records the call that now holds the session and returns its
+// context, which interrupt cancels.
+func (s *Session) begin(ctx context.Context, tool string) context.Context {
+	cctx, cancel := context.WithCancel(ctx)
+	s.runMu.Lock()
+	s.run = &runningCall{tool: tool, since: time.Now(), cancel: cancel}
+	s.runMu.Unlock()
+	return cctx
+}
+
+// release ends the call's hold on the session.
+func (s *Session) release() {
+	s.runMu.Lock()
+	if r := s.run; r != nil {
+		r.cancel()
+	}
+	s.run = nil
+	s.runMu.Unlock()
+	s.unlock()
+}
+
+// interruptedBy says what cancelled the running call from outside, or "".
+func (s *Session) interruptedBy() string {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.run == nil {
+		return ""
+	}
+	return s.run.by
+}
+
+// interrupt cancels the call running on the session, saying who did.
+func (s *Session) interrupt(by string) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if r := s.run; r != nil && r.by == "" {
+		r.by = by
+		r.cancel()
+	}
+}
+
 // warmTabs is a browser context being opened ahead of the first browser
 // tool; tabs and err are set when done closes.
 type warmTabs struct {
@@ -69,134 +172,6 @@ func (w *warmTabs) drop() {
 			w.tabs.Close()
 		}
 	}()
-}
-
-// Registry maps session ids to sessions.
-type Registry struct {
-	// MaxSessions bounds the open sessions (0: no bound): a new one evicts
-	// the least recently used idle session, or is refused with
-	// capacity_exceeded when all are in a call.
-	MaxSessions int
-	// KeepOnDisconnect keeps the sessions a connection made when it goes
-	// away (the CLI's daemon: each command is a connection of its own);
-	// they end by session_end or idleness.
-	KeepOnDisconnect bool
-	// AllowSession, when set, applies a per-client rate limit to making
-	// sessions.
-	AllowSession func(ctx context.Context) (ok bool, retryAfter time.Duration)
-
-	browser *browser.Manager
-	log     *zap.Logger
-	// shutdownTimeout bounds stopping all dev servers on the way out.
-	shutdownTimeout time.Duration
-
-	mu       sync.Mutex
-	sessions map[string]*Session
-}
-
-// NewRegistry returns an empty registry whose sessions use b.
-func NewRegistry(b *browser.Manager, log *zap.Logger) *Registry {
-	return &Registry{browser: b, log: log.Named("sessions"), sessions: map[string]*Session{}, shutdownTimeout: 20 * time.Second}
-}
-
-// connectionID is the id of the MCP connection a call came on, or "".
-func connectionID(ctx context.Context) string {
-	if cs := server.ClientSessionFromContext(ctx); cs != nil {
-		return cs.SessionID()
-	}
-	return ""
-}
-
-// acquire finds or creates the session a call names (its own default when
-// sessionID is empty) and locks it for the call; release unlocks it.
-func (r *Registry) acquire(ctx context.Context, sessionID string) (*Session, error) {
-	conn := connectionID(ctx)
-	if sessionID == "" {
-		if conn == "" {
-			return nil, &ToolError{Type: ErrSessionRequired, Message: "this request has no MCP session, so it has no default browser session",
-				Suggestion: "pass a sessionId of your choosing; it is created on first use"}
-		}
-		sessionID = conn
-	} else if !sessionIDRE.MatchString(sessionID) {
-		return nil, invalidInput("sessionId", "%q: use 1-64 letters, digits, '.', '_', ':' or '-'", sessionID)
-	}
-	for {
-		r.mu.Lock()
-		s, ok := r.sessions[sessionID]
-		var evicted *Session
-		if !ok && r.AllowSession != nil {
-			if allowed, retry := r.AllowSession(ctx); !allowed {
-				r.mu.Unlock()
-				return nil, rateLimited("new sessions", retry)
-			}
-		}
-		if !ok {
-			if r.MaxSessions > 0 && len(r.sessions) >= r.MaxSessions {
-				if evicted = r.idlestLocked(); evicted == nil {
-					r.mu.Unlock()
-					return nil, &ToolError{Type: ErrCapacityExceeded,
-						Message:    fmt.Sprintf("all %d sessions of this server are in a call, so none can make room for session %s", r.MaxSessions, sessionID),
-						Suggestion: "retry in a few seconds, or reuse a session id you already have"}
-				}
-				delete(r.sessions, evicted.ID)
-			}
-			s = &Session{ID: sessionID, Owner: conn, Created: time.Now()}
-			r.sessions[sessionID] = s
-			metrics.SessionsCreated.Inc()
-			r.log.Info("session created", zap.String("session", sessionID), zap.String("connection", conn))
-		}
-		r.mu.Unlock()
-		if evicted != nil {
-			// The least recently used idle session makes room; the caller
-			// waits for its dev server's --shutdown.
-			evicted.end(ctx, r.log, "evicted")
-			evicted.mu.Unlock()
-			r.log.Info("session ended", zap.String("session", evicted.ID), zap.String("why", "evicted"), zap.String("for", sessionID))
-		}
-		s.mu.Lock()
-		if !s.closed {
-			s.lastUsed = time.Now()
-			return s, nil
-		}
-		// It was closed while we waited for it: take a fresh one.
-		s.mu.Unlock()
-	}
-}
-
-func (s *Session) release() { s.mu.Unlock() }
-
-// idlestLocked returns the least recently used session that is not in a
-// call, locked, or nil when every session is busy. r.mu is held.
-func (r *Registry) idlestLocked() *Session {
-	var best *Session
-	for _, s := range r.sessions {
-		if !s.mu.TryLock() {
-			continue
-		}
-		if best == nil || s.lastUsed.Before(best.lastUsed) {
-			if best != nil {
-				best.mu.Unlock()
-			}
-			best = s
-			continue
-		}
-		s.mu.Unlock()
-	}
-	return best
-}
-
-// Counts are the numbers of open sessions and of those with a dev server.
-// Busy sessions count with what they had when last seen.
-func (r *Registry) Counts() (sessions, devServers int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, s := range r.sessions {
-		sessions++
-		if s.hasDev.Load() {
-			devServers++
-		}
-	}
-	return sessions, devServers
 }
 
 // Page returns the session's current tab, opening the browser context (and
@@ -282,52 +257,8 @@ func (s *Session) closePage() bool {
 	return true
 }
 
-// SessionInfo describes a session for session_list.
-type SessionInfo struct {
-	ID       string    `json:"id"`
-	Yours    bool      `json:"yours"`
-	Browser  bool      `json:"browserOpen"`
-	URL      string    `json:"url,omitempty"`
-	DevURL   string    `json:"devServer,omitempty"`
-	Created  time.Time `json:"created"`
-	LastUsed time.Time `json:"lastUsed"`
-}
-
-// List describes every session, oldest first. It does not wait for busy
-// sessions: what it shows of them may be a call old.
-//
-// current is the caller's own session, which the call holds locked.
-func (r *Registry) List(ctx context.Context, current *Session) []SessionInfo {
-	conn := connectionID(ctx)
-	r.mu.Lock()
-	all := make([]*Session, 0, len(r.sessions))
-	for _, s := range r.sessions {
-		all = append(all, s)
-	}
-	r.mu.Unlock()
-	out := make([]SessionInfo, 0, len(all))
-	for _, s := range all {
-		info := SessionInfo{ID: s.ID, Yours: s.Owner == conn || s.ID == conn, Created: s.Created}
-		locked := s == current || s.mu.TryLock()
-		if locked {
-			info.Browser, info.URL, info.LastUsed = s.tabs != nil, s.lastURL, s.lastUsed
-			if s.dev != nil {
-				info.DevURL = s.dev.result.URL
-			}
-			if s != current {
-				s.mu.Unlock()
-			}
-		} else {
-			info.Browser, info.LastUsed = true, time.Now()
-		}
-		out = append(out, info)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
-	return out
-}
-
 // end stops the session's dev server (--shutdown) and closes its browser
-// context. The caller holds s.mu.
+// context. The caller holds the session.
 func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
 	if !s.closed {
 		metrics.SessionsEnded.WithLabelValues(strings.ReplaceAll(why, " ", "_")).Inc()
@@ -343,97 +274,4 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
 	}
 	s.closePage()
 	s.closed = true
-}
-
-// remove takes a session out of the registry and ends it.
-func (r *Registry) remove(ctx context.Context, s *Session, why string) {
-	r.mu.Lock()
-	if r.sessions[s.ID] == s {
-		delete(r.sessions, s.ID)
-	}
-	r.mu.Unlock()
-	s.end(ctx, r.log, why)
-	r.log.Info("session ended", zap.String("session", s.ID), zap.String("why", why))
-}
-
-// CloseAll ends every session, their dev servers in parallel; the server
-// calls it on the way out (stdin EOF, SIGTERM, SIGINT).
-func (r *Registry) CloseAll() {
-	r.mu.Lock()
-	all := r.sessions
-	r.sessions = map[string]*Session{}
-	r.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), r.shutdownTimeout)
-	defer cancel()
-	var wg sync.WaitGroup
-	for _, s := range all {
-		wg.Go(func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.end(ctx, r.log, "server exit")
-		})
-	}
-	wg.Wait()
-}
-
-// CloseOwnedBy ends the sessions a vanished MCP connection made.
-func (r *Registry) CloseOwnedBy(conn string) {
-	if r.KeepOnDisconnect {
-		return
-	}
-	r.mu.Lock()
-	var mine []*Session
-	for id, s := range r.sessions {
-		if s.Owner == conn {
-			mine = append(mine, s)
-			delete(r.sessions, id)
-		}
-	}
-	r.mu.Unlock()
-	for _, s := range mine {
-		s.mu.Lock()
-		s.end(context.Background(), r.log, "connection closed")
-		s.mu.Unlock()
-	}
-}
-
-// SweepIdle ends the sessions unused for longer than idle: their dev
-// servers get --shutdown and their browser contexts close. Busy sessions
-// are left alone. It runs until ctx ends, looking every idle/4 (at most
-// every 30 s).
-func (r *Registry) SweepIdle(ctx context.Context, idle time.Duration) {
-	if idle <= 0 {
-		return
-	}
-	every := min(idle/4, 30*time.Second)
-	t := time.NewTicker(max(every, 10*time.Millisecond))
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		r.mu.Lock()
-		all := make([]*Session, 0, len(r.sessions))
-		for _, s := range r.sessions {
-			all = append(all, s)
-		}
-		r.mu.Unlock()
-		for _, s := range all {
-			if !s.mu.TryLock() {
-				continue // in a call: not idle
-			}
-			if !s.closed && time.Since(s.lastUsed) > idle {
-				r.mu.Lock()
-				if r.sessions[s.ID] == s {
-					delete(r.sessions, s.ID)
-				}
-				r.mu.Unlock()
-				s.end(ctx, r.log, "idle")
-				r.log.Info("session ended", zap.String("session", s.ID), zap.String("why", "idle"), zap.Duration("idle", idle))
-			}
-			s.mu.Unlock()
-		}
-	}
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -18,6 +20,9 @@ import (
 // invalid_input error, naming the field, as every other bad input.
 
 var printer = message.NewPrinter(language.English)
+
+// plainNameRE is an argument name that reads well unquoted.
+var plainNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // compileSchema compiles a tool's input schema; the schemas are generated
 // from our own types, so a failure is a programming error.
@@ -99,7 +104,14 @@ func describeViolation(e *jsonschema.ValidationError) (field, msg string) {
 		if field == "" {
 			field = strings.Join(k.Properties, ", ")
 		}
-		return field, fmt.Sprintf("unknown argument %s: see the tool's input schema", strings.Join(k.Properties, ", "))
+		names := make([]string, len(k.Properties))
+		for i, p := range k.Properties {
+			names[i] = p
+			if !plainNameRE.MatchString(p) {
+				names[i] = strconv.Quote(p)
+			}
+		}
+		return field, fmt.Sprintf("unknown argument %s: see the tool's input schema", strings.Join(names, ", "))
 	}
 	if field == "" {
 		field = "arguments"
@@ -109,4 +121,56 @@ func describeViolation(e *jsonschema.ValidationError) (field, msg string) {
 		return field, fmt.Sprintf("%s is not one of the allowed values: %s", got, strings.TrimPrefix(e.ErrorKind.LocalizedString(printer), "value must be one of "))
 	}
 	return field, e.ErrorKind.LocalizedString(printer)
+}
+
+// Bounds of a call's arguments: no tool needs more, and a call holds its
+// session (and memory) for as long as its arguments take to work through.
+const (
+	maxArgString = 1 << 20 // bytes of one string argument
+	maxArgItems  = 1000    // items of one list or object
+	maxArgDepth  = 16      // nesting of lists and objects
+)
+
+// checkSizes refuses arguments beyond the bounds, naming the first one.
+func checkSizes(args any) error {
+	return checkSize("", args, 0)
+}
+
+func checkSize(field string, v any, depth int) error {
+	name := field
+	if name == "" {
+		name = "arguments"
+	}
+	if depth > maxArgDepth {
+		return invalidInput(name, "nested more than %d levels deep", maxArgDepth)
+	}
+	switch x := v.(type) {
+	case string:
+		if len(x) > maxArgString {
+			return invalidInput(name, "%d bytes; a string argument has at most %d (1 MiB)", len(x), maxArgString)
+		}
+	case []any:
+		if len(x) > maxArgItems {
+			return invalidInput(name, "%d items; a list has at most %d", len(x), maxArgItems)
+		}
+		for i, e := range x {
+			if err := checkSize(fmt.Sprintf("%s[%d]", field, i), e, depth+1); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		if len(x) > maxArgItems {
+			return invalidInput(name, "%d entries; an object has at most %d", len(x), maxArgItems)
+		}
+		for k, e := range x {
+			sub := k
+			if field != "" {
+				sub = field + "." + k
+			}
+			if err := checkSize(sub, e, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 )
 
@@ -59,6 +60,14 @@ type Config struct {
 	HTTP string
 	// MaxSessions bounds the open sessions (LRU eviction of idle ones).
 	MaxSessions int
+	// SharedSessions lets every HTTP client use the sessions any client
+	// names (sessionId); without it each principal has its own.
+	SharedSessions bool
+	// BusyTimeout bounds how long a call waits for a session another call
+	// holds.
+	BusyTimeout time.Duration
+	// OutputDir is where tools write files for HTTP clients.
+	OutputDir string
 	// DrainTimeout bounds waiting for in-flight calls on shutdown (HTTP).
 	DrainTimeout time.Duration
 	// CDPEndpoints are remote browsers to use instead of launching one
@@ -164,7 +173,7 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.ErrorLogLines })},
 	{"test-id-attribute", "E2E_MCP_TEST_ID_ATTRIBUTE", "data-testid", "attribute that testid= selectors match",
 		str(func(c *Config) *string { return &c.TestIDAttribute })},
-	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and browser_pdf_save may write to, comma or colon separated (default: the working directory)",
+	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and, over stdio, tools may write to, comma or colon separated (default: the working directory over stdio; over HTTP none: uploads need this flag)",
 		str(func(c *Config) *string { return &c.FileRoots })},
 	{"allowed-origins", "E2E_MCP_ALLOWED_ORIGINS", "", "only these origins may be requested by pages (every request, not only navigations), comma separated: [scheme://]host[:port], host may be *.example.com or *; the session's dev server is always allowed",
 		str(func(c *Config) *string { return &c.AllowedOrigins })},
@@ -176,6 +185,12 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.HTTP })},
 	{"max-sessions", "E2E_MCP_MAX_SESSIONS", "50", "most sessions open at once: a new one ends the least recently used idle one, or gets capacity_exceeded",
 		integer(func(c *Config) *int { return &c.MaxSessions })},
+	{"shared-sessions", "E2E_MCP_SHARED_SESSIONS", "false", "over HTTP, let every client use the sessions any client names with sessionId (by default each principal - OAuth subject, else MCP session - sees and uses only its own)",
+		boolean(func(c *Config) *bool { return &c.SharedSessions })},
+	{"busy-timeout", "E2E_MCP_BUSY_TIMEOUT", "15s", "how long a call waits for its session while another call runs on it before it answers busy",
+		duration(func(c *Config) *time.Duration { return &c.BusyTimeout })},
+	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to (session_export_flow, browser_pdf_save), new files only (default: output/ under the per-user state directory)",
+		str(func(c *Config) *string { return &c.OutputDir })},
 	{"drain-timeout", "E2E_MCP_DRAIN_TIMEOUT", "10s", "on SIGTERM over HTTP: how long in-flight calls may finish before sessions end",
 		duration(func(c *Config) *time.Duration { return &c.DrainTimeout })},
 	{"cdp-endpoint", "E2E_MCP_CDP_ENDPOINT", "", "use browsers elsewhere instead of launching one: ws://host:9222/devtools/browser/ID or http://host:9222; sessions are spread across them",
@@ -289,6 +304,9 @@ func (c *Config) Validate() error {
 		(oauth[0] == "" || oauth[1] == "" || oauth[2] == "") {
 		errs = append(errs, fmt.Errorf("OAuth needs all of --oauth-issuer, --oauth-jwks-url and --oauth-resource"))
 	}
+	if c.BusyTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("--busy-timeout must be positive, got %s", c.BusyTimeout))
+	}
 	if c.MaxSessions < 1 {
 		errs = append(errs, fmt.Errorf("--max-sessions must be 1 or more, got %d", c.MaxSessions))
 	}
@@ -370,6 +388,39 @@ func (c *Config) policy() (*browser.Policy, error) {
 		AllowFileURLs:        c.AllowFileURLs,
 		BlockPrivateNetworks: c.remoteHTTP(),
 	})
+}
+
+// outputDir is the directory tools write to for remote clients, made if
+// needed (0700: what agents save is theirs and the operator's).
+func (c *Config) outputDir() (string, error) {
+	dir := c.OutputDir
+	if dir == "" {
+		base := c.StateDir
+		if base == "" {
+			var err error
+			if base, err = devserver.StateBase(); err != nil {
+				return "", fmt.Errorf("--output-dir: %w", err)
+			}
+		}
+		dir = filepath.Join(base, "output")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("--output-dir %q: %w", dir, err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return "", fmt.Errorf("--output-dir: %w", err)
+	}
+	if wd, err := os.Getwd(); err == nil && sameDir(wd, abs) {
+		return "", fmt.Errorf("--output-dir %q is the working directory: over HTTP, files agents write must not land among the project's files", dir)
+	}
+	return abs, nil
+}
+
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }
 
 // unixSocket is the socket path of --http unix:PATH, or "".

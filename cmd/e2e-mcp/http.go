@@ -56,6 +56,11 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 			if cfg.remoteHTTP() {
 				ctx = context.WithoutCancel(ctx)
 			}
+			if p, ok := httpauth.PrincipalFromContext(r.Context()); ok {
+				// An OAuth subject's sessions are its own, whichever of
+				// its MCP sessions calls.
+				ctx = mcptools.WithPrincipal(ctx, p.Key())
+			}
 			return context.WithValue(ctx, clientKeyCtx{}, httpauth.ClientKey(r))
 		}),
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(zap.NewStdLog(log.Named("http")).Writer(),

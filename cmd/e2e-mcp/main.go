@@ -73,6 +73,22 @@ func startupGC() {
 // startupMemoryLimit bounds the heap while startupGC holds the collector off.
 const startupMemoryLimit = 64 << 20
 
+// exitBudget bounds stopping dev servers on the way out: clients give a
+// server they closed a few seconds before they kill it.
+const exitBudget = 5 * time.Second
+
+// secretEnv are the environment variables that carry credentials of this
+// server: read into the Config, then removed from the environment.
+var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS"}
+
+// forgetSecrets removes secretEnv from this process's environment, which
+// every process it starts inherits.
+func forgetSecrets() {
+	for _, k := range secretEnv {
+		_ = os.Unsetenv(k)
+	}
+}
+
 // realMain runs a subcommand and returns the process exit code.
 func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "serve"
@@ -101,6 +117,9 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg, err := parseConfig(cmd, args, os.Getenv, stderr)
+	// Read once: no process we start (dev servers, their commands, Chrome)
+	// inherits our credentials.
+	forgetSecrets()
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -160,6 +179,13 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
 	reg.MaxSessions = cfg.MaxSessions
+	reg.BusyTimeout = cfg.BusyTimeout
+	// Over TCP, clients are whoever the network lets through: each
+	// principal gets a namespace of sessions of its own.
+	reg.Isolate, reg.Shared = cfg.remoteHTTP(), cfg.SharedSessions
+	// On the way out, dev servers get --shutdown in parallel, but only for
+	// as long as clients wait for a server they closed before killing it.
+	reg.SetExitBudget(min(cfg.ShutdownTimeout, exitBudget))
 	if os.Getenv(cliDaemonEnv) != "" {
 		// The CLI's session daemon: commands come and go as connections;
 		// the session stays until close, and the daemon exits when idle.
@@ -189,8 +215,15 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	}()
 
 	go reg.SweepIdle(ctx, cfg.IdleTimeout)
+	outDir := ""
+	if cfg.remoteHTTP() {
+		if outDir, err = cfg.outputDir(); err != nil {
+			return err
+		}
+	}
 	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log,
 		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, AllowCall: allowCall, Remote: cfg.remoteHTTP(), ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
+		OutputDir:   outDir,
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout, Shutdown: cfg.ShutdownTimeout}})
 	if cfg.HTTP != "" {
 		err := serveHTTP(ctx, cfg, log, srv, bm, reg)
