@@ -6,7 +6,7 @@ LINT          := $(shell $(GO) env GOPATH)/bin/golangci-lint
 LDFLAGS       := -s -w
 CROSS         := darwin/amd64 darwin/arm64 windows/amd64 linux/arm64
 
-.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -17,8 +17,14 @@ build: ## build the static binary into bin/
 ensure-browser: ## make sure Chromium is installed (installs Debian's chromium as root)
 	@scripts/ensure-chromium.sh
 
-test: ensure-browser vet cross ## the one test command: browser check, vet, cross-compile, all tests with -race
+test: ensure-browser vet cross fuzz-brief ## the one test command: browser check, vet, cross-compile, fuzz briefly, all tests with -race
 	$(GO) test -race -count=1 -timeout 20m ./...
+
+fuzz-brief: ## every fuzz target for 2 s (their seed corpora also run with the tests)
+	@FUZZTIME=2s GO=$(GO) scripts/fuzz.sh
+
+fuzz: ## every fuzz target for FUZZTIME (60s) each; failures leave inputs in testdata/fuzz to commit
+	@FUZZTIME=$${FUZZTIME:-60s} GO=$(GO) scripts/fuzz.sh
 
 unit: ## the tests without the e2e tier
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /e2e)

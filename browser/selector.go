@@ -697,6 +697,9 @@ func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 }
 
 func readQuotedOrBare(sel, s string, pos int) (string, int, error) {
+	if s == "" {
+		return "", 0, nil // :text-matches(,) has no flags after its comma
+	}
 	if s[0] == '"' || s[0] == '\'' {
 		return readQuoted(sel, s, pos)
 	}
