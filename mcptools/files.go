@@ -226,7 +226,7 @@ func (o *outputFile) write(data []byte) error {
 			Suggestion: "give a writable path where this server may write"}
 	}
 	if o.fresh {
-		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
+		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o644) //nolint:gosec // files the user asked for, readable as any file they save
 		if errors.Is(err, fs.ErrExist) {
 			return invalidInput(o.field, "%q already exists; over HTTP a tool writes only new files: give a new name", o.path)
 		}

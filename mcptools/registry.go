@@ -378,7 +378,8 @@ func (r *Registry) CloseOwnedBy(conn string) {
 	r.mu.Lock()
 	var mine []*Session
 	for k, s := range r.sessions {
-		if s.Conn == conn && !(r.Shared && k.owner == "" && r.Isolate) {
+		shared := r.Isolate && r.Shared && k.owner == ""
+		if s.Conn == conn && !shared {
 			mine = append(mine, s)
 			delete(r.sessions, k)
 		}

@@ -408,7 +408,7 @@ func (c *Config) outputDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--output-dir %q: %w", dir, err)
 	}
-	if err := os.MkdirAll(abs, 0o700); err != nil {
+	if err := os.MkdirAll(abs, 0o700); err != nil { //nolint:gosec // the operator names the output directory
 		return "", fmt.Errorf("--output-dir: %w", err)
 	}
 	if wd, err := os.Getwd(); err == nil && sameDir(wd, abs) {
