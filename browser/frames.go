@@ -150,6 +150,9 @@ func (p *Page) attachFrameHost(h *host) {
 	}
 	cctx, ccancel := context.WithTimeout(hctx, p.m.opts.ActionTimeout)
 	defer ccancel()
+	if err := quietDomains(cctx, h); err != nil {
+		p.log.Debug("iframe target: " + err.Error())
+	}
 	if err := p.enableGuard(cctx, h); err != nil {
 		p.log.Debug("iframe target: " + err.Error())
 	}

@@ -201,6 +201,7 @@ func (m *Manager) start() (context.Context, error) {
 	}
 	metrics.BrowserLaunches.WithLabelValues("ok").Inc()
 	m.browserCtx, m.browserCancel, m.allocCancel, m.profile = bctx, bcancel, allocCancel, dir
+	go m.watch(bctx, func(why string) { m.hungLocal(bctx, why) })
 	m.log.Info("browser launched", zap.String("path", path), zap.Int("pid", m.pidLocked()),
 		zap.String("profile", dir), zap.Duration("took", time.Since(start)))
 	return bctx, nil

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -124,7 +126,10 @@ func (p *Page) start(ctx context.Context) error {
 		p.main.target = c.Target.TargetID
 		p.detached, _ = chromedp.Detached(p.ctx)
 		cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
-		err = p.enableGuard(cctx, p.main)
+		err = quietDomains(cctx, p.main)
+		if err == nil {
+			err = p.enableGuard(cctx, p.main)
+		}
 		if err == nil {
 			_, err = chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 				Source: engineJS(), WorldName: worldName, RunImmediately: new(true)})
@@ -136,6 +141,26 @@ func (p *Page) start(ctx context.Context) error {
 	}
 	if err != nil {
 		return fmt.Errorf("open tab: %w", err)
+	}
+	return nil
+}
+
+// quietDomains turns off the DOM and CSS domains, which chromedp enables on
+// every target it attaches to and we never read. DOM must be off: on each
+// DOM.documentUpdated chromedp's target loop calls DOM.getDocument and waits
+// for the answer, while its reader hands Runtime events to that loop through
+// a 4096-slot queue; a page that logs a few thousand messages as it loads
+// fills the queue, the reader blocks, the answer is never read, and the
+// whole connection (every session's calls) stops. The DOM calls we make
+// (describeNode, resolveNode, getFrameOwner, setFileInputFiles by object or
+// backend id) work with the domain off, as they do for Puppeteer and
+// Playwright, which never enable it. CSS only sends stylesheet events.
+func quietDomains(ctx context.Context, h *host) error {
+	if _, err := callOn(ctx, h, dom.Disable, cdp.Empty{}); err != nil {
+		return fmt.Errorf("disable the DOM domain: %w", err)
+	}
+	if _, err := callOn(ctx, h, css.Disable, cdp.Empty{}); err != nil {
+		return fmt.Errorf("disable the CSS domain: %w", err)
 	}
 	return nil
 }

@@ -121,6 +121,7 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 		return err
 	}
 	rb.bctx, rb.cancel, rb.failures, rb.lastErr, rb.lost = bctx, cancel, 0, nil, false
+	go m.watch(bctx, func(why string) { m.hungRemote(bctx, rb, why) })
 	m.log.Info("connected to remote browser", zap.String("endpoint", rb.ep.URL))
 	return nil
 }
@@ -152,4 +153,19 @@ func (m *Manager) markLost(rb *remoteBrowser) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rb.lost = true
+}
+
+// hungRemote drops the connection to a remote browser that stopped
+// answering, if it is still the current one: its sessions are told, and
+// the next session connects again (or goes to another endpoint).
+func (m *Manager) hungRemote(bctx context.Context, rb *remoteBrowser, why string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if rb.bctx != bctx {
+		return
+	}
+	m.log.Error("remote browser hung; dropping the connection", zap.String("endpoint", rb.ep.URL), zap.String("why", why))
+	m.markDeathLocked(bctx, why)
+	rb.lost = true
+	rb.cancel()
 }

@@ -42,6 +42,9 @@ type Tabs struct {
 	closed bool
 	// deathSaid is set when an error told the agent the browser died.
 	deathSaid bool
+	// deathWhy says how the browser went away, when we know better than
+	// "it died" (the watchdog stopped it).
+	deathWhy string
 
 	guard tabsGuard // the request policy's state of this context (policy.go)
 }
@@ -388,6 +391,15 @@ func (t *Tabs) Where() string {
 
 // Death says how the browser under the context went away.
 func (t *Tabs) death() string {
+	t.mu.Lock()
+	why := t.deathWhy
+	t.mu.Unlock()
+	if why != "" {
+		if w := t.Where(); w != "" {
+			return "the remote browser at " + w + ": " + why
+		}
+		return why
+	}
 	if w := t.Where(); w != "" {
 		return "the remote browser at " + w + " went away"
 	}
