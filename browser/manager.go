@@ -68,6 +68,7 @@ type Manager struct {
 	browserCancel context.CancelFunc
 	allocCancel   context.CancelFunc
 	profile       string
+	chromeTmp     string // Chrome's TMPDIR: inside the profile, or beside it
 	pages         map[*Page]struct{}
 	guards        map[context.Context]*browserGuard // the request policy at the browser level, per browser
 	remotes       []*remoteBrowser                  // with Options.Endpoints: the browsers elsewhere
@@ -160,13 +161,15 @@ func (m *Manager) start() (context.Context, error) {
 		// uses, and waiting for it would delay the first navigation.
 		chromedp.Flag("no-startup-window", true),
 	)
-	// Chrome puts its singleton socket under TMPDIR; a long TMPDIR makes the
-	// path too long for a Unix socket (about 108 bytes) and Chrome exits.
-	if tmp := os.TempDir(); len(tmp) > 48 {
-		if st, err := os.Stat("/tmp"); err == nil && st.IsDir() {
-			opts = append(opts, chromedp.Env("TMPDIR=/tmp"))
-		}
+	// Chrome's temp files (its singleton socket's directory above all,
+	// org.chromium.Chromium.*, left behind even on a clean exit) go into a
+	// directory of ours that goes with the profile.
+	tmp, err := chromeTempDir(dir)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("create browser temp directory: %w", err)
 	}
+	opts = append(opts, chromedp.Env("TMPDIR="+tmp))
 	if os.Getuid() == 0 {
 		// Chrome refuses to start as root with its sandbox.
 		opts = append(opts, chromedp.NoSandbox)
@@ -192,6 +195,7 @@ func (m *Manager) start() (context.Context, error) {
 		bcancel()
 		allocCancel()
 		_ = os.RemoveAll(dir)
+		_ = os.RemoveAll(tmp)
 		msg := err.Error()
 		if !stopped {
 			msg = fmt.Sprintf("no answer within %s", m.opts.LaunchTimeout)
@@ -200,7 +204,7 @@ func (m *Manager) start() (context.Context, error) {
 			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: err}
 	}
 	metrics.BrowserLaunches.WithLabelValues("ok").Inc()
-	m.browserCtx, m.browserCancel, m.allocCancel, m.profile = bctx, bcancel, allocCancel, dir
+	m.browserCtx, m.browserCancel, m.allocCancel, m.profile, m.chromeTmp = bctx, bcancel, allocCancel, dir, tmp
 	go m.watch(bctx, func(why string) { m.hungLocal(bctx, why) })
 	m.log.Info("browser launched", zap.String("path", path), zap.Int("pid", m.pidLocked()),
 		zap.String("profile", dir), zap.Duration("took", time.Since(start)))
@@ -273,10 +277,12 @@ func (m *Manager) shutdownLocked() {
 	m.browserCancel() // the first context of an allocator: kills the browser
 	m.allocCancel()   // waits for the process, then returns
 	killProfileProcesses(m.profile)
-	if err := os.RemoveAll(m.profile); err != nil {
-		m.log.Warn("remove browser profile", zap.String("dir", m.profile), zap.Error(err))
+	for _, d := range []string{m.profile, m.chromeTmp} {
+		if err := os.RemoveAll(d); err != nil {
+			m.log.Warn("remove browser profile", zap.String("dir", d), zap.Error(err))
+		}
 	}
-	m.browserCtx, m.browserCancel, m.allocCancel, m.profile = nil, nil, nil, ""
+	m.browserCtx, m.browserCancel, m.allocCancel, m.profile, m.chromeTmp = nil, nil, nil, "", ""
 }
 
 // Close closes every page and the browser and removes its profile. It is

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,24 @@ func newProfileDir(root string) (string, error) {
 		root = os.TempDir()
 	}
 	return os.MkdirTemp(root, fmt.Sprintf("%s%d-", profilePrefix, os.Getpid()))
+}
+
+// maxChromeTmp bounds the length of Chrome's TMPDIR: Chrome's singleton
+// socket lives at TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket, and
+// a Unix socket's path has at most about 108 bytes, or Chrome exits.
+const maxChromeTmp = 64
+
+// chromeTempDir makes the temp directory of a browser whose profile is
+// profile: profile/tmp, removed with it; or, when that path is too long for
+// Chrome's socket, a directory of its own under /tmp named like a profile
+// of this process, so that a later server removes it if we are killed.
+// Removing the path it returns, when the browser is done, is the caller's.
+func chromeTempDir(profile string) (string, error) {
+	tmp := filepath.Join(profile, "tmp")
+	if len(tmp) <= maxChromeTmp || runtime.GOOS == "windows" { // a named pipe there, no path
+		return tmp, os.Mkdir(tmp, 0o700)
+	}
+	return os.MkdirTemp("/tmp", fmt.Sprintf("%s%d-", profilePrefix, os.Getpid()))
 }
 
 // profileOwner returns the PID encoded in a profile directory's name.
@@ -46,6 +65,11 @@ func CleanStaleProfiles(root string, log *zap.Logger) []string {
 		root = os.TempDir()
 	}
 	dirs, _ := filepath.Glob(filepath.Join(root, profilePrefix+"*"))
+	if len(filepath.Join(root, profilePrefix+"1234567-1234567890", "tmp")) > maxChromeTmp && root != "/tmp" {
+		// Chrome's temp directories went to /tmp (chromeTempDir).
+		more, _ := filepath.Glob(filepath.Join("/tmp", profilePrefix+"*"))
+		dirs = append(dirs, more...)
+	}
 	var removed []string
 	for _, dir := range dirs {
 		pid, ok := profileOwner(dir)

@@ -193,11 +193,24 @@ func TestNoChromeLeft(t *testing.T) {
 				})
 				_ = next.stdin.Close()
 				next.waitExit(t, 20*time.Second)
+				if left := chromeTemps(tmp); len(left) != 0 {
+					t.Errorf("Chrome's temp directories left after a kill and the next start: %v", left)
+				}
 				return
 			}
 			if left := profiles(tmp); len(left) != 0 {
 				t.Errorf("profile directories left after an orderly exit: %v", left)
 			}
+			if left := chromeTemps(tmp); len(left) != 0 {
+				t.Errorf("Chrome's temp directories left after an orderly exit: %v", left)
+			}
 		})
 	}
+}
+
+// chromeTemps are the directories Chrome makes in its TMPDIR (its singleton
+// socket's): they must go with the profile, not pile up in the temp dir.
+func chromeTemps(tmp string) []string {
+	m, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.Chromium.*"))
+	return m
 }
