@@ -13,11 +13,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -617,115 +615,6 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 		return nil, p.ctxError(cctx, err, "screenshot")
 	}
 	return res.Data, nil
-}
-
-// Evaluate runs a JavaScript function (or expression) in the page's own
-// world, with the target element as its argument when target is set, and
-// returns its result as JSON.
-func (p *Page) Evaluate(ctx context.Context, function, target string) (json.RawMessage, error) {
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
-	defer cancel()
-	var res runtime.CallFunctionOnResult
-	for attempt := 0; ; attempt++ {
-		err := p.evaluateOnce(cctx, function, target, &res)
-		if err != nil && attempt < 3 && contextGoneRE.MatchString(err.Error()) && cctx.Err() == nil {
-			// A navigation (or an error page) replaced the document the
-			// context belonged to: run in its successor.
-			continue
-		}
-		if _, ok := AsError(err); ok {
-			return nil, err // e.g. the function opened a dialog, which blocks it
-		}
-		if err != nil {
-			return nil, p.ctxError(cctx, err, "evaluate")
-		}
-		break
-	}
-	if d := res.ExceptionDetails; d != nil {
-		return nil, scriptError(d, "fix the function; it runs in the page like a <script>")
-	}
-	r := res.Result
-	switch {
-	case r == nil || r.Type == runtime.RemoteObjectTypeUndefined:
-		return json.RawMessage("null"), nil
-	case len(r.Value) > 0:
-		return json.RawMessage(r.Value), nil
-	case r.UnserializableValue != "":
-		return json.Marshal(string(r.UnserializableValue))
-	}
-	return json.Marshal(r.Description)
-}
-
-// evaluateOnce runs the function once in the page's world of the target's
-// frame (the main frame without a target). A context that Chrome says is
-// gone is forgotten, so that the next attempt waits for its successor.
-func (p *Page) evaluateOnce(ctx context.Context, function, target string, res *runtime.CallFunctionOnResult) error {
-	frame, obj := p.frame, runtime.RemoteObjectID("")
-	if target != "" {
-		var err error
-		if frame, obj, err = p.elementInPageWorld(ctx, target); err != nil {
-			return err
-		}
-	}
-	pw, err := p.pageWorldOf(ctx, frame)
-	if err != nil {
-		return p.ctxError(ctx, err, "find the page's JavaScript context")
-	}
-	params := runtime.CallFunctionOnParams{
-		// The user's text may be a function or a plain expression.
-		FunctionDeclaration: "function(el) { const f = (" + function + "\n); return typeof f === 'function' ? f(el) : f; }",
-		ExecutionContextID:  pw.id, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true)}
-	if obj != "" {
-		params.Arguments = []*runtime.CallArgument{{ObjectID: obj}}
-	}
-	err = p.unlessDialog(ctx, func(ctx context.Context) error {
-		var err error
-		*res, err = callOn(ctx, pw.host, runtime.CallFunctionOn, params)
-		return err
-	}, false)
-	if err != nil && contextGoneRE.MatchString(err.Error()) {
-		p.forgetWorld(pw)
-	}
-	return err
-}
-
-// elementInPageWorld resolves target in the engine's world and hands the
-// same DOM node to the page's own world of its frame, where page scripts'
-// objects live.
-func (p *Page) elementInPageWorld(ctx context.Context, target string) (cdp.FrameID, runtime.RemoteObjectID, error) {
-	var objID runtime.RemoteObjectID
-	var w execContext
-	loc, err := p.resolveIn(ctx, target, func(loc located) error {
-		var err error
-		if w, err = p.worldOf(ctx, loc.frame); err != nil {
-			return p.ctxError(ctx, err, "resolve "+target)
-		}
-		res, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: loc.expr, UniqueContextID: w.unique})
-		if err != nil {
-			return p.ctxError(ctx, err, "resolve "+target)
-		}
-		if res.ExceptionDetails != nil {
-			return p.engineError(res.ExceptionDetails)
-		}
-		objID = res.Result.ObjectID
-		return nil
-	})
-	if err != nil {
-		return "", "", err
-	}
-	desc, err := callOn(ctx, w.host, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objID})
-	if err != nil {
-		return "", "", p.ctxError(ctx, err, "resolve "+target)
-	}
-	pw, err := p.pageWorldOf(ctx, loc.frame)
-	if err != nil {
-		return "", "", p.ctxError(ctx, err, "resolve "+target)
-	}
-	node, err := callOn(ctx, pw.host, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: desc.Node.BackendNodeID, ExecutionContextID: pw.id})
-	if err != nil {
-		return "", "", p.ctxError(ctx, err, "resolve "+target)
-	}
-	return loc.frame, node.Object.ObjectID, nil
 }
 
 // EncodeBase64 is a helper for callers that send images as MCP content.
