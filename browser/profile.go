@@ -24,9 +24,10 @@ func newProfileDir(root string) (string, error) {
 }
 
 // maxChromeTmp bounds the length of Chrome's TMPDIR: Chrome's singleton
-// socket lives at TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket, and
-// a Unix socket's path has at most about 108 bytes, or Chrome exits.
-const maxChromeTmp = 64
+// socket lives at TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket (45
+// bytes more), and a Unix socket's path has at most 107, or Chrome exits
+// ("Socket path too long").
+const maxChromeTmp = 56
 
 // chromeTempDir makes the temp directory of a browser whose profile is
 // profile: profile/tmp, removed with it; or, when that path is too long for

@@ -193,7 +193,7 @@ func TestNoChromeLeft(t *testing.T) {
 				})
 				_ = next.stdin.Close()
 				next.waitExit(t, 20*time.Second)
-				if left := chromeTemps(tmp); len(left) != 0 {
+				if left := chromeTemps(tmp, s.cmd.Process.Pid, next.cmd.Process.Pid); len(left) != 0 {
 					t.Errorf("Chrome's temp directories left after a kill and the next start: %v", left)
 				}
 				return
@@ -201,7 +201,7 @@ func TestNoChromeLeft(t *testing.T) {
 			if left := profiles(tmp); len(left) != 0 {
 				t.Errorf("profile directories left after an orderly exit: %v", left)
 			}
-			if left := chromeTemps(tmp); len(left) != 0 {
+			if left := chromeTemps(tmp, s.cmd.Process.Pid); len(left) != 0 {
 				t.Errorf("Chrome's temp directories left after an orderly exit: %v", left)
 			}
 		})
@@ -209,8 +209,14 @@ func TestNoChromeLeft(t *testing.T) {
 }
 
 // chromeTemps are the directories Chrome makes in its TMPDIR (its singleton
-// socket's): they must go with the profile, not pile up in the temp dir.
-func chromeTemps(tmp string) []string {
+// socket's): they must go with the profile, not pile up in the temp dir. A
+// long temp dir makes the server give Chrome a directory of its own under
+// /tmp instead, named after the server's pid: those count too.
+func chromeTemps(tmp string, pids ...int) []string {
 	m, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.Chromium.*"))
+	for _, pid := range pids {
+		more, _ := filepath.Glob(fmt.Sprintf("/tmp/e2e-mcp-chrome-%d-*", pid))
+		m = append(m, more...)
+	}
 	return m
 }
