@@ -58,6 +58,7 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 		return Info{}, notAllowed(url, v.Rule)
 	}
 	p.takeBlockedDoc()
+	p.unstick()
 	var resp *network.Response
 	err := p.act(cctx, func(cctx context.Context) error {
 		var err error
@@ -81,6 +82,9 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 				Hint: "check that the server is running and the URL is right", Err: err}
 		}
 		if cctx.Err() != nil && ctx.Err() == nil && p.ctx.Err() == nil {
+			if !p.answers() {
+				return Info{}, p.hungError("navigation to " + url)
+			}
 			return Info{}, &Error{Kind: KindTimeout, Message: fmt.Sprintf("navigation to %s did not finish loading within %s", url, p.m.opts.NavigationTimeout),
 				Hint: "the page may still be usable: take a snapshot", Err: err}
 		}

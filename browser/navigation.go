@@ -13,6 +13,7 @@ import (
 // GoBack goes one step back in the tab's history (delta -1) or forward
 // (+1), and waits for the page to load as a click's navigation is waited for.
 func (p *Page) GoBack(ctx context.Context, delta int) error {
+	p.unstick()
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	h, err := chromedp.Call(cctx, page.GetNavigationHistory, cdp.Empty{})
@@ -41,6 +42,7 @@ func (p *Page) GoBack(ctx context.Context, delta int) error {
 
 // Reload reloads the page and waits for it to load.
 func (p *Page) Reload(ctx context.Context) error {
+	p.unstick()
 	cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
 	defer cancel()
 	before := p.mark()

@@ -486,6 +486,9 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 		return &Error{Kind: KindBrowserCrashed, Message: "the browser tab is gone (" + what + ")",
 			Hint: "call the tool again: a new tab is opened; state of the old one is lost", Err: err}
 	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+		if !p.answers() {
+			return p.hungError(what)
+		}
 		return &Error{Kind: KindTimeout, Message: what + " timed out", Err: err}
 	}
 	return fmt.Errorf("%s: %w", what, err)

@@ -313,6 +313,7 @@ func (t *Tabs) CloseTab(ctx context.Context, index int) error {
 	if index < 0 || index >= len(t.pages) {
 		return t.indexError(index)
 	}
+	t.pages[index].unstick() // a page that does not answer runs no unload
 	t.pages[index].Close()
 	t.pages = append(t.pages[:index], t.pages[index+1:]...)
 	if index < t.current || t.current >= len(t.pages) {
