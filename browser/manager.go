@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
+	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
 )
 
@@ -38,7 +39,7 @@ type Options struct {
 	Endpoints []Endpoint
 	// Policy decides which requests pages may make (policy.go); nil means
 	// the default: file:// blocked, nothing intercepted.
-	Policy *Policy
+	Policy *netpolicy.Policy
 }
 
 func (o *Options) setDefaults() {

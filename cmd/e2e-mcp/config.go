@@ -19,6 +19,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/logs"
+	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 )
 
 // Config is the whole configuration of a server, built once from flags with
@@ -381,10 +382,10 @@ func (c *Config) endpoints() ([]browser.Endpoint, error) {
 	return out, nil
 }
 
-func (c *Config) policy() (*browser.Policy, error) {
-	return browser.NewPolicy(browser.PolicyConfig{
-		AllowedOrigins:       browser.SplitOrigins(c.AllowedOrigins),
-		BlockedOrigins:       browser.SplitOrigins(c.BlockedOrigins),
+func (c *Config) policy() (*netpolicy.Policy, error) {
+	return netpolicy.New(netpolicy.Config{
+		AllowedOrigins:       netpolicy.SplitOrigins(c.AllowedOrigins),
+		BlockedOrigins:       netpolicy.SplitOrigins(c.BlockedOrigins),
 		AllowFileURLs:        c.AllowFileURLs,
 		BlockPrivateNetworks: c.remoteHTTP(),
 	})
