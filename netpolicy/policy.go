@@ -200,9 +200,21 @@ func defaultPort(scheme string) string {
 func normHost(h string) string {
 	h = strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), ".")
 	if a, ok := parseIP(h); ok {
-		return a.String()
+		return embeddedIPv4(a).String()
 	}
 	return h
+}
+
+// embeddedIPv4 is the IPv4 address an IPv6 address stands for, when it is
+// IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d), else a itself:
+// a rule written for 169.254.169.254 must hold for [::ffff:a9fe:a9fe].
+func embeddedIPv4(a netip.Addr) netip.Addr {
+	a = a.Unmap()
+	if nat64.Contains(a) {
+		b := a.As16()
+		return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+	}
+	return a
 }
 
 // parseIP parses an IP literal: IPv6, or IPv4 in the forms a URL's host may
@@ -486,11 +498,7 @@ var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 
 // privateRange names the blocked range a holds, or "" (public or loopback).
 func privateRange(a netip.Addr) string {
-	a = a.Unmap()
-	if nat64.Contains(a) {
-		b := a.As16()
-		a = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
-	}
+	a = embeddedIPv4(a)
 	if a.IsLoopback() {
 		return ""
 	}

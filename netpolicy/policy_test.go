@@ -225,3 +225,26 @@ func TestPolicyPatternErrors(t *testing.T) {
 		t.Errorf("SplitOrigins = %q", got)
 	}
 }
+
+// IPv4-mapped and NAT64 IPv6 literals name IPv4 addresses: rules written
+// for those addresses hold for them, both ways.
+func TestPolicyEmbeddedIPv4(t *testing.T) {
+	p, _ := testPolicy(t, Config{BlockedOrigins: []string{"169.254.169.254", "http://127.0.0.1:9000", "[::ffff:10.1.2.3]"}}, nil)
+	checkCases(t, p, nil, []policyCase{
+		{"http://[::ffff:a9fe:a9fe]/latest/meta-data", true, "169.254.169.254"},
+		{"http://[::ffff:169.254.169.254]/", true, "169.254.169.254"},
+		{"http://[64:ff9b::a9fe:a9fe]/", true, "169.254.169.254"},
+		{"http://[64:ff9b::169.254.169.254]:8080/", true, "169.254.169.254"},
+		{"http://[::FFFF:7f00:1]:9000/", true, "127.0.0.1:9000"},
+		{"http://[::ffff:127.0.0.1]:9001/", false, ""},
+		{"http://10.1.2.3/", true, "::ffff:10.1.2.3"},
+		{"http://[::1]:9000/", false, ""}, // loopback IPv6 is not 127.0.0.1
+		{"http://[2001:db8::1]/", false, ""},
+	})
+	a, _ := testPolicy(t, Config{AllowedOrigins: []string{"127.0.0.1"}}, nil)
+	checkCases(t, a, nil, []policyCase{
+		{"http://[::ffff:127.0.0.1]:3000/", false, ""},
+		{"http://[64:ff9b::7f00:1]/", false, ""},
+		{"http://127.0.0.2/", true, "allowed-origins"},
+	})
+}
