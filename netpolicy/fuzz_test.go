@@ -68,7 +68,9 @@ func FuzzCheck(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	p.lookup = func(context.Context, string) ([]netip.Addr, error) { return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil }
+	p.lookup = func(context.Context, string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+	}
 	f.Fuzz(func(t *testing.T, u string) {
 		v := p.Check(context.Background(), u, []string{"http://localhost:3000"})
 		if v.Blocked && strings.TrimSpace(v.Rule) == "" {
