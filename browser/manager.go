@@ -178,6 +178,11 @@ func (m *Manager) start() (context.Context, error) {
 	if m.opts.Headed {
 		opts = append(opts, chromedp.VisibleWindow)
 	}
+	if m.policy().Intercepts() {
+		// Connections go through each context's policy proxy (policy.go);
+		// WebRTC's UDP would not, so it may use only what is proxied.
+		opts = append(opts, chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"))
+	}
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	sugar := m.log.Sugar()
 	bctx, bcancel := chromedp.NewContext(allocCtx,

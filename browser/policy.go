@@ -239,6 +239,33 @@ type tabsGuard struct {
 	// browser is the browser-level guard (nil when the policy intercepts
 	// nothing), which keeps the blocks it could not place yet.
 	browser *browserGuard
+	// proxy is the forward proxy every connection of the context goes
+	// through (nil when the policy intercepts nothing, or the browser is
+	// remote and could not reach it).
+	proxy *netpolicy.Proxy
+}
+
+// proxyParams starts the context's proxy when the policy has rules and the
+// browser is ours, and returns the parameters that create the context with
+// it. Loopback is proxied too ("<-loopback>" drops Chrome's implicit bypass
+// of localhost), so that allowlists and blocks hold for it. A remote
+// browser (--cdp-endpoint) cannot reach a proxy on our loopback: its
+// contexts keep the Fetch domain's checks only.
+func (t *Tabs) proxyParams() (target.CreateBrowserContextParams, error) {
+	var params target.CreateBrowserContextParams
+	pol := t.m.policy()
+	if !pol.Intercepts() || t.remote != nil {
+		return params, nil
+	}
+	px, err := pol.NewProxy(t.devOrigins, func(u, rule string) {
+		t.guard.blocked.add(BlockedRequest{URL: u, Rule: rule, Type: "Connection"})
+	})
+	if err != nil {
+		return params, err
+	}
+	t.guard.proxy = px
+	params.ProxyServer, params.ProxyBypassList = px.URL(), "<-loopback>"
+	return params, nil
 }
 
 // AllowOrigin allows the origin of rawURL (the session's dev server) for

@@ -80,7 +80,14 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 	t := &Tabs{m: m, bctx: bctx, remote: rb, infos: map[target.ID]*target.Info{}, newTgt: make(chan struct{})}
 	cctx, cancel := context.WithTimeout(bctx, m.opts.ActionTimeout)
 	stop := context.AfterFunc(ctx, cancel)
-	res, err := chromedp.CallBrowser(cctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	params, err := t.proxyParams()
+	if err != nil {
+		stop()
+		cancel()
+		t.Close()
+		return nil, err
+	}
+	res, err := chromedp.CallBrowser(cctx, target.CreateBrowserContext, params)
 	stop()
 	cancel()
 	if err != nil {
@@ -453,6 +460,9 @@ func (t *Tabs) Close() {
 	}
 	if t.remote != nil {
 		t.m.releaseRemote(t.remote)
+	}
+	if t.guard.proxy != nil {
+		_ = t.guard.proxy.Close()
 	}
 }
 

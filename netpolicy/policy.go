@@ -408,55 +408,63 @@ func (p *Policy) check(ctx context.Context, rawURL string, dev []string, connect
 	if !ok {
 		return Verdict{Blocked: true, Rule: "the URL has no host"}
 	}
+	v, _ := p.decide(ctx, o, dev, connected)
+	return v
+}
+
+// decide is the verdict on an origin. When it had to resolve the host to
+// decide (private networks blocked, a name), it returns the addresses it
+// checked, which are the ones a connection may then use.
+func (p *Policy) decide(ctx context.Context, o origin, dev []string, connected netip.Addr) (Verdict, []netip.Addr) {
 	for _, r := range p.blocked {
 		if r.match(o) {
-			return Verdict{Blocked: true, Rule: "blocked-origins " + r.raw}
+			return Verdict{Blocked: true, Rule: "blocked-origins " + r.raw}, nil
 		}
 	}
 	for _, d := range dev {
 		if do, ok := parseOrigin(d); ok && do == o {
-			return Verdict{}
+			return Verdict{}, nil
 		}
 	}
 	if len(p.allowed) > 0 {
 		for _, r := range p.allowed {
 			if r.match(o) {
-				return Verdict{}
+				return Verdict{}, nil
 			}
 		}
-		return Verdict{Blocked: true, Rule: "allowed-origins (" + o.String() + " is not listed)"}
+		return Verdict{Blocked: true, Rule: "allowed-origins (" + o.String() + " is not listed)"}, nil
 	}
 	if !p.blockPrivate {
-		return Verdict{}
+		return Verdict{}, nil
 	}
 	if connected.IsValid() {
 		if _, lit := parseIP(o.host); lit || isLocalhost(o.host) {
-			return Verdict{} // checked before the request went out
+			return Verdict{}, nil // checked before the request went out
 		}
 		if r := privateRange(connected); r != "" {
-			return Verdict{Blocked: true, Rule: fmt.Sprintf("private-network %s (DNS rebinding: %s resolved to %s for the browser)", r, o.host, connected)}
+			return Verdict{Blocked: true, Rule: fmt.Sprintf("private-network %s (DNS rebinding: %s resolved to %s for the browser)", r, o.host, connected)}, nil
 		}
-		return Verdict{}
+		return Verdict{}, nil
 	}
 	if a, lit := parseIP(o.host); lit {
 		if r := privateRange(a); r != "" {
-			return Verdict{Blocked: true, Rule: "private-network " + r}
+			return Verdict{Blocked: true, Rule: "private-network " + r}, nil
 		}
-		return Verdict{}
+		return Verdict{}, []netip.Addr{embeddedIPv4(a)}
 	}
 	if isLocalhost(o.host) {
-		return Verdict{}
+		return Verdict{}, nil
 	}
 	addrs, err := p.resolve(ctx, o.host)
 	if err != nil {
-		return Verdict{Blocked: true, Rule: fmt.Sprintf("private-network (%s did not resolve, so it could not be checked: %v)", o.host, err)}
+		return Verdict{Blocked: true, Rule: fmt.Sprintf("private-network (%s did not resolve, so it could not be checked: %v)", o.host, err)}, nil
 	}
 	for _, a := range addrs {
 		if r := privateRange(a); r != "" {
-			return Verdict{Blocked: true, Rule: fmt.Sprintf("private-network %s (%s resolves to %s)", r, o.host, a)}
+			return Verdict{Blocked: true, Rule: fmt.Sprintf("private-network %s (%s resolves to %s)", r, o.host, a)}, nil
 		}
 	}
-	return Verdict{}
+	return Verdict{}, addrs
 }
 
 func isLocalhost(h string) bool { return h == "localhost" || strings.HasSuffix(h, ".localhost") }
