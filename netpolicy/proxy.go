@@ -210,7 +210,7 @@ func (x *Proxy) connect(w http.ResponseWriter, r *http.Request) {
 	done := make(chan struct{}, 2)
 	go func() {
 		// What the client sent after its CONNECT may already be buffered.
-		if n := buf.Buffered(); n > 0 {
+		if n := buf.Reader.Buffered(); n > 0 {
 			b, _ := buf.Peek(n)
 			if _, err := server.Write(b); err != nil {
 				done <- struct{}{}
