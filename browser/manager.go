@@ -324,12 +324,3 @@ func (m *Manager) Close() error {
 	}
 	return nil
 }
-
-// Health says whether a browser runs or can be started: it starts one when
-// none runs (as the first session would), and reports the launch error.
-func (m *Manager) Health(ctx context.Context) (pid int, err error) {
-	if _, err := m.Version(ctx); err != nil {
-		return 0, err
-	}
-	return m.PID(), nil
-}

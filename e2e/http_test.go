@@ -249,10 +249,17 @@ func TestHTTPMetricsAndHealth(t *testing.T) {
 		t.Errorf("/health = %d %s", code, body)
 	}
 
+	// /health itself starts no browser; once a session's launch failed,
+	// it says so until a launch succeeds.
 	envBad, _ := serverEnv(t)
 	bad := startHTTP(t, append(envBad, "E2E_MCP_BROWSER_PATH=/bin/false"))
 	code, body = bad.get(t, "/health")
-	if code != http.StatusServiceUnavailable || !strings.Contains(body, `"status":"unhealthy"`) {
+	if code != http.StatusOK || !strings.Contains(body, `"executable":"/bin/false"`) {
+		t.Errorf("/health before any launch = %d %s", code, body)
+	}
+	wantError(t, call(t, bad.client(t), "browser_navigate", map[string]any{"url": f.URL + "/"}), "browser_launch_failed")
+	code, body = bad.get(t, "/health")
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, `"status":"unhealthy"`) || !strings.Contains(body, "failed to start") {
 		t.Errorf("/health with a browser that cannot start = %d %s", code, body)
 	}
 }

@@ -70,6 +70,9 @@ type Guard struct {
 	metadata    *metadataDoc
 	public      map[string]bool
 	now         func() time.Time
+	// loopback: the server listens on a loopback address, so pages served
+	// from this machine (any loopback origin, any port) may call it.
+	loopback bool
 }
 
 // New validates o and builds its Guard. It does not contact the issuer: the JWKS is fetched on the first token
@@ -270,6 +273,7 @@ func (g *Guard) setHosts(listenAddr string, allowed []string) error {
 			listenPort = ""
 		}
 	}
+	g.loopback = isLoopbackHost(listenHost)
 	names := []string{"localhost", "127.0.0.1", "::1"}
 	if ip := net.ParseIP(listenHost); listenHost != "" && (ip == nil || !ip.IsUnspecified()) {
 		names = append(names, listenHost)
@@ -331,6 +335,13 @@ func (g *Guard) checkOrigin(r *http.Request) string {
 	if ok && sameOrigin(origin, r.Host) {
 		return ""
 	}
+	if ok && g.loopback {
+		// A tool on this machine (an MCP inspector on another port) is no
+		// DNS-rebinding page: its origin names a loopback host.
+		if u, err := url.Parse(origin); err == nil && isLoopbackHost(normalizeHost(u.Hostname())) {
+			return ""
+		}
+	}
 	return fmt.Sprintf("Origin %q is not allowed (see AllowedOrigins)", raw)
 }
 
@@ -361,7 +372,7 @@ func normalizeOrigin(s string) (string, bool) {
 		return "", false
 	}
 	h, p := splitHost(u.Host)
-	if h == "" {
+	if !validHost(h) {
 		return "", false
 	}
 	if p == defaultPort(scheme) {
@@ -391,8 +402,8 @@ func splitHost(hostport string) (host, port string) {
 }
 
 func normalizeHost(h string) string {
-	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
 	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
 	if ip := net.ParseIP(h); ip != nil {
 		return ip.String()
 	}
@@ -407,4 +418,36 @@ func joinHost(h, p string) string {
 		return h
 	}
 	return h + ":" + p
+}
+
+// isLoopbackHost reports localhost names and loopback addresses.
+func isLoopbackHost(h string) bool {
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// validHost reports an IP address or a DNS name (letters, digits, '-' and
+// '_' in dot-separated labels): what an origin's host can be.
+func validHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	if net.ParseIP(h) != nil {
+		return true
+	}
+	for _, label := range strings.Split(h, ".") {
+		if label == "" || len(label) > 63 {
+			return false
+		}
+		for _, c := range label {
+			letter, digit := c >= 'a' && c <= 'z', c >= '0' && c <= '9'
+			if !letter && !digit && c != '-' && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -99,7 +99,9 @@ func TestOriginCheck(t *testing.T) {
 		{"https://app.example.test", true},
 		{"http://localhost:3000", true},
 		{"http://127.0.0.1:" + port, true}, // the server's own origin
-		{"http://localhost:3001", false},
+		{"http://localhost:3001", true},    // a local tool on a loopback listener
+		{"http://[::1]:9999", true},        // the same
+		{"http://localhost.evil.example.test", false},
 		{"https://evil.example.test", false},
 		{"http://app.example.test", false}, // scheme matters
 		{"null", false},
@@ -125,10 +127,21 @@ func TestOriginCheck(t *testing.T) {
 			}
 		})
 	}
-	// A page on the server's own origin but reached through another loopback name is another origin.
+	// Another loopback name of the server itself is a loopback origin too.
 	r := do(t, "POST", url+"/mcp", map[string]string{"Origin": "http://localhost:" + port, "Host": "127.0.0.1:" + port})
-	if r.status != http.StatusForbidden {
-		t.Fatalf("cross-name origin: status %d", r.status)
+	if r.status != http.StatusOK {
+		t.Fatalf("cross-name loopback origin: status %d", r.status)
+	}
+	// On a listener that is not loopback, a loopback origin is a foreign
+	// page like any other.
+	g, err := New(Options{ListenAddr: "10.0.0.5:8931"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("POST", "http://10.0.0.5:8931/mcp", nil)
+	req.Header.Set("Origin", "http://localhost:3000")
+	if why := g.checkOrigin(req); why == "" {
+		t.Fatal("a loopback origin is accepted on a non-loopback listener")
 	}
 	anyURL, _ := startWithOptions(t, Options{AllowedOrigins: []string{"*"}})
 	if r := do(t, "POST", anyURL+"/mcp", map[string]string{"Origin": "https://evil.example.test"}); r.status != http.StatusOK {

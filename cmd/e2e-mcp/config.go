@@ -69,6 +69,8 @@ type Config struct {
 	BusyTimeout time.Duration
 	// OutputDir is where tools write files for HTTP clients.
 	OutputDir string
+	// HTTPMaxBody bounds the body of one HTTP request, in bytes.
+	HTTPMaxBody int64
 	// DrainTimeout bounds waiting for in-flight calls on shutdown (HTTP).
 	DrainTimeout time.Duration
 	// CDPEndpoints are remote browsers to use instead of launching one
@@ -192,6 +194,11 @@ var settings = []setting{
 		duration(func(c *Config) *time.Duration { return &c.BusyTimeout })},
 	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to (session_export_flow, browser_pdf_save), new files only (default: output/ under the per-user state directory)",
 		str(func(c *Config) *string { return &c.OutputDir })},
+	{"http-max-body", "E2E_MCP_HTTP_MAX_BODY", "8388608", "the largest HTTP request body accepted, in bytes (8 MiB: a string argument has at most 1 MiB); larger ones get 413",
+		func(fs *flag.FlagSet, c *Config, name, def, help string) {
+			n, _ := strconv.ParseInt(def, 10, 64)
+			fs.Int64Var(&c.HTTPMaxBody, name, n, help)
+		}},
 	{"drain-timeout", "E2E_MCP_DRAIN_TIMEOUT", "10s", "on SIGTERM over HTTP: how long in-flight calls may finish before sessions end",
 		duration(func(c *Config) *time.Duration { return &c.DrainTimeout })},
 	{"cdp-endpoint", "E2E_MCP_CDP_ENDPOINT", "", "use browsers elsewhere instead of launching one: ws://host:9222/devtools/browser/ID or http://host:9222; sessions are spread across them",
@@ -304,6 +311,9 @@ func (c *Config) Validate() error {
 	if oauth := []string{c.OAuthIssuer, c.OAuthJWKSURL, c.OAuthResource}; (oauth[0] != "" || oauth[1] != "" || oauth[2] != "") &&
 		(oauth[0] == "" || oauth[1] == "" || oauth[2] == "") {
 		errs = append(errs, fmt.Errorf("OAuth needs all of --oauth-issuer, --oauth-jwks-url and --oauth-resource"))
+	}
+	if c.HTTPMaxBody < 1024 {
+		errs = append(errs, fmt.Errorf("--http-max-body must be at least 1024 bytes, got %d", c.HTTPMaxBody))
 	}
 	if c.BusyTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--busy-timeout must be positive, got %s", c.BusyTimeout))

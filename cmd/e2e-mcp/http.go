@@ -11,7 +11,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
@@ -71,8 +70,9 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		DevServersRunning: func() float64 { _, n := reg.Counts(); return float64(n) },
 	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpHandler)
-	mux.Handle("/message", mcpHandler)
+	gate := newMCPGate(mcpHandler, cfg.HTTPMaxBody, cfg.IdleTimeout)
+	mux.Handle("/mcp", gate)
+	mux.Handle("/message", gate)
 	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions))
 	mux.Handle("GET /metrics", metrics.Handler())
 
@@ -123,30 +123,16 @@ type healthCheck struct {
 	Value  any    `json:"value,omitempty"`
 }
 
-// healthCacheFor bounds how often /health looks at the browser: probes
-// come every few seconds.
-const healthCacheFor = 5 * time.Second
-
 // healthHandler answers 200 when a browser runs or can be started, 503
-// when not; it also reports sessions against the limit and memory.
+// when none can be had (none found, or its launches keep failing); it also
+// reports sessions against the limit and memory. It never starts a browser
+// itself: /health needs no credential, and anyone reaching it must not be
+// able to make the server launch one.
 func healthHandler(bm *browser.Manager, reg *mcptools.Registry, maxSessions int) http.Handler {
-	var mu sync.Mutex
-	var at time.Time
-	var last healthCheck
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		if time.Since(at) > healthCacheFor {
-			ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
-			pid, err := bm.Health(ctx)
-			cancel()
-			last = healthCheck{OK: err == nil, Value: pid}
-			if err != nil {
-				last = healthCheck{OK: false, Detail: err.Error()}
-			}
-			at = time.Now()
-		}
-		h := health{Status: "ok", Version: Version(), Checks: map[string]healthCheck{"browser": last}}
-		mu.Unlock()
+		st := bm.State()
+		h := health{Status: "ok", Version: Version(), Checks: map[string]healthCheck{
+			"browser": {OK: st.Problem == "", Detail: st.Problem, Value: st}}}
 		n, dev := reg.Counts()
 		h.Checks["sessions"] = healthCheck{OK: true, Value: map[string]int{"active": n, "max": maxSessions, "devServers": dev}}
 		var ms runtime.MemStats

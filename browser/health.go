@@ -1,0 +1,52 @@
+package browser
+
+import (
+	"fmt"
+	"time"
+)
+
+// State is what a health check may say of the browser without starting
+// one: a check that anyone may call must not make the server launch Chrome.
+type State struct {
+	// Running: a browser runs (launched, or a remote one connected).
+	Running bool `json:"running"`
+	PID     int  `json:"pid,omitempty"`
+	// Executable is the browser that would be launched, when none runs.
+	Executable string `json:"executable,omitempty"`
+	// Problem says why no browser can be had now: none found, or the last
+	// launch failed (a remote one: the last connections failed).
+	Problem string `json:"problem,omitempty"`
+}
+
+// State reports the browser's state. It starts nothing, connects to
+// nothing, and takes no longer than looking up the executable.
+func (m *Manager) State() State {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.remotes) > 0 {
+		var st State
+		for _, rb := range m.remotes {
+			if rb.bctx != nil && rb.bctx.Err() == nil && !rb.lost {
+				st.Running = true
+			} else if rb.failures > 0 && time.Now().Before(rb.nextTry) && st.Problem == "" {
+				st.Problem = "remote browser " + rb.ep.URL + " unreachable: " + rb.lastErr.Error()
+			}
+		}
+		if st.Running {
+			st.Problem = ""
+		}
+		return st
+	}
+	if m.browserCtx != nil && m.browserCtx.Err() == nil {
+		return State{Running: true, PID: m.pidLocked()}
+	}
+	if m.failures > 0 && m.lastErr != nil {
+		// Until a launch succeeds, the last one's failure stands.
+		return State{Problem: fmt.Sprintf("the browser failed to start (%d times in a row): %v", m.failures, m.lastErr)}
+	}
+	path, err := FindExecutable(m.opts.ExecPath)
+	if err != nil {
+		return State{Problem: err.Error()}
+	}
+	return State{Executable: path}
+}
