@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -38,4 +39,27 @@ func TestSplitCommandLine(t *testing.T) {
 	if !reflect.DeepEqual(assigns, []string{"PORT=9", "FOO=a b"}) || !reflect.DeepEqual(argv, []string{"cmd", "X=1"}) {
 		t.Fatalf("splitAssignments: %q %q", assigns, argv)
 	}
+}
+
+// FuzzSplitCommandLine: any command line splits or is refused, never a
+// panic; words single-quoted and joined again split back to themselves.
+func FuzzSplitCommandLine(f *testing.F) {
+	for _, s := range []string{"npm run dev -- --port $PORT", `a "b c" 'd'`, `x\`, `"unterminated`, "${", "$", "a\x00b", "PORT=1 cmd"} {
+		f.Add(s)
+	}
+	none := func(string) (string, bool) { return "", false }
+	f.Fuzz(func(t *testing.T, s string) {
+		words, err := splitCommandLine(s, none)
+		if err != nil {
+			return
+		}
+		quoted := make([]string, len(words))
+		for i, w := range words {
+			quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+		again, err := splitCommandLine(strings.Join(quoted, " "), none)
+		if err != nil || !reflect.DeepEqual(again, words) && len(words) > 0 {
+			t.Fatalf("split %q = %q; quoted and split again: %q, %v", s, words, again, err)
+		}
+	})
 }

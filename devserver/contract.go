@@ -14,7 +14,8 @@ import (
 	"strings"
 )
 
-// maxOutput bounds what is kept of a command's stdout and stderr.
+// maxOutput bounds what is kept of a command's stdout and stderr: their
+// ends (readBack).
 const maxOutput = 64 << 10
 
 // Command is a user's dev-server command under the contract: it is run
@@ -73,12 +74,22 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 	_ = os.Remove(outF.Name())
 	_ = os.Remove(errF.Name())
 
-	cmd := exec.Command(c.Path, append(append([]string{}, c.Args...), "--"+string(verb))...)
+	args := append(append([]string{}, c.Args...), "--"+string(verb))
+	cmd := supervised(c.Path, args)
+	if cmd != nil {
+		// The supervisor reports a verb that cannot start as an exit
+		// status; look first, so that it is typed as before.
+		if err := runnable(c.Path, c.Dir); err != nil {
+			return nil, c.startError(verb, err)
+		}
+	} else {
+		cmd = exec.Command(c.Path, args...)
+		setProcessGroup(cmd)
+	}
 	cmd.Dir = c.Dir
 	cmd.Env = append(os.Environ(), c.Env...)
 	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = outF, errF
-	setProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, c.startError(verb, err)
 	}
@@ -124,6 +135,26 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 	return res, nil
 }
 
+// runnable checks that path names an executable file (found on PATH when
+// it has no separator), as starting it would.
+func runnable(path, dir string) error {
+	if !strings.ContainsRune(path, filepath.Separator) {
+		_, err := exec.LookPath(path)
+		return err
+	}
+	if !filepath.IsAbs(path) && dir != "" {
+		path = filepath.Join(dir, path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		return fs.ErrPermission
+	}
+	return nil
+}
+
 // isKilled reports whether a wait error is the kill we sent.
 func isKilled(err error) bool {
 	var ee *exec.ExitError
@@ -141,11 +172,25 @@ func (c *Command) startError(verb Verb, err error) error {
 	return &Error{Kind: KindCommandNotFound, Verb: verb, Message: fmt.Sprintf("%s: %v", c.Path, err)}
 }
 
+// readBack reads the end of a command's output: its last maxOutput bytes,
+// from the first line that starts within them. The answer is the last JSON
+// object and the log's last lines tell what went wrong, so the end is what
+// matters; a command that logs megabytes before answering is still read.
 func readBack(f *os.File) string {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	end, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return ""
+	}
+	from := max(0, end-maxOutput)
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
 		return ""
 	}
 	b, _ := io.ReadAll(io.LimitReader(f, maxOutput))
+	if from > 0 {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:] // a line cut in the middle is not a line of its own
+		}
+	}
 	return string(b)
 }
 

@@ -17,6 +17,10 @@ import (
 var fixture string
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == SupervisorArg {
+		// The test binary is the verb supervisor of TestSupervisor.
+		os.Exit(Supervise(os.Args[2:]))
+	}
 	dir, err := os.MkdirTemp("", "devfixture-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -81,6 +81,17 @@ const exitBudget = 5 * time.Second
 // server: read into the Config, then removed from the environment.
 var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS"}
 
+// superviseVerbs has dev-server verbs run under this program as their
+// supervisor, so that they die with the server however it ends (Linux).
+func superviseVerbs(log *zap.Logger) {
+	exe, err := os.Executable()
+	if err != nil {
+		log.Warn("no verb supervisor: a killed server may leave a dev-server verb running", zap.Error(err))
+		return
+	}
+	devserver.UseSupervisor(exe)
+}
+
 // forgetSecrets removes secretEnv from this process's environment, which
 // every process it starts inherits.
 func forgetSecrets() {
@@ -91,6 +102,10 @@ func forgetSecrets() {
 
 // realMain runs a subcommand and returns the process exit code.
 func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == devserver.SupervisorArg {
+		// This process supervises one dev-server verb for a server (Linux).
+		return devserver.Supervise(args[1:])
+	}
 	cmd := "serve"
 	if len(args) > 0 && (args[0] == "" || args[0][0] != '-') {
 		cmd, args = args[0], args[1:]
@@ -173,6 +188,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	// writes just fail.
 	signal.Ignore(syscall.SIGPIPE)
 
+	superviseVerbs(log)
 	// Profiles left by a killed server are removed alongside: the scan of
 	// the temp directory need not delay the client's initialize.
 	go browser.CleanStaleProfiles("", log)

@@ -89,8 +89,10 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	browser.CleanStaleProfiles("", log)
+	superviseVerbs(log)
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
+	reg.SetExitBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
 	d := &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log, MaxSnapshotBytes: cfg.MaxSnapshotBytes,
 		ErrorLogLines: cfg.ErrorLogLines, ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir,
 		FileRoots: cfg.fileRoots(), DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout,
