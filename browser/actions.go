@@ -382,7 +382,7 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 		mods |= bit
 	}
 	before := p.mark()
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	cctx, cancel := p.activeCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	if frame != p.frame {
 		if pt.X, pt.Y, err = p.toViewport(cctx, frame, pt.X, pt.Y); err != nil {

@@ -53,3 +53,57 @@ func (p *Page) hungError(what string) *Error {
 		Message: what + " timed out: the page is not answering; its main thread is busy (a script that never yields, such as an endless loop)",
 		Hint:    "browser_navigate or browser_reload stops the script and loads a page (cookies are kept); browser_tabs action=close closes the tab"}
 }
+
+// An input event is answered when the page's handlers have run. A handler
+// may run long and still be working: one that opens two hundred popups
+// took 7 s here, and the click had happened. So the dispatch of an input
+// gets the action timeout, and more while the page shows it is busy
+// (events keep coming: targets it opens, requests, console lines), up to
+// the navigation timeout; a page that goes quiet for activeQuiet past the
+// action timeout is not answering.
+
+// activeQuiet is how long a page may stay silent once an input's action
+// timeout has passed before the input is given up on.
+const activeQuiet = time.Second
+
+// touch notes that the page did something (an event of any of its
+// sessions, or a target it opened).
+func (p *Page) touch() { p.active.Store(time.Now().UnixNano()) }
+
+// lastActive is when the page last did something.
+func (p *Page) lastActive() time.Time {
+	n := p.active.Load()
+	if p.tabs != nil {
+		n = max(n, p.tabs.active.Load())
+	}
+	return time.Unix(0, n)
+}
+
+// activeCtx is a context for dispatching input: it ends after base unless
+// the page keeps showing activity, and at the navigation timeout (or base,
+// if longer) at the latest. Its end counts as a deadline (context.Cause).
+func (p *Page) activeCtx(ctx context.Context, base time.Duration) (context.Context, context.CancelFunc) {
+	cctx, cancel := context.WithCancelCause(p.ctx)
+	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
+	limit := max(p.m.opts.NavigationTimeout, base)
+	start := time.Now()
+	go func() {
+		t := time.NewTimer(base)
+		defer t.Stop()
+		for {
+			select {
+			case <-cctx.Done():
+				return
+			case <-t.C:
+			}
+			idle := time.Since(p.lastActive())
+			if idle < activeQuiet && time.Since(start) < limit {
+				t.Reset(activeQuiet - idle)
+				continue
+			}
+			cancel(context.DeadlineExceeded)
+			return
+		}
+	}()
+	return cctx, func() { stop(); cancel(context.Canceled) }
+}

@@ -268,7 +268,7 @@ func (p *Page) PressKey(ctx context.Context, key string) error {
 		return err
 	}
 	before := p.mark()
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	cctx, cancel := p.activeCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	if err := p.act(cctx, func(cctx context.Context) error { return p.pressChord(cctx, c) }); err != nil {
 		return p.ctxError(cctx, err, "press "+key)

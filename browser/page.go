@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -46,6 +47,8 @@ type Page struct {
 
 	// lastSecret says the last Type filled a password field.
 	lastSecret bool
+	// active is when the page last did something (UnixNano; activeCtx).
+	active atomic.Int64
 
 	// refSeq is the last ref number handed out in this page's session; refs
 	// are never reused, not even across navigations.
@@ -220,6 +223,7 @@ func (p *Page) listener(h *host) func(ev any) {
 // onEvent records what the page does. It runs on chromedp's read loop, so it
 // only updates state: no commands, no blocking.
 func (p *Page) onEvent(h *host, ev any) {
+	p.touch()
 	if p.guard != nil && p.guard.onEvent(h, ev) {
 		return
 	}
@@ -485,7 +489,7 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 	case p.ctx.Err() != nil:
 		return &Error{Kind: KindBrowserCrashed, Message: "the browser tab is gone (" + what + ")",
 			Hint: "call the tool again: a new tab is opened; state of the old one is lost", Err: err}
-	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(context.Cause(ctx), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
 		if !p.answers() {
 			return p.hungError(what)
 		}

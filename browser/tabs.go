@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -26,7 +27,9 @@ type Tabs struct {
 	// lcancel ends the browser-event listener of this context.
 	lcancel context.CancelFunc
 
-	pages   []*Page
+	// tabs are the open tabs in the order they opened; a popup beyond the
+	// first few of a burst is attached only when it is needed (lazyTab).
+	tabs    []*lazyTab
 	current int
 	// remote is the endpoint the context lives on, nil for our own browser.
 	remote *remoteBrowser
@@ -47,6 +50,9 @@ type Tabs struct {
 	deathWhy string
 
 	guard tabsGuard // the request policy's state of this context (policy.go)
+	// active is when a page target of the context last appeared or
+	// changed (UnixNano): a page opening popups is busy (activeCtx).
+	active atomic.Int64
 }
 
 // TabInfo describes one tab for a response.
@@ -135,6 +141,7 @@ func (t *Tabs) onBrowserEvent(ev any) {
 	if info == nil || info.Type != "page" || info.BrowserContextID != t.id {
 		return
 	}
+	t.active.Store(time.Now().UnixNano())
 	t.mu.Lock()
 	_, known := t.infos[info.TargetID]
 	t.infos[info.TargetID] = info
@@ -177,72 +184,121 @@ func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
 	return p, nil
 }
 
+// lazyTab is a tab of the list: its target, and its Page once attached. A
+// page that opens a hundred popups should not cost a hundred attachments
+// (each a dozen round trips and a wait for its load) before the action that
+// opened them can answer: the first few are attached at once, as an agent
+// reads them next; the rest when one is selected. Until then the browser's
+// own target events say their URL and title, the context's proxy holds
+// their requests to the policy, and closing one closes its target.
+type lazyTab struct {
+	id   target.ID
+	page *Page // nil until attached
+}
+
+// eagerPopups is how many popups of one burst are attached at once.
+const eagerPopups = 8
+
+// gone reports whether the tab went away: its page closed or crashed, or
+// (unattached) its target was destroyed.
+func (t *Tabs) gone(lt *lazyTab) bool {
+	if lt.page != nil {
+		return lt.page.Gone()
+	}
+	t.mu.Lock()
+	_, alive := t.infos[lt.id]
+	t.mu.Unlock()
+	return !alive
+}
+
+// attach makes sure the tab has a Page, attaching to its target.
+func (t *Tabs) attach(ctx context.Context, lt *lazyTab) (*Page, error) {
+	if lt.page != nil {
+		return lt.page, nil
+	}
+	p, err := t.open(ctx, lt.id)
+	if err != nil {
+		return nil, fmt.Errorf("attach to tab: %w", err)
+	}
+	p.waitLoaded(ctx, lt.id)
+	lt.page = p
+	return p, nil
+}
+
 // sync drops the tabs that closed themselves (window.close, a crash) and
-// attaches the popups opened since the last call. It returns how many tabs
-// it added. The current tab stays current, and is brought back to the front
-// if a popup opened over it, so that it keeps getting animation frames.
+// takes in the popups opened since the last call, attaching the first few.
+// It returns how many tabs it added. The current tab stays current, and is
+// brought back to the front if a popup opened over it, so that it keeps
+// getting animation frames.
 func (t *Tabs) sync(ctx context.Context) int {
-	cur := t.Current()
-	kept := t.pages[:0]
-	for _, p := range t.pages {
-		if p.Gone() {
-			if p.crashUnsaid() {
-				t.crashedURLs = append(t.crashedURLs, p.LastInfo().URL)
+	var cur *lazyTab
+	if t.current >= 0 && t.current < len(t.tabs) {
+		cur = t.tabs[t.current]
+	}
+	kept := t.tabs[:0]
+	for _, lt := range t.tabs {
+		if t.gone(lt) {
+			if p := lt.page; p != nil {
+				if p.crashUnsaid() {
+					t.crashedURLs = append(t.crashedURLs, p.LastInfo().URL)
+				}
+				p.Close()
 			}
-			p.Close()
 			continue
 		}
-		kept = append(kept, p)
+		kept = append(kept, lt)
 	}
-	t.pages = kept
-	idx := t.indexOf(cur)
+	clear(t.tabs[len(kept):])
+	t.tabs = kept
+	idx := -1
+	for i, lt := range t.tabs {
+		if lt == cur {
+			idx = i
+		}
+	}
 	if idx < 0 {
-		idx = len(t.pages) - 1 // the current tab closed itself: the last one
+		idx = len(t.tabs) - 1 // the current tab closed itself: the last one
 	}
 	t.current = max(0, idx)
 	t.mu.Lock()
 	ids := t.popups
 	t.popups = nil
 	t.mu.Unlock()
-	added := 0
+	var fresh []*lazyTab
 	for _, id := range ids {
 		if t.has(id) {
 			continue // a tab we opened ourselves
 		}
-		p, err := t.open(ctx, id)
-		if err != nil {
-			t.m.log.Debug("attach popup failed", zap.String("target", string(id)), zap.Error(err))
-			continue
-		}
-		p.waitLoaded(ctx, id)
-		t.pages = append(t.pages, p)
-		added++
+		fresh = append(fresh, &lazyTab{id: id})
 	}
-	if added > 0 {
+	// The first few in parallel; each waits for its document to load so
+	// that the answer shows it.
+	var wg sync.WaitGroup
+	for _, lt := range fresh[:min(len(fresh), eagerPopups)] {
+		wg.Go(func() {
+			if _, err := t.attach(ctx, lt); err != nil {
+				t.m.log.Debug("attach popup failed", zap.String("target", string(lt.id)), zap.Error(err))
+			}
+		})
+	}
+	wg.Wait()
+	t.tabs = append(t.tabs, fresh...)
+	if len(fresh) > 0 {
 		if c := t.Current(); c != nil {
 			c.bringToFront(ctx)
 		}
 	}
-	return added
+	return len(fresh)
 }
 
 // has reports whether a tab of the list is the target id.
 func (t *Tabs) has(id target.ID) bool {
-	for _, p := range t.pages {
-		if p.main.target == id {
+	for _, lt := range t.tabs {
+		if lt.id == id {
 			return true
 		}
 	}
 	return false
-}
-
-func (t *Tabs) indexOf(p *Page) int {
-	for i, q := range t.pages {
-		if q == p {
-			return i
-		}
-	}
-	return -1
 }
 
 // TakeCrashed returns the URLs of the tabs that crashed and were closed
@@ -253,26 +309,36 @@ func (t *Tabs) TakeCrashed() []string {
 	return c
 }
 
+// infoOf is a tab's URL and title as the browser last reported them.
+func (t *Tabs) infoOf(id target.ID) Info {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if info, ok := t.infos[id]; ok {
+		return Info{URL: info.URL, Title: info.Title}
+	}
+	return Info{}
+}
+
 // URLs are the URLs of the open tabs, as the browser last reported them.
 func (t *Tabs) URLs() []string {
 	var out []string
-	for _, p := range t.pages {
-		out = append(out, p.LastInfo().URL)
+	for _, lt := range t.tabs {
+		out = append(out, t.infoOf(lt.id).URL)
 	}
 	return out
 }
 
-// TakePopups attaches the popups opened since the last look and returns
+// TakePopups takes in the popups opened since the last look and returns
 // how many; the current tab stays current.
 func (t *Tabs) TakePopups(ctx context.Context) int { return t.sync(ctx) }
 
-// Current returns the current tab after taking in popups and dropping
-// closed tabs; nil when no tab is open.
+// Current returns the current tab; nil when no tab is open. The current tab
+// is always attached (Select attaches it).
 func (t *Tabs) Current() *Page {
-	if t.current < 0 || t.current >= len(t.pages) {
+	if t.current < 0 || t.current >= len(t.tabs) {
 		return nil
 	}
-	return t.pages[t.current]
+	return t.tabs[t.current].page
 }
 
 // Sync takes in the popups opened and the tabs closed since the last call
@@ -296,19 +362,23 @@ func (t *Tabs) New(ctx context.Context) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.pages = append(t.pages, p)
-	t.current = len(t.pages) - 1
+	t.tabs = append(t.tabs, &lazyTab{id: p.main.target, page: p})
+	t.current = len(t.tabs) - 1
 	return p, nil
 }
 
-// Select makes the tab at index current and brings it to the front.
+// Select makes the tab at index current (attaching to it if it was not)
+// and brings it to the front.
 func (t *Tabs) Select(ctx context.Context, index int) (*Page, error) {
 	t.sync(ctx)
-	if index < 0 || index >= len(t.pages) {
+	if index < 0 || index >= len(t.tabs) {
 		return nil, t.indexError(index)
 	}
+	p, err := t.attach(ctx, t.tabs[index])
+	if err != nil {
+		return nil, err
+	}
 	t.current = index
-	p := t.pages[index]
 	p.bringToFront(ctx)
 	return p, nil
 }
@@ -317,38 +387,57 @@ func (t *Tabs) Select(ctx context.Context, index int) (*Page, error) {
 // becomes current.
 func (t *Tabs) CloseTab(ctx context.Context, index int) error {
 	t.sync(ctx)
-	if index < 0 || index >= len(t.pages) {
+	if index < 0 || index >= len(t.tabs) {
 		return t.indexError(index)
 	}
-	t.pages[index].unstick() // a page that does not answer runs no unload
-	t.pages[index].Close()
-	t.pages = append(t.pages[:index], t.pages[index+1:]...)
-	if index < t.current || t.current >= len(t.pages) {
+	if p := t.tabs[index].page; p != nil {
+		p.unstick() // a page that does not answer runs no unload
+		p.Close()
+	} else {
+		cctx, cancel := context.WithTimeout(t.bctx, t.m.opts.ActionTimeout)
+		stop := context.AfterFunc(ctx, cancel)
+		_, err := chromedp.CallBrowser(cctx, target.CloseTarget, target.CloseTargetParams{TargetID: t.tabs[index].id})
+		stop()
+		cancel()
+		if err != nil && !t.gone(t.tabs[index]) {
+			return fmt.Errorf("close tab %d: %w", index, err)
+		}
+	}
+	t.tabs = append(t.tabs[:index], t.tabs[index+1:]...)
+	if index < t.current || t.current >= len(t.tabs) {
 		t.current = max(0, t.current-1)
 	}
-	if c := t.Current(); c != nil {
-		c.bringToFront(ctx)
+	if len(t.tabs) > 0 {
+		// The tab that is current now is attached: it may have been a
+		// popup nobody looked at yet.
+		if _, err := t.attach(ctx, t.tabs[t.current]); err != nil {
+			return err
+		}
+		t.Current().bringToFront(ctx)
 	}
 	return nil
 }
 
 func (t *Tabs) indexError(index int) error {
 	return newError(KindInvalidInput, "list the tabs with browser_tabs action=list and use an index from it",
-		"index: no tab %d (%d open)", index, len(t.pages))
+		"index: no tab %d (%d open)", index, len(t.tabs))
 }
 
-// List describes the open tabs, in the order they were opened: each tab's
-// URL and title as its page says (one round trip a tab), or as the browser
-// last reported them while a dialog blocks the page.
+// List describes the open tabs, in the order they were opened: an
+// attached tab's URL and title as its page says them now (one round trip),
+// another's as the browser last reported them (none: a list of hundreds of
+// popups nobody looked at is instant), and a dialog open in one.
 func (t *Tabs) List(ctx context.Context) []TabInfo {
-	out := make([]TabInfo, 0, len(t.pages))
-	for i, p := range t.pages {
+	out := make([]TabInfo, 0, len(t.tabs))
+	for i, lt := range t.tabs {
 		ti := TabInfo{Index: i, Current: i == t.current}
-		info := p.LastInfo()
-		if d := p.Dialog(); d != nil {
-			ti.Dialog = d.String()
-		} else if live, err := p.Info(ctx); err == nil {
-			info = live
+		info := t.infoOf(lt.id)
+		if lt.page != nil {
+			if d := lt.page.Dialog(); d != nil {
+				ti.Dialog = d.String()
+			} else if live, err := lt.page.Info(ctx); err == nil {
+				info = live
+			}
 		}
 		ti.URL, ti.Title = info.URL, info.Title
 		out = append(out, ti)
@@ -418,7 +507,7 @@ func (t *Tabs) death() string {
 func (t *Tabs) Death() string { return t.death() }
 
 // Len is the number of open tabs.
-func (t *Tabs) Len() int { return len(t.pages) }
+func (t *Tabs) Len() int { return len(t.tabs) }
 
 // DeathSaid reports whether an error already told the agent that the
 // browser under this context died.
@@ -446,10 +535,12 @@ func (t *Tabs) Close() {
 	if already {
 		return
 	}
-	for _, p := range t.pages {
-		p.Close()
+	for _, lt := range t.tabs {
+		if lt.page != nil {
+			lt.page.Close()
+		}
 	}
-	t.pages = nil
+	t.tabs = nil
 	if t.lcancel != nil {
 		t.lcancel()
 	}

@@ -174,17 +174,55 @@ func (r *response) tabsInfo(ctx context.Context, s *Session) {
 	s.newTabs += s.tabs.TakePopups(ctx)
 	if s.newTabs > 0 {
 		fmt.Fprintf(&r.page, "- New tabs opened: %d (they are not current: select one with browser_tabs)\n", s.newTabs)
+		r.set("tabsOpened", s.newTabs)
 		s.newTabs = 0
 	}
 	if s.tabs.Len() > 1 {
-		r.writeTabs(s.tabs.List(ctx))
+		r.writeTabs(shortTabs(s.tabs.List(ctx), maxTabsShown))
 	}
 }
 
-// writeTabs renders the ### Open tabs section.
-func (r *response) writeTabs(tabs []browser.TabInfo) {
+// maxTabsShown bounds the tabs a page state lists (browser_tabs lists all):
+// a page that opened two hundred popups must not make every answer long.
+const maxTabsShown = 12
+
+// shortTabs keeps at most n tabs of a list: the first and the last ones,
+// and the current one; a nil entry stands for those left out.
+func shortTabs(tabs []browser.TabInfo, n int) []*browser.TabInfo {
+	out := make([]*browser.TabInfo, 0, min(len(tabs), n+1))
+	if len(tabs) <= n {
+		for i := range tabs {
+			out = append(out, &tabs[i])
+		}
+		return out
+	}
+	head := n / 2
+	tail := n - head - 1 // room for the current one
+	gap := false
+	for i := range tabs {
+		if i < head || i >= len(tabs)-tail || tabs[i].Current {
+			out = append(out, &tabs[i])
+			gap = false
+			continue
+		}
+		if !gap {
+			out = append(out, nil)
+			gap = true
+		}
+	}
+	return out
+}
+
+// writeTabs renders the ### Open tabs section (a nil entry: tabs left out).
+func (r *response) writeTabs(tabs []*browser.TabInfo) {
 	r.tabs.WriteString("### Open tabs\n")
+	shown := make([]browser.TabInfo, 0, len(tabs))
 	for _, t := range tabs {
+		if t == nil {
+			r.tabs.WriteString("- … (more tabs: browser_tabs action=list lists them all)\n")
+			continue
+		}
+		shown = append(shown, *t)
 		cur := ""
 		if t.Current {
 			cur = " (current)"
@@ -199,7 +237,7 @@ func (r *response) writeTabs(tabs []browser.TabInfo) {
 		}
 		r.tabs.WriteByte('\n')
 	}
-	r.set("tabs", tabs)
+	r.set("tabs", shown)
 }
 
 // dialog renders the ### Dialog section: what blocks the page, and how to

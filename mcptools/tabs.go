@@ -7,6 +7,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
+// maxTabsListed bounds browser_tabs action=list, which keeps its answer
+// within budget even for a page that opened a thousand tabs.
+const maxTabsListed = 300
+
 // TabsParams are the arguments of browser_tabs.
 type TabsParams struct {
 	Action string `json:"action" jsonschema:"enum=list,enum=new,enum=select,enum=close"`
@@ -34,7 +38,7 @@ func tabsTool(d *Deps) Tool {
 			var err error
 			switch a.Action {
 			case "list":
-				r.writeTabs(s.tabs.List(ctx))
+				r.writeTabs(shortTabs(s.tabs.List(ctx), maxTabsListed))
 				return r.build(), nil
 			case "new":
 				target := ""
@@ -68,12 +72,19 @@ func tabsTool(d *Deps) Tool {
 				if a.Index != nil {
 					i = *a.Index
 				}
+				was := s.tabs.Current()
 				if err := s.tabs.CloseTab(ctx, i); err != nil {
 					return nil, err
 				}
 				r.resultf("Closed tab %d.", i)
 				if s.tabs.Len() == 0 {
 					r.resultf("No tab is open; the next browser tool opens a blank one (cookies and storage are kept).")
+					return r.build(), nil
+				}
+				if s.tabs.Current() == was {
+					// The current tab did not change: its page is as the
+					// agent last saw it; the list says what is left.
+					r.writeTabs(shortTabs(s.tabs.List(ctx), maxTabsShown))
 					return r.build(), nil
 				}
 			default:
@@ -87,7 +98,7 @@ func tabsTool(d *Deps) Tool {
 				return nil, err
 			}
 			if s.tabs.Len() == 1 {
-				r.writeTabs(s.tabs.List(ctx))
+				r.writeTabs(shortTabs(s.tabs.List(ctx), maxTabsShown))
 			}
 			return r.build(), nil
 		})
