@@ -247,8 +247,11 @@ type tabsGuard struct {
 
 // proxyParams starts the context's proxy when the policy has rules and the
 // browser is ours, and returns the parameters that create the context with
-// it. Loopback is proxied too ("<-loopback>" drops Chrome's implicit bypass
-// of localhost), so that allowlists and blocks hold for it. A remote
+// it. "<-loopback>" drops Chrome's implicit bypass rules, which cover not
+// only loopback but link-local addresses too (169.254.169.254, the cloud
+// metadata service, would go direct); loopback is then bypassed explicitly
+// when no rule could refuse any of it, which spares a dev server on
+// loopback a hop. A remote
 // browser (--cdp-endpoint) cannot reach a proxy on our loopback: its
 // contexts keep the Fetch domain's checks only.
 func (t *Tabs) proxyParams() (target.CreateBrowserContextParams, error) {
@@ -265,6 +268,9 @@ func (t *Tabs) proxyParams() (target.CreateBrowserContextParams, error) {
 	}
 	t.guard.proxy = px
 	params.ProxyServer, params.ProxyBypassList = px.URL(), "<-loopback>"
+	if pol.AllowsAllLoopback() {
+		params.ProxyBypassList += ";localhost;*.localhost;127.0.0.0/8;[::1]"
+	}
 	return params, nil
 }
 

@@ -141,6 +141,30 @@ func (p *Policy) Intercepts() bool {
 	return p != nil && (len(p.allowed) > 0 || len(p.blocked) > 0 || p.blockPrivate)
 }
 
+// AllowsAllLoopback reports whether every loopback origin (localhost and
+// its subdomains, 127.0.0.0/8, ::1, on any scheme and port) is allowed: no
+// allowlist, and no blocked-origins rule that could match one. Then a
+// browser may reach loopback without going through the proxy, which spares
+// the usual dev server a hop (a name that resolves to loopback still goes
+// through it: Chrome bypasses by how a host is written).
+func (p *Policy) AllowsAllLoopback() bool {
+	if p == nil {
+		return true
+	}
+	if len(p.allowed) > 0 {
+		return false
+	}
+	for _, r := range p.blocked {
+		if r.host == "*" || r.sub && (r.host == "localhost" || strings.HasSuffix(r.host, ".localhost")) || isLocalhost(r.host) {
+			return false
+		}
+		if a, ok := parseIP(r.host); ok && embeddedIPv4(a).IsLoopback() {
+			return false
+		}
+	}
+	return true
+}
+
 // Verdict is a policy decision on one URL.
 type Verdict struct {
 	Blocked bool

@@ -248,3 +248,28 @@ func TestPolicyEmbeddedIPv4(t *testing.T) {
 		{"http://127.0.0.2/", true, "allowed-origins"},
 	})
 }
+
+func TestAllowsAllLoopback(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want bool
+	}{
+		{Config{}, true},
+		{Config{BlockPrivateNetworks: true}, true},
+		{Config{BlockedOrigins: []string{"evil.example", "10.0.0.1"}}, true},
+		{Config{BlockedOrigins: []string{"http://localhost:3000"}}, false},
+		{Config{BlockedOrigins: []string{"127.0.0.1"}}, false},
+		{Config{BlockedOrigins: []string{"[::ffff:127.0.0.2]"}}, false},
+		{Config{BlockedOrigins: []string{"*.localhost"}}, false},
+		{Config{BlockedOrigins: []string{"*"}}, false},
+		{Config{AllowedOrigins: []string{"localhost"}}, false},
+	} {
+		p, err := New(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.AllowsAllLoopback(); got != c.want {
+			t.Errorf("%+v: AllowsAllLoopback = %v", c.cfg, got)
+		}
+	}
+}
