@@ -189,6 +189,8 @@ func TestEndedSessionIsToldOnce(t *testing.T) {
 		}
 		return false
 	})
+	// session_list does not swallow it (it holds the caller's default session).
+	mustCall(t, c, "session_list", map[string]any{"sessionId": "idler"})
 	wantError(t, call(t, c, "browser_snapshot", map[string]any{"sessionId": "idler"}), "session_ended", "idle-timeout", "call again")
 	mustContain(t, "the call after", mustCall(t, c, "browser_snapshot", map[string]any{"sessionId": "idler"}), "about:blank")
 }

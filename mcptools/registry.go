@@ -153,11 +153,18 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 		r.mu.Lock()
 		s, ok := r.sessions[key]
 		var evicted *Session
+		var pending *endNote
 		if !ok {
-			if note, gone := r.ended[key]; gone && tool != "session_list" {
-				// Said once; session_end of it has nothing left to say.
+			if note, gone := r.ended[key]; gone {
+				// Said once; session_end of it has nothing left to say,
+				// and session_list (which holds the caller's default
+				// session) leaves it to the next call.
 				r.forgetEndLocked(key)
-				if tool != "session_end" {
+				switch tool {
+				case "session_end":
+				case "session_list":
+					pending = &note
+				default:
 					r.mu.Unlock()
 					return nil, nil, sessionEnded(sessionID, note)
 				}
@@ -179,6 +186,7 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 				r.noteEndLocked(evicted.key, fmt.Sprintf("it was the least recently used of %d sessions and made room for a new one (--max-sessions)", r.MaxSessions))
 			}
 			s = newSession(key, conn)
+			s.endNote = pending
 			r.sessions[key] = s
 			metrics.SessionsCreated.Inc()
 			r.log.Info("session created", zap.String("session", sessionID), zap.String("connection", conn))
@@ -195,6 +203,13 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 			return nil, nil, err
 		}
 		if !s.closed {
+			if note := s.endNote; note != nil && tool != "session_list" {
+				s.endNote = nil
+				if tool != "session_end" {
+					s.unlock()
+					return nil, nil, sessionEnded(sessionID, *note)
+				}
+			}
 			s.lastUsed = time.Now()
 			return s, s.begin(ctx, tool), nil
 		}

@@ -35,6 +35,9 @@ type Session struct {
 
 	runMu sync.Mutex
 	run   *runningCall // the call holding the session, if any
+	// endNote says why the session this one replaces was ended by the
+	// server, when session_list made this one before that could be said.
+	endNote *endNote
 
 	tabs     *browser.Tabs // the session's browser context, once opened
 	warm     *warmTabs     // the browser context session_start began opening
