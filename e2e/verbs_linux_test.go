@@ -50,7 +50,7 @@ func requireGone(t *testing.T, s string, within time.Duration) {
 func TestVerbsDieWithTheServer(t *testing.T) {
 	t.Run("SIGKILL during a verb", func(t *testing.T) {
 		marker := "617.5"
-		env, _ := serverEnv(t)
+		env, tmp := serverEnv(t)
 		s := startRaw(t, append(env, "E2E_MCP_SERVER_COMMAND="+hangingCommand(t, marker), "E2E_MCP_STATUS_TIMEOUT=5m"))
 		s.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"verbs","version":"1"}}}`)
 		s.await(t, 1)
@@ -63,10 +63,13 @@ func TestVerbsDieWithTheServer(t *testing.T) {
 		_ = s.cmd.Process.Kill()
 		s.waitExit(t, 10*time.Second)
 		requireGone(t, marker, 10*time.Second)
+		// session_start warmed a browser: it dies with the server too, and
+		// must be gone before its profile under tmp is removed.
+		requireNoChrome(t, tmp, 10*time.Second)
 	})
 	t.Run("SIGTERM then SIGKILL", func(t *testing.T) {
 		marker := "619.5"
-		env, _ := serverEnv(t)
+		env, tmp := serverEnv(t)
 		s := startRaw(t, append(env, "E2E_MCP_SERVER_COMMAND="+hangingCommand(t, marker)))
 		s.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"verbs","version":"1"}}}`)
 		s.await(t, 1)
@@ -83,5 +86,6 @@ func TestVerbsDieWithTheServer(t *testing.T) {
 			s.waitExit(t, 10*time.Second)
 		}
 		requireGone(t, marker, 10*time.Second)
+		requireNoChrome(t, tmp, 10*time.Second)
 	})
 }
