@@ -57,20 +57,22 @@ func profileOwner(dir string) (int, bool) {
 }
 
 // CleanStaleProfiles removes the profile directories under root (the temp
-// directory if empty) that belong to servers no longer running, after killing
+// directory if empty, and then /tmp too when Chrome's temp directories had
+// to go there) that belong to servers no longer running, after killing
 // any Chrome process still using them. A server killed with SIGKILL cannot
 // clean up after itself; the next one does it here. It returns the
 // directories it removed.
 func CleanStaleProfiles(root string, log *zap.Logger) []string {
+	var extra []string
 	if root == "" {
 		root = os.TempDir()
+		if len(filepath.Join(root, profilePrefix+"1234567-1234567890", "tmp")) > maxChromeTmp && root != "/tmp" {
+			// Chrome's temp directories went to /tmp (chromeTempDir).
+			extra, _ = filepath.Glob(filepath.Join("/tmp", profilePrefix+"*"))
+		}
 	}
 	dirs, _ := filepath.Glob(filepath.Join(root, profilePrefix+"*"))
-	if len(filepath.Join(root, profilePrefix+"1234567-1234567890", "tmp")) > maxChromeTmp && root != "/tmp" {
-		// Chrome's temp directories went to /tmp (chromeTempDir).
-		more, _ := filepath.Glob(filepath.Join("/tmp", profilePrefix+"*"))
-		dirs = append(dirs, more...)
-	}
+	dirs = append(dirs, extra...)
 	var removed []string
 	for _, dir := range dirs {
 		pid, ok := profileOwner(dir)
