@@ -20,8 +20,8 @@ ensure-browser: ## make sure Chromium is installed (installs Debian's chromium a
 test: ensure-browser vet cross fuzz-brief ## the one test command: browser check, vet, cross-compile, fuzz briefly, all tests with -race
 	$(GO) test -race -count=1 -timeout 20m ./...
 
-fuzz-brief: ## every fuzz target for 2 s (their seed corpora also run with the tests)
-	@FUZZTIME=2s GO=$(GO) scripts/fuzz.sh
+fuzz-brief: ## every fuzz target for 2,000 inputs (their seed corpora also run with the tests)
+	@FUZZTIME=2000x GO=$(GO) scripts/fuzz.sh
 
 fuzz: ## every fuzz target for FUZZTIME (60s) each; failures leave inputs in testdata/fuzz to commit
 	@FUZZTIME=$${FUZZTIME:-60s} GO=$(GO) scripts/fuzz.sh

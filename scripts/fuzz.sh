@@ -2,7 +2,8 @@
 # Runs every Go fuzz target of the module for FUZZTIME each (default 60s):
 # the parsers that take outside input (selectors, flows, tool arguments, the
 # dev-server contract's answers, HTTP headers, origin patterns, IP literals).
-# 'make test' runs it briefly (FUZZTIME=2s); 'make fuzz' for longer. A
+# 'make test' runs it briefly (FUZZTIME=2000x: a count, not a time, so a
+# slow machine still fuzzes each); 'make fuzz' for longer. A
 # failure leaves its input under the package's testdata/fuzz/ to commit as
 # a regression case.
 set -euo pipefail
@@ -16,6 +17,12 @@ for pkg in $($go list ./...); do
   for t in $targets; do
     echo "fuzz $pkg $t ($time)"
     if ! $go test -run '^$' -fuzz "^${t}\$" -fuzztime "$time" "$pkg" >/tmp/fuzz.$$.log 2>&1; then
+      if grep -q "context deadline exceeded" /tmp/fuzz.$$.log && ! grep -q "Failing input written" /tmp/fuzz.$$.log; then
+        # Go's fuzzer can report its own time running out as a failure
+        # (golang/go#48127): no input failed, so nothing was found.
+        echo "  (the fuzzer's deadline, not a finding)"
+        continue
+      fi
       cat /tmp/fuzz.$$.log
       failed=1
     fi
