@@ -100,11 +100,21 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 // SnapshotOptions select what a snapshot shows.
 type SnapshotOptions struct {
 	// Target limits the snapshot to the subtree of this ref or selector.
-	Target string `json:"-"`
+	Target string
 	// Depth limits how deep the tree goes; 0 means no limit.
-	Depth int `json:"depth,omitempty"`
+	Depth int
 	// InteractiveOnly lists only the elements that have refs.
-	InteractiveOnly bool `json:"interactiveOnly,omitempty"`
+	InteractiveOnly bool
+	// From shows the children of Target (or the page's top level) from
+	// this one on, 1-based, as a fold line says; 0 shows them all.
+	From int
+	// Full never folds: the whole tree, however large.
+	Full bool
+}
+
+// WholePage says whether the options ask for the whole page as it is.
+func (o SnapshotOptions) WholePage() bool {
+	return o.Target == "" && o.Depth == 0 && !o.InteractiveOnly && o.From == 0
 }
 
 // RefInfo describes the element behind a ref.
@@ -113,32 +123,70 @@ type RefInfo struct {
 	Name string `json:"name"`
 }
 
+// Snapshot kinds: what a [Snapshot]'s YAML holds.
+const (
+	SnapWhole   = "whole"   // the page, or the part asked for
+	SnapChanges = "changes" // only what changed since the last snapshot an answer showed
+	SnapNone    = "none"    // nothing changed since then (YAML is empty)
+)
+
 // Snapshot is the page's accessibility tree as YAML, with its refs.
 type Snapshot struct {
 	YAML string             `json:"yaml"`
 	Refs map[string]RefInfo `json:"refs"`
 	Info Info               `json:"info"`
+	// Kind says what YAML holds (SnapWhole, SnapChanges, SnapNone).
+	Kind string `json:"kind"`
+	// Folds counts the fold lines in YAML: parts left out to keep within
+	// the snapshot budget, each saying how to open it.
+	Folds int `json:"folds,omitempty"`
+	// Frames says the page has iframes; changes are then not computed by
+	// the engine (Kind is SnapWhole) and the caller compares the text.
+	Frames bool `json:"frames,omitempty"`
+	token  string
 }
 
 // Snapshot renders the page's accessibility tree in the Playwright MCP
 // format, with iframes (same- and cross-process) in place and their refs
-// prefixed fN. The main frame takes one round trip.
+// prefixed fN, folded to the snapshot budget unless opts.Full. The main
+// frame takes one round trip. A whole-page snapshot becomes the baseline
+// of the next [Page.Changes].
 func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
-	if opts == (SnapshotOptions{}) {
-		if s := p.takeSettled(ctx); s != nil {
-			return s, nil
+	snap, err := p.snapshot(ctx, opts, "", false)
+	if err == nil && opts.WholePage() {
+		p.shown = snap.token
+	}
+	return snap, err
+}
+
+// Changes is the page state an action answers with: what changed since
+// the last snapshot an answer showed (Kind SnapChanges or SnapNone), or the
+// whole page, folded, when that is not clearly larger (SnapWhole), or when
+// onlyChanges is false and there is no earlier snapshot of this document.
+// Only the elements on the paths to a change are read again.
+func (p *Page) Changes(ctx context.Context, onlyChanges bool) (*Snapshot, error) {
+	snap := p.takeSettled(ctx)
+	if snap == nil || onlyChanges {
+		var err error
+		if snap, err = p.snapshot(ctx, SnapshotOptions{}, p.shown, onlyChanges); err != nil {
+			return nil, err
 		}
 	}
-	return p.snapshot(ctx, opts)
+	p.shown = snap.token
+	return snap, nil
 }
 
-// wholeSnapshot is the snapshot of the whole page, as a settle barrier.
-func (p *Page) wholeSnapshot(ctx context.Context) (*Snapshot, error) {
-	return p.snapshot(ctx, SnapshotOptions{})
+// FullSnapshot is the whole page, never folded, without becoming the
+// baseline of changes (for searching it).
+func (p *Page) FullSnapshot(ctx context.Context) (*Snapshot, error) {
+	return p.snapshot(ctx, SnapshotOptions{Full: true}, "", false)
 }
 
-func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
-	if opts == (SnapshotOptions{}) {
+// snapshot takes a snapshot; since, when not empty, asks for the changes
+// since that engine token (onlyChanges: even when they are not smaller
+// than the page). Without since, every element is read afresh.
+func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string, onlyChanges bool) (*Snapshot, error) {
+	if opts.WholePage() {
 		start := time.Now()
 		defer func() { p.snapCost = time.Since(start) }()
 	}
@@ -155,11 +203,18 @@ func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 		}
 		frame, root = loc.frame, loc.expr
 	}
-	snap, err := p.frameSnapshot(cctx, frame, opts, root)
+	q := snapQuery{Depth: opts.Depth, InteractiveOnly: opts.InteractiveOnly, From: opts.From, Since: since,
+		OnlyChanges: onlyChanges, Fresh: since == "", RootTarget: opts.Target}
+	if !opts.Full {
+		q.Budget = p.m.opts.SnapshotBudget
+	}
+	snap, err := p.frameSnapshot(cctx, frame, q, root)
 	if err != nil {
 		return nil, p.targetError(cctx, err, opts.Target, nil)
 	}
-	p.stitchFrames(cctx, frame, snap, opts, 0)
+	if snap.Kind != SnapNone {
+		p.stitchFrames(cctx, frame, snap, q, 0)
+	}
 	if frame != p.frame {
 		if snap.Info, err = p.Info(cctx); err != nil {
 			return nil, err
@@ -168,15 +223,25 @@ func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 	return snap, nil
 }
 
+// snapQuery is what the engine's snapshot() is asked (js/20_snapshot.js).
+type snapQuery struct {
+	Depth           int    `json:"depth,omitempty"`
+	InteractiveOnly bool   `json:"interactiveOnly,omitempty"`
+	From            int    `json:"from,omitempty"`
+	Budget          int    `json:"budget,omitempty"`
+	Since           string `json:"since,omitempty"`
+	OnlyChanges     bool   `json:"onlyChanges,omitempty"`
+	Fresh           bool   `json:"fresh,omitempty"`
+	RootTarget      string `json:"rootTarget,omitempty"`
+	RefSeq          int    `json:"refSeq"`
+	Prefix          string `json:"prefix"`
+}
+
 // frameSnapshot is one frame's snapshot, of its body or of the element
 // rootExpr yields.
-func (p *Page) frameSnapshot(ctx context.Context, f cdp.FrameID, opts SnapshotOptions, rootExpr string) (*Snapshot, error) {
-	arg, _ := json.Marshal(struct {
-		Depth           int    `json:"depth,omitempty"`
-		InteractiveOnly bool   `json:"interactiveOnly,omitempty"`
-		RefSeq          int    `json:"refSeq"`
-		Prefix          string `json:"prefix"`
-	}{opts.Depth, opts.InteractiveOnly, p.refSeqOf(f), p.prefixOf(f)})
+func (p *Page) frameSnapshot(ctx context.Context, f cdp.FrameID, q snapQuery, rootExpr string) (*Snapshot, error) {
+	q.RefSeq, q.Prefix = p.refSeqOf(f), p.prefixOf(f)
+	arg, _ := json.Marshal(q)
 	call := "__e2e.snapshot(" + string(arg) + ")"
 	if rootExpr != "" {
 		call = "__e2e.snapshot(Object.assign(" + string(arg) + ", {root: " + rootExpr + "}))"
@@ -186,7 +251,12 @@ func (p *Page) frameSnapshot(ctx context.Context, f cdp.FrameID, opts SnapshotOp
 			YAML   string             `json:"yaml"`
 			RefSeq int                `json:"refSeq"`
 			Refs   map[string]RefInfo `json:"refs"`
+			Token  string             `json:"token"`
+			Kind   string             `json:"kind"`
+			Folds  int                `json:"folds"`
+			Frames bool               `json:"frames"`
 			Error  string             `json:"error"`
+			Input  bool               `json:"input"`
 		} `json:"snap"`
 		Info Info `json:"info"`
 	}
@@ -194,13 +264,17 @@ func (p *Page) frameSnapshot(ctx context.Context, f cdp.FrameID, opts SnapshotOp
 		return nil, err
 	}
 	if res.Snap.Error != "" {
+		if res.Snap.Input {
+			return nil, &Error{Kind: KindInvalidInput, Message: res.Snap.Error, Hint: "take the from value from a fold line of a recent snapshot"}
+		}
 		return nil, &Error{Kind: KindScriptError, Message: res.Snap.Error, Hint: "the page engine failed on this page; report it with the page's HTML"}
 	}
 	p.setRefSeq(f, res.Snap.RefSeq)
 	if res.Snap.Refs == nil {
 		res.Snap.Refs = map[string]RefInfo{}
 	}
-	return &Snapshot{YAML: res.Snap.YAML, Refs: res.Snap.Refs, Info: res.Info}, nil
+	return &Snapshot{YAML: res.Snap.YAML, Refs: res.Snap.Refs, Info: res.Info, Kind: res.Snap.Kind, Folds: res.Snap.Folds,
+		Frames: res.Snap.Frames, token: res.Snap.Token}, nil
 }
 
 // resolveIn locates target and runs try with it, following a selector into
@@ -502,7 +576,7 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	var err error
 	var snap *Snapshot
 	if tokenOf(ctx) != nil && p.snapCost < cheapSnapshot {
-		snap, err = p.wholeSnapshot(ctx)
+		snap, err = p.snapshot(ctx, SnapshotOptions{}, p.shown, false)
 	} else {
 		_, err = p.Info(ctx)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/chromedp/cdproto/page"
@@ -48,33 +49,94 @@ func (p *Page) GetContent(ctx context.Context, target, format string, max int) (
 
 // FindMatch is one snapshot line that matched [Page.Find].
 type FindMatch struct {
-	// Line is the snapshot line, trimmed.
+	// Line is the snapshot line, trimmed (a table row is one line).
 	Line string `json:"line"`
-	// Ref is the line's own ref, or else the ref of the nearest element
-	// above it that has one (Under is then that element's line).
+	// Ref is the ref of the matching element on the line, or else the ref
+	// of the nearest element above it that has one (Under is then that
+	// element's line).
 	Ref   string `json:"ref,omitempty"`
 	Under string `json:"under,omitempty"`
+	// Role and Name are those of the element Ref names, when it is on the line.
+	Role string `json:"role,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// FindQuery is what [Page.Find] looks for; every field given must match.
+type FindQuery struct {
+	Text  string         // in a line's text, case-insensitive
+	Regex *regexp.Regexp // or matching a line's text
+	Role  string         // an element of this role
+	Name  string         // whose name contains this, case-insensitive
+}
+
+// String describes the query for an answer.
+func (q FindQuery) String() string {
+	var parts []string
+	if q.Text != "" {
+		parts = append(parts, strconv.Quote(q.Text))
+	}
+	if q.Regex != nil {
+		parts = append(parts, "/"+q.Regex.String()+"/")
+	}
+	if q.Role != "" {
+		parts = append(parts, "role "+q.Role)
+	}
+	if q.Name != "" {
+		parts = append(parts, "name "+strconv.Quote(q.Name))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // refInLineRE finds the ref of a snapshot line.
 var refInLineRE = regexp.MustCompile(`\[ref=([a-z0-9]+)\]`)
 
-// Find takes a snapshot of the whole page (iframes included) and returns the
-// lines whose text contains text (case-insensitive) or matches re, with
-// their refs, at most limit of them, and how many matched in all.
-func (p *Page) Find(ctx context.Context, text string, re *regexp.Regexp, limit int) ([]FindMatch, int, error) {
-	snap, err := p.Snapshot(ctx, SnapshotOptions{})
+// itemRE finds the elements of a snapshot line: the line's own, and on a
+// one-line table row each cell and the controls in it. Groups: role, the
+// quoted name, the attributes.
+var itemRE = regexp.MustCompile(`(?:^|: |\| |, )([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?((?: \[[a-z]+(?:=[^\]]*)?\])*)`)
+
+// Find searches the whole page, never folded, iframes included, and returns
+// the lines that match q with their refs, at most limit of them, and how
+// many matched in all.
+func (p *Page) Find(ctx context.Context, q FindQuery, limit int) ([]FindMatch, int, error) {
+	snap, err := p.FullSnapshot(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
-	matches, total := FindInSnapshot(snap.YAML, text, re, limit)
+	matches, total := FindInSnapshot(snap.YAML, q, limit)
 	return matches, total, nil
 }
 
+// lineItem is one element of a snapshot line.
+type lineItem struct {
+	role, name, ref string
+	text            string // role and name, for a text search
+}
+
+func lineItems(body string) []lineItem {
+	var out []lineItem
+	for _, m := range itemRE.FindAllStringSubmatch(body, -1) {
+		it := lineItem{role: m[1]}
+		if m[2] != "" {
+			if n, err := strconv.Unquote(m[2]); err == nil {
+				it.name = n
+			}
+		}
+		if r := refInLineRE.FindStringSubmatch(m[3]); r != nil {
+			it.ref = r[1]
+		}
+		it.text = it.role + " " + it.name
+		out = append(out, it)
+	}
+	return out
+}
+
+func foldText(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
 // FindInSnapshot searches snapshot YAML line by line; refs and the YAML
 // list markers are not part of what is searched.
-func FindInSnapshot(yaml, text string, re *regexp.Regexp, limit int) ([]FindMatch, int) {
-	needle := strings.ToLower(strings.Join(strings.Fields(text), " "))
+func FindInSnapshot(yaml string, q FindQuery, limit int) ([]FindMatch, int) {
+	needle, name := foldText(q.Text), foldText(q.Name)
 	type open struct {
 		indent int
 		line   string
@@ -98,13 +160,31 @@ func FindInSnapshot(yaml, text string, re *regexp.Regexp, limit int) ([]FindMatc
 		}
 		stack = append(stack, open{ind, body, ref})
 		hay := strings.TrimPrefix(refInLineRE.ReplaceAllString(body, ""), "- ")
-		var hit bool
-		if re != nil {
-			hit = re.MatchString(hay)
-		} else {
-			hit = strings.Contains(strings.ToLower(strings.Join(strings.Fields(hay), " ")), needle)
+		switch {
+		case q.Regex != nil && !q.Regex.MatchString(hay):
+			continue
+		case needle != "" && !strings.Contains(foldText(hay), needle):
+			continue
 		}
-		if !hit {
+		// The element on the line that matches: of the role and name asked
+		// for, else the first whose text holds the search, else the line's.
+		var hit *lineItem
+		items := lineItems(strings.TrimPrefix(body, "- "))
+		for i := range items {
+			it := &items[i]
+			if q.Role != "" && it.role != q.Role || name != "" && !strings.Contains(foldText(it.name), name) {
+				continue
+			}
+			if q.Role == "" && name == "" {
+				if it.ref == "" || needle != "" && !strings.Contains(foldText(it.text), needle) ||
+					q.Regex != nil && !q.Regex.MatchString(it.text) {
+					continue
+				}
+			}
+			hit = it
+			break
+		}
+		if hit == nil && (q.Role != "" || name != "") {
 			continue
 		}
 		total++
@@ -112,6 +192,11 @@ func FindInSnapshot(yaml, text string, re *regexp.Regexp, limit int) ([]FindMatc
 			continue
 		}
 		m := FindMatch{Line: body, Ref: ref}
+		if hit != nil {
+			m.Ref, m.Role, m.Name = hit.ref, hit.role, hit.name
+		} else if len(items) > 0 && items[0].ref == ref {
+			m.Role, m.Name = items[0].role, items[0].name
+		}
 		for i := len(stack) - 2; i >= 0 && m.Ref == ""; i-- {
 			if stack[i].ref != "" {
 				m.Ref, m.Under = stack[i].ref, stack[i].line

@@ -352,7 +352,7 @@ func (p *Page) toViewport(ctx context.Context, f cdp.FrameID, x, y float64) (flo
 // stitchFrames takes a snapshot of each iframe in a frame's snapshot and
 // puts it in place under the iframe's line, with refs prefixed fN. It
 // recurses into nested iframes.
-func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, opts SnapshotOptions, depth int) {
+func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, q snapQuery, depth int) {
 	if depth > 5 {
 		return
 	}
@@ -368,22 +368,33 @@ func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, 
 		return strings.Index(snap.YAML, "[ref="+iframes[i]+"]") < strings.Index(snap.YAML, "[ref="+iframes[j]+"]")
 	})
 	for _, ref := range iframes {
-		q, _ := json.Marshal(ref)
-		child, err := p.childFrame(ctx, f, "__e2e.resolve("+string(q)+")")
+		qref, _ := json.Marshal(ref)
+		child, err := p.childFrame(ctx, f, "__e2e.resolve("+string(qref)+")")
 		if err != nil {
 			continue // a frame without a document yet shows as an empty iframe
 		}
-		sub, err := p.frameSnapshot(ctx, child, opts, "")
+		// A frame's document is read whole (no changes, no from), in what is
+		// left of the budget.
+		cq := snapQuery{Depth: q.Depth, InteractiveOnly: q.InteractiveOnly, Fresh: true}
+		if q.Budget > 0 {
+			cq.Budget = max(q.Budget-len(snap.YAML), minFrameBudget)
+		}
+		sub, err := p.frameSnapshot(ctx, child, cq, "")
 		if err != nil {
 			continue
 		}
-		p.stitchFrames(ctx, child, sub, opts, depth+1)
+		p.stitchFrames(ctx, child, sub, cq, depth+1)
+		snap.Folds += sub.Folds
 		snap.YAML = insertUnder(snap.YAML, "[ref="+ref+"]", sub.YAML)
 		for r, i := range sub.Refs {
 			snap.Refs[r] = i
 		}
 	}
 }
+
+// minFrameBudget is the least budget an iframe's snapshot gets, however
+// much of it the page around it took.
+const minFrameBudget = 2048
 
 // insertUnder nests child (a YAML list) under the line that holds marker.
 func insertUnder(yaml, marker, child string) string {

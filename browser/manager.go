@@ -40,6 +40,9 @@ type Options struct {
 	// Policy decides which requests pages may make (policy.go); nil means
 	// the default: file:// blocked, nothing intercepted.
 	Policy *netpolicy.Policy
+	// SnapshotBudget is about how many bytes a snapshot may take before it
+	// is folded (docs/architecture.md §5); 0 means never fold.
+	SnapshotBudget int
 }
 
 func (o *Options) setDefaults() {

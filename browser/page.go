@@ -80,6 +80,7 @@ type Page struct {
 	crashed    bool          // the tab's renderer died; the tab is then gone
 	crashSaid  bool          // an error already told the agent about the crash
 	snapCost   time.Duration // how long the last whole-page snapshot took
+	shown      string        // the engine's token of the last whole-page snapshot an answer showed
 	failedRead time.Time     // when TakeFailedRequests last looked
 }
 

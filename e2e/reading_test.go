@@ -36,7 +36,7 @@ func TestReadContentAndFind(t *testing.T) {
 	out = mustCall(t, c, "browser_find", map[string]any{"regex": `accept the \w+`})
 	mustContain(t, "find regex", out, `- checkbox "I accept the terms" [ref=`)
 	out = mustCall(t, c, "browser_find", map[string]any{"text": "no such words"})
-	mustContain(t, "find nothing", out, `No line of the snapshot matches "no such words".`)
+	mustContain(t, "find nothing", out, `Nothing on the page matches "no such words".`)
 	mustFail(t, c, "browser_find", nil, "invalid_input")
 	mustFail(t, c, "browser_find", map[string]any{"regex": "("}, "invalid_input")
 }

@@ -140,7 +140,7 @@ type SessionStartParams struct {
 
 func sessionStartTool(d *Deps) Tool {
 	return define(d, "session_start", ToolsetSession,
-		"Start the app's dev server for this session and return its URL; browser tools then take relative URLs.",
+		"Start this session's dev server and return its URL; browser tools then take relative URLs.",
 		annotations{title: "Start the dev server", openWorld: true},
 		func(ctx context.Context, s *Session, a SessionStartParams) (*mcp.CallToolResult, error) {
 			if s.dev != nil {
@@ -271,7 +271,7 @@ func sessionStatusTool(d *Deps) Tool {
 
 func sessionRestartTool(d *Deps) Tool {
 	return define(d, "session_restart", ToolsetSession,
-		"Restart the session's dev server (--restart); an open page follows to the same path on the new URL.",
+		"Restart the session's dev server (--restart); an open page follows to the new URL.",
 		annotations{title: "Restart the dev server", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
 			if err := requireDev(s); err != nil {

@@ -101,7 +101,7 @@ type CloseParams struct {
 
 func closeTool(d *Deps) Tool {
 	return define(d, "browser_close", ToolsetNavigation,
-		"Close the session's browser: tabs, cookies and storage are discarded; the next browser tool opens a fresh one.",
+		"Close the session's browser (tabs, cookies, storage); the next browser tool opens a fresh one.",
 		annotations{title: "Close the browser context", destructive: true, idempotent: true},
 		func(_ context.Context, s *Session, _ CloseParams) (*mcp.CallToolResult, error) {
 			var r response

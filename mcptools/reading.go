@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"regexp"
-	"strconv"
+	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -12,39 +12,79 @@ import (
 
 // SnapshotParams are the arguments of browser_snapshot.
 type SnapshotParams struct {
-	Target          string `json:"target,omitempty" jsonschema:"Only the subtree of this ref or selector"`
-	Depth           int    `json:"depth,omitempty" jsonschema:"Maximum depth of the tree (0: all)"`
-	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only elements that have refs"`
-	Diff            bool   `json:"diff,omitempty" jsonschema:"Only changes since your last snapshot of this page"`
+	Target          string `json:"target,omitempty" jsonschema:"Subtree of this ref or selector"`
+	From            int    `json:"from,omitempty" jsonschema:"A fold line's from"`
+	Depth           int    `json:"depth,omitempty" jsonschema:"Max tree depth (0: all)"`
+	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only elements with refs"`
+	Diff            bool   `json:"diff,omitempty" jsonschema:"Only changes since your last one"`
+	Full            bool   `json:"full,omitempty" jsonschema:"No folding (still capped)"`
+	Filename        string `json:"filename,omitempty" jsonschema:"Write it all to this file"`
 	SessionArg
 }
 
 func snapshotTool(d *Deps) Tool {
 	return define(d, "browser_snapshot", ToolsetReading,
-		"Accessibility snapshot of the page as YAML; elements you can act on carry refs (e5) for other tools.",
+		"Accessibility snapshot as YAML with refs (e5) for other tools. Big pages are folded: open a fold by target and from, or browser_find.",
 		annotations{title: "Page snapshot", readOnly: true, idempotent: true},
 		func(ctx context.Context, s *Session, a SnapshotParams) (*mcp.CallToolResult, error) {
-			if a.Depth < 0 {
+			switch {
+			case a.Depth < 0:
 				return nil, invalidInput("depth", "%d: use 0 (no limit) or more", a.Depth)
+			case a.From < 0:
+				return nil, invalidInput("from", "%d: use the from value of a fold line (1 or more)", a.From)
+			case a.Diff && (a.Target != "" || a.Depth != 0 || a.InteractiveOnly || a.From != 0 || a.Full || a.Filename != ""):
+				return nil, invalidInput("diff", "compares whole-page snapshots: leave out target, from, depth, interactiveOnly, full and filename")
+			case a.Filename != "" && (a.From != 0 || a.Depth != 0 || a.InteractiveOnly):
+				return nil, invalidInput("filename", "writes the whole tree (of target, if given): leave out from, depth and interactiveOnly")
+			}
+			opts := browser.SnapshotOptions{Target: a.Target, Depth: a.Depth, InteractiveOnly: a.InteractiveOnly, From: a.From, Full: a.Full}
+			if a.Filename != "" {
+				return snapshotToFile(ctx, d, s, a)
 			}
 			p, err := s.Page(ctx, d.Browser)
 			if err != nil {
 				return nil, err
-			}
-			if a.Diff && (a.Target != "" || a.Depth != 0 || a.InteractiveOnly) {
-				return nil, invalidInput("diff", "compares whole-page snapshots: leave out target, depth and interactiveOnly")
 			}
 			var r response
 			mode := snapFull
 			if a.Diff {
 				mode = snapDiff
 			}
-			opts := browser.SnapshotOptions{Target: a.Target, Depth: a.Depth, InteractiveOnly: a.InteractiveOnly}
 			if err := r.pageState(ctx, s, p, mode, opts, d.MaxSnapshotBytes); err != nil {
 				return nil, err
 			}
 			return r.build(), nil
 		})
+}
+
+// snapshotToFile writes the whole tree (of a.Target, if given) to a file,
+// never folded or capped, and answers with where it is.
+func snapshotToFile(ctx context.Context, d *Deps, s *Session, a SnapshotParams) (*mcp.CallToolResult, error) {
+	out, err := d.outputPath("filename", a.Filename, "snapshot-*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.Page(ctx, d.Browser)
+	if err != nil {
+		out.discard()
+		return nil, err
+	}
+	snap, err := p.Snapshot(ctx, browser.SnapshotOptions{Target: a.Target, Full: true})
+	if err != nil {
+		out.discard()
+		return nil, err
+	}
+	s.rememberRefs(snap.Refs, false)
+	data := []byte(strings.TrimRight(snap.YAML, "\n") + "\n")
+	if err := out.write(data); err != nil {
+		return nil, err
+	}
+	var r response
+	r.pageInfo(snap.Info, p)
+	r.resultf("Wrote the snapshot (%d lines, %d refs, %d KB) to %s.", strings.Count(string(data), "\n"), len(snap.Refs), (len(data)+1023)/1024, out.path)
+	r.set("path", out.path)
+	r.set("bytes", len(data))
+	return r.build(), nil
 }
 
 // ScreenshotParams are the arguments of browser_take_screenshot.
@@ -149,23 +189,28 @@ const maxFindMatches = 50
 
 // FindParams are the arguments of browser_find.
 type FindParams struct {
-	Text  string `json:"text,omitempty" jsonschema:"Text to find (case-insensitive)"`
-	Regex string `json:"regex,omitempty" jsonschema:"Or a regular expression (RE2)"`
+	Text  string `json:"text,omitempty" jsonschema:"Text (case-insensitive)"`
+	Regex string `json:"regex,omitempty" jsonschema:"Or a regex (RE2)"`
+	Role  string `json:"role,omitempty" jsonschema:"ARIA role"`
+	Name  string `json:"name,omitempty" jsonschema:"Part of the name"`
 	SessionArg
 }
 
 func findTool(d *Deps) Tool {
 	return define(d, "browser_find", ToolsetReading,
-		"Search the page's snapshot for text or a regex; returns the matching lines with their refs.",
+		"Search the whole page (folds, iframes) by text, regex, role or name: matching lines with refs.",
 		annotations{title: "Find in the page", readOnly: true, idempotent: true},
 		func(ctx context.Context, s *Session, a FindParams) (*mcp.CallToolResult, error) {
-			if (a.Text == "") == (a.Regex == "") {
-				return nil, invalidInput("text", "give either text or regex")
+			if a.Text != "" && a.Regex != "" {
+				return nil, invalidInput("text", "give text or regex, not both")
 			}
-			var re *regexp.Regexp
+			if a.Text == "" && a.Regex == "" && a.Role == "" && a.Name == "" {
+				return nil, invalidInput("text", "give text, regex, role or name")
+			}
+			q := browser.FindQuery{Text: a.Text, Role: strings.ToLower(strings.TrimSpace(a.Role)), Name: a.Name}
 			if a.Regex != "" {
 				var err error
-				if re, err = regexp.Compile(a.Regex); err != nil {
+				if q.Regex, err = regexp.Compile(a.Regex); err != nil {
 					return nil, invalidInput("regex", "%v", err)
 				}
 			}
@@ -173,25 +218,30 @@ func findTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			matches, total, err := p.Find(ctx, a.Text, re, maxFindMatches)
+			matches, total, err := p.Find(ctx, q, maxFindMatches)
 			if err != nil {
 				return nil, err
 			}
-			what := strconv.Quote(a.Text)
-			if re != nil {
-				what = "/" + a.Regex + "/"
+			var refs = map[string]browser.RefInfo{}
+			for _, m := range matches {
+				if m.Ref != "" && m.Role != "" {
+					refs[m.Ref] = browser.RefInfo{Role: m.Role, Name: m.Name}
+				}
 			}
+			s.rememberRefs(refs, false)
+			what := q.String()
 			var r response
 			if total == 0 {
-				r.resultf("No line of the snapshot matches %s.", what)
+				r.resultf("Nothing on the page matches %s.", what)
 			} else {
-				r.resultf("%d lines of the snapshot match %s:", total, what)
+				r.resultf("%d of the page's lines match %s:", total, what)
 			}
 			for _, m := range matches {
+				line := truncate(m.Line, 600)
 				if m.Under != "" {
-					r.resultf("- %s (inside %s)", m.Line, truncate(m.Under, 120))
+					r.resultf("- %s (inside %s)", line, truncate(m.Under, 120))
 				} else {
-					r.resultf("- %s", m.Line)
+					r.resultf("- %s", line)
 				}
 			}
 			if total > len(matches) {
@@ -208,7 +258,7 @@ func findTool(d *Deps) Tool {
 
 // PDFParams are the arguments of browser_pdf_save.
 type PDFParams struct {
-	Path string `json:"path,omitempty" jsonschema:"File to write: in the working dir or --file-roots, over HTTP new in the output dir (default: a new temp file)"`
+	Path string `json:"path,omitempty" jsonschema:"File to write (file roots; over HTTP a new file in the output dir). Default: a temp file"`
 	SessionArg
 }
 

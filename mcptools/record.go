@@ -159,14 +159,14 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 
 // ExportFlowParams are the arguments of session_export_flow.
 type ExportFlowParams struct {
-	Path string `json:"path,omitempty" jsonschema:"File to write: in the working dir or --file-roots, over HTTP new in the output dir; omit to get the YAML"`
+	Path string `json:"path,omitempty" jsonschema:"File to write (file roots; over HTTP a new file in the output dir). Omit: the YAML"`
 	Name string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
 	DevSessionArg
 }
 
 func exportFlowTool(d *Deps) Tool {
 	return define(d, "session_export_flow", ToolsetSession,
-		"The session's successful actions and checks as a flow file that `e2e-mcp run` replays in CI.",
+		"The session's actions and checks as a flow file that `e2e-mcp run` replays in CI.",
 		annotations{title: "Export a flow", idempotent: true, openWorld: false},
 		func(_ context.Context, s *Session, a ExportFlowParams) (*mcp.CallToolResult, error) {
 			if len(s.recorded) == 0 {

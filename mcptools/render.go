@@ -87,22 +87,36 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 		r.dialog(d)
 		return nil
 	}
-	snap, err := p.Snapshot(ctx, opts)
+	whole := opts.WholePage()
+	var snap *browser.Snapshot
+	var err error
+	if mode != snapFull && whole {
+		snap, err = p.Changes(ctx, mode == snapDiff)
+	} else {
+		snap, err = p.Snapshot(ctx, opts)
+	}
 	if err != nil {
 		return err
 	}
-	s.rememberRefs(snap.Refs, opts == (browser.SnapshotOptions{}))
+	// A folded page does not list every ref: it cannot tell same-named
+	// elements apart for a recorded locator.
+	s.rememberRefs(snap.Refs, whole && !opts.Full && snap.Kind == browser.SnapWhole && snap.Folds == 0)
 	r.pageInfo(snap.Info, p)
 	r.tabsInfo(ctx, s)
 	yaml := strings.TrimRight(snap.YAML, "\n")
-	whole := opts == (browser.SnapshotOptions{})
 	prev, samePage := s.lastSnap, s.lastSnap != "" && s.lastURL == snap.Info.URL
-	if whole {
-		// Only whole-page snapshots are the baseline for later diffs.
+	if whole && snap.Kind == browser.SnapWhole {
 		s.lastSnap, s.lastURL = yaml, snap.Info.URL
 	}
 	title := "### Snapshot"
-	if mode != snapFull && whole {
+	switch {
+	case snap.Kind == browser.SnapNone:
+		r.snapshot = "### Snapshot\nNo changes since the last snapshot.\n"
+		return nil
+	case snap.Kind == browser.SnapChanges:
+		title = "### Snapshot (changes since the last snapshot)"
+	case mode != snapFull && whole && snap.Frames:
+		// The engine compares only its own document: with iframes, the text is compared.
 		switch diff, changed := browser.DiffSnapshot(prev, yaml); {
 		case !samePage && mode == snapDiff:
 			title = "### Snapshot (no earlier snapshot of this page: all of it)"
@@ -113,6 +127,8 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 		case mode == snapDiff || len(diff) < len(yaml)*7/10:
 			title, yaml = "### Snapshot (changes since the last snapshot)", diff
 		}
+	case mode == snapDiff:
+		title = "### Snapshot (no earlier snapshot of this page: all of it)"
 	}
 	if yaml == "" {
 		r.snapshot = title + "\nThe page shows nothing (empty body).\n"
@@ -121,8 +137,12 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 	body, cut := capLines(yaml, maxBytes)
 	r.snapshot = title + "\n```yaml\n" + body + "\n```\n"
 	if cut {
-		r.snapshot += fmt.Sprintf("(Snapshot cut at %d KB of %d KB. For the rest, call browser_snapshot with target=<ref or selector of a part>, depth=N or interactiveOnly=true, or start the server with a larger --max-snapshot-bytes.)\n",
+		r.snapshot += fmt.Sprintf("(Snapshot cut at %d KB of %d KB. For the rest, call browser_snapshot with target=<ref or selector of a part> and from=N, or filename to write it whole, or start the server with a larger --max-snapshot-bytes.)\n",
 			len(body)>>10, len(yaml)>>10)
+	}
+	if snap.Folds > 0 {
+		r.snapshot += "(\"…\" lines are folded parts: browser_snapshot with their target and from opens one; browser_find searches everything.)\n"
+		r.set("folds", snap.Folds)
 	}
 	return nil
 }

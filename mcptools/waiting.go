@@ -80,7 +80,7 @@ type ExpectParams struct {
 
 func expectTool(d *Deps) Tool {
 	return define(d, "browser_expect", ToolsetWaiting,
-		"Assert an element's state, text, value or count, retrying until timeout; a failure is expect_failed.",
+		"Assert an element's state, text, value or count, retrying until timeout.",
 		annotations{title: "Expect", readOnly: true},
 		func(ctx context.Context, s *Session, a ExpectParams) (*mcp.CallToolResult, error) {
 			if a.Target == "" {

@@ -3,7 +3,8 @@
 // Injected by Go into an isolated world of every frame, at document start. At load
 // time it only defines globalThis.__e2e; all DOM work happens when Go calls it:
 //
-//   snapshot({refSeq, interactiveOnly, depth, prefix, root}) -> {yaml, refSeq, refs}
+//   snapshot({refSeq, interactiveOnly, depth, prefix, root, from, budget, since, fresh})
+//                     -> {yaml, refSeq, refs, token, kind, folds, frames}: see 20_snapshot.js
 //   resolve(ref)      -> Element, or throws "ref_not_found: ..." / "ref_stale: ..."
 //   describe(el)      -> 'button "Create account"'
 //   clickPoint(el)    -> {x, y} | {error}

@@ -46,6 +46,8 @@ type Config struct {
 	StateDir string
 	// MaxSnapshotBytes caps the snapshot text of one response (0: no cap).
 	MaxSnapshotBytes int
+	// SnapshotBudget is the size a snapshot is folded to (0: never fold).
+	SnapshotBudget int
 	// ErrorLogLines is how many dev-server stderr lines a failure carries.
 	ErrorLogLines int
 	// TestIDAttribute is the attribute testid= selectors match.
@@ -170,6 +172,8 @@ var settings = []setting{
 		duration(func(c *Config) *time.Duration { return &c.ShutdownTimeout })},
 	{"state-dir", "E2E_MCP_STATE_DIR", "", "where managed dev servers (session_start run=...) keep logs and state (default: a per-user state directory)",
 		str(func(c *Config) *string { return &c.StateDir })},
+	{"snapshot-budget", "E2E_MCP_SNAPSHOT_BUDGET", "10240", "bytes of snapshot an answer shows before long runs and less important parts are folded into lines that say how to open them (0: never fold)",
+		integer(func(c *Config) *int { return &c.SnapshotBudget })},
 	{"max-snapshot-bytes", "E2E_MCP_MAX_SNAPSHOT_BYTES", "262144", "cap on the snapshot text of one response, with a notice saying how to get the rest (0: no cap)",
 		integer(func(c *Config) *int { return &c.MaxSnapshotBytes })},
 	{"error-log-lines", "E2E_MCP_ERROR_LOG_LINES", "100", "dev-server stderr lines a failed step's response carries (1-2000)",
@@ -328,6 +332,9 @@ func (c *Config) Validate() error {
 	}
 	if c.ErrorLogLines < 1 || c.ErrorLogLines > 2000 {
 		errs = append(errs, fmt.Errorf("--error-log-lines must be 1 to 2000, got %d", c.ErrorLogLines))
+	}
+	if c.SnapshotBudget != 0 && c.SnapshotBudget < 1024 {
+		errs = append(errs, fmt.Errorf("--snapshot-budget must be 0 (never fold) or at least 1024 bytes, got %d", c.SnapshotBudget))
 	}
 	if c.MaxSnapshotBytes < 0 {
 		errs = append(errs, fmt.Errorf("--max-snapshot-bytes must be 0 (no cap) or more, got %d", c.MaxSnapshotBytes))

@@ -156,7 +156,8 @@ func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	policy, _ := cfg.policy()       // checked by Validate
 	endpoints, _ := cfg.endpoints() // checked by Validate
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, ActionTimeout: cfg.ActionTimeout,
-		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints}
+		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
+		SnapshotBudget: cfg.SnapshotBudget}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or
