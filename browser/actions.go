@@ -184,7 +184,9 @@ func (p *Page) FullSnapshot(ctx context.Context) (*Snapshot, error) {
 
 // snapshot takes a snapshot; since, when not empty, asks for the changes
 // since that engine token (onlyChanges: even when they are not smaller
-// than the page). Without since, every element is read afresh.
+// than the page). The engine reads again only the elements its watch saw
+// change (docs/architecture.md §5), except for a full snapshot, which reads
+// every element afresh.
 func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string, onlyChanges bool) (*Snapshot, error) {
 	if opts.WholePage() {
 		start := time.Now()
@@ -204,7 +206,7 @@ func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string,
 		frame, root = loc.frame, loc.expr
 	}
 	q := snapQuery{Depth: opts.Depth, InteractiveOnly: opts.InteractiveOnly, From: opts.From, Since: since,
-		OnlyChanges: onlyChanges, Fresh: since == "", RootTarget: opts.Target}
+		OnlyChanges: onlyChanges, Fresh: opts.Full, RootTarget: opts.Target}
 	if !opts.Full {
 		q.Budget = p.m.opts.SnapshotBudget
 	}

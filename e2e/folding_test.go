@@ -249,3 +249,41 @@ func TestSmallPagesAreWhole(t *testing.T) {
 	}
 	mustContain(t, "sign-up form", nav, `textbox "Name"`, `checkbox "I accept the terms"`, `button "Sign up"`, `heading "Create your account"`)
 }
+
+// TestSnapshotSeesScriptChanges: a snapshot reads again only what changed,
+// so it must see every kind of change a script makes: a value or checked
+// state set as a property (no event, no attribute), a style rule added
+// through the CSSOM, a class toggled, text replaced.
+func TestSnapshotSeesScriptChanges(t *testing.T) {
+	page := func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /scripted", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><title>Scripted</title><style>.gone{display:none}</style><main>
+<label>Code <input id="code" value="first"></label><label><input type="checkbox" id="agree"> Agree</label>
+<p id="note">Note one</p><p id="tip">Tip shown</p><button id="b">Go</button></main>`)
+		})
+	}
+	f := newFixture(t, page)
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/scripted"})
+	steps := []struct {
+		script, want, gone string
+	}{
+		{`() => { document.getElementById('code').value = 'second'; }`, `textbox "Code" [ref=e1]: second`, "first"},
+		{`() => { document.getElementById('agree').checked = true; }`, `checkbox "Agree" [checked]`, ""},
+		{`() => { document.styleSheets[0].insertRule('#tip { display: none }', 0); }`, "Note one", "Tip shown"},
+		{`() => { document.getElementById('note').classList.add('gone'); }`, "", "Note one"},
+		{`() => { document.getElementById('b').textContent = 'Went'; }`, `button "Went"`, `button "Go"`},
+	}
+	for _, s := range steps {
+		mustCall(t, c, "browser_evaluate", map[string]any{"function": s.script})
+		out := mustCall(t, c, "browser_snapshot", nil)
+		if s.want != "" && !strings.Contains(out, s.want) {
+			t.Errorf("after %s the snapshot lacks %q:\n%s", s.script, s.want, out)
+		}
+		if s.gone != "" && strings.Contains(out, s.gone) {
+			t.Errorf("after %s the snapshot still shows %q:\n%s", s.script, s.gone, out)
+		}
+	}
+}

@@ -105,6 +105,7 @@
       const r = el.getBoundingClientRect();
       if (r.width > 0 && r.height > 0) node.ref = refFor(el, role, name, st);
     }
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') controls.set(el, controlState(el));
     if (tag === 'input' || tag === 'textarea') {
       if (tag === 'textarea' || !NO_VALUE_TYPES.has(el.type)) { if (el.value) node.children.push(el.value); }
       const ph = el.getAttribute('placeholder');
@@ -195,10 +196,12 @@
   }
 
   function renderNode(node, indent, level, lines, st) {
-    const key = headOf(node, st);
     // At the depth limit, keep the node's own text but cut nested elements.
     const cut = st.depth > 0 && level >= st.depth && node.children.some((c) => typeof c !== 'string');
     const kids = cut ? [] : kidsOf(node, st);
+    // A node that holds a fold gets a ref, for its fold line's target.
+    if (!node.ref && node.el && kids !== node.children && kids.some((k) => k.fold)) node.ref = refFor(node.el, node.role, node.name, st);
+    const key = headOf(node, st);
     const props = node.props || [];
     if (!props.length && kids.length === 1 && typeof kids[0] === 'string') {
       lines.push(indent + key + ': ' + yamlValue(norm(kids[0])));
@@ -312,6 +315,28 @@
     if (t.localName === 'input' && t.type === 'radio' && t.name) {
       for (const r of (t.form || t.getRootNode()).querySelectorAll('input[type=radio]')) if (r.name === t.name) markPath(r);
     }
+  }
+
+  // A script that sets a control's value, checked state or selection
+  // changes no attribute and fires no event: each walk compares them with
+  // what the last walk read.
+  const controls = new WeakMap(); // control -> its state when last read
+  const controlState = (el) => el.localName === 'select' ? 'i' + el.selectedIndex :
+    (el.checked ? 'c' : 'u') + (el.indeterminate ? 'm' : '') + el.value;
+  function noteControls() {
+    for (const el of document.querySelectorAll('input, textarea, select')) {
+      const was = controls.get(el);
+      if (was !== undefined && was !== controlState(el)) { dirtyDeep.add(el); markPath(el); }
+    }
+  }
+
+  // Style sheets added, removed or edited through the CSSOM can restyle
+  // anything: a change in their count or in their rules' voids the memo.
+  let sheetsSeen = '';
+  function sheetsKey() {
+    let k = document.styleSheets.length + '/' + (document.adoptedStyleSheets || []).length;
+    for (const sh of document.styleSheets) { try { k += ',' + sh.cssRules.length; } catch (e) { k += ',x'; } }
+    return k;
   }
 
   function track(root) {
@@ -721,7 +746,12 @@
       labelCache = new Map();
       activeEl = deepActiveElement();
       if (observer) noteRecords(observer.takeRecords());
+      if (!opts.root) {
+        const k = sheetsKey();
+        if (k !== sheetsSeen) { allDirty = true; sheetsSeen = k; }
+      }
       st.reuse = !opts.fresh && !allDirty;
+      if (st.reuse) noteControls();
       let items = [];
       if (opts.root) {
         // A subtree: the element itself and what is under it.
