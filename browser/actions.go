@@ -153,7 +153,7 @@ type Snapshot struct {
 // of the next [Page.Changes].
 func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, error) {
 	snap, err := p.snapshot(ctx, opts, "", false)
-	if err == nil && opts.WholePage() {
+	if err == nil && opts.WholePage() && !opts.Full {
 		p.shown = snap.token
 	}
 	return snap, err
@@ -167,13 +167,32 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 func (p *Page) Changes(ctx context.Context, onlyChanges bool) (*Snapshot, error) {
 	snap := p.takeSettled(ctx)
 	if snap == nil || onlyChanges {
+		p.mu.Lock()
+		yield := p.yieldFirst
+		p.yieldFirst = false
+		p.mu.Unlock()
 		var err error
-		if snap, err = p.snapshot(ctx, SnapshotOptions{}, p.shown, onlyChanges); err != nil {
+		if snap, err = p.snapshotYield(ctx, p.shown, onlyChanges, yield); err != nil {
 			return nil, err
 		}
 	}
 	p.shown = snap.token
 	return snap, nil
+}
+
+// snapshotYield is the changes snapshot; yield lets the tasks the page has
+// queued run before it is taken.
+func (p *Page) snapshotYield(ctx context.Context, since string, onlyChanges, yield bool) (*Snapshot, error) {
+	if !yield {
+		return p.snapshot(ctx, SnapshotOptions{}, since, onlyChanges)
+	}
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	var done bool
+	if err := p.evalIn(cctx, p.frame, "new Promise((r) => setTimeout(() => r(true)))", &done); err != nil {
+		return nil, err
+	}
+	return p.snapshot(ctx, SnapshotOptions{}, since, onlyChanges)
 }
 
 // FullSnapshot is the whole page, never folded, without becoming the
@@ -188,7 +207,8 @@ func (p *Page) FullSnapshot(ctx context.Context) (*Snapshot, error) {
 // change (docs/architecture.md §5), except for a full snapshot, which reads
 // every element afresh.
 func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string, onlyChanges bool) (*Snapshot, error) {
-	if opts.WholePage() {
+	if opts.WholePage() && !opts.Full {
+		// What a barrier would cost: a read of what changed, not a fresh one.
 		start := time.Now()
 		defer func() { p.snapCost = time.Since(start) }()
 	}
@@ -577,7 +597,15 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	p.keepSettled(ctx, nil)
 	var err error
 	var snap *Snapshot
-	if tokenOf(ctx) != nil && p.snapCost < cheapSnapshot {
+	p.mu.Lock()
+	started := p.navSeq > m.nav
+	for _, t := range p.inflight {
+		started = started || !t.Before(m.at)
+	}
+	p.mu.Unlock()
+	// A snapshot now would be thrown away when the action is known to
+	// have started a request or a navigation already.
+	if tokenOf(ctx) != nil && p.snapCost < cheapSnapshot && !started {
 		snap, err = p.snapshot(ctx, SnapshotOptions{}, p.shown, false)
 	} else {
 		_, err = p.Info(ctx)
@@ -623,6 +651,17 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	}
 	cctx, cancel := p.callCtx(ctx, settleCap)
 	defer cancel()
+	p.mu.Lock()
+	answered := p.answered
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		// A fetch counted as done at its response: the page's code that
+		// awaited it runs in a task queued then, which the snapshot of
+		// the answer lets run first.
+		p.yieldFirst = p.yieldFirst || p.answered != answered
+		p.mu.Unlock()
+	}()
 	_ = p.waitFor(cctx, func() bool {
 		if p.dialog != nil {
 			return true

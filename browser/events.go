@@ -104,6 +104,17 @@ type eventLog struct {
 	netChanged time.Time
 }
 
+// smallBody says whether a response announces a body of at most 1 MB.
+func smallBody(r *network.Response) bool {
+	for k, v := range r.Headers {
+		if strings.EqualFold(k, "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(fmt.Sprint(v)))
+			return err == nil && n <= 1<<20
+		}
+	}
+	return false // chunked or unknown: wait for the end
+}
+
 // recordLocked records console messages, exceptions and network requests of
 // any of the page's sessions (tab or iframe), and keeps the in-flight map
 // that settle waits on. It reports whether ev was one of them. It runs on
@@ -137,6 +148,17 @@ func (p *Page) recordLocked(ev any) bool {
 	case *network.EventResponseReceived:
 		if r := ev0.open[e.RequestID]; r != nil && e.Response != nil {
 			r.Status, r.StatusText = e.Response.Status, e.Response.StatusText
+		}
+		// A page's fetch resolves with the headers; Chrome reports the load
+		// finished only once the page reads the body, tens of milliseconds
+		// later or never when it does not. For what settle waits on, a
+		// fetch or XHR with a small body is done here.
+		if (e.Type == network.ResourceTypeFetch || e.Type == network.ResourceTypeXHR) && e.Response != nil && smallBody(e.Response) {
+			if _, ok := p.inflight[e.RequestID]; ok {
+				delete(p.inflight, e.RequestID)
+				p.answered++
+				return true
+			}
 		}
 		return false // nothing anyone waits on changed
 	case *network.EventLoadingFinished:

@@ -81,6 +81,8 @@ type Page struct {
 	crashSaid  bool          // an error already told the agent about the crash
 	snapCost   time.Duration // how long the last whole-page snapshot took
 	shown      string        // the engine's token of the last whole-page snapshot an answer showed
+	answered   int           // fetches settle counted as done at their response (events.go)
+	yieldFirst bool          // the next changes snapshot lets the page's queued tasks run first
 	failedRead time.Time     // when TakeFailedRequests last looked
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/internal/bigpages"
 	"github.com/mark3labs/mcp-go/client"
@@ -285,5 +286,37 @@ func TestSnapshotSeesScriptChanges(t *testing.T) {
 		if s.gone != "" && strings.Contains(out, s.gone) {
 			t.Errorf("after %s the snapshot still shows %q:\n%s", s.script, s.gone, out)
 		}
+	}
+}
+
+// TestClickAnswerShowsWhatItsFetchDid: a click whose handler awaits a fetch
+// (without reading its body) and then changes the page answers with that
+// change, every time: the action waits for the response and lets the
+// page's code after it run before reading what changed.
+func TestClickAnswerShowsWhatItsFetchDid(t *testing.T) {
+	page := func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /fetcher", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><title>Fetcher</title><main><button id="b">Save</button><p id="out">idle</p></main><script>
+let n = 0;
+document.getElementById('b').addEventListener('click', async () => {
+  const mine = ++n;
+  const res = await fetch('/api/slow?n=' + mine, {method: 'POST'});
+  document.getElementById('out').textContent = 'saved ' + mine + ' (' + res.status + ')';
+});</script>`)
+		})
+		mux.HandleFunc("POST /api/slow", func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(80 * time.Millisecond) // a server that takes its time
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"ok":true,"padding":"`+strings.Repeat("x", 2000)+`"}`)
+		})
+	}
+	f := newFixture(t, page)
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/fetcher"})
+	for i := 1; i <= 5; i++ {
+		out := mustCall(t, c, "browser_click", map[string]any{"target": "#b"})
+		mustContain(t, "click answer", out, fmt.Sprintf("saved %d (200)", i))
 	}
 }

@@ -59,7 +59,7 @@
     if (deep) st.reuse = false;
     const start = out.length;
     visitNode(el, pctx, out, st);
-    memo.set(el, { tv: pctx.textVisible, cur: pctx.cursor, items: out.slice(start) });
+    if (st.keep) memo.set(el, { tv: pctx.textVisible, cur: pctx.cursor, items: out.slice(start) });
     if (deep) st.reuse = true;
   }
 
@@ -711,9 +711,31 @@
     return lines;
   }
 
+  // nameCount: how many elements of the latest whole-page tree have this
+  // role and name, counting up to 2 (for stableLocator).
+  function nameCount(role, name) {
+    let last = null;
+    for (const k of trees.keys()) last = k;
+    if (!last) return -1;
+    let n = 0;
+    const visit = (items) => {
+      for (const it of items) {
+        if (n > 1) return;
+        if (typeof it === 'string') continue;
+        if (it.role === role && it.name === name) n++;
+        if (it.children.length) visit(it.children);
+      }
+    };
+    visit(trees.get(last));
+    return n;
+  }
+
   // ---------- snapshot() ----------
 
   const docId = Math.random().toString(36).slice(2, 10);
+  // Changes up to this size, on a page four times larger, are shown as
+  // changes without rendering the whole page to compare.
+  const SMALL_CHANGE = 1024;
   let treeSeq = 0;
   const trees = new Map(); // token -> the top-level items of a whole-page walk (the last few)
 
@@ -733,6 +755,9 @@
       refs: {},
       whole: !opts.root,
       reuse: false,
+      // A fresh read of the whole page (find, full) is not kept: the memo
+      // and the baseline stay those of the snapshots answers show.
+      keep: !(opts.fresh && !opts.root),
       folds: 0,
       view: null,
       // How fold lines name the target of a part whose element has no line of its own.
@@ -768,7 +793,7 @@
       }
       items = tidy(items);
       let token = '';
-      if (st.whole) {
+      if (st.whole && st.keep) {
         dirtyPath = new Set();
         dirtyDeep = new Set();
         allDirty = false;
@@ -798,16 +823,16 @@
           const d = { changed: [], removed: [] };
           diffItems(trees.get(String(opts.since)), items, [], d);
           if (!d.changed.length && !d.removed.length) { kind = 'none'; lines = []; } else {
-            // Only what is shown counts: its refs and its folds.
-            const whole = renderFolded(items, '', budget, st);
-            const wholeRefs = st.refs, wholeFolds = st.folds;
-            st.refs = {};
-            st.folds = 0;
+            // The changes, unless the whole page is not clearly larger
+            // (rendered only when the changes are not small anyway).
             const changes = renderChanges(d, budget, st);
-            if (opts.onlyChanges || bytesOf(changes) < bytesOf(whole) * 0.7) { lines = changes; kind = 'changes'; } else {
-              lines = whole;
-              st.refs = wholeRefs;
-              st.folds = wholeFolds;
+            const size = bytesOf(changes);
+            if (opts.onlyChanges || (size <= SMALL_CHANGE && bytesAt(items, 0) > 4 * SMALL_CHANGE)) { lines = changes; kind = 'changes'; } else {
+              const changeRefs = st.refs, changeFolds = st.folds;
+              st.refs = {};
+              st.folds = 0;
+              const whole = renderFolded(items, '', budget, st);
+              if (size < bytesOf(whole) * 0.7) { lines = changes; kind = 'changes'; st.refs = changeRefs; st.folds = changeFolds; } else lines = whole;
             }
           }
         }

@@ -9,6 +9,13 @@
     try {
       if (!el || !el.isConnected) return '';
       const q = (s) => JSON.stringify(s);
+      // The common case without a search of the page: a control whose role
+      // and name the last snapshot's tree holds once.
+      const rec = refOfElement.get(el);
+      if (rec && rec.name && INTERACTIVE_ROLES.has(rec.role) && nameCount(rec.role, rec.name) === 1 &&
+          roleOf(el) === rec.role && accName(el, rec.role) === rec.name) {
+        return 'role=' + rec.role + '[name=' + q(rec.name) + ']';
+      }
       const cands = [];
       const role = roleOf(el);
       if (role && role !== 'generic' && role !== 'none' && role !== 'presentation') {
