@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/bigpages"
 )
 
 // bigRows is the number of rows of the big table page.
@@ -35,6 +37,7 @@ type fixture struct {
 	mu      sync.Mutex
 	signups []string
 	shipped []string
+	done    []string        // what the big pages of the task scenario report
 	pings   map[string]bool // the concurrent scenario's clicks, by "client-visit"
 
 	formPage, tablePage []byte
@@ -79,6 +82,13 @@ func newFixture() (*fixture, error) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"ok":true}`)
 	})
+	for _, p := range bigpages.All() {
+		mux.HandleFunc("GET /big/"+p.Name, f.page([]byte(p.WithReport("/api/done"))))
+	}
+	mux.HandleFunc("POST /api/done", func(w http.ResponseWriter, r *http.Request) {
+		f.record(&f.done, r)
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	f.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = f.srv.Serve(ln) }()
@@ -103,7 +113,7 @@ func (f *fixture) record(into *[]string, r *http.Request) {
 // reset forgets what was posted, before a scenario that checks it.
 func (f *fixture) reset() {
 	f.mu.Lock()
-	f.signups, f.shipped = nil, nil
+	f.signups, f.shipped, f.done = nil, nil, nil
 	f.mu.Unlock()
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/bigpages"
 )
 
 // runResult is what one server did in one run.
@@ -128,6 +130,7 @@ func runServer(ctx context.Context, fx *fixture, sp spec, run, pos int, mark str
 
 	formScenario(ctx, s, a, fx, &r)
 	bigScenario(ctx, s, a, fx, &r)
+	taskScenario(ctx, s, a, fx, &r)
 
 	known = s.procs()
 	if ctx.Err() != nil {
@@ -266,6 +269,13 @@ func bigScenario(ctx context.Context, s *session, a adapter, fx *fixture, r *run
 	r.Info["row_refs"] = fmt.Sprintf("%d/%d", rowRefs(snap.text), bigRows)
 	name := fmt.Sprintf("Ship order %d", bigClickRow)
 	ref, ok := findRef(snap.text, "button", name)
+	if !ok && a.find != "" {
+		// A folded snapshot: the documented way to a folded element.
+		r.Info["row_refs"] += " shown, folded"
+		if ans, err := s.call(ctx, a.find, map[string]any{"role": "button", "name": name}); err == nil {
+			ref, ok = findRef(ans.text, "button", name)
+		}
+	}
 	if !ok {
 		r.skip(fmt.Sprintf("no ref for button %q in the snapshot", name), "big_click_ms")
 		return
@@ -283,4 +293,66 @@ func bigScenario(ctx context.Context, s *session, a adapter, fx *fixture, r *run
 	r.add("big_click_ms", ms(ans.took))
 	r.add("big_click_bytes", float64(ans.bytes))
 	r.Info["big_click_state"] = pageState(ans.text, fmt.Sprintf(bigShippedFmt, bigClickRow))
+}
+
+// taskScenario: on each big page of internal/bigpages, the bytes an agent
+// reads from navigating to the page to a finished action on one named
+// element, through the server's cheapest documented path: e2e-mcp
+// navigates, calls browser_find only when the element is folded away, and
+// clicks; the peers navigate, take a snapshot and click. The page posts
+// what was done, so the fixture can tell that the task was done.
+func taskScenario(ctx context.Context, s *session, a adapter, fx *fixture, r *runResult) {
+	total, done, calls := 0, 0, 0
+	for _, p := range bigpages.All() {
+		fig := "task_" + p.Name
+		fx.reset()
+		nav, err := s.call(ctx, a.navigate, a.navArgsFor(fx.url("/big/"+p.Name)))
+		if err != nil {
+			r.fail(fig, err)
+			continue
+		}
+		bytes, n := nav.bytes, 1
+		ref, ok := "", false
+		if a.find != "" {
+			if ref, ok = findRef(nav.text, p.Role, p.Target); !ok {
+				ans, err := s.call(ctx, a.find, map[string]any{"role": p.Role, "name": p.Target})
+				if err != nil {
+					r.fail(fig, err)
+					continue
+				}
+				bytes, n = bytes+ans.bytes, n+1
+				ref, ok = findRef(ans.text, p.Role, p.Target)
+			}
+		} else {
+			snap, err := s.call(ctx, a.snapshot, a.snapArgs())
+			if err != nil {
+				r.fail(fig, err)
+				continue
+			}
+			bytes, n = bytes+snap.bytes, n+1
+			ref, ok = findRef(snap.text, p.Role, p.Target)
+		}
+		if !ok {
+			r.fail(fig, fmt.Errorf("no ref for %s %q", p.Role, p.Target))
+			continue
+		}
+		ans, err := s.call(ctx, a.click, a.elementArgs(ref, p.Target))
+		if err != nil {
+			r.fail(fig, err)
+			continue
+		}
+		bytes, n = bytes+ans.bytes, n+1
+		if _, ok := fx.posted(&fx.done, 5*time.Second, p.Done); !ok {
+			r.fail(fig, fmt.Errorf("the click did not reach %s %q", p.Role, p.Target))
+			continue
+		}
+		r.add(fig, float64(bytes))
+		total, done, calls = total+bytes, done+1, calls+n
+	}
+	if done == len(bigpages.All()) {
+		r.add("task_total", float64(total))
+	} else {
+		r.fail("task_total", fmt.Errorf("%d of %d tasks done", done, len(bigpages.All())))
+	}
+	r.Info["tasks"] = fmt.Sprintf("%d/%d done; %d calls", done, len(bigpages.All()), calls)
 }

@@ -94,6 +94,7 @@ func parseAnchors(path string) ([]spec, error) {
 // tools/list at run time.
 type adapter struct {
 	navigate, snapshot, fill, click string
+	find                            string         // a search by role and name (e2e-mcp's browser_find), or none
 	navArgs                         map[string]any // fixed extra arguments of navigate
 	targetKey                       string         // the argument naming the element: target, ref, uid, selector
 	valueKey                        string         // the text argument of fill: text, value
@@ -183,6 +184,9 @@ func newAdapter(tools map[string]mcp.Tool) (adapter, error) {
 	}
 	if props(tools[a.navigate])["type"] {
 		a.navArgs = map[string]any{"type": "url"} // chrome-devtools-mcp navigate_page
+	}
+	if f, ok := tools["browser_find"]; ok && props(f)["role"] && props(f)["name"] {
+		a.find = "browser_find"
 	}
 	fp, cp := props(tools[a.fill]), props(tools[a.click])
 	a.targetKey = pick(cp, "target", "ref", "uid", "selector")
