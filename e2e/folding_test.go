@@ -320,3 +320,46 @@ document.getElementById('b').addEventListener('click', async () => {
 		mustContain(t, "click answer", out, fmt.Sprintf("saved %d (200)", i))
 	}
 }
+
+// TestFoldKeepsWhatIsOnScreen: scrolled into the middle of a long table,
+// a snapshot shows the rows on screen (with refs that act) besides the
+// table's first rows; at the top of the page it shows only the first rows.
+func TestFoldKeepsWhatIsOnScreen(t *testing.T) {
+	f := newFixture(t, bigPagesRoute)
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	top := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/big/orders"})
+	mustContain(t, "top of the page", top, `button "Ship 1"`)
+	if strings.Contains(top, `"Ship 700"`) {
+		t.Fatalf("row 700 is shown at the top of the page:\n%s", top)
+	}
+	mustCall(t, c, "browser_evaluate", map[string]any{"function": "() => { document.querySelectorAll('tbody tr')[699].scrollIntoView({block: 'start'}); return scrollY }"})
+	snap := mustCall(t, c, "browser_snapshot", map[string]any{})
+	if len(snap) > answerBudget {
+		t.Fatalf("snapshot of %d bytes, over %d", len(snap), answerBudget)
+	}
+	mustContain(t, "scrolled snapshot", snap, `button "Ship 1"`)
+	refs := refsIn(snap)
+	var ref string
+	shown := 0
+	for r, item := range refs {
+		if !strings.HasPrefix(item, `button "Ship `) {
+			continue
+		}
+		n := mustAtoi(t, strings.TrimSuffix(strings.TrimPrefix(item, `button "Ship `), `"`))
+		if n >= 700 && n < 720 {
+			shown++
+		}
+		if n == 703 {
+			ref = r
+		}
+	}
+	if shown < 3 || ref == "" {
+		t.Fatalf("%d rows from 700 on shown, ref of Ship 703 %q:\n%s", shown, ref, snap)
+	}
+	if len(foldsIn(snap)) < 2 {
+		t.Fatalf("the rows before and after the screen are not folded:\n%s", snap)
+	}
+	out := mustCall(t, c, "browser_click", map[string]any{"target": ref})
+	mustContain(t, "click on a row on screen", out, "Order 703 shipped")
+}

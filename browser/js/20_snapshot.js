@@ -362,7 +362,8 @@
   // belongs to and the index of its first item among that node's children.
 
   const RUN_MIN = 6;     // a run this long is folded...
-  const RUN_KEEP = 3;    // ...after its first items
+  const RUN_KEEP = 3;    // ...after its first items,
+  const VIEW_KEEP = 10;  // ...and, scrolled into the run, up to this many items on screen
   const TEXT_CLIP = 300; // longer text is clipped to...
   const TEXT_KEEP = 200;
   const FIRST_ROLES = new Set(['banner', 'navigation', 'main', 'contentinfo', 'complementary', 'region', 'form',
@@ -400,6 +401,39 @@
       n += b + 2 * depth * l;
     }
     return n;
+  }
+
+  // onScreen: during one whole-page fold, the run items kept for being on
+  // screen; keepWithin spends the budget on them first.
+  let onScreen = null;
+
+  // screenRun: when the page is scrolled into a run (its first item is off
+  // screen), the run items from i on (before j) that are on screen, as
+  // [first, count]; else null. A run is laid out down the page in order,
+  // so a binary search finds the first.
+  function screenRun(items, first, i, j) {
+    const h = window.innerHeight;
+    const rect = (k) => {
+      const el = items[k].el;
+      const r = el && el.getBoundingClientRect ? el.getBoundingClientRect() : null;
+      return r && (r.width || r.height) ? r : null;
+    };
+    const r0 = rect(first);
+    if (!r0 || (r0.bottom > 0 && r0.top < h)) return null;
+    let lo = i, hi = j;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      const r = rect(m);
+      if (!r) return null;
+      if (r.bottom <= 0) lo = m + 1; else hi = m;
+    }
+    let n = 0;
+    for (let k = lo; k < j && n < VIEW_KEEP; k++) {
+      const r = rect(k);
+      if (!r || r.top >= h) break;
+      n++;
+    }
+    return n ? [lo, n] : null;
   }
 
   const pinCache = new WeakMap();
@@ -490,9 +524,12 @@
       while (j < items.length && typeof items[j] !== 'string' && items[j].role === it.role) j++;
       if (j - i >= RUN_MIN && !CELL_ROLES.has(it.role)) { // a row's cells are its columns, not a run
         start(i);
+        const seen = onScreen && screenRun(items, i, i + RUN_KEEP, j);
         let s = -1;
         for (let k = i; k < j; k++) {
-          if (k - i < RUN_KEEP || pinned(items[k])) {
+          const shown = seen && k >= seen[0] && k < seen[0] + seen[1];
+          if (shown) onScreen.add(items[k]);
+          if (k - i < RUN_KEEP || shown || pinned(items[k])) {
             if (s >= 0) { keep(foldOf(items, s, k, parent), s); s = -1; }
             keep(items[k], k);
             if (foldRuns(items[k], items[k].children, view)) touched = true;
@@ -530,7 +567,7 @@
         const u = !isNode || unit(it, view);
         const [b, l] = sizeOf(it);
         const size = u ? (isNode ? b + 2 * depth * l : b + 2 * depth) : it.role.length + it.name.length + it.attrs.length + 20 + 2 * depth;
-        const f = !inOrder && (first || it.fold || (isNode && (FIRST_ROLES.has(it.role) || pinned(it))));
+        const f = !inOrder && (first || it.fold || (isNode && (FIRST_ROLES.has(it.role) || pinned(it) || (onScreen && onScreen.has(it)))));
         const e = { it, parent, size, first: f, list: items, i };
         E.push(e);
         if (isNode && !u) flat(view.get(it) || it.children, e, depth + 1, first || it.role === 'dialog' || it.role === 'alertdialog');
@@ -595,11 +632,16 @@
       renderItems(items, indent, 1, lines, st);
       if (!budget || bytesOf(lines) <= budget) return lines;
     }
-    const runs = new Map();
-    foldRuns(ROOT, items, runs);
-    const top = runs.get(ROOT) || items;
-    let view = bytesAt(top, depth0, runs) * 1.1 > budget ? keepWithin(top, runs, budget * 0.9, depth0) : runs;
-    return renderView(items, view, indent, budget, st, (limit) => keepWithin(top, runs, limit, depth0), 1);
+    onScreen = new Set();
+    try {
+      const runs = new Map();
+      foldRuns(ROOT, items, runs);
+      const top = runs.get(ROOT) || items;
+      let view = bytesAt(top, depth0, runs) * 1.1 > budget ? keepWithin(top, runs, budget * 0.9, depth0) : runs;
+      return renderView(items, view, indent, budget, st, (limit) => keepWithin(top, runs, limit, depth0), 1);
+    } finally {
+      onScreen = null;
+    }
   }
 
   // renderPart renders items (an opened part, or the interactive list) with
