@@ -19,11 +19,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// cheapSnapshot is how long a whole-page snapshot may have taken for a
-// settle barrier to take one in its round trip: on a big page, an action
-// that starts requests would make the barrier's snapshot a wasted one.
-const cheapSnapshot = 25 * time.Millisecond
-
 // settleCap bounds how long an action waits for the network requests it
 // started; a request still running then is left to browser_wait_for.
 const settleCap = 500 * time.Millisecond
@@ -165,34 +160,12 @@ func (p *Page) Snapshot(ctx context.Context, opts SnapshotOptions) (*Snapshot, e
 // onlyChanges is false and there is no earlier snapshot of this document.
 // Only the elements on the paths to a change are read again.
 func (p *Page) Changes(ctx context.Context, onlyChanges bool) (*Snapshot, error) {
-	snap := p.takeSettled(ctx)
-	if snap == nil || onlyChanges {
-		p.mu.Lock()
-		yield := p.yieldFirst
-		p.yieldFirst = false
-		p.mu.Unlock()
-		var err error
-		if snap, err = p.snapshotYield(ctx, p.shown, onlyChanges, yield); err != nil {
-			return nil, err
-		}
+	snap, err := p.snapshot(ctx, SnapshotOptions{}, p.shown, onlyChanges)
+	if err != nil {
+		return nil, err
 	}
 	p.shown = snap.token
 	return snap, nil
-}
-
-// snapshotYield is the changes snapshot; yield lets the tasks the page has
-// queued run before it is taken.
-func (p *Page) snapshotYield(ctx context.Context, since string, onlyChanges, yield bool) (*Snapshot, error) {
-	if !yield {
-		return p.snapshot(ctx, SnapshotOptions{}, since, onlyChanges)
-	}
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
-	defer cancel()
-	var done bool
-	if err := p.evalIn(cctx, p.frame, "new Promise((r) => setTimeout(() => r(true)))", &done); err != nil {
-		return nil, err
-	}
-	return p.snapshot(ctx, SnapshotOptions{}, since, onlyChanges)
 }
 
 // FullSnapshot is the whole page, never folded, without becoming the
@@ -207,11 +180,6 @@ func (p *Page) FullSnapshot(ctx context.Context) (*Snapshot, error) {
 // change (docs/architecture.md §5), except for a full snapshot, which reads
 // every element afresh.
 func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string, onlyChanges bool) (*Snapshot, error) {
-	if opts.WholePage() && !opts.Full {
-		// What a barrier would cost: a read of what changed, not a fresh one.
-		start := time.Now()
-		defer func() { p.snapCost = time.Since(start) }()
-	}
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	frame, root := p.frame, ""
@@ -229,6 +197,11 @@ func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string,
 		OnlyChanges: onlyChanges, Fresh: opts.Full, RootTarget: opts.Target}
 	if !opts.Full {
 		q.Budget = p.m.opts.SnapshotBudget
+	}
+	if frame == p.frame {
+		p.mu.Lock()
+		q.yield, p.yieldFirst = p.yieldFirst, false
+		p.mu.Unlock()
 	}
 	snap, err := p.frameSnapshot(cctx, frame, q, root)
 	if err != nil {
@@ -257,6 +230,9 @@ type snapQuery struct {
 	RootTarget      string `json:"rootTarget,omitempty"`
 	RefSeq          int    `json:"refSeq"`
 	Prefix          string `json:"prefix"`
+	// yield: the page's queued tasks run first (a fetch an action
+	// awaited has answered: the code after its await runs then).
+	yield bool
 }
 
 // frameSnapshot is one frame's snapshot, of its body or of the element
@@ -282,7 +258,11 @@ func (p *Page) frameSnapshot(ctx context.Context, f cdp.FrameID, q snapQuery, ro
 		} `json:"snap"`
 		Info Info `json:"info"`
 	}
-	if err := p.evalIn(ctx, f, "({snap: "+call+", info: __e2e.pageInfo()})", &res); err != nil {
+	expr := "({snap: " + call + ", info: __e2e.pageInfo()})"
+	if q.yield {
+		expr = "new Promise((r) => setTimeout(() => r(" + expr + ")))"
+	}
+	if err := p.evalIn(ctx, f, expr, &res); err != nil {
 		return nil, err
 	}
 	if res.Snap.Error != "" {
@@ -454,11 +434,6 @@ var modifierBits = map[string]int64{"Alt": 1, "Control": 2, "ControlOrMeta": 2, 
 // Click clicks target (a ref or selector) with trusted mouse events at its
 // center, after the actionability checks, then waits for what it started.
 func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
-	var pt struct{ X, Y float64 }
-	frame, err := p.actionable(ctx, target, "actionPoint", &pt)
-	if err != nil {
-		return err
-	}
 	button := input.MouseButtonLeft
 	switch o.Button {
 	case "", "left":
@@ -477,32 +452,43 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 		}
 		mods |= bit
 	}
-	before := p.mark()
 	cctx, cancel := p.activeCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
+	send := func(ctx context.Context, typ input.DispatchMouseEventType, x, y float64, count int64) error {
+		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: typ, X: x, Y: y, Button: button, ClickCount: count, Modifiers: mods})
+		return err
+	}
+	moved := p.moveEarly(cctx, target, func(ctx context.Context, x, y float64) error {
+		return send(ctx, input.DispatchMouseEventTypeMouseMoved, x, y, 0)
+	})
+	var pt point
+	frame, err := p.actionable(ctx, target, "actionPoint", &pt)
+	at, movedOK := moved()
+	if err != nil {
+		return err
+	}
+	before := p.mark()
 	if frame != p.frame {
 		if pt.X, pt.Y, err = p.toViewport(cctx, frame, pt.X, pt.Y); err != nil {
 			return err
 		}
-	}
-	send := func(typ input.DispatchMouseEventType, count int64) error {
-		_, err := chromedp.Call(cctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-			Type: typ, X: pt.X, Y: pt.Y, Button: button, ClickCount: count, Modifiers: mods})
-		return err
 	}
 	clicks := int64(1)
 	if o.Double {
 		clicks = 2
 	}
 	err = p.act(cctx, func(cctx context.Context) error {
-		if err := send(input.DispatchMouseEventTypeMouseMoved, 0); err != nil {
-			return err
-		}
-		for c := int64(1); c <= clicks; c++ {
-			if err := send(input.DispatchMouseEventTypeMousePressed, c); err != nil {
+		if !movedOK || at != pt {
+			if err := send(cctx, input.DispatchMouseEventTypeMouseMoved, pt.X, pt.Y, 0); err != nil {
 				return err
 			}
-			if err := send(input.DispatchMouseEventTypeMouseReleased, c); err != nil {
+		}
+		for c := int64(1); c <= clicks; c++ {
+			if err := send(cctx, input.DispatchMouseEventTypeMousePressed, pt.X, pt.Y, c); err != nil {
+				return err
+			}
+			if err := send(cctx, input.DispatchMouseEventTypeMouseReleased, pt.X, pt.Y, c); err != nil {
 				return err
 			}
 		}
@@ -512,6 +498,37 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 		return p.ctxError(cctx, err, "click")
 	}
 	return p.settle(ctx, before)
+}
+
+// point is a position in CSS pixels.
+type point struct{ X, Y float64 }
+
+// moveEarly starts moving the pointer to a ref's element in the main frame
+// when where it is can be told at once (laid out, uncovered, no animation
+// running): Chrome delivers a mouse move with the page's next frame, the
+// frame that actionPoint's stability check waits for, so the two waits
+// overlap instead of adding up. The returned function waits for the move
+// and tells where it went; ok is false when no move was made, and then
+// the caller moves as usual. What the hover starts is not the action's.
+func (p *Page) moveEarly(ctx context.Context, target string, move func(ctx context.Context, x, y float64) error) func() (point, bool) {
+	none := func() (point, bool) { return point{}, false }
+	if !IsRef(target) || p.Dialog() != nil {
+		return none
+	}
+	loc, err := p.locate(target)
+	if err != nil || loc.frame != p.frame {
+		return none
+	}
+	var at struct {
+		point
+		Error string `json:"error"`
+	}
+	if err := p.evalIn(ctx, loc.frame, "__e2e.quickPoint("+loc.expr+")", &at); err != nil || at.Error != "" {
+		return none
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.act(ctx, func(ctx context.Context) error { return move(ctx, at.X, at.Y) }) }()
+	return func() (point, bool) { return at.point, <-done == nil }
 }
 
 // TypeOptions modify typing.
@@ -591,33 +608,17 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 		return nil // the page waits for the answer, or closed itself; the response says so
 	}
 	// One round trip to the page, so that the events the action caused
-	// in the renderer have reached us. When the caller shows a snapshot
-	// next, the round trip takes it; it is kept only if the page then
-	// turns out to be quiet.
-	p.keepSettled(ctx, nil)
-	var err error
-	var snap *Snapshot
-	p.mu.Lock()
-	started := p.navSeq > m.nav
-	for _, t := range p.inflight {
-		started = started || !t.Before(m.at)
-	}
-	p.mu.Unlock()
-	// A snapshot now would be thrown away when the action is known to
-	// have started a request or a navigation already.
-	if tokenOf(ctx) != nil && p.snapCost < cheapSnapshot && !started {
-		snap, err = p.snapshot(ctx, SnapshotOptions{}, p.shown, false)
-	} else {
-		_, err = p.Info(ctx)
-	}
-	if err != nil {
+	// in the renderer have reached us (the renderer sends its events
+	// before the answer to a later command). A snapshot in this round
+	// trip would save one when the page is quiet, and be thrown away,
+	// costing its time, when the action started a request.
+	if _, err := p.Info(ctx); err != nil {
 		if p.Gone() {
 			return nil // the action closed the tab (window.close)
 		}
 		if _, ok := AsError(err); !ok {
 			return err
 		}
-		snap = nil
 	}
 	p.mu.Lock()
 	navigated, opened := p.navSeq > m.nav, p.opened-m.opened
@@ -627,7 +628,6 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	}
 	p.mu.Unlock()
 	if !navigated && opened == 0 && !busy {
-		p.keepSettled(ctx, snap)
 		return nil
 	}
 	if opened > 0 && p.tabs != nil {

@@ -77,13 +77,12 @@ type Page struct {
 	opened     int                          // new windows the page asked for (popups)
 	chooser    *page.EventFileChooserOpened // the file chooser open in the page, if any (input.go)
 	closed     bool
-	crashed    bool          // the tab's renderer died; the tab is then gone
-	crashSaid  bool          // an error already told the agent about the crash
-	snapCost   time.Duration // how long the last whole-page snapshot took
-	shown      string        // the engine's token of the last whole-page snapshot an answer showed
-	answered   int           // fetches settle counted as done at their response (events.go)
-	yieldFirst bool          // the next changes snapshot lets the page's queued tasks run first
-	failedRead time.Time     // when TakeFailedRequests last looked
+	crashed    bool      // the tab's renderer died; the tab is then gone
+	crashSaid  bool      // an error already told the agent about the crash
+	shown      string    // the engine's token of the last whole-page snapshot an answer showed
+	answered   int       // fetches settle counted as done at their response (events.go)
+	yieldFirst bool      // the next changes snapshot lets the page's queued tasks run first
+	failedRead time.Time // when TakeFailedRequests last looked
 }
 
 // NewPage opens a tab in a new BrowserContext of its own, launching the

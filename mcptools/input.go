@@ -298,11 +298,7 @@ func fillFormTool(d *Deps) Tool {
 			}
 			var done []string
 			for i, f := range a.Fields {
-				fctx := ctx
-				if i < len(a.Fields)-1 {
-					fctx = browser.NoSnapshotAfter(ctx) // only the last field's barrier brings the snapshot
-				}
-				what, err := fillField(fctx, p, f)
+				what, err := fillField(ctx, p, f)
 				if err != nil {
 					return nil, fieldError(i, f, done, err)
 				}

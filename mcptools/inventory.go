@@ -247,8 +247,6 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 			}
 		}()
 		ctx = context.WithValue(ctx, requestKey{}, req)
-		// An action's settle barrier may take the snapshot the response shows.
-		ctx = browser.SnapshotAfter(ctx)
 		if d.AllowCall != nil {
 			if ok, retry := d.AllowCall(ctx); !ok {
 				return errorResult(name, rateLimited("tool calls", retry)), nil

@@ -15,7 +15,8 @@
 //   viewRect(el)      -> {x, y, width, height, scrollX, scrollY} in viewport CSS pixels
 //   frameOffset(el)   -> where an iframe's content starts in this frame's viewport
 //   waitText, waitState, waitURL, waitLoad, expect, expectCount, content: see 50_checks.js
-//   actionPoint(el, anyState), hoverPoint(el) -> clickPoint once el is stable (a promise)
+//   actionPoint(el, anyState), hoverPoint(el) -> clickPoint once el is stable (a promise);
+//   quickPoint(el) -> clickPoint now, unless an animation runs
 //   checkState(el), selectOptions(el, values), sliderState(el, focus), setRange(el, v), fileInputOf(el),
 //   watchDrag(), dragStarted(), labelControl(el): see 45_input.js
 //

@@ -40,6 +40,14 @@
     return clickPoint(el, anyState);
   }
 
+  // quickPoint(el): where a click would land now, without waiting for a
+  // frame; an error when it cannot tell, or while an animation runs in the
+  // document (the box may be moving).
+  function quickPoint(el) {
+    if (el && el.isConnected && animating(el)) return { error: 'animating' };
+    return clickPoint(el, false);
+  }
+
   function animating(el) {
     const doc = el.ownerDocument;
     if (!doc.getAnimations) return true;

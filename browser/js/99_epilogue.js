@@ -3,7 +3,7 @@
       version: 1, snapshot, resolve, describe, clickPoint, prepareFill, viewRect, frameOffset, pageInfo,
       one, all, candidates, takeFrameOwner,
       waitText, waitState, waitURL, waitLoad, expect, expectCount, content,
-      actionPoint, hoverPoint, watchDrag, dragStarted, labelControl, checkState, selectOptions, sliderState, setRange, fileInputOf,
+      actionPoint, quickPoint, hoverPoint, watchDrag, dragStarted, labelControl, checkState, selectOptions, sliderState, setRange, fileInputOf,
       stableLocator,
       // For tests: the role and accessible name the engine computes for an element.
       aria: (el) => { const role = roleOf(el); return { role: role || '', name: role ? accName(el, role) : '' }; },
