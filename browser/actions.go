@@ -85,7 +85,10 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 		}
 		return Info{}, p.ctxError(cctx, err, "navigate to "+url)
 	}
-	info, err := p.Info(ctx)
+	var info Info
+	icctx, icancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer icancel()
+	err = p.evalEngine(icctx, "__e2e.loadedInfo()", &info)
 	if resp != nil {
 		info.Status = resp.Status
 	}

@@ -9,7 +9,7 @@
 //   describe(el)      -> 'button "Create account"'
 //   clickPoint(el)    -> {x, y} | {error}
 //   prepareFill(el)   -> {ok: true} | {error}
-//   pageInfo()        -> {url, title}
+//   pageInfo()        -> {url, title}; loadedInfo() -> pageInfo after autofocus (maybe a promise)
 //   one(parts, text)  -> the Element a parsed selector matches (throws element_not_found, not_unique, enter_frame)
 //   all(parts)        -> every Element it matches; candidates(parts, refSeq, prefix) -> {list, total, refSeq}
 //   viewRect(el)      -> {x, y, width, height, scrollX, scrollY} in viewport CSS pixels

@@ -115,6 +115,20 @@
     return { url: String(location.href), title: String(document.title || ''), scrollX: window.scrollX, scrollY: window.scrollY };
   }
 
+  // loadedInfo(): pageInfo once a just-loaded page has had its first
+  // rendering update, when it has an autofocus element still to focus: the
+  // browser focuses it there, after the load event on a busy machine. A
+  // promise then, waiting at most 100 ms; at once otherwise.
+  function loadedInfo() {
+    const active = document.activeElement;
+    if ((active && active !== document.body) || !document.querySelector('[autofocus]')) return pageInfo();
+    return new Promise((resolve) => {
+      const done = () => resolve(pageInfo());
+      requestAnimationFrame(done);
+      setTimeout(done, 100);
+    });
+  }
+
   function inViewport(r) {
     return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
   }
