@@ -55,13 +55,15 @@ var profiles = map[string]profileScenario{
 		setup: navigateTo("/table", "", ""),
 		step:  snapshotStep,
 	},
-	"click-big": {
-		setup: navigateTo("/table", "button", fmt.Sprintf("Ship order %d", bigClickRow)),
-		step: func(ctx context.Context, s *session, a adapter, _ *fixture, st state, _ int) error {
-			_, err := s.call(ctx, a.click, a.elementArgs(st.ref, "Ship button"))
+	// As the benchmark measures it: the first click after opening the page.
+	"click-big": {step: func(ctx context.Context, s *session, a adapter, fx *fixture, _ state, _ int) error {
+		st, err := navigateTo("/table", "button", fmt.Sprintf("Ship order %d", bigClickRow))(ctx, s, a, fx)
+		if err != nil {
 			return err
-		},
-	},
+		}
+		_, err = s.call(ctx, a.click, a.elementArgs(st.ref, "Ship button"))
+		return err
+	}},
 }
 
 func profileScenarios() []string {
@@ -79,7 +81,7 @@ func snapshotStep(ctx context.Context, s *session, a adapter, _ *fixture, _ stat
 }
 
 // navigateTo opens path and, when role is given, finds that element's ref in
-// a snapshot.
+// a snapshot, or with the server's search when the snapshot folded it.
 func navigateTo(path, role, name string) func(context.Context, *session, adapter, *fixture) (state, error) {
 	return func(ctx context.Context, s *session, a adapter, fx *fixture) (state, error) {
 		if _, err := s.call(ctx, a.navigate, a.navArgsFor(fx.url(path))); err != nil {
@@ -93,6 +95,12 @@ func navigateTo(path, role, name string) func(context.Context, *session, adapter
 			return state{}, err
 		}
 		ref, ok := findRef(snap.text, role, name)
+		if !ok && a.find != "" {
+			// A folded snapshot: the documented way to a folded element.
+			if ans, err := s.call(ctx, a.find, map[string]any{"role": role, "name": name}); err == nil {
+				ref, ok = findRef(ans.text, role, name)
+			}
+		}
 		if !ok {
 			return state{}, fmt.Errorf("no ref for %s %q", role, name)
 		}

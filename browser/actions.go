@@ -715,7 +715,7 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 				return nil, err
 			}
 			var main struct{ ScrollX, ScrollY float64 }
-			if err := p.evalEngine(cctx, "__e2e.pageInfo()", &main); err != nil {
+			if err := p.evalEngine(cctx, "({scrollX: window.scrollX, scrollY: window.scrollY})", &main); err != nil {
 				return nil, err
 			}
 			box.ScrollX, box.ScrollY = main.ScrollX, main.ScrollY

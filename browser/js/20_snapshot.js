@@ -57,10 +57,13 @@
     }
     const deep = st.reuse && dirtyDeep.has(el);
     if (deep) st.reuse = false;
+    const re = st.trustBoxes && restyled.has(el);
+    if (re) st.trustBoxes = false;
     const start = out.length;
     visitNode(el, pctx, out, st);
     if (st.keep) memo.set(el, { tv: pctx.textVisible, cur: pctx.cursor, items: out.slice(start) });
     if (deep) st.reuse = true;
+    if (re) st.trustBoxes = true;
   }
 
   function visitNode(el, pctx, out, st) {
@@ -102,8 +105,12 @@
       props: null, children: [], el };
     // Refs before children, so that numbers follow document order.
     if ((INTERACTIVE_ROLES.has(role) || clicky) && visible && cs.cs.pointerEvents !== 'none') {
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) node.ref = refFor(el, role, name, st);
+      const rec = st.trustBoxes && boxSeen.has(el) && refOfElement.get(el);
+      if (rec && rec.role === role && rec.name === name && rec.ref.startsWith(st.prefix)) node.ref = rec.ref;
+      else {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) { node.ref = refFor(el, role, name, st); boxSeen.add(el); } else boxSeen.delete(el);
+      }
     }
     if (tag === 'input' || tag === 'textarea' || tag === 'select') controls.set(el, controlState(el));
     if (tag === 'input' || tag === 'textarea') {
@@ -276,7 +283,14 @@
   const memo = new WeakMap();   // element -> {tv, cur, items}
   let dirtyPath = new Set();    // elements with a change somewhere under them
   let dirtyDeep = new Set();    // elements whose whole subtree must be walked again
+  let restyled = new Set();     // elements whose attributes changed or whose transition ended
   let allDirty = true;
+  // Elements given a ref once their box was found to have a size. Measuring
+  // a box forces layout, which after a change to a big table costs 10 ms or
+  // more; an element walked again only because something near it changed
+  // (text beside it, hover, focus) keeps the verdict while its role and name
+  // hold and neither it nor an ancestor was restyled since.
+  const boxSeen = new WeakSet();
   let observer = null;
   const tracked = new WeakSet(); // document and shadow roots observed
 
@@ -296,7 +310,7 @@
       const t = r.target;
       const el = t.nodeType === 1 ? t : t.parentElement;
       if (el && (el.localName === 'style' || el.localName === 'link' || el.closest('head'))) { allDirty = true; continue; }
-      if (r.type === 'attributes') dirtyDeep.add(t);
+      if (r.type === 'attributes') { dirtyDeep.add(t); restyled.add(t); }
       markPath(t);
     }
   }
@@ -312,6 +326,7 @@
       return;
     }
     dirtyDeep.add(t);
+    if (e.type === 'transitionend' || e.type === 'animationend' || e.type === 'toggle') restyled.add(t);
     if (t.localName === 'input' && t.type === 'radio' && t.name) {
       for (const r of (t.form || t.getRootNode()).querySelectorAll('input[type=radio]')) if (r.name === t.name) markPath(r);
     }
@@ -797,6 +812,7 @@
       refs: {},
       whole: !opts.root,
       reuse: false,
+      trustBoxes: false, // see boxSeen
       // A fresh read of the whole page (find, full) is not kept: the memo
       // and the baseline stay those of the snapshots answers show.
       keep: !(opts.fresh && !opts.root),
@@ -818,6 +834,7 @@
         if (k !== sheetsSeen) { allDirty = true; sheetsSeen = k; }
       }
       st.reuse = !opts.fresh && !allDirty;
+      st.trustBoxes = st.reuse;
       if (st.reuse) noteControls();
       let items = [];
       if (opts.root) {
@@ -838,6 +855,7 @@
       if (st.whole && st.keep) {
         dirtyPath = new Set();
         dirtyDeep = new Set();
+        restyled = new Set();
         allDirty = false;
         token = docId + '.' + (++treeSeq);
         trees.set(token, items);

@@ -111,8 +111,11 @@
     }
   }
 
+  // pageInfo reads nothing that needs layout (window.scrollX does): it is
+  // part of every answer, often right after the page changed, and a forced
+  // layout of a big table costs 10 ms or more.
   function pageInfo() {
-    return { url: String(location.href), title: String(document.title || ''), scrollX: window.scrollX, scrollY: window.scrollY };
+    return { url: String(location.href), title: String(document.title || '') };
   }
 
   // loadedInfo(): pageInfo once a just-loaded page has had its first
