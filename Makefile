@@ -6,7 +6,7 @@ LINT          := $(shell $(GO) env GOPATH)/bin/golangci-lint
 LDFLAGS       := -s -w
 CROSS         := darwin/amd64 darwin/arm64 windows/amd64 linux/arm64
 
-.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -70,6 +70,9 @@ bench: build ## e2e-mcp against Playwright MCP, chrome-devtools-mcp, agent-brows
 
 bench-quick: ## smoke run of the benchmark: 2 runs, fewer warm navigations
 	@$(MAKE) --no-print-directory bench BENCH_FLAGS="-quick $(BENCH_FLAGS)"
+
+oracle: ensure-browser ## dev-only (needs npm): rerun Playwright over the oracle pages and rewrite browser/testdata/oracle
+	cd scripts/oracle && npm ci --no-audit --no-fund && CHROMIUM="$${CHROMIUM:-$$(command -v chromium || command -v chromium-browser)}" node generate.mjs
 
 clean: ## remove build output
 	rm -rf bin

@@ -53,7 +53,8 @@ type Part struct {
 	// Attr and Value are an attribute part's name and exact value.
 	Attr  string `json:"attr,omitempty"`
 	Value string `json:"value,omitempty"`
-	// N is an nth part's index (negative counts from the end).
+	// N is an nth part's index (negative counts from the end); absent
+	// means 0, the first.
 	N int `json:"n,omitempty"`
 	// Visible is a visible part's wanted visibility.
 	Visible bool `json:"visible,omitempty"`
@@ -129,8 +130,9 @@ type chunk struct {
 	pos  int // byte offset of text in the selector
 }
 
-// splitChain splits sel on ">>" outside quotes. Brackets are left to the
-// parts: a regular expression may hold unbalanced ones.
+// splitChain splits sel on ">>" outside quotes and regular expressions (a
+// "/" right after "=": text=/let's/i, [name=/a>>b/]). Brackets are left to
+// the parts: a regular expression may hold unbalanced ones.
 func splitChain(sel string) ([]chunk, error) {
 	var out []chunk
 	start, qpos := 0, 0
@@ -146,6 +148,10 @@ func splitChain(sel string) ([]chunk, error) {
 			}
 		case ch == '"' || ch == '\'':
 			quote, qpos = ch, i
+		case ch == '/' && i > 0 && sel[i-1] == '=':
+			if end := regexEnd(sel[i:]); end > 0 {
+				i += end
+			}
 		case ch == '>' && i+1 < len(sel) && sel[i+1] == '>':
 			out = append(out, trimChunk(sel, start, i))
 			start = i + 2

@@ -26,7 +26,7 @@
   const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
   const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
   const NO_VALUE_TYPES = new Set(['checkbox', 'radio', 'file', 'password', 'submit', 'reset', 'button',
-    'image', 'color', 'hidden']);
+    'image', 'hidden']);
   const SECTIONING = 'article, aside, main, nav, section';
 
   // ---------- small helpers ----------
@@ -134,7 +134,7 @@
   function inputRole(el) {
     const list = el.hasAttribute('list');
     switch (el.type) {
-      case 'button': case 'submit': case 'reset': case 'image': case 'file': case 'color': return 'button';
+      case 'button': case 'submit': case 'reset': case 'image': case 'file': return 'button';
       case 'checkbox': return 'checkbox';
       case 'radio': return 'radio';
       case 'range': return 'slider';

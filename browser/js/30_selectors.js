@@ -42,21 +42,29 @@
 
   let textCache = null;
 
+  // Text matching reads the DOM as Playwright does: an element's children,
+  // then its open shadow root's; a <slot> has only its fallback content
+  // (the slotted nodes count for the host's light DOM, once). Nothing in
+  // <head> is page text.
+  const inHead = (el) => !!(el.ownerDocument.head && el.ownerDocument.head.contains(el));
+  const buttonInput = (el) => el.localName === 'input' && (el.type === 'submit' || el.type === 'button');
+
   // The element's normalized text, shadow content included; a button-like
   // input's text is its value.
   function fullText(el) {
     if (textCache && textCache.has(el)) return textCache.get(el);
     let t = '';
-    if (el.localName === 'input' && ['submit', 'button', 'reset'].includes(el.type)) t = el.value || '';
+    if (buttonInput(el)) t = el.value || '';
     else {
       const parts = [];
       const walk = (node) => {
-        for (const c of childNodesOf(node)) {
+        for (let c = node.firstChild; c; c = c.nextSibling) {
           if (c.nodeType === Node.TEXT_NODE) parts.push(c.data);
           else if (c.nodeType === Node.ELEMENT_NODE && !TEXT_SKIP.has(c.localName)) parts.push(fullText(c));
         }
       };
       walk(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
       t = parts.join('');
     }
     t = norm(t);
@@ -66,10 +74,10 @@
 
   // The element's own text runs: consecutive text-node children, normalized.
   function ownRuns(el) {
-    if (el.localName === 'input' && ['submit', 'button', 'reset'].includes(el.type)) return [norm(el.value)];
+    if (buttonInput(el)) return [norm(el.value)];
     const runs = [];
     let cur = '';
-    for (const c of childNodesOf(el)) {
+    for (let c = el.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === Node.TEXT_NODE) cur += c.data;
       else if (c.nodeType === Node.ELEMENT_NODE) { if (norm(cur)) runs.push(norm(cur)); cur = ''; }
     }
@@ -122,8 +130,11 @@
     return els.filter((el) => !hasMatchedChild.has(el));
   }
 
+  // textQuery: the elements under root with the text; after >>, root itself
+  // too (button >> "Next" is the button).
   function textQuery(tm, root) {
-    const els = allUnder(root).filter((el) => !TEXT_SKIP.has(el.localName) && elementMatchesText(tm, el));
+    const under = root.nodeType === Node.ELEMENT_NODE ? [root, ...allUnder(root)] : allUnder(root);
+    const els = under.filter((el) => !TEXT_SKIP.has(el.localName) && !inHead(el) && elementMatchesText(tm, el));
     return tm.m === 'lax' || tm.m === 'regex' ? deepest(els) : els;
   }
 
@@ -133,7 +144,18 @@
     for (let n = el; n; n = flatParent(n)) {
       if (n.getAttribute('aria-hidden') === 'true' || n.hasAttribute('inert')) return true;
     }
-    return el.checkVisibility ? !el.checkVisibility({ visibilityProperty: true }) : hiddenForAria(el);
+    // display: contents has no box for checkVisibility: its own visibility
+    // and its nearest boxed ancestor's decide. The options of a <select>
+    // have no box either: the select's visibility is theirs (not its
+    // optgroups', as Playwright has it).
+    let box = el;
+    if (el.localName === 'option') box = el.closest('select') || el;
+    while (box && getComputedStyle(box).display === 'contents') {
+      if (getComputedStyle(box).visibility !== 'visible') return true;
+      box = flatParent(box);
+    }
+    if (!box) return false;
+    return box.checkVisibility ? !box.checkVisibility({ visibilityProperty: true }) : hiddenForAria(box);
   }
 
   function description(el) {
@@ -183,7 +205,11 @@
           if (s !== a.v) return false;
           break;
         }
-        case 'expanded': if ((el.getAttribute('aria-expanded') === 'true') !== a.v) return false; break;
+        case 'expanded': { // no aria-expanded: neither true nor false
+          const v = el.getAttribute('aria-expanded');
+          if ((v === 'true' ? true : v === 'false' ? false : undefined) !== a.v) return false;
+          break;
+        }
         case 'disabled': if (isDisabled(el, role) !== a.v) return false; break;
         case 'level': if (levelOf(el, role) !== a.v) return false; break;
       }
@@ -206,6 +232,7 @@
       throw selErr('invalid_input', `${JSON.stringify(c.css)} is not valid CSS: ${e.message}`);
     }
     for (const ps of c.ps || []) {
+      if (ps.n !== 'visible' && (TEXT_SKIP.has(el.localName) || inHead(el))) return false;
       switch (ps.n) {
         case 'visible': if (!isVisible(el)) return false; break;
         case 'has-text': if (!matchString(ps.t, fullText(el))) return false; break;
@@ -284,14 +311,16 @@
     return out;
   }
 
+  // labelTexts: what label= matches, from the first source that exists, as
+  // Playwright reads it: aria-labelledby's elements, else aria-label, else
+  // the <label>s of the control.
   function labelTexts(el) {
-    const texts = [];
     const ids = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean);
-    for (const id of ids) { const l = byId(el, id); if (l) texts.push(fullText(l)); }
+    const by = ids.map((id) => byId(el, id)).filter(Boolean);
+    if (by.length) return by.map(fullText);
     const aria = el.getAttribute('aria-label');
-    if (aria) texts.push(norm(aria));
-    for (const l of labelsOf(el)) texts.push(fullText(l));
-    return texts;
+    if (aria && aria.trim()) return [norm(aria)];
+    return labelsOf(el).map(fullText);
   }
 
   function attrTextQuery(attr, tm, root) {
@@ -324,7 +353,8 @@
     for (let k = 0; k < parts.length; k++) {
       const p = parts[k];
       if (p.e === 'nth') {
-        const i = p.n < 0 ? set.length + p.n : p.n;
+        const n = p.n || 0; // Go leaves out 0, the first
+        const i = n < 0 ? set.length + n : n;
         set = i >= 0 && i < set.length ? [set[i]] : [];
         continue;
       }

@@ -24,9 +24,24 @@
 
   // ---------- actionability ----------
 
+  // isVisible: a box with a size and visibility: visible. An element with
+  // display: contents has no box of its own: it is visible when something
+  // it holds is (Playwright's rule).
   function isVisible(el) {
-    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
     const cs = getComputedStyle(el);
+    if (cs.display === 'contents') {
+      for (let c = el.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === Node.ELEMENT_NODE && isVisible(c)) return true;
+        if (c.nodeType === Node.TEXT_NODE && c.data.trim()) {
+          const range = document.createRange();
+          range.selectNodeContents(c);
+          const r = range.getBoundingClientRect();
+          if (r.width > 0 && r.height > 0) return true;
+        }
+      }
+      return false;
+    }
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
     if (cs.display === 'none' || cs.visibility !== 'visible') return false;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
