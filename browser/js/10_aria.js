@@ -96,6 +96,25 @@
     return (root.getElementById && root.getElementById(id)) || document.getElementById(id);
   }
 
+  // aria-owns: the elements el claims as its children, after its own (not
+  // one of its ancestors, nor itself). ownerOf maps an owned element to its
+  // owner for one snapshot or name computation (ownsMap).
+  function ownedOf(el) {
+    const ids = (el.getAttribute('aria-owns') || '').split(/\s+/).filter(Boolean);
+    const out = [];
+    for (const id of ids) {
+      const o = byId(el, id);
+      if (o && o !== el && !o.contains(el) && !out.includes(o)) out.push(o);
+    }
+    return out;
+  }
+  let ownerOf = null;
+  function ownsMap(root) {
+    const m = new Map();
+    for (const owner of root.querySelectorAll('[aria-owns]')) for (const o of ownedOf(owner)) if (!m.has(o)) m.set(o, owner);
+    return m;
+  }
+
   function hiddenForAria(el) {
     if (el.getAttribute('aria-hidden') === 'true') return true;
     const s = styleOf(el);
@@ -250,9 +269,18 @@
 
   // ---------- accessible names (accname, simplified) ----------
 
+  // Roles that ARIA says take no name (title and aria-label included).
+  const NAMING_PROHIBITED = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion',
+    'mark', 'paragraph', 'presentation', 'strong', 'subscript', 'suggestion', 'superscript', 'term', 'time']);
+
   function accName(el, role) {
     if (nameCache && nameCache.has(el)) return nameCache.get(el);
     let name = '';
+    if (role === undefined || role === null) role = roleOf(el);
+    if (NAMING_PROHIBITED.has(role || '')) {
+      if (nameCache) nameCache.set(el, name);
+      return name;
+    }
     try {
       name = norm(textAlt(el, role, { visited: new Set(), root: true, labelledBy: false, hidden: false,
         treeitem: role === 'treeitem' }));
@@ -342,6 +370,7 @@
     let caption = null;
     if (tag === 'fieldset') caption = firstChild('legend');
     else if (tag === 'table') caption = firstChild('caption');
+    else if (tag === 'figure') caption = firstChild('figcaption');
     else if (tag === 'svg') { const t = firstChild('title'); return t ? t.textContent : ''; }
     else if (tag === 'optgroup' || (tag === 'option' && el.hasAttribute('label'))) return el.getAttribute('label') || '';
     return caption ? textAlt(caption, null, { ...o, root: false }) : '';
@@ -388,7 +417,8 @@
     let out = '';
     const cands = styleCache && pseudoCandidates(el.getRootNode());
     if (cands && !cands.has(el)) { s.before = s.after = ''; return ''; }
-    const c = getComputedStyle(el, which).content;
+    const ps = getComputedStyle(el, which);
+    const c = ps.display === 'none' || ps.visibility === 'hidden' ? '' : ps.content;
     if (c && c !== 'none' && c !== 'normal') {
       // Strings outside functions (url(), counter()...) are text; a / starts the alternative text.
       const strs = [];
@@ -416,7 +446,8 @@
 
   function contentText(el, o) {
     let out = pseudoText(el, '::before');
-    const list = childNodesOf(el);
+    let list = childNodesOf(el);
+    if (el.hasAttribute('aria-owns')) list = [...list, ...ownedOf(el)];
     // A row holds cells only: text between them (whitespace) is not content.
     const row = el.localName === 'tr' || el.getAttribute('role') === 'row';
     for (let i = 0; i < list.length; i++) {

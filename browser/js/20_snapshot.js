@@ -40,8 +40,22 @@
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
       if (n.nodeType === Node.TEXT_NODE) { if (ctx.textVisible) out.push(n.data); }
-      else if (n.nodeType === Node.ELEMENT_NODE) visitElement(n, ctx, out, st);
+      else if (n.nodeType === Node.ELEMENT_NODE && !(ownerOf && ownerOf.has(n))) visitElement(n, ctx, out, st);
     }
+    // aria-owns: the owned elements are this one's last children, and only here.
+    if (ownerOf && ownerOf.size && el.hasAttribute('aria-owns')) {
+      for (const o of ownedOf(el)) if (ownerOf.get(o) === el) visitElement(o, ctx, out, st);
+    }
+  }
+
+  // walkContent is walkChildren with the element's ::before and ::after
+  // text, which is page text too ("Name *" from a required marker).
+  function walkContent(el, ctx, out, st) {
+    const before = ctx.textVisible ? pseudoText(el, '::before') : '';
+    if (before) out.push(before);
+    walkChildren(el, ctx, out, st);
+    const after = ctx.textVisible ? pseudoText(el, '::after') : '';
+    if (after) out.push(after);
   }
 
   // visitElement adds what el contributes to its parent's children to out.
@@ -93,7 +107,7 @@
           !el.hasAttribute('role'))) role = clicky ? 'generic' : null;
     if (!role) { // no node of its own: content flows into the parent
       if (block) out.push(BR);
-      if (!childrenHidden) walkChildren(el, ctx, out, st);
+      if (!childrenHidden) walkContent(el, ctx, out, st);
       if (block) out.push(BR);
       return;
     }
@@ -117,8 +131,11 @@
       if (tag === 'textarea' || !NO_VALUE_TYPES.has(el.type)) { if (el.value) node.children.push(el.value); }
       const ph = el.getAttribute('placeholder');
       if (ph && norm(ph) && norm(ph) !== name) node.props = [['placeholder', ph]];
-    } else if (tag !== 'svg' && tag !== 'iframe' && role !== 'img' && !childrenHidden) { // img: children are presentational
-      walkChildren(el, ctx, node.children, st);
+    } else if (tag !== 'iframe' && (role !== 'img' || tag === 'svg') && !childrenHidden) {
+      // An img's children are presentational, but an <svg>'s are walked as
+      // Playwright walks them: controls drawn in it (<g role=button>) and
+      // its text.
+      walkContent(el, ctx, node.children, st);
     }
     if (role === 'link' && el.hasAttribute('href')) node.props = [['url', el.getAttribute('href')]];
 
@@ -305,8 +322,23 @@
     }
   }
 
+  // owns: the page's aria-owns map (ownsMap), read again only when a
+  // change could alter it: an aria-owns or id attribute, or nodes added or
+  // removed while it is not empty or that bring an aria-owns.
+  let owns = new Map();
+  let ownsStale = true;
+
   function noteRecords(records) {
     for (const r of records) {
+      if (r.type === 'attributes' && (r.attributeName === 'aria-owns' || r.attributeName === 'id')) ownsStale = true;
+      else if (r.type === 'childList' && !ownsStale) {
+        if (owns.size) ownsStale = true;
+        else {
+          for (const n of r.addedNodes) {
+            if (n.nodeType === 1 && (n.hasAttribute('aria-owns') || n.querySelector('[aria-owns]'))) { ownsStale = true; break; }
+          }
+        }
+      }
       const t = r.target;
       const el = t.nodeType === 1 ? t : t.parentElement;
       if (el && (el.localName === 'style' || el.localName === 'link' || el.closest('head'))) { allDirty = true; continue; }
@@ -834,6 +866,8 @@
         if (k !== sheetsSeen) { allDirty = true; sheetsSeen = k; }
       }
       st.reuse = !opts.fresh && !allDirty;
+      if (ownsStale || !st.reuse) { owns = ownsMap(document); ownsStale = false; }
+      ownerOf = owns;
       st.trustBoxes = st.reuse;
       if (st.reuse) noteControls();
       let items = [];
@@ -856,7 +890,9 @@
         dirtyPath = new Set();
         dirtyDeep = new Set();
         restyled = new Set();
-        allDirty = false;
+        // A change under an owned element is not on its owner's path: with
+        // aria-owns on the page, the next walk reads everything again.
+        allDirty = ownerOf.size > 0;
         token = docId + '.' + (++treeSeq);
         trees.set(token, items);
         for (const k of trees.keys()) if (trees.size > 4) trees.delete(k);
@@ -904,6 +940,6 @@
       if (e && e.input) return { yaml: '', refSeq: st.seq, refs: {}, error: e.message, input: true };
       return { yaml: '', refSeq: st.seq, refs: {}, error: 'snapshot failed: ' + (e && e.message) };
     } finally {
-      styleCache = nameCache = labelCache = activeEl = null;
+      styleCache = nameCache = labelCache = activeEl = ownerOf = null;
     }
   }
