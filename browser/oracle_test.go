@@ -183,9 +183,43 @@ func ariaLike(yaml string) string {
 		case strings.HasPrefix(body, "- generic: "):
 			body = "- text: " + strings.TrimPrefix(body, "- generic: ")
 		}
-		out = append(out, strings.Repeat(" ", indent-shift)+body)
+		line = strings.Repeat(" ", indent-shift) + body
+		// Text lines that end up side by side once the generics are gone are
+		// one text, as Playwright joins them.
+		if n := len(out); n > 0 && strings.HasPrefix(body, "- text: ") {
+			prev := out[n-1]
+			pi := len(prev) - len(strings.TrimLeft(prev, " "))
+			if pi == indent-shift && strings.HasPrefix(strings.TrimLeft(prev, " "), "- text: ") {
+				a := yamlText(strings.TrimPrefix(strings.TrimLeft(prev, " "), "- text: "))
+				b := yamlText(strings.TrimPrefix(body, "- text: "))
+				out[n-1] = strings.Repeat(" ", pi) + "- text: " + yamlQuote(a+" "+b)
+				continue
+			}
+		}
+		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// yamlText reads a YAML scalar as the snapshots write it: plain, or
+// double-quoted with JSON escapes.
+func yamlText(s string) string {
+	var v string
+	if strings.HasPrefix(s, `"`) && json.Unmarshal([]byte(s), &v) == nil {
+		return v
+	}
+	return s
+}
+
+// yamlQuote writes s as a snapshot does: double-quoted when plain would be
+// read otherwise.
+func yamlQuote(s string) string {
+	if s == "" || strings.ContainsAny(s, ":#\"'{}[],&*!|>%@`") || strings.TrimSpace(s) != s ||
+		regexp.MustCompile(`^[-?\d.]`).MatchString(s) {
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	return s
 }
 
 func TestOracleAria(t *testing.T) {

@@ -52,19 +52,40 @@
     return null;
   }
 
+  // elementFromPointDeep: the element at x, y, down through open shadow
+  // roots. Over text slotted into a component (a Shoelace button's label),
+  // the browser answers with the host, since the text is the host's own
+  // child; the slot the text is assigned to stands for it then.
   function elementFromPointDeep(x, y) {
     let hit = document.elementFromPoint(x, y);
     while (hit && hit.shadowRoot) {
       const inner = hit.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === hit) break;
-      hit = inner;
+      if (inner && inner !== hit) { hit = inner; continue; }
+      const slot = slottedTextAt(hit, x, y);
+      if (!slot) break;
+      hit = slot;
     }
     return hit;
   }
 
-  // Is hit el itself, inside el (across shadow roots), or a label of el?
+  // slottedTextAt: the slot that the host's text child under x, y is
+  // assigned to, if any.
+  function slottedTextAt(host, x, y) {
+    for (let c = host.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType !== Node.TEXT_NODE || !c.assignedSlot || !c.data.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(c);
+      for (const r of range.getClientRects()) {
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return c.assignedSlot;
+      }
+    }
+    return null;
+  }
+
+  // Is hit el itself, inside el in the flat tree (through slots and shadow
+  // roots: a label slotted into a component's button), or a label of el?
   function hitsTarget(hit, el) {
-    for (let n = hit; n; n = n.parentElement || (n.parentNode && n.parentNode.host) || null) {
+    for (let n = hit; n; n = n.assignedSlot || n.parentElement || (n.parentNode && n.parentNode.host) || null) {
       if (n === el) return true;
       if (n.localName === 'label' && n.control === el) return true;
     }
