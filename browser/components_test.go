@@ -33,8 +33,8 @@ func TestWebComponents(t *testing.T) {
 	}
 	for _, c := range []struct{ target, want string }{
 		{ref("button", "Save draft"), `"clicked Save draft"`},
-		{ref("button", "Publish now"), `"clicked Publish now"`}, // the label is an element slotted in
-		{ref("button", "Pay invoice"), `"clicked Pay invoice"`}, // inside another component's slot
+		{ref("button", "Publish now"), `"clicked Publish now"`},           // the label is an element slotted in
+		{ref("button", "Pay invoice"), `"clicked Pay invoice"`},           // inside another component's slot
 		{ref("button", "Forwarded action"), `"clicked Forwarded action"`}, // a component in a shadow root, its label through two slots
 		{`role=button[name="Save draft"]`, `"clicked Save draft"`},
 		{`text=Publish`, `"clicked Publish now"`},
