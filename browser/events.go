@@ -196,12 +196,24 @@ func (p *Page) recordLocked(ev any) bool {
 		p.addConsoleLocked(ConsoleMessage{Level: "exception", Text: m.Text})
 	case *log.EventEntryAdded:
 		// The browser's own messages: CSP and deprecation notes,
-		// interventions. Console calls come above; failed loads are left
-		// to NetworkRequests, which says more (and no favicon.ico 404s).
-		if e.Entry == nil || e.Entry.Source == "console-api" || e.Entry.Source == log.EntrySourceNetwork {
+		// interventions, and a load that failed ("Failed to load resource:
+		// the server responded with a status of 500"), with its URL, as
+		// DevTools shows it. Console calls come above.
+		if e.Entry == nil || e.Entry.Source == "console-api" {
 			return false
 		}
 		m := ConsoleMessage{Level: string(e.Entry.Level), Text: e.Entry.Text, Location: topFrame(e.Entry.StackTrace)}
+		if e.Entry.Source == log.EntrySourceNetwork {
+			if e.Entry.URL == "" || strings.HasSuffix(e.Entry.URL, "/favicon.ico") {
+				return false
+			}
+			m.Text += ": " + e.Entry.URL
+			p.addRecordLocked(m)
+			if m.Level == "error" {
+				p.addConsoleLocked(ConsoleMessage{Level: "error", Text: m.Text})
+			}
+			return true
+		}
 		if m.Level == string(log.EntryLevelVerbose) {
 			m.Level = "debug"
 		}

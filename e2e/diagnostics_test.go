@@ -43,6 +43,8 @@ func TestConsoleMessages(t *testing.T) {
 
 // TestNetworkRequests: requests are listed with status and duration; a
 // 500, a 404 and an aborted request are failures, which failedOnly keeps.
+// Chrome's console line for a failed load is a console error with its URL,
+// in the answer of the action that caused it and in browser_console_messages.
 func TestNetworkRequests(t *testing.T) {
 	f := newFixture(t, waitRoutes)
 	env, _ := serverEnv(t)
@@ -71,4 +73,12 @@ func TestNetworkRequests(t *testing.T) {
 		t.Errorf("filter lets through a URL it does not match:\n%s", out)
 	}
 	mustFail(t, c, "browser_network_requests", map[string]any{"filter": "("}, "invalid_input")
+
+	out = mustCall(t, c, "browser_console_messages", map[string]any{"all": true, "level": "error"})
+	mustContain(t, "failed loads in the console", out,
+		"Failed to load resource: the server responded with a status of 500 (Internal Server Error): "+f.URL+"/api/fail",
+		"Failed to load resource: the server responded with a status of 404 (Not Found): "+f.URL+"/api/missing")
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name=Save]"})
+	mustContain(t, "a click whose request fails", out, "save answered 500", "- New console errors: 1",
+		"error: Failed to load resource: the server responded with a status of 500 (Internal Server Error): "+f.URL+"/api/fail")
 }
