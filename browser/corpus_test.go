@@ -293,8 +293,8 @@ func TestAriaOracle(t *testing.T) {
 	t.Logf("overall: %d/%d agree (%.2f%%), %d distinct differences", agree, len(all), 100*ratio, len(seen))
 	// Where Chrome and Playwright disagree the engine follows Playwright
 	// (testdata/oracle, oracle_test.go); each such case is listed.
-	if ratio < 0.97 {
-		t.Errorf("agreement %.2f%% is below 97%%", 100*ratio)
+	if ratio < 0.96 {
+		t.Errorf("agreement %.2f%% is below 96%%", 100*ratio)
 	}
 	slices.Sort(unlisted)
 	if len(unlisted) > 0 {

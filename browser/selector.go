@@ -69,10 +69,16 @@ type Compound struct {
 	Pseudos []Pseudo `json:"ps,omitempty"`
 }
 
-// Pseudo is one of the engine's pseudo-classes on a compound.
+// Pseudo is one of the engine's pseudo-classes on a compound. The
+// functional ones of CSS (:is, :where, :not, :has) carry their selector
+// list in Sel, so that they pierce shadow roots and take the engine's own
+// pseudo-classes, as Playwright's do. In a :has() list, the first
+// compound's Comb is the combinator the relative selector starts with
+// (> + ~, or "" for a descendant).
 type Pseudo struct {
-	Name string     `json:"n"`
-	Text *TextMatch `json:"t,omitempty"`
+	Name string       `json:"n"`
+	Text *TextMatch   `json:"t,omitempty"`
+	Sel  [][]Compound `json:"sel,omitempty"`
 }
 
 // TextMatch says how text is compared.
@@ -512,7 +518,11 @@ func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
 
 // enginePseudos are the pseudo-classes the engine evaluates itself; any
 // other pseudo-class is left to the browser's CSS.
-var enginePseudos = map[string]bool{"has-text": true, "text": true, "text-is": true, "text-matches": true, "visible": true}
+var enginePseudos = map[string]bool{"has-text": true, "text": true, "text-is": true, "text-matches": true, "visible": true,
+	"is": true, "where": true, "not": true, "has": true}
+
+// selectorPseudos take a selector list as their argument.
+var selectorPseudos = map[string]bool{"is": true, "where": true, "not": true, "has": true}
 
 // parseCSS splits a css part into its selector list and compounds, and
 // takes out the engine's pseudo-classes.
@@ -629,6 +639,9 @@ func parseCSS(sel, body string, pos int) ([][]Compound, error) {
 // parsePseudo reads :name or :name(arg) at the start of s.
 func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 	n := 1 + len(name)
+	if selectorPseudos[name] {
+		return parseSelectorPseudo(sel, name, s, pos)
+	}
 	if name == "visible" {
 		if n < len(s) && s[n] == '(' {
 			return Pseudo{}, 0, selectorError(sel, pos, ":visible takes no argument")
@@ -700,6 +713,105 @@ func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 		tm = &TextMatch{Mode: mode, Value: v}
 	}
 	return Pseudo{Name: name, Text: tm}, end + 1, nil
+}
+
+// parseSelectorPseudo reads :is(list), :where(list), :not(list) or
+// :has(relative list) at the start of s.
+func parseSelectorPseudo(sel, name, s string, pos int) (Pseudo, int, error) {
+	n := 1 + len(name)
+	if n >= len(s) || s[n] != '(' {
+		return Pseudo{}, 0, selectorError(sel, pos, ":%s needs a selector in parentheses", name)
+	}
+	depth, end := 0, -1
+	for i := n; i < len(s) && end < 0; i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"', '\'':
+			_, k, err := readQuoted(sel, s[i:], pos+i)
+			if err != nil {
+				return Pseudo{}, 0, err
+			}
+			i += k - 1
+		case '(', '[':
+			depth++
+		case ')', ']':
+			if depth--; depth == 0 {
+				end = i
+			}
+		}
+	}
+	if end < 0 {
+		return Pseudo{}, 0, selectorError(sel, pos+n, "missing ) after :%s(", name)
+	}
+	arg, argPos := s[n+1:end], pos+n+1
+	lead := len(arg) - len(strings.TrimLeft(arg, " \t\n"))
+	arg, argPos = strings.TrimSpace(arg), argPos+lead
+	if arg == "" {
+		return Pseudo{}, 0, selectorError(sel, pos+n, ":%s() is empty", name)
+	}
+	p := Pseudo{Name: name}
+	if name != "has" {
+		list, err := parseCSS(sel, arg, argPos)
+		if err != nil {
+			return Pseudo{}, 0, err
+		}
+		p.Sel = list
+		return p, end + 1, nil
+	}
+	// A relative selector list: each part may start with a combinator.
+	for _, part := range splitTopLevel(arg) {
+		text := strings.TrimSpace(arg[part[0]:part[1]])
+		at := argPos + part[0] + len(arg[part[0]:part[1]]) - len(strings.TrimLeft(arg[part[0]:part[1]], " \t\n"))
+		if text == "" {
+			return Pseudo{}, 0, selectorError(sel, at, "empty selector in :has()")
+		}
+		rel := ""
+		if strings.ContainsRune(">+~", rune(text[0])) {
+			rel = text[:1]
+			rest := strings.TrimLeft(text[1:], " \t\n")
+			at += len(text) - len(rest)
+			text = rest
+		}
+		list, err := parseCSS(sel, text, at)
+		if err != nil {
+			return Pseudo{}, 0, err
+		}
+		if len(list) != 1 {
+			return Pseudo{}, 0, selectorError(sel, at, "unexpected ',' in :has()")
+		}
+		list[0][0].Comb = rel
+		p.Sel = append(p.Sel, list[0])
+	}
+	return p, end + 1, nil
+}
+
+// splitTopLevel returns the [start, end) spans of s between commas that
+// are outside quotes, brackets and parentheses.
+func splitTopLevel(s string) [][2]int {
+	var out [][2]int
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch == '\\':
+			i++
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		case ch == '(' || ch == '[':
+			depth++
+		case ch == ')' || ch == ']':
+			depth--
+		case ch == ',' && depth == 0:
+			out = append(out, [2]int{start, i})
+			start = i + 1
+		}
+	}
+	return append(out, [2]int{start, len(s)})
 }
 
 func readQuotedOrBare(sel, s string, pos int) (string, int, error) {

@@ -89,7 +89,8 @@ func TestSelectorEngines(t *testing.T) {
 		{`role=checkbox[checked]`, "agree"},
 		{`role=checkbox[checked=mixed]`, "mixed"},
 		{`role=checkbox[checked=false]`, ""},
-		{`role=heading[level=3]`, "h2"},
+		{`role=heading[level=2]`, "h2"}, // h1-h6 keep their own level over aria-level, as for Playwright
+		{`role=heading[level=3]`, ""},
 		{`role=heading[level=1]`, "h1"},
 		{`role=button[disabled]`, "off"},
 		{`role=button[pressed]`, "pressed"},

@@ -16,7 +16,9 @@ func TestParseSelector(t *testing.T) {
 		{`form  button.primary`, `[{"e":"css","css":[[{"css":"form"},{"c":" ","css":"button.primary"}]]}]`},
 		{`ul>li + li ~ li`, `[{"e":"css","css":[[{"css":"ul"},{"c":"\u003e","css":"li"},{"c":"+","css":"li"},{"c":"~","css":"li"}]]}]`},
 		{`a, b`, `[{"e":"css","css":[[{"css":"a"}],[{"css":"b"}]]}]`},
-		{`input[name="a b"]:not(.x)`, `[{"e":"css","css":[[{"css":"input[name=\"a b\"]:not(.x)"}]]}]`},
+		{`input[name="a b"]:not(.x)`, `[{"e":"css","css":[[{"css":"input[name=\"a b\"]","ps":[{"n":"not","sel":[[{"css":".x"}]]}]}]]}]`},
+		// :is/:has/:not take selector lists the engine runs (shadow roots, its pseudo-classes).
+		{`div:has(> img, h3:text("x"))`, `[{"e":"css","css":[[{"css":"div","ps":[{"n":"has","sel":[[{"c":"\u003e","css":"img"}],[{"css":"h3","ps":[{"n":"text","t":{"m":"lax","v":"x"}}]}]]}]}]]}]`},
 		{`button:has-text("Sign up"):visible`, `[{"e":"css","css":[[{"css":"button","ps":[{"n":"has-text","t":{"m":"lax","v":"Sign up"}},{"n":"visible"}]}]]}]`},
 		{`:text-is('Go')`, `[{"e":"css","css":[[{"css":"*","ps":[{"n":"text-is","t":{"m":"exact","v":"Go"}}]}]]}]`},
 		{`li:text-matches("^a.c$", "i")`, `[{"e":"css","css":[[{"css":"li","ps":[{"n":"text-matches","t":{"m":"regex","v":"^a.c$","f":"i"}}]}]]}]`},
@@ -110,7 +112,8 @@ var positionRE = regexp.MustCompile(`at position (\d+): `)
 // naming a position inside (or just past) the selector.
 func FuzzParseSelector(f *testing.F) {
 	for _, s := range []string{`button`, `text="a"i`, `role=button[name=/x/i][level=2]`, `a >> nth=-1`, `div:has-text("x") > span:visible`,
-		`//a[@b]`, `label=Email`, `text=/a[/]b/`, `a[b="c]"] , d`, `'x' >> "y"`, `role=x[checked]`, `:text-matches("a", "i")`} {
+		`//a[@b]`, `label=Email`, `text=/a[/]b/`, `a[b="c]"] , d`, `'x' >> "y"`, `role=x[checked]`, `:text-matches("a", "i")`,
+		`div:has(> a, b:text("x"))`, `:is(a, :not(.b))`, `text=/let's/i`, `li:has(+ li)`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sel string) {

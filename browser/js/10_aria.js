@@ -198,7 +198,10 @@
       case 'caption': return 'caption';
       case 'dialog': return 'dialog';
       case 'details': return 'group';
-      case 'summary': return 'button'; // our choice: a disclosure toggle acts like a button
+      // <summary> has no role, as for Playwright (getByRole('button') does not
+      // find it, so a flow exported to Playwright must not say button); it is
+      // focusable, so the snapshot lists it with a ref (see oracle-differences.md).
+      case 'summary': return null;
       case 'fieldset': return 'group';
       case 'address': case 'hgroup': return 'group';
       case 'p': return 'paragraph';
@@ -511,7 +514,8 @@
     if (el === activeEl) s += ' [active]';
     if (isInvalid(el)) s += ' [invalid]';
     const lvl = parseInt(el.getAttribute('aria-level') || '', 10);
-    if (role === 'heading') s += ` [level=${lvl > 0 ? lvl : /^h[1-6]$/.test(tag) ? +tag[1] : 2}]`;
+    // h1-h6 keep their own level over aria-level (html-aam), as Playwright has it.
+    if (role === 'heading') s += ` [level=${/^h[1-6]$/.test(tag) ? +tag[1] : lvl > 0 ? lvl : 2}]`;
     else if (lvl > 0) s += ` [level=${lvl}]`;
     const pressed = el.getAttribute('aria-pressed');
     if (pressed === 'true') s += ' [pressed]';

@@ -93,6 +93,7 @@
     const ctx = { textVisible: visible, cursor: cs.cursor };
     const pointer = visible && cs.cursor === 'pointer' && pctx.cursor !== 'pointer';
     const clicky = visible && (pointer || el.hasAttribute('onclick') ||
+      (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') ||
       (el.hasAttribute('tabindex') && el.tabIndex >= 0) ||
       (el.hasAttribute('contenteditable') && el.isContentEditable &&
         !(el.parentElement && el.parentElement.isContentEditable)));

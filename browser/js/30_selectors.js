@@ -181,9 +181,9 @@
   }
 
   function levelOf(el, role) {
+    if (role === 'heading' && /^h[1-6]$/.test(el.localName)) return +el.localName[1]; // native level first
     const lvl = parseInt(el.getAttribute('aria-level') || '', 10);
     if (lvl > 0) return lvl;
-    if (role === 'heading' && /^h[1-6]$/.test(el.localName)) return +el.localName[1];
     return role === 'heading' ? 2 : 0;
   }
 
@@ -232,6 +232,10 @@
       throw selErr('invalid_input', `${JSON.stringify(c.css)} is not valid CSS: ${e.message}`);
     }
     for (const ps of c.ps || []) {
+      if (ps.sel) {
+        if (!selectorPseudoMatches(ps, el)) return false;
+        continue;
+      }
       if (ps.n !== 'visible' && (TEXT_SKIP.has(el.localName) || inHead(el))) return false;
       switch (ps.n) {
         case 'visible': if (!isVisible(el)) return false; break;
@@ -248,18 +252,71 @@
     return true;
   }
 
-  // Does the chain of compounds up to index i match, ending at el?
-  function chainMatches(chain, i, el) {
+  // Does the chain of compounds up to index i match, ending at el? With a
+  // scope (inside :has()), the chain's elements stay below it.
+  function chainMatches(chain, i, el, scope) {
     if (!compoundMatches(chain[i], el)) return false;
     if (i === 0) return true;
+    const up = (n) => { const p = flatParent(n); return p === scope ? null : p; };
     switch (chain[i].c) {
-      case '>': { const p = flatParent(el); return !!p && chainMatches(chain, i - 1, p); }
-      case '+': { const s = el.previousElementSibling; return !!s && chainMatches(chain, i - 1, s); }
+      case '>': { const p = up(el); return !!p && chainMatches(chain, i - 1, p, scope); }
+      case '+': { const s = el.previousElementSibling; return !!s && chainMatches(chain, i - 1, s, scope); }
       case '~':
-        for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (chainMatches(chain, i - 1, s)) return true;
+        for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (chainMatches(chain, i - 1, s, scope)) return true;
         return false;
       default: // descendant, across shadow roots
-        for (let a = flatParent(el); a; a = flatParent(a)) if (chainMatches(chain, i - 1, a)) return true;
+        for (let a = up(el); a; a = up(a)) if (chainMatches(chain, i - 1, a, scope)) return true;
+        return false;
+    }
+  }
+
+  // :is() and :where() match el when an alternative ends at el, :not()
+  // when none does (across shadow roots, as Playwright's engine reads them);
+  // :has() when an alternative, read from el (> a child, + ~ a following
+  // sibling, else a descendant, shadow roots included), matches something.
+  function selectorPseudoMatches(ps, el) {
+    const ends = (chain) => chainMatches(chain, chain.length - 1, el);
+    switch (ps.n) {
+      case 'is': case 'where': return ps.sel.some(ends);
+      case 'not': return !ps.sel.some(ends);
+    }
+    return ps.sel.some((chain) => {
+      const last = chain.length - 1;
+      const rel = chain[0].c || '';
+      const starts = (first) => (n) => {
+        // The chain must start at first: match it with first as its root.
+        if (last === 0) return n === first && compoundMatches(chain[0], n);
+        return chainMatchesFrom(chain, last, n, first);
+      };
+      if (rel === '+' || rel === '~') {
+        for (let s = el.nextElementSibling; s; s = rel === '+' ? null : s.nextElementSibling) {
+          if (starts(s)(s) || (last > 0 && [s, ...allUnder(s)].some(starts(s)))) return true;
+        }
+        return false;
+      }
+      const kids = rel === '>' ? [...el.children, ...(el.shadowRoot ? el.shadowRoot.children : [])] : null;
+      const under = allUnder(el);
+      if (kids) return kids.some((k) => [k, ...allUnder(k)].some(starts(k)));
+      return under.some((n) => chainMatches(chain, last, n, el));
+    });
+  }
+
+  // chainMatchesFrom: the chain ends at el and its first compound matches
+  // first (an ancestor-or-self of el).
+  function chainMatchesFrom(chain, i, el, first) {
+    if (!compoundMatches(chain[i], el)) return false;
+    if (i === 0) return el === first;
+    switch (chain[i].c) {
+      case '>': { const p = flatParent(el); return !!p && chainMatchesFrom(chain, i - 1, p, first); }
+      case '+': { const s = el.previousElementSibling; return !!s && chainMatchesFrom(chain, i - 1, s, first); }
+      case '~':
+        for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (chainMatchesFrom(chain, i - 1, s, first)) return true;
+        return false;
+      default:
+        for (let a = flatParent(el); a; a = flatParent(a)) {
+          if (chainMatchesFrom(chain, i - 1, a, first)) return true;
+          if (a === first) return false;
+        }
         return false;
     }
   }
