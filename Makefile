@@ -19,6 +19,8 @@ ensure-browser: ## make sure Chromium is installed (installs Debian's chromium a
 
 test: ensure-browser vet cross fuzz-brief ## the one test command: browser check, vet, cross-compile, fuzz briefly, all tests with -race
 	$(GO) test -race -count=1 -timeout 20m ./...
+	@echo "Playwright oracle (browser/testdata/oracle):"; \
+	  $(GO) test -count=1 -run '^TestOracle' -v ./browser/ | grep -E '(selectors|aria snapshots): [0-9]+ '
 
 fuzz-brief: ## every fuzz target for 2,000 inputs (their seed corpora also run with the tests)
 	@FUZZTIME=2000x GO=$(GO) scripts/fuzz.sh

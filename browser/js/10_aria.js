@@ -309,7 +309,10 @@
         const t = byId(el, id);
         if (!t) continue;
         const hidden = o.hidden || hiddenForAria(t);
-        parts.push(textAlt(t, null, { visited: new Set(t === el ? [] : [el]), root: t === el, labelledBy: true, hidden }));
+        // The element named is not marked visited: a label that holds it
+        // (<label id=l>Colour: <select aria-labelledby=l>) counts its value,
+        // as an embedded control's (accname 2C; Playwright: "Colour: Red").
+        parts.push(textAlt(t, null, { visited: new Set(), root: t === el, labelledBy: true, hidden }));
       }
       const s = parts.join(' ');
       if (norm(s)) return s;
@@ -356,8 +359,8 @@
     if (tag === 'input') {
       const t = el.type;
       if (t === 'submit' || t === 'reset' || t === 'button') {
-        // A value attribute, even empty, replaces the default label.
-        if (el.hasAttribute('value')) return el.getAttribute('value');
+        // An empty value leaves the default label, as for Playwright.
+        if (el.getAttribute('value')) return el.getAttribute('value');
         return t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '';
       }
       if (t === 'image') return el.getAttribute('alt') || el.getAttribute('value') || '';

@@ -131,7 +131,9 @@
     if (tag === 'input' || tag === 'textarea') {
       if (tag === 'textarea' || !NO_VALUE_TYPES.has(el.type)) { if (el.value) node.children.push(el.value); }
       const ph = el.getAttribute('placeholder');
-      if (ph && norm(ph) && norm(ph) !== name) node.props = [['placeholder', ph]];
+      // A textbox's placeholder, when it is not its name (Playwright's rule:
+      // not for a searchbox or a combobox).
+      if (role === 'textbox' && ph && norm(ph) && norm(ph) !== name) node.props = [['placeholder', ph]];
     } else if (tag !== 'iframe' && (role !== 'img' || tag === 'svg') && !childrenHidden) {
       // An img's children are presentational, but an <svg>'s are walked as
       // Playwright walks them: controls drawn in it (<g role=button>) and
@@ -211,13 +213,20 @@
   }
 
   function headOf(node, st) {
-    let key = '- ' + node.role + (node.name ? ' ' + JSON.stringify(node.name) : '') + node.attrs;
+    let key = node.role + (node.name ? ' ' + JSON.stringify(node.name) : '') + node.attrs;
     if (node.ref) {
       key += ` [ref=${node.ref}]`;
       st.refs[node.ref] = { role: node.role, name: node.name };
     }
     if (node.pointer) key += ' [cursor=pointer]';
-    return key;
+    return '- ' + yamlKey(key);
+  }
+
+  // yamlKey: a node's line stays a YAML key when its name holds ": ", " #"
+  // or a line break: then it is single-quoted, as Playwright writes it
+  // (- 'combobox "Colour: Red" [ref=e11]':).
+  function yamlKey(s) {
+    return /:(\s|$)|\s#|[\n\r]/.test(s) ? "'" + s.replace(/'/g, "''") + "'" : s;
   }
 
   function renderNode(node, indent, level, lines, st) {

@@ -606,8 +606,9 @@ func pageShape(res *mcp.CallToolResult, text string) (cliResult, error) {
 var yamlBlockRE = regexp.MustCompile("(?s)```yaml\n(.*?)\n```")
 
 // refRE reads an element and its ref in a snapshot line (or a cell of a
-// one-line table row): role "name" ... [ref=eN].
-var snapRefRE = regexp.MustCompile(`(?:^|- |\| |: )([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[[^\]]*\])*? \[ref=((?:f\d+)?e\d+)\]`)
+// one-line table row): role "name" ... [ref=eN], also single-quoted as a
+// line whose name holds ": " is.
+var snapRefRE = regexp.MustCompile(`(?:^|- '?|\| |: )([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[[^\]]*\])*? \[ref=((?:f\d+)?e\d+)\]`)
 
 // snapshotShape: seed 003's {"snapshot","refs","origin"}.
 func snapshotShape(res *mcp.CallToolResult, text string) (cliResult, error) {
@@ -620,6 +621,9 @@ func snapshotShape(res *mcp.CallToolResult, text string) (cliResult, error) {
 		name := ""
 		if m[2] != "" {
 			_ = json.Unmarshal([]byte(m[2]), &name)
+			if strings.HasPrefix(m[0], "- '") {
+				name = strings.ReplaceAll(name, "''", "'") // a single-quoted line doubles its quotes
+			}
 		}
 		refs[m[3]] = map[string]string{"role": m[1], "name": name}
 	}
