@@ -144,7 +144,6 @@
     if (!attr) return null;
     for (const tok of attr.trim().toLowerCase().split(/\s+/)) {
       if (tok === 'image') return 'img';
-      if (tok === 'directory') return 'list'; // deprecated in ARIA 1.2 in favour of list
       if (VALID_ROLES.has(tok)) return tok;
     }
     return null;
@@ -203,14 +202,16 @@
       // focusable, so the snapshot lists it with a ref (see oracle-differences.md).
       case 'summary': return null;
       case 'fieldset': return 'group';
-      case 'address': case 'hgroup': return 'group';
+      case 'hgroup': return 'group';
+      // <address> and <dl> have no role for Playwright (Chrome: group, list).
+      case 'address': return null;
       case 'p': return 'paragraph';
       case 'blockquote': return 'blockquote';
       case 'hr': return 'separator';
       case 'progress': return 'progressbar';
       case 'meter': return 'meter';
       case 'output': return 'status';
-      case 'dl': return 'list';
+      case 'dl': return null;
       case 'dt': return 'term';
       case 'dd': return 'definition';
       case 'figure': return 'figure';
