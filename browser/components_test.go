@@ -2,6 +2,8 @@ package browser
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -75,5 +77,36 @@ func TestWebComponents(t *testing.T) {
 		t.Errorf("select: %v", err)
 	} else if got := status(); got != `"selected Large"` {
 		t.Errorf("select: status %s", got)
+	}
+	if _, err := p.SetSlider(ctx, ref("slider", "Volume"), 7); err != nil {
+		t.Errorf("slider: %v", err)
+	} else if got := status(); got != `"volume 7"` {
+		t.Errorf("slider: status %s", got)
+	}
+	file := filepath.Join(t.TempDir(), "me.png")
+	if err := os.WriteFile(file, []byte("png"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.UploadFiles(ctx, ref("button", "Avatar"), []string{file}); err != nil {
+		t.Errorf("upload: %v", err)
+	} else if got := status(); got != `"file me.png"` {
+		t.Errorf("upload: status %s", got)
+	}
+	if _, err := p.Drag(ctx, "text=Write tests", `role=list[name="Done"]`); err != nil {
+		t.Errorf("drag: %v", err)
+	} else if got := status(); got != `"dropped Write tests"` {
+		t.Errorf("drag: status %s", got)
+	}
+	// A key on the focused button inside a shadow root.
+	if err := p.Click(ctx, ref("button", "Pay invoice"), ClickOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Evaluate(ctx, `() => { document.getElementById('out').textContent = ''; }`, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.PressKey(ctx, "Enter"); err != nil {
+		t.Errorf("press Enter: %v", err)
+	} else if got := status(); got != `"clicked Pay invoice"` {
+		t.Errorf("press Enter on the focused button: status %s", got)
 	}
 }
