@@ -140,19 +140,37 @@ func TestOracleSelectors(t *testing.T) {
 }
 
 // engineMatches runs a selector through the engine as an action would
-// (parsed in Go, matched in the page) and names what it matches.
+// (parsed in Go, matched in the page, continued inside an iframe the chain
+// reaches) and names what it matches in the document it ends in.
 func engineMatches(p *Page, sel, pathOf string) ([]string, error) {
-	s, err := ParseSelector(sel, "data-testid")
+	ctx := context.Background()
+	loc, err := p.locate(sel)
 	if err != nil {
 		return nil, err
 	}
-	parts, err := json.Marshal(s.Parts)
-	if err != nil {
-		return nil, err
+	for hops := 0; hops <= 8; hops++ {
+		parts, err := json.Marshal(loc.rest)
+		if err != nil {
+			return nil, err
+		}
+		var got []string
+		if err := p.evalIn(ctx, loc.frame, "__e2e.all("+string(parts)+").map("+pathOf+")", &got); err != nil || len(got) > 0 {
+			return got, err
+		}
+		// Nothing here: the chain may have stopped at an iframe, to go on
+		// in its document.
+		var found bool
+		err = p.evalIn(ctx, loc.frame, "(__e2e.one("+string(parts)+", ''), true)", &found)
+		next, entered, ferr := p.enterFrame(ctx, loc, err)
+		if !entered {
+			return got, nil
+		}
+		if ferr != nil {
+			return nil, ferr
+		}
+		loc = next
 	}
-	var got []string
-	err = p.evalEngine(context.Background(), "__e2e.all("+string(parts)+").map("+pathOf+")", &got)
-	return got, err
+	return nil, fmt.Errorf("%s: more than 8 frames deep", sel)
 }
 
 // ariaNode is one line of an aria snapshot: its key (role, name and

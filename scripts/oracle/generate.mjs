@@ -55,8 +55,12 @@ function textArg(v) {
   if (m) return JSON.stringify(m[2]) + (m[3] ? 'i' : 's');
   return JSON.stringify(v) + 'i';
 }
+// A part that selects an <iframe> ("iframe[title=...]") is followed by
+// Playwright's frame entry: the engine continues in the frame's document
+// after such a part, where Playwright needs frameLocator() or this control.
 function toPlaywright(selector, testIdAttr = 'data-testid') {
-  return selector.split(' >> ').map((part) => {
+  const parts = selector.split(' >> ');
+  return parts.map((part, i) => (/^iframe\b/.test(part) && i < parts.length - 1 ? part + ' >> internal:control=enter-frame' : part)).map((part) => {
     const m = /^(label|testid|placeholder|alt|title)=(.*)$/.exec(part);
     if (!m) return part;
     const [, engine, v] = m;
