@@ -15,16 +15,7 @@ func TestWebComponents(t *testing.T) {
 	ctx := context.Background()
 	p := openPage(t, "/corpus/components")
 	s := snapshot(t, p, SnapshotOptions{})
-	ref := func(role, name string) string {
-		t.Helper()
-		for r, info := range s.Refs {
-			if info.Role == role && info.Name == name {
-				return r
-			}
-		}
-		t.Fatalf("no ref for %s %q:\n%s", role, name, s.YAML)
-		return ""
-	}
+	ref := func(role, name string) string { t.Helper(); return refFor(t, s, role, name) }
 	status := func() string {
 		t.Helper()
 		out, err := p.Evaluate(ctx, `() => document.getElementById('out').textContent`, "")

@@ -24,20 +24,26 @@ import (
 
 var corpusNames []string
 
-func init() {
-	files, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.html"))
+func init() { corpusNames = servePages(filepath.Join("testdata", "corpus"), "/corpus/") }
+
+// servePages registers every NAME.html of dir as the test server's page
+// prefix+NAME and returns the names.
+func servePages(dir, prefix string) []string {
+	files, err := filepath.Glob(filepath.Join(dir, "*.html"))
 	if err != nil {
 		panic(err)
 	}
+	var names []string
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			panic(err)
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".html")
-		corpusNames = append(corpusNames, name)
-		pages["/corpus/"+name] = string(b)
+		names = append(names, name)
+		pages[prefix+name] = string(b)
 	}
+	return names
 }
 
 // TestCorpusGolden compares the full snapshot of every corpus page with

@@ -22,19 +22,7 @@ import (
 
 const oracleDir = "testdata/oracle"
 
-func init() {
-	files, err := filepath.Glob(filepath.Join(oracleDir, "pages", "*.html"))
-	if err != nil {
-		panic(err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			panic(err)
-		}
-		pages["/oracle/"+strings.TrimSuffix(filepath.Base(f), ".html")] = string(b)
-	}
-}
+func init() { servePages(filepath.Join(oracleDir, "pages"), "/oracle/") }
 
 // oracleCase is one selector of selectors.txt and Playwright's answer.
 type oracleCase struct {

@@ -252,20 +252,21 @@
     return true;
   }
 
-  // Does the chain of compounds up to index i match, ending at el? With a
-  // scope (inside :has()), the chain's elements stay below it.
-  function chainMatches(chain, i, el, scope) {
+  // Does the chain of compounds up to index i match, ending at el? Inside
+  // :has(), scope keeps the chain's elements below it, and first, when
+  // given, is the element its first compound must match.
+  function chainMatches(chain, i, el, scope, first) {
     if (!compoundMatches(chain[i], el)) return false;
-    if (i === 0) return true;
+    if (i === 0) return !first || el === first;
     const up = (n) => { const p = flatParent(n); return p === scope ? null : p; };
     switch (chain[i].c) {
-      case '>': { const p = up(el); return !!p && chainMatches(chain, i - 1, p, scope); }
-      case '+': { const s = el.previousElementSibling; return !!s && chainMatches(chain, i - 1, s, scope); }
+      case '>': { const p = up(el); return !!p && chainMatches(chain, i - 1, p, scope, first); }
+      case '+': { const s = el.previousElementSibling; return !!s && chainMatches(chain, i - 1, s, scope, first); }
       case '~':
-        for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (chainMatches(chain, i - 1, s, scope)) return true;
+        for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (chainMatches(chain, i - 1, s, scope, first)) return true;
         return false;
       default: // descendant, across shadow roots
-        for (let a = up(el); a; a = up(a)) if (chainMatches(chain, i - 1, a, scope)) return true;
+        for (let a = up(el); a; a = up(a)) if (chainMatches(chain, i - 1, a, scope, first)) return true;
         return false;
     }
   }
@@ -283,42 +284,14 @@
     return ps.sel.some((chain) => {
       const last = chain.length - 1;
       const rel = chain[0].c || '';
-      const starts = (first) => (n) => {
-        // The chain must start at first: match it with first as its root.
-        if (last === 0) return n === first && compoundMatches(chain[0], n);
-        return chainMatchesFrom(chain, last, n, first);
-      };
-      if (rel === '+' || rel === '~') {
-        for (let s = el.nextElementSibling; s; s = rel === '+' ? null : s.nextElementSibling) {
-          if (starts(s)(s) || (last > 0 && [s, ...allUnder(s)].some(starts(s)))) return true;
-        }
-        return false;
-      }
-      const kids = rel === '>' ? [...el.children, ...(el.shadowRoot ? el.shadowRoot.children : [])] : null;
-      const under = allUnder(el);
-      if (kids) return kids.some((k) => [k, ...allUnder(k)].some(starts(k)));
-      return under.some((n) => chainMatches(chain, last, n, el));
+      if (rel === '') return allUnder(el).some((n) => chainMatches(chain, last, n, el));
+      // The chain starts at one of these (a child, or a following sibling):
+      // it ends there or below it.
+      const starts = rel === '>' ? [...el.children, ...(el.shadowRoot ? el.shadowRoot.children : [])] : [];
+      for (let s = el.nextElementSibling; s && rel !== '>'; s = rel === '+' ? null : s.nextElementSibling) starts.push(s);
+      return starts.some((first) => (last === 0 ? [first] : [first, ...allUnder(first)])
+        .some((n) => chainMatches(chain, last, n, flatParent(first), first)));
     });
-  }
-
-  // chainMatchesFrom: the chain ends at el and its first compound matches
-  // first (an ancestor-or-self of el).
-  function chainMatchesFrom(chain, i, el, first) {
-    if (!compoundMatches(chain[i], el)) return false;
-    if (i === 0) return el === first;
-    switch (chain[i].c) {
-      case '>': { const p = flatParent(el); return !!p && chainMatchesFrom(chain, i - 1, p, first); }
-      case '+': { const s = el.previousElementSibling; return !!s && chainMatchesFrom(chain, i - 1, s, first); }
-      case '~':
-        for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (chainMatchesFrom(chain, i - 1, s, first)) return true;
-        return false;
-      default:
-        for (let a = flatParent(el); a; a = flatParent(a)) {
-          if (chainMatchesFrom(chain, i - 1, a, first)) return true;
-          if (a === first) return false;
-        }
-        return false;
-    }
   }
 
   function cssQuery(p, root) {
