@@ -32,20 +32,89 @@
 
   function walkChildren(el, ctx, out, st) {
     if (el.shadowRoot && st.whole) track(el.shadowRoot);
+    // Plain light children, without aria-owns on the page: the walk can
+    // keep them child by child (kidsMemo).
+    const plain = !el.shadowRoot && el.localName !== 'slot' && el.localName !== 'details' && !(ownerOf && ownerOf.size);
+    if (plain && st.reuse && reuseKids(el, ctx, out, st)) return;
     let nodes = childNodesOf(el);
     if (el.localName === 'details' && !el.open) {
       const summary = Array.from(el.children).find((c) => c.localName === 'summary');
       nodes = summary ? [summary] : [];
     }
+    const rec = plain && st.keep && nodes.length >= KIDS_MIN ?
+      { tv: ctx.textVisible, cur: ctx.cursor, nodes: Array.from(nodes), ends: [], items: null } : null;
+    const start = out.length;
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
       if (n.nodeType === Node.TEXT_NODE) { if (ctx.textVisible) out.push(n.data); }
       else if (n.nodeType === Node.ELEMENT_NODE && !(ownerOf && ownerOf.has(n))) visitElement(n, ctx, out, st);
+      if (rec) rec.ends.push(out.length - start);
     }
+    if (rec) { rec.items = out.slice(start); kidsMemo.set(el, rec); } else if (st.keep) kidsMemo.delete(el);
     // aria-owns: the owned elements are this one's last children, and only here.
     if (ownerOf && ownerOf.size && el.hasAttribute('aria-owns')) {
       for (const o of ownedOf(el)) if (ownerOf.get(o) === el) visitElement(o, ctx, out, st);
     }
+  }
+
+  // reuseKids adds what el's children added in the last walk that kept
+  // them, reading again only the children on a path to a change: after a
+  // click in a 1,500-row table, one row instead of 1,500 look-ups. False
+  // when it cannot (no record, a child added, removed or moved, another
+  // context): then the children are walked as usual.
+  function reuseKids(el, ctx, out, st) {
+    const rec = kidsMemo.get(el);
+    if (!rec || rec.tv !== ctx.textVisible || rec.cur !== ctx.cursor || listChanged.has(el)) return false;
+    const changed = [];
+    for (const n of dirtyKidsOf(el, st)) {
+      const i = rec.nodes.indexOf(n);
+      if (i < 0) return false;
+      changed.push(i);
+    }
+    changed.sort((a, b) => a - b);
+    // Visit the changed children in document order (refs are numbered in
+    // it), then splice their new items in from the last, so that the
+    // offsets of the earlier ones still hold.
+    const segs = [];
+    for (const i of changed) {
+      const n = rec.nodes[i], seg = [];
+      if (n.nodeType === Node.TEXT_NODE) { if (ctx.textVisible) seg.push(n.data); }
+      else if (n.nodeType === Node.ELEMENT_NODE) visitElement(n, ctx, seg, st);
+      segs.push(seg);
+    }
+    const items = rec.items.slice(), ends = rec.ends.slice();
+    for (let k = changed.length - 1; k >= 0; k--) {
+      const i = changed[k], from = i ? rec.ends[i - 1] : 0, was = rec.ends[i] - from;
+      items.splice(from, was, ...segs[k]);
+      const shift = segs[k].length - was;
+      if (shift) for (let j = i; j < ends.length; j++) ends[j] += shift;
+    }
+    append(out, items);
+    if (st.keep) kidsMemo.set(el, { tv: rec.tv, cur: rec.cur, nodes: rec.nodes, ends, items });
+    return true;
+  }
+
+  // dirtyKidsOf: el's children on a path to a change (elements) or changed
+  // themselves (text), from the change sets, grouped once per walk.
+  function dirtyKidsOf(el, st) {
+    if (!st.kidsOf) {
+      st.kidsOf = new Map();
+      const add = (n) => {
+        const p = n.parentNode;
+        if (!p) return;
+        const l = st.kidsOf.get(p);
+        if (l) l.push(n); else st.kidsOf.set(p, [n]);
+      };
+      for (const n of dirtyPath) add(n);
+      for (const n of dirtyText) add(n);
+    }
+    return st.kidsOf.get(el) || [];
+  }
+
+  // append pushes items onto out, in chunks that stay within the limit on
+  // a call's arguments.
+  function append(out, items) {
+    for (let k = 0; k < items.length; k += 8192) out.push(...items.slice(k, k + 8192));
   }
 
   // walkContent is walkChildren with the element's ::before and ::after
@@ -127,7 +196,7 @@
         if (r.width > 0 && r.height > 0) { node.ref = refFor(el, role, name, st); boxSeen.add(el); } else boxSeen.delete(el);
       }
     }
-    if (tag === 'input' || tag === 'textarea' || tag === 'select') controls.set(el, controlState(el));
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') { controls.set(el, controlState(el)); controlEls.add(el); }
     if (tag === 'input' || tag === 'textarea') {
       if (tag === 'textarea' || !NO_VALUE_TYPES.has(el.type)) { if (el.value) node.children.push(el.value); }
       const ph = el.getAttribute('placeholder');
@@ -308,6 +377,12 @@
   // the whole page (style sheets, the viewport) voids the memo.
 
   const memo = new WeakMap();   // element -> {tv, cur, items}
+  // What walkChildren added for an element of many children, child by child
+  // (items, and where each child's part ends): reuseKids.
+  const kidsMemo = new WeakMap(); // element -> {tv, cur, nodes, ends, items}
+  const KIDS_MIN = 16;
+  let listChanged = new Set();  // elements whose child list changed
+  let dirtyText = new Set();    // text nodes whose data changed
   let dirtyPath = new Set();    // elements with a change somewhere under them
   let dirtyDeep = new Set();    // elements whose whole subtree must be walked again
   let restyled = new Set();     // elements whose attributes changed or whose transition ended
@@ -353,6 +428,12 @@
       const el = t.nodeType === 1 ? t : t.parentElement;
       if (el && (el.localName === 'style' || el.localName === 'link' || el.closest('head'))) { allDirty = true; continue; }
       if (r.type === 'attributes') { dirtyDeep.add(t); restyled.add(t); }
+      else if (r.type === 'childList') {
+        listChanged.add(t);
+        if (framesSeen !== null) for (const l of [r.addedNodes, r.removedNodes]) {
+          for (const n of l) if (n.nodeType === 1 && (FRAME_TAGS.has(n.localName) || n.querySelector('iframe, frame'))) framesSeen = null;
+        }
+      } else if (t.nodeType === 3) dirtyText.add(t);
       markPath(t);
     }
   }
@@ -380,10 +461,13 @@
   const controls = new WeakMap(); // control -> its state when last read
   const controlState = (el) => el.localName === 'select' ? 'i' + el.selectedIndex :
     (el.checked ? 'c' : 'u') + (el.indeterminate ? 'm' : '') + el.value;
+  // The controls a walk read, so that comparing them costs what they
+  // number, not a search of the whole document.
+  const controlEls = new Set();
   function noteControls() {
-    for (const el of document.querySelectorAll('input, textarea, select')) {
-      const was = controls.get(el);
-      if (was !== undefined && was !== controlState(el)) { dirtyDeep.add(el); markPath(el); }
+    for (const el of controlEls) {
+      if (!el.isConnected) { controlEls.delete(el); continue; }
+      if (controls.get(el) !== controlState(el)) { dirtyDeep.add(el); markPath(el); }
     }
   }
 
@@ -394,6 +478,16 @@
     let k = document.styleSheets.length + '/' + (document.adoptedStyleSheets || []).length;
     for (const sh of document.styleSheets) { try { k += ',' + sh.cssRules.length; } catch (e) { k += ',x'; } }
     return k;
+  }
+
+  // hasFrames: whether the document has an iframe or frame. Asking the
+  // document walks all of it (a few milliseconds on a big page, twice per
+  // snapshot); the answer is kept until a mutation adds or removes one.
+  const FRAME_TAGS = new Set(['iframe', 'frame']);
+  let framesSeen = null;
+  function hasFrames() {
+    if (framesSeen === null || !tracked.has(document)) framesSeen = !!document.querySelector('iframe, frame');
+    return framesSeen;
   }
 
   function track(root) {
@@ -443,6 +537,17 @@
     s = [b, l];
     sizes.set(it, s);
     return s;
+  }
+  // larger(items, limit): bytesAt(items, 0) > limit, reading only as much
+  // of a tree whose size is not known yet as it takes to tell.
+  function larger(items, limit) {
+    let n = 0;
+    for (const it of items) {
+      if (typeof it !== 'string' && !it.fold && !sizes.has(it) && larger(it.children, limit - n)) return true;
+      n += sizeOf(it)[0];
+      if (n > limit) return true;
+    }
+    return false;
   }
   const TOUCHED = {}; // a view's key for the set of nodes with folds below them
   // bytesAt estimates what items take at depth, as view shows them.
@@ -748,6 +853,12 @@
   }
 
   function diffItems(oldKids, newKids, chain, d) {
+    // What did not move is the same item in both lists: only what lies
+    // between the common head and tail is matched (1,500 rows, one changed).
+    let a = 0, zo = oldKids.length, zn = newKids.length;
+    while (a < zo && a < zn && oldKids[a] === newKids[a]) a++;
+    while (zo > a && zn > a && oldKids[zo - 1] === newKids[zn - 1]) { zo--; zn--; }
+    if (a > 0 || zo < oldKids.length || zn < newKids.length) { oldKids = oldKids.slice(a, zo); newKids = newKids.slice(a, zn); }
     const oldNodes = new Set(), byEl = new Map(), texts = new Map();
     for (const k of oldKids) {
       if (typeof k === 'string') { const t = norm(k); if (t) texts.set(t, (texts.get(t) || 0) + 1); } else { oldNodes.add(k); if (k.el && !byEl.has(k.el)) byEl.set(k.el, k); }
@@ -900,6 +1011,8 @@
         dirtyPath = new Set();
         dirtyDeep = new Set();
         restyled = new Set();
+        listChanged = new Set();
+        dirtyText = new Set();
         // A change under an owned element is not on its owner's path: with
         // aria-owns on the page, the next walk reads everything again.
         allDirty = ownerOf.size > 0;
@@ -925,7 +1038,7 @@
       } else if (opts.root || opts.interactiveOnly) {
         lines = renderPart(top, null, '', budget, st, 0);
       } else {
-        if (opts.since && !st.depth && trees.has(String(opts.since)) && !document.querySelector('iframe, frame')) {
+        if (opts.since && !st.depth && trees.has(String(opts.since)) && !hasFrames()) {
           const d = { changed: [], removed: [] };
           diffItems(trees.get(String(opts.since)), items, [], d);
           if (!d.changed.length && !d.removed.length) { kind = 'none'; lines = []; } else {
@@ -933,7 +1046,7 @@
             // (rendered only when the changes are not small anyway).
             const changes = renderChanges(d, budget, st);
             const size = bytesOf(changes);
-            if (opts.onlyChanges || (size <= SMALL_CHANGE && bytesAt(items, 0) > 4 * SMALL_CHANGE)) { lines = changes; kind = 'changes'; } else {
+            if (opts.onlyChanges || (size <= SMALL_CHANGE && larger(items, 4 * SMALL_CHANGE))) { lines = changes; kind = 'changes'; } else {
               const changeRefs = st.refs, changeFolds = st.folds;
               st.refs = {};
               st.folds = 0;
@@ -945,7 +1058,7 @@
         if (!lines) lines = renderFolded(items, '', budget, st);
       }
       return { yaml: lines.join('\n'), refSeq: st.seq, refs: st.refs, token, kind, folds: st.folds,
-        frames: !!document.querySelector('iframe, frame') };
+        frames: hasFrames() };
     } catch (e) {
       if (e && e.input) return { yaml: '', refSeq: st.seq, refs: {}, error: e.message, input: true };
       return { yaml: '', refSeq: st.seq, refs: {}, error: 'snapshot failed: ' + (e && e.message) };
