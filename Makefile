@@ -28,8 +28,12 @@ fuzz-brief: ## every fuzz target for 2,000 inputs (their seed corpora also run w
 fuzz: ## every fuzz target for FUZZTIME (60s) each; failures leave inputs in testdata/fuzz to commit
 	@FUZZTIME=$${FUZZTIME:-60s} GO=$(GO) scripts/fuzz.sh
 
-unit: ## the tests without the e2e tier (the module path itself holds /e2e, so match the package's own name)
-	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
+# The unit tier: test files that need Chromium or python3 carry the build
+# constraint !unit, so -tags unit leaves them out; the e2e package (the built
+# binary, black box) is left out too. The module path itself holds /e2e, so
+# match the package's own name.
+unit: ## the pure tests: no Chromium, no python3, seconds (make test runs everything)
+	$(GO) test -race -count=1 -tags unit $$($(GO) list ./... | grep -v '/e2e$$')
 
 e2e: ensure-browser ## only the black-box tests of the built binary
 	$(GO) test -race -count=1 -v ./e2e/
