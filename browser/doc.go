@@ -1,6 +1,6 @@
 // Package browser owns Chromium: it finds and launches one browser process
 // lazily, gives every session its own BrowserContext (separate cookies,
-// storage and cache) with a tab, injects the page engine (js/engine.js) into
+// storage and cache) with a tab, injects the page engine (js/*.js, joined in name order) into
 // an isolated world of each document, and performs navigation, snapshots and
 // trusted input over CDP.
 //

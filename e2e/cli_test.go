@@ -77,7 +77,7 @@ func deref(s *string) string {
 	return *s
 }
 
-// TestCLI plays the seed-003 adapter's sequence against the binary: help,
+// TestCLI plays an agent's CLI session against the binary: help,
 // open, snapshot -i with the refs map, act by ref, a bad target, a timeout,
 // two isolated sessions, and close --all leaving no process.
 func TestCLI(t *testing.T) {

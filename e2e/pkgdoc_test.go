@@ -10,9 +10,10 @@ import (
 )
 
 // TestPackageDocs: every package of the module says what it is for in a
-// package doc comment.
+// package doc comment, and the README's layout table names it.
 func TestPackageDocs(t *testing.T) {
 	root := ".."
+	listed := readmeLayout(t)
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -40,9 +41,78 @@ func TestPackageDocs(t *testing.T) {
 		if pkg != "" && !documented {
 			t.Errorf("package %s (%s) has no package doc comment", pkg, path)
 		}
+		if rel, _ := filepath.Rel(root, path); pkg != "" && !inLayout(listed, filepath.ToSlash(rel)) {
+			t.Errorf("the README's layout table does not name %s", rel)
+		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// readmeLayout returns the names in the first column of the README's
+// layout table ("| `logs`, `metrics` | ...").
+func readmeLayout(t *testing.T) []string {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "| package | what |")
+	if !ok {
+		t.Fatal("README.md has no layout table (| package | what |)")
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	var names []string
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 {
+			continue
+		}
+		for _, n := range strings.Split(cells[1], ",") {
+			if n = strings.Trim(strings.TrimSpace(n), "`"); n != "" && n != "---" {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// inLayout: dir is a listed package, under one ("bench/floor/bare" under
+// "bench"), or matched by a listed pattern ("internal/*").
+func inLayout(listed []string, dir string) bool {
+	for _, n := range listed {
+		if dir == n || strings.HasPrefix(dir, strings.TrimSuffix(n, "*")) && strings.HasSuffix(n, "/*") || strings.HasPrefix(dir, n+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestReadmeListsEveryTestFile: e2e/README.md's table names every test
+// file of this package, and no file that is gone.
+func TestReadmeListsEveryTestFile(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("*_test.go")
+	listed := map[string]bool{}
+	for _, line := range strings.Split(string(readme), "\n") {
+		if rest, ok := strings.CutPrefix(line, "| `"); ok {
+			if name, _, ok := strings.Cut(rest, "`"); ok && strings.HasSuffix(name, "_test.go") {
+				listed[name] = true
+			}
+		}
+	}
+	for _, f := range files {
+		if !listed[f] {
+			t.Errorf("e2e/README.md does not list %s", f)
+		}
+		delete(listed, f)
+	}
+	for f := range listed {
+		t.Errorf("e2e/README.md lists %s, which is not in the package", f)
 	}
 }

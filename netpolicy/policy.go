@@ -1,6 +1,7 @@
 // Package netpolicy decides which requests a session's pages may make: the
 // origin rules (--allowed-origins, --blocked-origins), file:// URLs, and over
-// HTTP the private-network block (seed 000's SSRF threat), with the DNS
+// HTTP the private-network block (a page must not reach the machine's or
+// the LAN's services: SSRF), with the DNS
 // lookups that last one needs. It knows nothing of CDP: the browser package
 // asks it about each request the DevTools Fetch domain pauses, and every
 // browser context's connections go through a forward proxy of this package
@@ -23,7 +24,8 @@ import (
 )
 
 // Config configures the request policy: which requests the pages of
-// every session may make (seed 000's SSRF threat). See [New].
+// every session may make (the private-network block guards against SSRF).
+// See [New].
 type Config struct {
 	// AllowedOrigins, when not empty, is an allowlist: a request to any
 	// origin it does not match is blocked. Patterns as for BlockedOrigins.

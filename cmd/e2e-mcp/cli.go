@@ -26,7 +26,7 @@ import (
 	"go.uber.org/zap"
 )
 
-// The CLI drives the same engine from the shell (seed 003): each command is
+// The CLI drives the same engine from the shell: each command is
 // a short process that talks MCP to a background daemon of its session, an
 // e2e-mcp serving Streamable HTTP on a Unix socket in a per-user directory.
 // The daemon keeps the session's browser context, refs and dev server
@@ -222,7 +222,7 @@ func cliMain(cmd string, args []string, stdout, stderr io.Writer) int {
 	return cliOK(o, stdout, res)
 }
 
-// envelope is seed 003's JSON answer, fields in its order.
+// envelope is the CLI's JSON answer (--json), fields in this order.
 type envelope struct {
 	Success bool    `json:"success"`
 	Data    any     `json:"data"`
@@ -610,7 +610,7 @@ var yamlBlockRE = regexp.MustCompile("(?s)```yaml\n(.*?)\n```")
 // line whose name holds ": " is.
 var snapRefRE = regexp.MustCompile(`(?:^|- '?|\| |: )([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[[^\]]*\])*? \[ref=((?:f\d+)?e\d+)\]`)
 
-// snapshotShape: seed 003's {"snapshot","refs","origin"}.
+// snapshotShape: the CLI's snapshot answer, {"snapshot","refs","origin"}.
 func snapshotShape(res *mcp.CallToolResult, text string) (cliResult, error) {
 	yaml := ""
 	if m := yamlBlockRE.FindStringSubmatch(text); m != nil {

@@ -16,6 +16,6 @@ func flagTable() string {
 		}
 		fmt.Fprintf(&b, "| `--%s` | `%s` | %s | %s |\n", s.flag, s.env, def, s.help)
 	}
-	b.WriteString("| | `HEADLESS` | true | `HEADLESS=false` shows the browser, like `--headed` (seed 002) |\n")
+	b.WriteString("| | `HEADLESS` | true | `HEADLESS=false` shows the browser, like `--headed` |\n")
 	return b.String()
 }
