@@ -349,11 +349,11 @@ func (p *Page) refError(err error, target string) error {
 		}
 		if n, _ := strconv.Atoi(m[1]); n > 0 && n <= p.refSeqOf(f) {
 			return &Error{Kind: KindRefStale, Message: fmt.Sprintf("ref %s belongs to a page that is gone (the page navigated or re-rendered)", target),
-				Hint: "take a new snapshot (browser_snapshot) and use a ref from it"}
+				Step: StepSnapshot}
 		}
 	}
 	return &Error{Kind: KindRefNotFound, Message: fmt.Sprintf("ref %s is not in any snapshot of this page", target),
-		Hint: "take a snapshot (browser_snapshot) and use a ref from it"}
+		Step: StepSnapshot}
 }
 
 // actionable calls the engine's check fn (actionPoint, prepareFill, ...) on
@@ -416,7 +416,7 @@ func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.
 		return "", err
 	}
 	if e, ok := AsError(missing); ok {
-		return "", &Error{Kind: e.Kind, Message: fmt.Sprintf("%s (waited %s)", e.Message, p.m.opts.ActionTimeout), Hint: e.Hint}
+		return "", &Error{Kind: e.Kind, Message: fmt.Sprintf("%s (waited %s)", e.Message, p.m.opts.ActionTimeout), Step: e.Step, Hint: e.Hint}
 	}
 	if last != "" {
 		return "", &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last),

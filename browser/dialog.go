@@ -35,7 +35,7 @@ func (p *Page) Dialog() *Dialog {
 // dialog blocks them.
 func dialogError(d *Dialog) *Error {
 	return &Error{Kind: KindDialogOpen, Message: fmt.Sprintf("a %s dialog is open: %q", d.Type, d.Message),
-		Hint: "answer it with browser_handle_dialog (accept true or false; promptText for a prompt)"}
+		Step: StepAnswerDialog}
 }
 
 // HandleDialog answers the open dialog: accept or dismiss it, with the text

@@ -31,11 +31,32 @@ const (
 	KindExpectFailed Kind = "expect_failed"
 )
 
+// Step is a next step that the tool layer words for the agent, naming its
+// tools: this package knows nothing of MCP, so a hint that needs a tool's
+// name is a Step (mcptools/next.go has the words).
+type Step string
+
+// The next steps an [*Error] can name.
+const (
+	StepSnapshot      Step = "snapshot"        // take a snapshot and use a ref from it
+	StepAnswerDialog  Step = "answer-dialog"   // answer the open dialog
+	StepLeaveHungPage Step = "leave-hung-page" // navigate, reload or close the tab
+	StepClickOrKeys   Step = "click-or-keys"   // click it or press keys on it
+	StepPressKeys     Step = "press-keys"      // press keys on it
+	StepOpenChooser   Step = "open-chooser"    // click what opens the file chooser, or name the input
+	StepNavigate      Step = "navigate"        // navigate to a URL
+	StepListTabs      Step = "list-tabs"       // list the tabs and use an index
+	StepCrashedTab    Step = "crashed-tab"     // call again in the current tab, navigate back
+	StepTabClosed     Step = "tab-closed"      // select another tab or navigate
+)
+
 // Error is a failure the agent can act on: what went wrong, and what to do.
 type Error struct {
 	Kind    Kind
 	Message string
-	// Hint says what to do next, for example "take a new snapshot".
+	// Step is the next step that needs a tool's name; Hint adds what to do
+	// in plain words ("check the selector"). Either may be empty.
+	Step Step
 	Hint string
 	// Err is the underlying cause, if any.
 	Err error
@@ -55,6 +76,10 @@ var ErrClosed = errors.New("browser: closed")
 
 func newError(kind Kind, hint, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+func stepError(kind Kind, step Step, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Step: step}
 }
 
 // AsError returns err as an [*Error] if it is one.

@@ -177,7 +177,7 @@ func (p *Page) frameOfRef(ref string) (cdp.FrameID, error) {
 	p.mu.Unlock()
 	if !ok {
 		return "", &Error{Kind: KindRefNotFound, Message: fmt.Sprintf("ref %s names frame f%d, which no snapshot of this page has shown", ref, n),
-			Hint: "take a snapshot (browser_snapshot) and use a ref from it"}
+			Step: StepSnapshot}
 	}
 	return f, nil
 }

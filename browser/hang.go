@@ -51,7 +51,7 @@ func (p *Page) unstick() bool {
 func (p *Page) hungError(what string) *Error {
 	return &Error{Kind: KindTimeout,
 		Message: what + " timed out: the page is not answering; its main thread is busy (a script that never yields, such as an endless loop)",
-		Hint:    "browser_navigate or browser_reload stops the script and loads a page (cookies are kept); browser_tabs action=close closes the tab"}
+		Step:    StepLeaveHungPage}
 }
 
 // An input event is answered when the page's handlers have run. A handler

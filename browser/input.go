@@ -257,7 +257,7 @@ func (p *Page) SetSlider(ctx context.Context, target string, value float64) (flo
 		return 0, err
 	}
 	if st.Now == nil {
-		return 0, newError(KindNotActionable, "use browser_click or browser_press_key on it", "%s has no aria-valuenow to set", target)
+		return 0, stepError(KindNotActionable, StepClickOrKeys, "%s has no aria-valuenow to set", target)
 	}
 	if !st.Native {
 		// setRange focused the ARIA slider: each arrow key moves it a step.
@@ -268,7 +268,7 @@ func (p *Page) SetSlider(ctx context.Context, target string, value float64) (flo
 				key = keys["ArrowLeft"]
 			}
 			if presses == maxSliderKeys {
-				return prev, newError(KindNotActionable, "press keys with browser_press_key", "%s is still at %v after %d key presses", target, prev, presses)
+				return prev, stepError(KindNotActionable, StepPressKeys, "%s is still at %v after %d key presses", target, prev, presses)
 			}
 			cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 			err := p.act(cctx, func(cctx context.Context) error { return p.pressKey(cctx, key) })
@@ -281,7 +281,7 @@ func (p *Page) SetSlider(ctx context.Context, target string, value float64) (flo
 			}
 			switch {
 			case st.Now == nil || *st.Now == prev:
-				return prev, newError(KindNotActionable, "use browser_click or browser_press_key on it", "%s does not move with arrow keys (stays at %v)", target, prev)
+				return prev, stepError(KindNotActionable, StepClickOrKeys, "%s does not move with arrow keys (stays at %v)", target, prev)
 			case (prev < value) != (*st.Now < value) && *st.Now != value:
 				return *st.Now, newError(KindInvalidInput, "pick a value the slider's steps reach", "%s moves in steps that skip %v (from %v to %v)", target, value, prev, *st.Now)
 			}
@@ -386,8 +386,7 @@ func (p *Page) answerChooser(ctx context.Context, paths []string) error {
 	err := p.waitFor(wctx, func() bool { ch = p.chooser; return ch != nil })
 	cancel()
 	if err != nil {
-		return newError(KindInvalidInput, "click what opens the file chooser first (browser_click), or give target: the <input type=file>",
-			"paths: no file chooser is open")
+		return stepError(KindInvalidInput, StepOpenChooser, "paths: no file chooser is open")
 	}
 	if ch.Mode == page.FileChooserOpenedModeSelectSingle && len(paths) > 1 {
 		return newError(KindInvalidInput, "give one path", "the file chooser takes one file, got %d", len(paths))

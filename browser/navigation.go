@@ -26,7 +26,7 @@ func (p *Page) GoBack(ctx context.Context, delta int) error {
 		if delta > 0 {
 			dir = "forward"
 		}
-		return newError(KindNavigationFailed, "navigate to a URL instead (browser_navigate)",
+		return stepError(KindNavigationFailed, StepNavigate,
 			"there is no page to go %s to in this tab's history (%d entries, at %d)", dir, len(h.Entries), h.CurrentIndex+1)
 	}
 	before := p.mark()

@@ -454,7 +454,7 @@ func (p *Page) engineError(d *runtime.ExceptionDetails) error {
 		kind := Kind(m[1])
 		switch kind {
 		case KindRefNotFound, KindRefStale:
-			return &Error{Kind: kind, Message: m[2], Hint: "take a new snapshot (browser_snapshot) and use a ref from it"}
+			return &Error{Kind: kind, Message: m[2], Step: StepSnapshot}
 		case KindElementNotFound:
 			return &Error{Kind: kind, Message: m[2], Hint: "check the selector, or take a snapshot and use a ref"}
 		case KindNotUnique:
@@ -475,10 +475,10 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 		p.crashSaid = true // the next call need not say it again
 		p.mu.Unlock()
 		return &Error{Kind: KindBrowserCrashed, Message: fmt.Sprintf("the tab showing %s crashed (its renderer died) while it was %s; cookies and storage are kept", p.LastInfo().URL, what),
-			Hint: "call again: the crashed tab is closed and the call works in the current tab (browser_tabs lists them); navigate back to the page"}
+			Step: StepCrashedTab}
 	case p.Gone() && p.ctx.Err() == nil:
 		return &Error{Kind: KindBrowserCrashed, Message: "the tab is closed: the page closed itself (" + what + ")",
-			Hint: "list the tabs with browser_tabs and select one, or navigate: a blank tab is opened", Err: err}
+			Step: StepTabClosed, Err: err}
 	case p.tabs != nil && (p.tabs.Gone() || strings.Contains(err.Error(), "lost the connection to the browser")):
 		p.tabs.mu.Lock()
 		p.tabs.deathSaid = true // the next call need not say it again

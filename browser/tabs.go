@@ -419,7 +419,7 @@ func (t *Tabs) CloseTab(ctx context.Context, index int) error {
 }
 
 func (t *Tabs) indexError(index int) error {
-	return newError(KindInvalidInput, "list the tabs with browser_tabs action=list and use an index from it",
+	return stepError(KindInvalidInput, StepListTabs,
 		"index: no tab %d (%d open)", index, len(t.tabs))
 }
 

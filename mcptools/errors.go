@@ -59,21 +59,33 @@ func classify(err error) (ErrorType, string, string) {
 		if be.Err != nil && be.Kind != browser.KindTimeout {
 			msg += " (" + be.Err.Error() + ")"
 		}
-		return ErrorType(be.Kind), msg, be.Hint
+		return ErrorType(be.Kind), msg, nextOf(be)
 	}
 	return ErrInternal, err.Error(), "this is a fault of e2e-mcp or the browser, not of your call: retry once, then report it"
 }
 
-// errorResult renders err as the isError result the agent sees.
-func errorResult(tool string, err error) *mcp.CallToolResult {
-	typ, msg, hint := classify(err)
-	var b strings.Builder
-	fmt.Fprintf(&b, "### Error\n%s: %s\n", typ, msg)
-	if hint != "" {
-		fmt.Fprintf(&b, "Next: %s\n", hint)
+// errorHead writes the head every error answer starts with, the one place
+// it is rendered: the type and message, then what to do next.
+func errorHead(b *strings.Builder, typ ErrorType, msg, next string) {
+	fmt.Fprintf(b, "### Error\n%s: %s\n", typ, msg)
+	if next != "" {
+		fmt.Fprintf(b, "Next: %s\n", next)
 	}
+}
+
+// errorInfo is the structured form of the same head.
+func errorInfo(tool string, typ ErrorType, msg, next string) map[string]any {
+	return map[string]any{"type": string(typ), "message": msg, "suggestion": next, "tool": tool}
+}
+
+// errorResult renders err as the isError result the agent sees, for a call
+// that has no session to diagnose (see failure for one that has).
+func errorResult(tool string, err error) *mcp.CallToolResult {
+	typ, msg, next := classify(err)
+	var b strings.Builder
+	errorHead(&b, typ, msg, next)
 	res := mcp.NewToolResultError(b.String())
-	res.StructuredContent = map[string]any{"error": map[string]any{"type": string(typ), "message": msg, "suggestion": hint, "tool": tool}}
+	res.StructuredContent = map[string]any{"error": errorInfo(tool, typ, msg, next)}
 	return res
 }
 

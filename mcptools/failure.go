@@ -66,13 +66,10 @@ func (d *Deps) failure(ctx context.Context, s *Session, tool, toolset string, re
 	now := time.Now().UTC()
 	args := compactArgs(req.Params.Arguments)
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Error\n%s: %s\n", typ, msg)
-	if hint != "" {
-		fmt.Fprintf(&b, "Next: %s\n", hint)
-	}
+	errorHead(&b, typ, msg, hint)
 	fmt.Fprintf(&b, "Context: session %s, %s %s, at %s\n", s.ID, tool, args, now.Format("15:04:05.000Z"))
-	errInfo := map[string]any{"type": string(typ), "message": msg, "suggestion": hint, "tool": tool,
-		"session": s.ID, "arguments": json.RawMessage(argsJSON(req.Params.Arguments)), "time": now}
+	errInfo := errorInfo(tool, typ, msg, hint)
+	errInfo["session"], errInfo["arguments"], errInfo["time"] = s.ID, json.RawMessage(argsJSON(req.Params.Arguments)), now
 	structured := map[string]any{"error": errInfo}
 	var images []mcp.Content
 	var carried []string

@@ -280,7 +280,7 @@ func runCLI(ctx context.Context, cmd string, pos []string, o *cliOpts) (cliResul
 	}
 	text := toolText(res)
 	if res.IsError {
-		return cliResult{}, exitFailed, errors.New(errorLine(text))
+		return cliResult{}, exitFailed, errors.New(errorLine(res, text))
 	}
 	if tc.shape == nil {
 		return cliResult{data: structured(res), text: text}, exitOK, nil
@@ -569,16 +569,21 @@ func toolText(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// errorLine is "type: message" of an isError result.
-func errorLine(text string) string {
-	lines := strings.Split(strings.TrimPrefix(text, "### Error\n"), "\n")
-	msg := lines[0]
-	for _, l := range lines[1:] {
-		if strings.HasPrefix(l, "Next: ") {
-			msg += " (" + strings.TrimPrefix(l, "Next: ") + ")"
-		}
+// errorLine is "type: message (next step)" of an isError result, from its
+// structured error; a result without one (never ours) gives its text.
+func errorLine(res *mcp.CallToolResult, text string) string {
+	sc, _ := res.StructuredContent.(map[string]any)
+	e, _ := sc["error"].(map[string]any)
+	typ, _ := e["type"].(string)
+	msg, _ := e["message"].(string)
+	if typ == "" {
+		return strings.TrimSpace(text)
 	}
-	return msg
+	line := typ + ": " + msg
+	if next, _ := e["suggestion"].(string); next != "" {
+		line += " (" + next + ")"
+	}
+	return line
 }
 
 func structured(res *mcp.CallToolResult) any {

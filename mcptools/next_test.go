@@ -1,0 +1,86 @@
+package mcptools
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+)
+
+// TestEveryStepHasWords: each next step the browser package declares is
+// worded here (a Step without words would leave the agent without its
+// Next: line).
+func TestEveryStepHasWords(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "../browser/errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	ast.Inspect(f, func(node ast.Node) bool {
+		vs, ok := node.(*ast.ValueSpec)
+		if !ok || vs.Type == nil || len(vs.Values) != 1 {
+			return true
+		}
+		if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Step" {
+			return true
+		}
+		lit, ok := vs.Values[0].(*ast.BasicLit)
+		if !ok {
+			return true
+		}
+		v, _ := strconv.Unquote(lit.Value)
+		n++
+		if nextSteps[browser.Step(v)] == "" {
+			t.Errorf("browser.%s (%q) has no words in nextSteps", vs.Names[0].Name, v)
+		}
+		return true
+	})
+	if n == 0 || n != len(nextSteps) {
+		t.Errorf("browser declares %d steps, nextSteps words %d", n, len(nextSteps))
+	}
+}
+
+// TestNoToolNamesBelowMCP: the packages under this one know nothing of MCP:
+// no string in their code names a tool (comments and tests may).
+func TestNoToolNamesBelowMCP(t *testing.T) {
+	var names []string
+	for _, tool := range Inventory(nil) {
+		names = append(names, tool.Def.Name)
+	}
+	for _, dir := range []string{"../browser", "../devserver", "../netpolicy"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fset := token.NewFileSet()
+			var s scanner.Scanner
+			s.Init(fset.AddFile(path, -1, len(src)), src, nil, 0)
+			for {
+				pos, tok, lit := s.Scan()
+				if tok == token.EOF {
+					break
+				}
+				if tok != token.STRING {
+					continue
+				}
+				for _, name := range names {
+					if strings.Contains(lit, name) {
+						t.Errorf("%s: a string names the tool %s: %s", fset.Position(pos), name, lit)
+					}
+				}
+			}
+		}
+	}
+}
