@@ -2,13 +2,82 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
+
+// Info is what a response says about the page.
+type Info struct {
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Status int64  `json:"status,omitempty"` // HTTP status of the last navigation, when known
+}
+
+// Info returns the page's URL and title.
+func (p *Page) Info(ctx context.Context) (Info, error) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	var info Info
+	err := p.evalEngine(cctx, "__e2e.pageInfo()", &info)
+	return info, err
+}
+
+// Navigate loads url in the tab and waits for its load event.
+func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
+	defer cancel()
+	if v := p.m.policy().Check(cctx, url, p.tabs.devOrigins()); v.Blocked {
+		return Info{}, notAllowed(url, v.Rule)
+	}
+	p.takeBlockedDoc()
+	p.unstick()
+	var resp *network.Response
+	err := p.act(cctx, func(cctx context.Context) error {
+		var err error
+		resp, err = chromedp.Run(cctx, chromedp.NavigateResponse(url))
+		return err
+	})
+	if err == nil && p.Dialog() != nil {
+		return p.LastInfo(), nil // the page waits for the dialog's answer
+	}
+	if err != nil {
+		var le *chromedp.LoadError
+		if errors.As(err, &le) {
+			if b := p.takeBlockedDoc(); b != nil && strings.Contains(le.ErrorText, "BLOCKED_BY_CLIENT") {
+				rule := b.Rule
+				if b.URL != url {
+					rule += " (" + url + " redirected there)"
+				}
+				return Info{}, notAllowed(b.URL, rule)
+			}
+			return Info{}, &Error{Kind: KindNavigationFailed, Message: fmt.Sprintf("%s: %s", url, le.ErrorText),
+				Hint: "check that the server is running and the URL is right", Err: err}
+		}
+		if cctx.Err() != nil && ctx.Err() == nil && p.ctx.Err() == nil {
+			if !p.answers() {
+				return Info{}, p.hungError("navigation to " + url)
+			}
+			return Info{}, &Error{Kind: KindTimeout, Message: fmt.Sprintf("navigation to %s did not finish loading within %s", url, p.m.opts.NavigationTimeout),
+				Hint: "the page may still be usable: take a snapshot", Err: err}
+		}
+		return Info{}, p.ctxError(cctx, err, "navigate to "+url)
+	}
+	var info Info
+	icctx, icancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer icancel()
+	err = p.evalEngine(icctx, "__e2e.loadedInfo()", &info)
+	if resp != nil {
+		info.Status = resp.Status
+	}
+	return info, err
+}
 
 // GoBack goes one step back in the tab's history (delta -1) or forward
 // (+1), and waits for the page to load as a click's navigation is waited for.

@@ -139,7 +139,10 @@ func TestRefs_StableNeverReusedStale(t *testing.T) {
 		}
 	}
 	err = p.Click(ctx, btn, ClickOptions{})
-	wantKind(t, err, KindRefStale, "new snapshot")
+	wantKind(t, err, KindRefStale, "page that is gone")
+	if e, _ := AsError(err); e.Step != StepSnapshot {
+		t.Errorf("a stale ref's next step is %q, want %q", e.Step, StepSnapshot)
+	}
 	err = p.Click(ctx, "e9999", ClickOptions{})
 	wantKind(t, err, KindRefNotFound, "e9999")
 }

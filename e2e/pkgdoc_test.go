@@ -116,3 +116,37 @@ func TestReadmeListsEveryTestFile(t *testing.T) {
 		t.Errorf("e2e/README.md lists %s, which is not in the package", f)
 	}
 }
+
+// maxFileLines bounds a product source file (Go or the page engine's JS):
+// past it, a file holds more than its name says; split it by what it does.
+const maxFileLines = 800
+
+// TestNoLongProductFiles: no product source file is over maxFileLines.
+func TestNoLongProductFiles(t *testing.T) {
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != ".." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, "_test.go") || !strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, ".js") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if n := strings.Count(string(b), "\n"); n > maxFileLines {
+			t.Errorf("%s has %d lines, over %d: split it by what it does", path, n, maxFileLines)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,73 @@
+package browser
+
+import (
+	"context"
+	"encoding/base64"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// ScreenshotOptions select what a screenshot shows.
+type ScreenshotOptions struct {
+	Target   string // an element (ref or selector); empty means the viewport
+	FullPage bool   // the whole scrollable page
+	Format   string // png (default) or jpeg
+}
+
+// Screenshot captures the viewport, the full page or one element.
+func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, error) {
+	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, FromSurface: new(true)}
+	switch o.Format {
+	case "", "png":
+	case "jpeg", "jpg":
+		params.Format, params.Quality = page.CaptureScreenshotFormatJpeg, new(int64(80))
+	default:
+		return nil, newError(KindInvalidInput, "use png or jpeg", "screenshot type %q", o.Format)
+	}
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	switch {
+	case o.Target != "":
+		var box struct{ X, Y, Width, Height, ScrollX, ScrollY float64 }
+		loc, err := p.resolveIn(cctx, o.Target, func(loc located) error {
+			return p.evalIn(cctx, loc.frame, "__e2e.viewRect("+loc.expr+")", &box)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if box.Width <= 0 || box.Height <= 0 {
+			return nil, newError(KindNotActionable, "the element has no size: pick a visible element", "%s is not visible", o.Target)
+		}
+		if loc.frame != p.frame {
+			if box.X, box.Y, err = p.toViewport(cctx, loc.frame, box.X, box.Y); err != nil {
+				return nil, err
+			}
+			var main struct{ ScrollX, ScrollY float64 }
+			if err := p.evalEngine(cctx, "({scrollX: window.scrollX, scrollY: window.scrollY})", &main); err != nil {
+				return nil, err
+			}
+			box.ScrollX, box.ScrollY = main.ScrollX, main.ScrollY
+		}
+		params.Clip = &page.Viewport{X: box.X + box.ScrollX, Y: box.Y + box.ScrollY, Width: box.Width, Height: box.Height, Scale: 1}
+		params.CaptureBeyondViewport = new(true)
+	case o.FullPage:
+		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, p.ctxError(cctx, err, "screenshot")
+		}
+		if cs := lm.CSSContentSize; cs != nil {
+			params.Clip = &page.Viewport{Width: cs.Width, Height: cs.Height, Scale: 1}
+			params.CaptureBeyondViewport = new(true)
+		}
+	}
+	res, err := chromedp.Call(cctx, page.CaptureScreenshot, params)
+	if err != nil {
+		return nil, p.ctxError(cctx, err, "screenshot")
+	}
+	return res.Data, nil
+}
+
+// EncodeBase64 is a helper for callers that send images as MCP content.
+func EncodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// How the CLI turns a tool's answer into its own (text, or --json with the
+// fields each command documents).
+
+// toolText joins a result's text.
+func toolText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// errorLine is "type: message (next step)" of an isError result, from its
+// structured error; a result without one (never ours) gives its text.
+func errorLine(res *mcp.CallToolResult, text string) string {
+	sc, _ := res.StructuredContent.(map[string]any)
+	e, _ := sc["error"].(map[string]any)
+	typ, _ := e["type"].(string)
+	msg, _ := e["message"].(string)
+	if typ == "" {
+		return strings.TrimSpace(text)
+	}
+	line := typ + ": " + msg
+	if next, _ := e["suggestion"].(string); next != "" {
+		line += " (" + next + ")"
+	}
+	return line
+}
+
+func structured(res *mcp.CallToolResult) any {
+	if res.StructuredContent != nil {
+		return res.StructuredContent
+	}
+	return nil
+}
+
+// pageShape: the page after an action (URL, title) and its snapshot, or
+// what changed in it, as the response showed.
+func pageShape(res *mcp.CallToolResult, text string) (cliResult, error) {
+	data := map[string]any{}
+	if sc, ok := res.StructuredContent.(map[string]any); ok {
+		if p, ok := sc["page"].(map[string]any); ok {
+			data["url"], data["title"] = p["url"], p["title"]
+		}
+	}
+	if m := yamlBlockRE.FindStringSubmatch(text); m != nil {
+		data["snapshot"] = m[1]
+	}
+	return cliResult{data: data, text: text}, nil
+}
+
+var yamlBlockRE = regexp.MustCompile("(?s)```yaml\n(.*?)\n```")
+
+// refRE reads an element and its ref in a snapshot line (or a cell of a
+// one-line table row): role "name" ... [ref=eN], also single-quoted as a
+// line whose name holds ": " is.
+var snapRefRE = regexp.MustCompile(`(?:^|- '?|\| |: )([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[[^\]]*\])*? \[ref=((?:f\d+)?e\d+)\]`)
+
+// snapshotShape: the CLI's snapshot answer, {"snapshot","refs","origin"}.
+func snapshotShape(res *mcp.CallToolResult, text string) (cliResult, error) {
+	yaml := ""
+	if m := yamlBlockRE.FindStringSubmatch(text); m != nil {
+		yaml = m[1]
+	}
+	refs := map[string]map[string]string{}
+	for _, m := range snapRefRE.FindAllStringSubmatch(yaml, -1) {
+		name := ""
+		if m[2] != "" {
+			_ = json.Unmarshal([]byte(m[2]), &name)
+			if strings.HasPrefix(m[0], "- '") {
+				name = strings.ReplaceAll(name, "''", "'") // a single-quoted line doubles its quotes
+			}
+		}
+		refs[m[3]] = map[string]string{"role": m[1], "name": name}
+	}
+	origin := ""
+	if sc, ok := res.StructuredContent.(map[string]any); ok {
+		if p, ok := sc["page"].(map[string]any); ok {
+			origin, _ = p["url"].(string)
+		}
+	}
+	return cliResult{data: map[string]any{"snapshot": yaml, "refs": refs, "origin": origin}, text: yaml}, nil
+}
+
+// evalShape: the function's JSON result.
+func evalShape(res *mcp.CallToolResult, text string) (cliResult, error) {
+	sc, _ := res.StructuredContent.(map[string]any)
+	v := sc["result"]
+	if raw, ok := v.(json.RawMessage); ok {
+		var x any
+		_ = json.Unmarshal(raw, &x)
+		v = x
+	}
+	b, _ := json.Marshal(v)
+	return cliResult{data: v, text: string(b)}, nil
+}
+
+// screenshotShape writes the image to path (or a temp file) and returns it.
+func screenshotShape(path string) func(*mcp.CallToolResult, string) (cliResult, error) {
+	return func(res *mcp.CallToolResult, _ string) (cliResult, error) {
+		for _, c := range res.Content {
+			img, ok := c.(mcp.ImageContent)
+			if !ok {
+				continue
+			}
+			b, err := base64.StdEncoding.DecodeString(img.Data)
+			if err != nil {
+				return cliResult{}, err
+			}
+			if path == "" {
+				f, err := os.CreateTemp("", "e2e-mcp-screenshot-*.png")
+				if err != nil {
+					return cliResult{}, err
+				}
+				path = f.Name()
+				_ = f.Close()
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil { //nolint:gosec // the user names the file
+				return cliResult{}, err
+			}
+			abs, _ := filepath.Abs(path)
+			return cliResult{data: map[string]any{"path": abs, "bytes": len(b)}, text: abs}, nil
+		}
+		return cliResult{}, errors.New("the screenshot answer holds no image")
+	}
+}
