@@ -56,7 +56,7 @@ func (p *Page) targetError(ctx context.Context, err error, target string, loc an
 		return p.refError(err, target)
 	}
 	e, ok := AsError(err)
-	if !ok || e.Kind != KindNotUnique || !strings.HasPrefix(e.Message, "\"") {
+	if !ok || e.Reason != reasonManyMatches {
 		return err
 	}
 	parts, _ := json.Marshal(l.rest)
@@ -107,7 +107,8 @@ func (p *Page) refError(err error, target string) error {
 func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.FrameID, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
-	var last string
+	var last string   // the last refusal's message
+	var reason Reason // and its code
 	var missing error // the selector matches nothing (yet)
 	var raw json.RawMessage
 	call := fn + "(el)"
@@ -137,14 +138,16 @@ func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.
 			missing = nil
 			var check struct {
 				Error string `json:"error"`
+				Code  Reason `json:"code"`
+				Final bool   `json:"final"`
 			}
 			_ = json.Unmarshal(raw, &check)
 			if check.Error == "" {
 				last = ""
 				return nil
 			}
-			last = check.Error
-			if finalCheck(last) {
+			last, reason = check.Error, check.Code
+			if check.Final {
 				return nil // waiting cannot change the kind of element
 			}
 			// Poll at frame rate: the engine checks layout as it is now.
@@ -162,7 +165,7 @@ func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.
 		return "", &Error{Kind: e.Kind, Message: fmt.Sprintf("%s (waited %s)", e.Message, p.m.opts.ActionTimeout), Step: e.Step, Hint: e.Hint}
 	}
 	if last != "" {
-		return "", &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last),
+		return "", &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last), Reason: reason,
 			Hint: "wait for the page to be ready, close what covers the element, or pick another element"}
 	}
 	return loc.frame, json.Unmarshal(raw, out)

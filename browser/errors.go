@@ -29,6 +29,10 @@ const (
 	// KindExpectFailed is a browser_expect check that did not hold: a test
 	// failure of the page, reported with what the page showed.
 	KindExpectFailed Kind = "expect_failed"
+
+	// kindEnterFrame is the engine's signal, never an agent's error, that
+	// a selector reached an iframe with parts left to run inside it.
+	kindEnterFrame Kind = "enter_frame"
 )
 
 // Step is a next step that the tool layer words for the agent, naming its
@@ -58,9 +62,28 @@ type Error struct {
 	// in plain words ("check the selector"). Either may be empty.
 	Step Step
 	Hint string
+	// Reason tells apart refusals of one Kind that a caller handles
+	// differently (ReasonNotSelect); empty for most errors.
+	Reason Reason
 	// Err is the underlying cause, if any.
 	Err error
+	// framePart: for kindEnterFrame, the selector part to go on with
+	// inside the iframe the engine stopped at.
+	framePart int
 }
+
+// Reason is why the engine refused an element (its check's code).
+type Reason string
+
+// The reasons callers tell apart.
+const (
+	// ReasonNotSelect: the element is not a <select> (an editable
+	// combobox, for example, which takes typed text instead).
+	ReasonNotSelect Reason = "not_select"
+	// reasonManyMatches: a selector's last part matched several elements
+	// (targetError lists them).
+	reasonManyMatches Reason = "many_matches"
+)
 
 func (e *Error) Error() string {
 	if e.Err != nil {

@@ -178,7 +178,7 @@ func (p *Page) elementInPageWorld(ctx context.Context, target string) (cdp.Frame
 			return p.ctxError(ctx, err, "resolve "+target)
 		}
 		if res.ExceptionDetails != nil {
-			return p.engineError(res.ExceptionDetails)
+			return p.engineError(ctx, w, res.ExceptionDetails)
 		}
 		objID = res.Result.ObjectID
 		return nil

@@ -258,10 +258,6 @@ func (p *Page) selectorIn(f cdp.FrameID, sel *Selector, parts []Part) located {
 	return located{frame: f, sel: sel, rest: parts, expr: "__e2e.one(" + string(js) + ", " + string(text) + ")"}
 }
 
-// enterFrameRE matches the engine's signal that a selector reached an iframe
-// with parts left to run inside it.
-var enterFrameRE = regexp.MustCompile(`^enter_frame: (\d+)$`)
-
 // enterFrame continues a selector inside the iframe the engine stopped at.
 // It reports ok=false when err is not such a signal.
 func (p *Page) enterFrame(ctx context.Context, loc located, err error) (located, bool, error) {
@@ -269,11 +265,10 @@ func (p *Page) enterFrame(ctx context.Context, loc located, err error) (located,
 	if !isErr || loc.sel == nil {
 		return loc, false, nil
 	}
-	m := enterFrameRE.FindStringSubmatch(string(e.Kind) + ": " + e.Message)
-	if m == nil {
+	if e.Kind != kindEnterFrame {
 		return loc, false, nil
 	}
-	k, _ := strconv.Atoi(m[1])
+	k := e.framePart
 	child, err := p.childFrame(ctx, loc.frame, "__e2e.takeFrameOwner()")
 	if err != nil {
 		return loc, true, err
@@ -293,7 +288,7 @@ func (p *Page) childFrame(ctx context.Context, f cdp.FrameID, expr string) (cdp.
 		return "", p.ctxError(ctx, err, "find the iframe")
 	}
 	if res.ExceptionDetails != nil {
-		return "", p.engineError(res.ExceptionDetails)
+		return "", p.engineError(ctx, w, res.ExceptionDetails)
 	}
 	if res.Result == nil || res.Result.ObjectID == "" {
 		return "", newError(KindElementNotFound, "take a new snapshot", "the iframe is gone")

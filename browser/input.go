@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -20,17 +19,6 @@ import (
 // sliders and file upload. Each waits for its element like a click does
 // (see [Page.actionable]), sends trusted input through the Input domain
 // where a user would use mouse or keyboard, and waits for what it started.
-
-// finalCheck reports whether an engine check failed for a reason that
-// waiting cannot change (the wrong kind of element, a value it cannot take).
-func finalCheck(msg string) bool {
-	for _, p := range []string{"not editable", "not a ", "cannot "} {
-		if strings.HasPrefix(msg, p) {
-			return true
-		}
-	}
-	return false
-}
 
 // pointOf waits until target passes the engine's point check fn
 // (actionPoint, hoverPoint) and returns that point in the tab's viewport,
@@ -361,7 +349,7 @@ func (p *Page) UploadFiles(ctx context.Context, target string, paths []string) e
 			return p.ctxError(cctx, err, "resolve "+target)
 		}
 		if res.ExceptionDetails != nil {
-			return p.engineError(res.ExceptionDetails)
+			return p.engineError(cctx, w, res.ExceptionDetails)
 		}
 		obj, h = res.Result.ObjectID, w.host
 		return nil

@@ -372,9 +372,6 @@ func (p *Page) pageWorldOf(ctx context.Context, frame cdp.FrameID) (execContext,
 // navigation destroyed while a call was on its way.
 var contextGoneRE = regexp.MustCompile(`(?i)cannot find (default )?(execution )?context|execution context was destroyed|inspected target navigated|uniquecontextid not found`)
 
-// engineErrRE matches the typed errors the engine throws, "kind: message".
-var engineErrRE = regexp.MustCompile(`^(?:Error: )?(ref_not_found|ref_stale|element_not_found|not_unique|invalid_input|enter_frame): (.*)`)
-
 // evalEngine evaluates expr in the engine's world and decodes its JSON value
 // into out. A navigation that destroys the world in the middle is retried on
 // the new document.
@@ -415,7 +412,7 @@ func (p *Page) evalIn(ctx context.Context, frame cdp.FrameID, expr string, out a
 			return p.ctxError(ctx, err, "evaluating in the page")
 		}
 		if res.ExceptionDetails != nil {
-			return p.engineError(res.ExceptionDetails)
+			return p.engineError(ctx, w, res.ExceptionDetails)
 		}
 		if out == nil || res.Result == nil || len(res.Result.Value) == 0 {
 			return nil
@@ -444,26 +441,43 @@ func (p *Page) forgetWorld(w execContext) {
 	}
 }
 
-// engineError turns an exception thrown in the engine's world into an error.
-func (p *Page) engineError(d *runtime.ExceptionDetails) error {
+// engineFailure is what the engine's lastFailure() says about the
+// EngineError it threw last (js/00_prologue.js).
+type engineFailure struct {
+	Code    Kind   `json:"code"`
+	Message string `json:"message"`
+	Part    int    `json:"part"`
+	Reason  Reason `json:"reason"`
+}
+
+// engineError turns an exception thrown in the engine's world w into an
+// error. The engine's own failures are EngineErrors: their code and message
+// are read from the engine, never parsed out of the exception's text.
+func (p *Page) engineError(ctx context.Context, w execContext, d *runtime.ExceptionDetails) error {
 	msg := d.Text
 	if d.Exception != nil && d.Exception.Description != "" {
 		msg = firstLine(d.Exception.Description)
 	}
-	if m := engineErrRE.FindStringSubmatch(msg); m != nil {
-		kind := Kind(m[1])
-		switch kind {
-		case KindRefNotFound, KindRefStale:
-			return &Error{Kind: kind, Message: m[2], Step: StepSnapshot}
-		case KindElementNotFound:
-			return &Error{Kind: kind, Message: m[2], Hint: "check the selector, or take a snapshot and use a ref"}
-		case KindNotUnique:
-			return &Error{Kind: kind, Message: m[2], Hint: "use one of the refs listed, or a more specific selector"}
-		default:
-			return &Error{Kind: kind, Message: m[2]}
-		}
+	if d.Exception == nil || d.Exception.ClassName != "EngineError" {
+		return &Error{Kind: KindScriptError, Message: msg}
 	}
-	return &Error{Kind: KindScriptError, Message: msg}
+	var f engineFailure
+	res, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: "__e2e.lastFailure()",
+		UniqueContextID: w.unique, ReturnByValue: new(true)})
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil || json.Unmarshal(res.Result.Value, &f) != nil || f.Code == "" {
+		return &Error{Kind: KindScriptError, Message: msg}
+	}
+	switch f.Code {
+	case KindRefNotFound, KindRefStale:
+		return &Error{Kind: f.Code, Message: f.Message, Step: StepSnapshot}
+	case KindElementNotFound:
+		return &Error{Kind: f.Code, Message: f.Message, Hint: "check the selector, or take a snapshot and use a ref"}
+	case KindNotUnique:
+		return &Error{Kind: f.Code, Message: f.Message, Reason: f.Reason, Hint: "use one of the refs listed, or a more specific selector"}
+	case kindEnterFrame:
+		return &Error{Kind: f.Code, Message: f.Message, framePart: f.Part}
+	}
+	return &Error{Kind: f.Code, Message: f.Message}
 }
 
 // ctxError classifies a failed CDP call: the browser gone, a timeout, or

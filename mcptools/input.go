@@ -328,7 +328,7 @@ func fillField(ctx context.Context, p *browser.Page, f FormField) (string, error
 		return fmt.Sprintf("%s %s", name, map[bool]string{true: "checked", false: "unchecked"}[on]), nil
 	case "combobox":
 		labels, err := p.SelectOption(ctx, f.Target, []string{f.Value})
-		if e, ok := browser.AsError(err); ok && e.Kind == browser.KindNotActionable && strings.Contains(e.Message, "not a <select>") {
+		if e, ok := browser.AsError(err); ok && e.Reason == browser.ReasonNotSelect {
 			// An editable combobox (autocomplete) takes the text.
 			if err := p.Type(ctx, f.Target, f.Value, browser.TypeOptions{}); err != nil {
 				return "", err

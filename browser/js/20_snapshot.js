@@ -16,11 +16,11 @@
 
   function resolve(ref) {
     const wr = elementOfRef.get(String(ref));
-    if (!wr) throw new Error(`ref_not_found: ${ref} was not handed out on this page; take a new snapshot`);
+    if (!wr) throw fail('ref_not_found', `${ref} was not handed out on this page; take a new snapshot`);
     const el = wr.deref();
-    if (!el || !el.isConnected) throw new Error(`ref_stale: ${ref} is no longer attached to the page; take a new snapshot`);
+    if (!el || !el.isConnected) throw fail('ref_stale', `${ref} is no longer attached to the page; take a new snapshot`);
     const rec = refOfElement.get(el);
-    if (rec && rec.ref !== ref) throw new Error(`ref_stale: ${ref} changed and is now ${rec.ref}; take a new snapshot`);
+    if (rec && rec.ref !== ref) throw fail('ref_stale', `${ref} changed and is now ${rec.ref}; take a new snapshot`);
     return el;
   }
 

@@ -6,7 +6,6 @@
 
   const TEXT_SKIP = new Set(['script', 'style', 'noscript', 'head', 'template']);
 
-  function selErr(kind, msg) { return new Error(kind + ': ' + msg); }
 
   // The element's parent in the flat tree: across a shadow root to its host.
   function flatParent(el) {
@@ -91,7 +90,7 @@
     let re = regexCache.get(key);
     if (!re) {
       try { re = new RegExp(tm.v, (tm.f || '').replace(/[gy]/g, '')); } catch (e) {
-        throw selErr('invalid_input', `regular expression /${tm.v}/${tm.f || ''}: ${e.message}`);
+        throw fail('invalid_input', `regular expression /${tm.v}/${tm.f || ''}: ${e.message}`);
       }
       regexCache.set(key, re);
     }
@@ -229,7 +228,7 @@
     try {
       if (c.css !== '*' && !el.matches(c.css)) return false;
     } catch (e) {
-      throw selErr('invalid_input', `${JSON.stringify(c.css)} is not valid CSS: ${e.message}`);
+      throw fail('invalid_input', `${JSON.stringify(c.css)} is not valid CSS: ${e.message}`);
     }
     for (const ps of c.ps || []) {
       if (ps.sel) {
@@ -306,7 +305,7 @@
         try {
           candidates.push(...r.querySelectorAll(native));
         } catch (e) {
-          throw selErr('invalid_input', `${JSON.stringify(native)} is not valid CSS: ${e.message}`);
+          throw fail('invalid_input', `${JSON.stringify(native)} is not valid CSS: ${e.message}`);
         }
       }
       for (const el of candidates) {
@@ -331,7 +330,7 @@
     try {
       res = doc.evaluate(expr, root, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
     } catch (e) {
-      throw selErr('invalid_input', `xpath ${JSON.stringify(p.xpath)}: ${e.message}`);
+      throw fail('invalid_input', `xpath ${JSON.stringify(p.xpath)}: ${e.message}`);
     }
     const out = [];
     for (let i = 0; i < res.snapshotLength; i++) {
@@ -370,7 +369,7 @@
       case 'label': return allUnder(root).filter((el) => labelTexts(el).some((t) => matchString(p.text, t)));
       case 'placeholder': case 'alt': case 'title': return attrTextQuery(p.e, p.text, root);
     }
-    throw selErr('invalid_input', `unknown selector engine ${p.e}`);
+    throw fail('invalid_input', `unknown selector engine ${p.e}`);
   }
 
   const isFrameOwner = (el) => el.localName === 'iframe' || el.localName === 'frame';
@@ -394,7 +393,7 @@
       }
       if (k > 0 && set.length > 0 && set.every(isFrameOwner)) {
         if (set.length > 1) {
-          throw selErr('not_unique', `the selector reaches ${set.length} iframes before part ${k + 1}: ${set.slice(0, 5).map(describe).join(', ')}`);
+          throw fail('not_unique', `the selector reaches ${set.length} iframes before part ${k + 1}: ${set.slice(0, 5).map(describe).join(', ')}`);
         }
         frameOwner = set[0];
         return { frame: k };
@@ -428,9 +427,9 @@
     return withCaches(() => {
       frameOwner = null;
       const r = runChain(parts);
-      if (r.frame !== undefined) throw selErr('enter_frame', String(r.frame));
-      if (!r.els.length) throw selErr('element_not_found', `nothing matches ${JSON.stringify(text)}`);
-      if (r.els.length > 1) throw selErr('not_unique', `${JSON.stringify(text)} matches ${r.els.length} elements`);
+      if (r.frame !== undefined) throw fail('enter_frame', 'the selector goes on inside an iframe', r.frame);
+      if (!r.els.length) throw fail('element_not_found', `nothing matches ${JSON.stringify(text)}`);
+      if (r.els.length > 1) throw fail('not_unique', `${JSON.stringify(text)} matches ${r.els.length} elements`, 0, 'many_matches');
       return r.els[0];
     });
   }

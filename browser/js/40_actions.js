@@ -98,39 +98,39 @@
   // enabled check (hovering and dragging work on disabled elements too).
   function clickPoint(el, anyState) {
     try {
-      if (!el || !el.isConnected) return { error: 'not attached' };
-      if (!isVisible(el)) return { error: 'not visible' };
-      if (!anyState && isDisabled(el, roleOf(el))) return { error: 'disabled' };
+      if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
+      if (!isVisible(el)) return refuse('not_visible', 'not visible');
+      if (!anyState && isDisabled(el, roleOf(el))) return refuse('disabled', 'disabled');
       const vw = window.innerWidth, vh = window.innerHeight;
       const box = el.getBoundingClientRect();
       if (box.left < 0 || box.top < 0 || box.right > vw || box.bottom > vh) {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       }
       const r = firstRect(el);
-      if (!r) return { error: 'not visible' };
+      if (!r) return refuse('not_visible', 'not visible');
       // Center of the part of the rect that is inside the viewport.
       const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
       const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
-      if (right <= left || bottom <= top) return { error: 'not visible' };
+      if (right <= left || bottom <= top) return refuse('not_visible', 'not visible');
       const x = (left + right) / 2, y = (top + bottom) / 2;
       const hit = elementFromPointDeep(x, y);
-      if (!hit) return { error: 'not visible' };
-      if (!hitsTarget(hit, el)) return { error: 'covered by ' + describe(hit) };
+      if (!hit) return refuse('not_visible', 'not visible');
+      if (!hitsTarget(hit, el)) return refuse('covered', 'covered by ' + describe(hit));
       return { x: round(x), y: round(y) };
     } catch (e) {
-      return { error: 'internal: ' + (e && e.message) };
+      return refuse('internal', 'internal: ' + (e && e.message));
     }
   }
 
   function prepareFill(el) {
     try {
-      if (!el || !el.isConnected) return { error: 'not attached' };
+      if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
       const tag = el.localName;
       const field = (tag === 'input' && TEXT_INPUT_TYPES.has(el.type)) || tag === 'textarea';
-      if (!field && !el.isContentEditable) return { error: 'not editable: ' + describe(el) };
-      if ((field && el.disabled) || el.getAttribute('aria-disabled') === 'true') return { error: 'disabled' };
-      if ((field && el.readOnly) || el.getAttribute('aria-readonly') === 'true') return { error: 'readonly' };
-      if (!isVisible(el)) return { error: 'not visible' };
+      if (!field && !el.isContentEditable) return refuse('not_editable', 'not editable: ' + describe(el), true);
+      if ((field && el.disabled) || el.getAttribute('aria-disabled') === 'true') return refuse('disabled', 'disabled');
+      if ((field && el.readOnly) || el.getAttribute('aria-readonly') === 'true') return refuse('readonly', 'readonly');
+      if (!isVisible(el)) return refuse('not_visible', 'not visible');
       el.focus();
       if (field) {
         el.select();
@@ -143,7 +143,7 @@
       }
       return { ok: true, secret: tag === 'input' && el.type === 'password' };
     } catch (e) {
-      return { error: 'internal: ' + (e && e.message) };
+      return refuse('internal', 'internal: ' + (e && e.message));
     }
   }
 

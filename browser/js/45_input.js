@@ -29,14 +29,14 @@
     // still catches an element that is not where the pointer goes.
     let before = el.getBoundingClientRect();
     await nextFrame();
-    if (!el.isConnected) return { error: 'not attached' };
-    if (!sameRect(before, el.getBoundingClientRect())) return { error: 'not stable (it is moving)' };
+    if (!el.isConnected) return refuse('not_attached', 'not attached');
+    if (!sameRect(before, el.getBoundingClientRect())) return refuse('not_stable', 'not stable (it is moving)');
     if (!animating(el)) return clickPoint(el, anyState);
     await nextFrame();
     before = el.getBoundingClientRect();
     await nextFrame();
-    if (!el.isConnected) return { error: 'not attached' };
-    if (!sameRect(before, el.getBoundingClientRect())) return { error: 'not stable (it is moving)' };
+    if (!el.isConnected) return refuse('not_attached', 'not attached');
+    if (!sameRect(before, el.getBoundingClientRect())) return refuse('not_stable', 'not stable (it is moving)');
     return clickPoint(el, anyState);
   }
 
@@ -44,7 +44,7 @@
   // frame; an error when it cannot tell, or while an animation runs in the
   // document (the box may be moving).
   function quickPoint(el) {
-    if (el && el.isConnected && animating(el)) return { error: 'animating' };
+    if (el && el.isConnected && animating(el)) return refuse('animating', 'animating');
     return clickPoint(el, false);
   }
 
@@ -77,15 +77,15 @@
   // checkState(el) -> {checked: true|false|'mixed', radio} | {error}
   function checkState(el) {
     try {
-      if (!el || !el.isConnected) return { error: 'not attached' };
+      if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
       const t = labelControl(el);
       const role = roleOf(t);
       if (!role || !CHECKABLE_ROLES.has(role) || role === 'treeitem') {
-        return { error: 'not a checkbox, radio or switch: ' + describe(el) };
+        return refuse('not_checkable', 'not a checkbox, radio or switch: ' + describe(el), true);
       }
       return { checked: checkedState(t, role), radio: role === 'radio' || role === 'menuitemradio' };
     } catch (e) {
-      return { error: 'internal: ' + (e && e.message) };
+      return refuse('internal', 'internal: ' + (e && e.message));
     }
   }
 
@@ -96,11 +96,11 @@
   // and change, as a user's choice does. -> {values, labels} | {error}
   function selectOptions(el, values) {
     try {
-      if (!el || !el.isConnected) return { error: 'not attached' };
+      if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
       const sel = labelControl(el);
-      if (sel.localName !== 'select') return { error: 'not a <select>: ' + describe(el) };
-      if (!isVisible(sel)) return { error: 'not visible' };
-      if (isDisabled(sel, 'combobox')) return { error: 'disabled' };
+      if (sel.localName !== 'select') return refuse('not_select', 'not a <select>: ' + describe(el), true);
+      if (!isVisible(sel)) return refuse('not_visible', 'not visible');
+      if (isDisabled(sel, 'combobox')) return refuse('disabled', 'disabled');
       const options = Array.from(sel.options);
       const picked = [];
       for (const v of values) {
@@ -111,15 +111,15 @@
           const list = options.slice(0, 20).map((o) => JSON.stringify(optionText(o)) +
             (o.value !== optionText(o) ? ' (' + JSON.stringify(o.value) + ')' : '')).join(', ');
           const more = options.length > 20 ? ', and ' + (options.length - 20) + ' more' : '';
-          return { error: 'no option matches ' + JSON.stringify(v) + '; options: ' + (list || 'none') + more };
+          return refuse('no_option', 'no option matches ' + JSON.stringify(v) + '; options: ' + (list || 'none') + more);
         }
         if (o.disabled || (o.parentElement && o.parentElement.localName === 'optgroup' && o.parentElement.disabled)) {
-          return { error: 'option ' + JSON.stringify(optionText(o)) + ' is disabled' };
+          return refuse('option_disabled', 'option ' + JSON.stringify(optionText(o)) + ' is disabled');
         }
         if (!picked.includes(o)) picked.push(o);
       }
       if (picked.length > 1 && !sel.multiple) {
-        return { error: 'not a multiple select: it takes one value, got ' + picked.length };
+        return refuse('not_multiple', 'not a multiple select: it takes one value, got ' + picked.length, true);
       }
       sel.focus();
       if (sel.multiple) for (const o of options) o.selected = picked.includes(o);
@@ -129,7 +129,7 @@
       sel.dispatchEvent(new Event('change', { bubbles: true }));
       return { values: picked.map((o) => o.value), labels: picked.map(optionText) };
     } catch (e) {
-      return { error: 'internal: ' + (e && e.message) };
+      return refuse('internal', 'internal: ' + (e && e.message));
     }
   }
 
@@ -138,19 +138,19 @@
   // arrow keys move it.
   function sliderState(el, focus) {
     try {
-      if (!el || !el.isConnected) return { error: 'not attached' };
+      if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
       const t = labelControl(el);
       const native = t.localName === 'input' && t.type === 'range';
       const role = roleOf(t);
-      if (!native && role !== 'slider') return { error: 'not a slider: ' + describe(el) };
-      if (!isVisible(t)) return { error: 'not visible' };
-      if (isDisabled(t, role)) return { error: 'disabled' };
+      if (!native && role !== 'slider') return refuse('not_slider', 'not a slider: ' + describe(el), true);
+      if (!isVisible(t)) return refuse('not_visible', 'not visible');
+      if (isDisabled(t, role)) return refuse('disabled', 'disabled');
       if (focus) t.focus();
       if (native) return { native, now: Number(t.value), min: Number(t.min || 0), max: Number(t.max || 100) };
       const num = (a, d) => (t.hasAttribute(a) ? Number(t.getAttribute(a)) : d);
       return { native, now: num('aria-valuenow', NaN), min: num('aria-valuemin', 0), max: num('aria-valuemax', 100) };
     } catch (e) {
-      return { error: 'internal: ' + (e && e.message) };
+      return refuse('internal', 'internal: ' + (e && e.message));
     }
   }
 
@@ -164,7 +164,7 @@
     t.value = String(value);
     if (Number(t.value) !== Number(value)) {
       t.value = old;
-      return { error: 'cannot set ' + value + ': the slider takes ' + t.min + ' to ' + t.max + ' in steps of ' + (t.step || 1) };
+      return refuse('out_of_range', 'cannot set ' + value + ': the slider takes ' + t.min + ' to ' + t.max + ' in steps of ' + (t.step || 1), true);
     }
     t.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     t.dispatchEvent(new Event('change', { bubbles: true }));
@@ -175,11 +175,11 @@
   // its label). File inputs are often hidden behind a styled button, so
   // visibility does not matter.
   function fileInputOf(el) {
-    if (!el || !el.isConnected) return { error: 'not attached' };
+    if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
     const t = labelControl(el);
     if (t.localName !== 'input' || t.type !== 'file') {
-      return { error: 'not a file input: ' + describe(el) + '; click what opens the file chooser, then upload without target' };
+      return refuse('not_file_input', 'not a file input: ' + describe(el) + '; click what opens the file chooser, then upload without target', true);
     }
-    if (t.disabled) return { error: 'disabled' };
+    if (t.disabled) return refuse('disabled', 'disabled');
     return { multiple: t.multiple };
   }

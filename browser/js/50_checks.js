@@ -52,7 +52,7 @@
   // found, or a ref whose element left the page).
   function probe(get) {
     try { return get(); } catch (e) {
-      if (/^(element_not_found|ref_stale): /.test(String(e && e.message))) return null;
+      if (e instanceof EngineError && (e.code === 'element_not_found' || e.code === 'ref_stale')) return null;
       throw e;
     }
   }
@@ -75,7 +75,7 @@
 
   function regexArg(src, flags, what) {
     try { return new RegExp(src, (flags || '').replace(/[gy]/g, '')); } catch (e) {
-      throw new Error(`invalid_input: ${what} /${src}/${flags || ''}: ${e.message}`);
+      throw fail('invalid_input', `${what} /${src}/${flags || ''}: ${e.message}`);
     }
   }
 
@@ -137,7 +137,7 @@
         return { ok: matches(want, el.value), now: el.value };
       }
     }
-    throw new Error(`invalid_input: check ${check}`);
+    throw fail('invalid_input', `check ${check}`);
   }
 
   function expect(get, check, want, timeout) {
@@ -153,7 +153,7 @@
     return until(() => withCaches(() => {
       frameOwner = null;
       const r = runChain(parts);
-      if (r.frame !== undefined) throw selErr('enter_frame', String(r.frame));
+      if (r.frame !== undefined) throw fail('enter_frame', 'the selector goes on inside an iframe', r.frame);
       return { ok: r.els.length === n, now: String(r.els.length) };
     }), timeout);
   }
