@@ -151,7 +151,7 @@ func sessionStartTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			stop := progress(ctx, requestFrom(ctx), "starting "+desc)
+			stop := progress(ctx, s.req, "starting "+desc)
 			s.warmBrowser(ctx, d)
 			res, err := srv.Do(ctx, devserver.Start)
 			stop()
@@ -218,16 +218,6 @@ func (d *Deps) newServer(sessionID string, a SessionStartParams) (devserver.Serv
 	return &devserver.Command{Path: path, Args: args, Dir: cwd, Timeouts: d.DevTimeouts}, desc, nil
 }
 
-// requestFrom recovers the call's request (for its progress token).
-func requestFrom(ctx context.Context) mcp.CallToolRequest {
-	if r, ok := ctx.Value(requestKey{}).(mcp.CallToolRequest); ok {
-		return r
-	}
-	return mcp.CallToolRequest{}
-}
-
-type requestKey struct{}
-
 // SessionParams are the arguments of the session tools that take no others.
 type SessionParams struct {
 	DevSessionArg
@@ -278,7 +268,7 @@ func sessionRestartTool(d *Deps) Tool {
 				return nil, err
 			}
 			old := s.dev.result.URL
-			stop := progress(ctx, requestFrom(ctx), "restarting "+s.dev.desc)
+			stop := progress(ctx, s.req, "restarting "+s.dev.desc)
 			res, err := s.dev.server.Do(ctx, devserver.Restart)
 			stop()
 			if err != nil {

@@ -5,9 +5,7 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
-	"fmt"
 	"io/fs"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -15,7 +13,6 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
-	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
@@ -189,8 +186,9 @@ type annotations struct {
 }
 
 // define builds a tool whose handler runs fn on the caller's session, locked
-// for the call. Failures become typed isError results; a panic in fn becomes
-// an internal_error result, never a dead server or a protocol error.
+// for the call, through the layers in handler.go. Failures become typed
+// isError results; a panic in fn becomes an internal_error result, never a
+// dead server or a protocol error.
 func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 	fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error)) Tool {
 	def := mcp.NewTool(name,
@@ -231,61 +229,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		}
 		return args, nil
 	}
-	handler := func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		start := time.Now()
-		metrics.ToolsInFlight.Inc()
-		defer func() {
-			metrics.ToolsInFlight.Dec()
-			if r := recover(); r != nil {
-				d.Logger.Error("tool panicked", zap.String("tool", name), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
-				res, err = errorResult(name, fmt.Errorf("panic in %s: %v", name, r)), nil
-			}
-			metrics.ToolCalls.WithLabelValues(name).Inc()
-			metrics.ToolSeconds.WithLabelValues(name).Observe(time.Since(start).Seconds())
-			if res != nil && res.IsError {
-				metrics.ToolErrors.WithLabelValues(name, errorTypeOf(res)).Inc()
-			}
-		}()
-		ctx = context.WithValue(ctx, requestKey{}, req)
-		if d.AllowCall != nil {
-			if ok, retry := d.AllowCall(ctx); !ok {
-				return errorResult(name, rateLimited("tool calls", retry)), nil
-			}
-		}
-		args, err := validate(req.Params.Arguments)
-		if err != nil {
-			return errorResult(name, err), nil
-		}
-		s, callCtx, err := d.Sessions.acquire(ctx, args.session(), name)
-		if err != nil {
-			return errorResult(name, err), nil
-		}
-		defer s.release()
-		pre := s.preLocate(callCtx, name, req.Params.Arguments)
-		res, err = fn(callCtx, s, args)
-		if by := s.interruptedBy(); by != "" {
-			// Cancelled from outside: say so, whatever the cancelled work
-			// made of its cut context.
-			d.Logger.Info("tool cancelled", zap.String("tool", name), zap.String("session", s.ID), zap.String("by", by))
-			return errorResult(name, &ToolError{Type: ErrSessionEnded,
-				Message:    fmt.Sprintf("%s was cancelled: %s ended session %s while it ran", name, by, s.ID),
-				Suggestion: "call again: a new session starts (run session_start first if it had a dev server)"}), nil
-		}
-		if err == nil && res != nil && !res.IsError {
-			s.record(name, req.Params.Arguments, pre)
-		}
-		if err != nil {
-			typ, msg, _ := classify(err)
-			lvl := zap.InfoLevel
-			if typ == ErrInternal {
-				lvl = zap.ErrorLevel
-			}
-			d.Logger.Log(lvl, "tool failed", zap.String("tool", name), zap.String("session", s.ID), zap.String("type", string(typ)), zap.String("message", msg))
-			clientLog(ctx, mcp.LoggingLevelWarning, map[string]any{"event": "tool failed", "tool": name, "session": s.ID, "type": string(typ), "message": msg})
-			return d.failure(ctx, s, name, toolset, req, err), nil
-		}
-		return res, nil
-	}
+	handler := d.instrument(name, d.limit(name, bind(name, validate, onSession(d, name, toolset, fn))))
 	check := func(raw any) error { _, err := validate(raw); return err }
 	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check}
 }

@@ -101,6 +101,15 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 	// A folded page does not list every ref: it cannot tell same-named
 	// elements apart for a recorded locator.
 	s.rememberRefs(snap.Refs, whole && !opts.Full && snap.Kind == browser.SnapWhole && snap.Folds == 0)
+	// The structured answer: what the snapshot holds and the role and name
+	// of each ref it hands out; the YAML itself only for a client that asks
+	// (the text has it).
+	sd := map[string]any{"kind": snap.Kind, "refs": snap.Refs}
+	r.set("snapshot", sd)
+	withYAML := wantsSnapshotYAML(s.req)
+	if withYAML {
+		sd["yaml"] = ""
+	}
 	r.pageInfo(snap.Info, p)
 	r.tabsInfo(ctx, s)
 	yaml := strings.TrimRight(snap.YAML, "\n")
@@ -136,6 +145,9 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 	}
 	body, cut := capLines(yaml, maxBytes)
 	r.snapshot = title + "\n```yaml\n" + body + "\n```\n"
+	if withYAML {
+		sd["yaml"] = body
+	}
 	if cut {
 		r.snapshot += fmt.Sprintf("(Snapshot cut at %d KB of %d KB. For the rest, call browser_snapshot with target=<ref or selector of a part> and from=N, or filename to write it whole, or start the server with a larger --max-snapshot-bytes.)\n",
 			len(body)>>10, len(yaml)>>10)
@@ -145,6 +157,19 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 		r.set("folds", snap.Folds)
 	}
 	return nil
+}
+
+// MetaSnapshotYAML is the _meta key of a tool call with which a client asks
+// for the snapshot's YAML in structuredContent too (the CLI does); agents
+// read it in the text, and need it once.
+const MetaSnapshotYAML = "e2e-mcp/snapshot-yaml"
+
+func wantsSnapshotYAML(req mcp.CallToolRequest) bool {
+	if req.Params.Meta == nil {
+		return false
+	}
+	v, _ := req.Params.Meta.AdditionalFields[MetaSnapshotYAML].(bool)
+	return v
 }
 
 // capLines cuts text at the last line break within max bytes (0: no cap).

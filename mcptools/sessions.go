@@ -13,6 +13,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
+	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/zap"
 )
 
@@ -35,6 +36,9 @@ type Session struct {
 
 	runMu sync.Mutex
 	run   *runningCall // the call holding the session, if any
+	// req is the request of the call holding the session (its progress
+	// token, its _meta), set by onSession for the call's length.
+	req mcp.CallToolRequest
 	// endNote says why the session this one replaces was ended by the
 	// server, when session_list made this one before that could be said.
 	endNote *endNote

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -264,6 +265,7 @@ func runCLI(ctx context.Context, cmd string, pos []string, o *cliOpts) (cliResul
 	tc.args["sessionId"] = o.session
 	req := mcp.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = tc.tool, tc.args
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcptools.MetaSnapshotYAML: true}}
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
 		return cliResult{}, exitFailed, err

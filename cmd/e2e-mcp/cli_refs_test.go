@@ -1,35 +1,34 @@
 package main
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// TestSnapshotShapeRefs: the CLI reads every ref of a snapshot, from plain
-// lines, one-line table rows and lines single-quoted because their name
-// holds ": ".
+// TestSnapshotShapeRefs: the CLI's snapshot answer comes from the structured
+// answer as a client decodes it (JSON objects), never from the markdown.
 func TestSnapshotShapeRefs(t *testing.T) {
-	text := "### Snapshot\n```yaml\n" + `- button "Save" [ref=e1]
-- 'combobox "Colour: Red" [ref=e2]':
-  - option "Red" [selected]
-- 'link "Bob''s: notes" [ref=e3]'
-- row: cell "a" | button "Edit" [ref=e4]
-- textbox "Name" [active] [ref=f1e5]` + "\n```\n"
-	res, err := snapshotShape(&mcp.CallToolResult{}, text)
+	var sc map[string]any
+	if err := json.Unmarshal([]byte(`{"page": {"url": "http://app/x", "title": "X"},
+		"snapshot": {"kind": "whole", "yaml": "- button \"Save\" [ref=e1]",
+			"refs": {"e1": {"role": "button", "name": "Save"}, "f1e5": {"role": "textbox", "name": "Colour: Red"}}}}`), &sc); err != nil {
+		t.Fatal(err)
+	}
+	res, err := snapshotShape(&mcp.CallToolResult{StructuredContent: sc}, "### Snapshot\n(the text is not read)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	data, _ := res.data.(map[string]any)
 	refs, _ := data["refs"].(map[string]map[string]string)
-	want := map[string][2]string{"e1": {"button", "Save"}, "e2": {"combobox", "Colour: Red"}, "e3": {"link", "Bob's: notes"},
-		"e4": {"button", "Edit"}, "f1e5": {"textbox", "Name"}}
+	want := map[string][2]string{"e1": {"button", "Save"}, "f1e5": {"textbox", "Colour: Red"}}
 	for ref, w := range want {
 		if got := refs[ref]; got["role"] != w[0] || got["name"] != w[1] {
 			t.Errorf("%s: %v, want role %s name %q", ref, got, w[0], w[1])
 		}
 	}
-	if len(refs) != len(want) {
-		t.Errorf("refs = %v", refs)
+	if len(refs) != len(want) || data["snapshot"] != `- button "Save" [ref=e1]` || data["origin"] != "http://app/x" {
+		t.Errorf("data = %v", data)
 	}
 }

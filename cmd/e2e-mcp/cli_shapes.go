@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -43,6 +42,14 @@ func errorLine(res *mcp.CallToolResult, text string) string {
 	return line
 }
 
+// errorType is the type of an isError result's structured error.
+func errorType(res *mcp.CallToolResult) string {
+	sc, _ := res.StructuredContent.(map[string]any)
+	e, _ := sc["error"].(map[string]any)
+	typ, _ := e["type"].(string)
+	return typ
+}
+
 func structured(res *mcp.CallToolResult) any {
 	if res.StructuredContent != nil {
 		return res.StructuredContent
@@ -54,46 +61,36 @@ func structured(res *mcp.CallToolResult) any {
 // what changed in it, as the response showed.
 func pageShape(res *mcp.CallToolResult, text string) (cliResult, error) {
 	data := map[string]any{}
-	if sc, ok := res.StructuredContent.(map[string]any); ok {
-		if p, ok := sc["page"].(map[string]any); ok {
-			data["url"], data["title"] = p["url"], p["title"]
-		}
+	sc, _ := res.StructuredContent.(map[string]any)
+	if p, ok := sc["page"].(map[string]any); ok {
+		data["url"], data["title"] = p["url"], p["title"]
 	}
-	if m := yamlBlockRE.FindStringSubmatch(text); m != nil {
-		data["snapshot"] = m[1]
+	if snap, ok := sc["snapshot"].(map[string]any); ok {
+		if y, _ := snap["yaml"].(string); y != "" {
+			data["snapshot"] = y
+		}
 	}
 	return cliResult{data: data, text: text}, nil
 }
 
-var yamlBlockRE = regexp.MustCompile("(?s)```yaml\n(.*?)\n```")
-
-// refRE reads an element and its ref in a snapshot line (or a cell of a
-// one-line table row): role "name" ... [ref=eN], also single-quoted as a
-// line whose name holds ": " is.
-var snapRefRE = regexp.MustCompile(`(?:^|- '?|\| |: )([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?(?: \[[^\]]*\])*? \[ref=((?:f\d+)?e\d+)\]`)
-
-// snapshotShape: the CLI's snapshot answer, {"snapshot","refs","origin"}.
-func snapshotShape(res *mcp.CallToolResult, text string) (cliResult, error) {
-	yaml := ""
-	if m := yamlBlockRE.FindStringSubmatch(text); m != nil {
-		yaml = m[1]
-	}
+// snapshotShape: the CLI's snapshot answer, {"snapshot","refs","origin"},
+// from the structured answer (the CLI asks for the YAML in it).
+func snapshotShape(res *mcp.CallToolResult, _ string) (cliResult, error) {
+	sc, _ := res.StructuredContent.(map[string]any)
+	snap, _ := sc["snapshot"].(map[string]any)
+	yaml, _ := snap["yaml"].(string)
 	refs := map[string]map[string]string{}
-	for _, m := range snapRefRE.FindAllStringSubmatch(yaml, -1) {
-		name := ""
-		if m[2] != "" {
-			_ = json.Unmarshal([]byte(m[2]), &name)
-			if strings.HasPrefix(m[0], "- '") {
-				name = strings.ReplaceAll(name, "''", "'") // a single-quoted line doubles its quotes
-			}
+	if m, ok := snap["refs"].(map[string]any); ok {
+		for ref, v := range m {
+			info, _ := v.(map[string]any)
+			role, _ := info["role"].(string)
+			name, _ := info["name"].(string)
+			refs[ref] = map[string]string{"role": role, "name": name}
 		}
-		refs[m[3]] = map[string]string{"role": m[1], "name": name}
 	}
 	origin := ""
-	if sc, ok := res.StructuredContent.(map[string]any); ok {
-		if p, ok := sc["page"].(map[string]any); ok {
-			origin, _ = p["url"].(string)
-		}
+	if p, ok := sc["page"].(map[string]any); ok {
+		origin, _ = p["url"].(string)
 	}
 	return cliResult{data: map[string]any{"snapshot": yaml, "refs": refs, "origin": origin}, text: yaml}, nil
 }

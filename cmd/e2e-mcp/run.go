@@ -29,7 +29,9 @@ type flowResult struct {
 	failed     bool
 	failedStep int    // 1-based; 0 for the dev server's start
 	step       string // the failing step, in words
-	message    string
+	errType    string // the failure's error type (timeout, expect_failed, ...)
+	headline   string // "type: message (next step)"
+	message    string // the whole failure answer, diagnostics included
 	artifacts  string
 }
 
@@ -128,7 +130,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		failed++
-		fmt.Fprintf(stdout, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.took.Seconds(), r.failedStep, r.step, firstLineOf(r.message))
+		fmt.Fprintf(stdout, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.took.Seconds(), r.failedStep, r.step, r.headline)
 		if r.artifacts != "" {
 			fmt.Fprintf(stdout, "      artifacts: %s\n", r.artifacts)
 		}
@@ -168,10 +170,10 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 	fail := func(n int, what string, r *mcp.CallToolResult, err error) flowResult {
 		res.failed, res.failedStep, res.step = true, n, what
 		if err != nil {
-			res.message = err.Error()
+			res.errType, res.headline, res.message = "error", err.Error(), err.Error()
 			return res
 		}
-		res.message = strings.TrimPrefix(toolText(r), "### Error\n")
+		res.errType, res.headline, res.message = errorType(r), errorLine(r, toolText(r)), toolText(r)
 		if artifacts != "" {
 			res.artifacts = saveArtifacts(artifacts, f.Name, n, r)
 		}
@@ -259,13 +261,6 @@ func safeName(s string) string {
 	}, s)
 }
 
-func firstLineOf(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // JUnit XML, as CI systems read it.
 type junitSuites struct {
 	XMLName xml.Name     `xml:"testsuites"`
@@ -299,9 +294,8 @@ func writeJUnit(path string, results []flowResult, took time.Duration) error {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
 		if r.failed {
 			s.Failures++
-			typ, _, _ := strings.Cut(firstLineOf(r.message), ":")
-			c.Failure = &junitFailure{Message: fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, firstLineOf(r.message)),
-				Type: typ, Text: r.message}
+			c.Failure = &junitFailure{Message: fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline),
+				Type: r.errType, Text: r.message}
 		}
 		s.Cases = append(s.Cases, c)
 	}

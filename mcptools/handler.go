@@ -1,0 +1,115 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/metrics"
+	"github.com/mark3labs/mcp-go/mcp"
+	"go.uber.org/zap"
+)
+
+// A tool call passes through these layers, outermost first (define joins
+// them):
+//
+//	instrument  metrics, and a panic becomes an internal_error result
+//	limit       the per-client rate limit on calls
+//	bind        the arguments checked (sizes, then the schema) and bound to T
+//	onSession   the session held for the call, with the request on it; a
+//	            cancellation said as such; the action recorded for flows; a
+//	            failure answered with its diagnostics
+//
+// and then the tool's own function, which gets its session and arguments.
+
+type handlerFunc = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error)
+
+// instrument counts the call, times it, and turns a panic under it into an
+// internal_error result.
+func (d *Deps) instrument(name string, next handlerFunc) handlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		start := time.Now()
+		metrics.ToolsInFlight.Inc()
+		defer func() {
+			metrics.ToolsInFlight.Dec()
+			if r := recover(); r != nil {
+				d.Logger.Error("tool panicked", zap.String("tool", name), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+				res, err = errorResult(name, fmt.Errorf("panic in %s: %v", name, r)), nil
+			}
+			metrics.ToolCalls.WithLabelValues(name).Inc()
+			metrics.ToolSeconds.WithLabelValues(name).Observe(time.Since(start).Seconds())
+			if res != nil && res.IsError {
+				metrics.ToolErrors.WithLabelValues(name, errorTypeOf(res)).Inc()
+			}
+		}()
+		return next(ctx, req)
+	}
+}
+
+// limit refuses a call over the client's rate limit, when one is set.
+func (d *Deps) limit(name string, next handlerFunc) handlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if d.AllowCall == nil {
+			return next(ctx, req)
+		}
+		if ok, retry := d.AllowCall(ctx); !ok {
+			return errorResult(name, rateLimited("tool calls", retry)), nil
+		}
+		return next(ctx, req)
+	}
+}
+
+// bind checks a call's arguments and binds them to T; bad arguments are an
+// invalid_input result naming the field.
+func bind[T any](name string, validate func(raw any) (T, error),
+	next func(ctx context.Context, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error)) handlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := validate(req.Params.Arguments)
+		if err != nil {
+			return errorResult(name, err), nil
+		}
+		return next(ctx, req, args)
+	}
+}
+
+// onSession runs fn on the caller's session, held for the call.
+func onSession[T sessionArgs](d *Deps, name, toolset string,
+	fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error),
+) func(ctx context.Context, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
+		s, callCtx, err := d.Sessions.acquire(ctx, args.session(), name)
+		if err != nil {
+			return errorResult(name, err), nil
+		}
+		s.req = req
+		defer func() {
+			s.req = mcp.CallToolRequest{}
+			s.release()
+		}()
+		pre := s.preLocate(callCtx, name, req.Params.Arguments)
+		res, err := fn(callCtx, s, args)
+		if by := s.interruptedBy(); by != "" {
+			// Cancelled from outside: say so, whatever the cancelled work
+			// made of its cut context.
+			d.Logger.Info("tool cancelled", zap.String("tool", name), zap.String("session", s.ID), zap.String("by", by))
+			return errorResult(name, &ToolError{Type: ErrSessionEnded,
+				Message:    fmt.Sprintf("%s was cancelled: %s ended session %s while it ran", name, by, s.ID),
+				Suggestion: "call again: a new session starts (run session_start first if it had a dev server)"}), nil
+		}
+		if err != nil {
+			typ, msg, _ := classify(err)
+			lvl := zap.InfoLevel
+			if typ == ErrInternal {
+				lvl = zap.ErrorLevel
+			}
+			d.Logger.Log(lvl, "tool failed", zap.String("tool", name), zap.String("session", s.ID), zap.String("type", string(typ)), zap.String("message", msg))
+			clientLog(ctx, mcp.LoggingLevelWarning, map[string]any{"event": "tool failed", "tool": name, "session": s.ID, "type": string(typ), "message": msg})
+			return d.failure(ctx, s, name, toolset, req, err), nil
+		}
+		if res != nil && !res.IsError {
+			s.record(name, req.Params.Arguments, pre)
+		}
+		return res, nil
+	}
+}
