@@ -57,43 +57,10 @@ type Step struct {
 	Args   map[string]any
 }
 
-// actions maps a step's action to its tool and the argument its short form
-// stands for.
-var actions = map[string]struct{ tool, short string }{
-	"navigate": {"browser_navigate", "url"},
-	"back":     {"browser_navigate_back", ""},
-	"forward":  {"browser_navigate_forward", ""},
-	"reload":   {"browser_reload", ""},
-	"click":    {"browser_click", "target"},
-	"type":     {"browser_type", ""},
-	"fill":     {"browser_fill_form", ""},
-	"select":   {"browser_select_option", ""},
-	"check":    {"browser_check", "target"},
-	"uncheck":  {"browser_uncheck", "target"},
-	"hover":    {"browser_hover", "target"},
-	"drag":     {"browser_drag", ""},
-	"press":    {"browser_press_key", "key"},
-	"upload":   {"browser_file_upload", ""},
-	"dialog":   {"browser_handle_dialog", ""},
-	"resize":   {"browser_resize", ""},
-	"wait":     {"browser_wait_for", ""},
-	"expect":   {"browser_expect", ""},
-}
-
-// ActionOf returns the action a tool is recorded as, or "".
-func ActionOf(tool string) string {
-	for a, t := range actions {
-		if t.tool == tool {
-			return a
-		}
-	}
-	return ""
-}
-
 // Tool is the MCP tool of a step and its arguments, with ${VAR} in text
 // values taken from the environment (getenv).
 func (s Step) Tool(getenv func(string) string) (string, map[string]any, error) {
-	a, ok := actions[s.Action]
+	a, ok := verbOf(s.Action, s.Args)
 	if !ok {
 		return "", nil, fmt.Errorf("unknown action %q (known: %s)", s.Action, strings.Join(knownActions(), ", "))
 	}
@@ -104,13 +71,13 @@ func (s Step) Tool(getenv func(string) string) (string, map[string]any, error) {
 		}
 		args[k] = v
 	}
-	return a.tool, args, nil
+	return a.Tool, args, nil
 }
 
 func knownActions() []string {
 	var out []string
-	for a := range actions {
-		out = append(out, a)
+	for _, v := range Verbs {
+		out = append(out, v.Name)
 	}
 	sort.Strings(out)
 	return out
@@ -144,11 +111,11 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 		if v.Tag == "!!null" {
 			break
 		}
-		short := actions[s.Action].short
-		if short == "" {
+		verb, _ := verbOf(s.Action, nil)
+		if verb.Short == "" {
 			return fmt.Errorf("line %d: %s takes a map of arguments", n.Line, s.Action)
 		}
-		s.Args[short] = v.Value
+		s.Args[verb.Short] = v.Value
 	default:
 		return fmt.Errorf("line %d: %s: give a value or a map of arguments", n.Line, s.Action)
 	}
@@ -156,7 +123,7 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 }
 
 func (s *Step) check(n *yaml.Node) error {
-	if _, ok := actions[s.Action]; !ok {
+	if _, ok := verbOf(s.Action, nil); !ok {
 		return fmt.Errorf("line %d: unknown action %q (known: %s)", n.Line, s.Action, strings.Join(knownActions(), ", "))
 	}
 	return nil
@@ -245,7 +212,8 @@ func (s Step) MarshalYAML() (any, error) { return s.node() }
 // main argument, `action: {args}` otherwise, `action:` with none.
 func (s Step) node() (*yaml.Node, error) {
 	m := mapping()
-	short := actions[s.Action].short
+	v, _ := verbOf(s.Action, s.Args)
+	short := v.Short
 	if len(s.Args) == 0 {
 		m.add(s.Action, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: ""})
 		return (*yaml.Node)(m), nil

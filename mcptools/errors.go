@@ -94,3 +94,48 @@ func rateLimited(what string, retry time.Duration) *ToolError {
 	return &ToolError{Type: ErrRateLimited, Message: fmt.Sprintf("too many %s from this client", what),
 		Suggestion: fmt.Sprintf("retry in %s", retry.Round(100*time.Millisecond))}
 }
+
+// Reading answers back (the CLI and the flow runner read only what is
+// structured; the text is for agents).
+
+// AnswerError is the error an isError result carries in structuredContent.
+type AnswerError struct {
+	Type    string
+	Message string
+	Next    string
+}
+
+// Line is "type: message (next step)".
+func (e AnswerError) Line() string {
+	line := e.Type + ": " + e.Message
+	if e.Next != "" {
+		line += " (" + e.Next + ")"
+	}
+	return line
+}
+
+// ResultError reads the structured error of an isError result, whether it
+// was built in this process or decoded from JSON by a client; Type is
+// "unknown" when there is none.
+func ResultError(res *mcp.CallToolResult) AnswerError {
+	sc, _ := res.StructuredContent.(map[string]any)
+	e, _ := sc["error"].(map[string]any)
+	out := AnswerError{Type: "unknown"}
+	if t, ok := e["type"].(string); ok && t != "" {
+		out.Type = t
+	}
+	out.Message, _ = e["message"].(string)
+	out.Next, _ = e["suggestion"].(string)
+	return out
+}
+
+// ResultText joins a result's text content.
+func ResultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}

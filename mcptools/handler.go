@@ -40,7 +40,7 @@ func (d *Deps) instrument(name string, next handlerFunc) handlerFunc {
 			metrics.ToolCalls.WithLabelValues(name).Inc()
 			metrics.ToolSeconds.WithLabelValues(name).Observe(time.Since(start).Seconds())
 			if res != nil && res.IsError {
-				metrics.ToolErrors.WithLabelValues(name, errorTypeOf(res)).Inc()
+				metrics.ToolErrors.WithLabelValues(name, ResultError(res).Type).Inc()
 			}
 		}()
 		return next(ctx, req)

@@ -234,18 +234,6 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check}
 }
 
-// errorTypeOf reads the error type of an isError result.
-func errorTypeOf(res *mcp.CallToolResult) string {
-	if sc, ok := res.StructuredContent.(map[string]any); ok {
-		if e, ok := sc["error"].(map[string]any); ok {
-			if t, ok := e["type"].(string); ok {
-				return t
-			}
-		}
-	}
-	return "unknown"
-}
-
 // omitDefaultHints drops the hints that say what the MCP specification
 // assumes when a hint is absent (readOnly false, destructive true,
 // idempotent false, openWorld true): every byte of tools/list is sent to the

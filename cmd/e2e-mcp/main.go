@@ -19,12 +19,11 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
-	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/httpauth"
 	"github.com/e2e-mcp/e2e-mcp/logs"
@@ -112,12 +111,12 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
 		cmd = "help"
 	}
-	if isCLICommand(cmd) {
-		return cliMain(cmd, args, stdout, stderr)
+	if cli.IsCommand(cmd) {
+		return cli.Main(Version(), cmd, args, stdout, stderr)
 	}
 	switch cmd {
 	case "help":
-		fmt.Fprint(stdout, usage+"\n"+cliUsage)
+		fmt.Fprint(stdout, usage+"\n"+cli.Usage)
 		return 0
 	case "version":
 		fmt.Fprintf(stdout, "e2e-mcp %s\n", Version())
@@ -193,8 +192,8 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	// Profiles left by a killed server are removed alongside: the scan of
 	// the temp directory need not delay the client's initialize.
 	go browser.CleanStaleProfiles("", log)
-	bm := browser.NewManager(browserOptions(cfg, log))
-	reg := mcptools.NewRegistry(bm, log)
+	a := newApp(cfg, log)
+	bm, reg := a.bm, a.reg
 	reg.MaxSessions = cfg.MaxSessions
 	reg.BusyTimeout = cfg.BusyTimeout
 	// Over TCP, clients are whoever the network lets through: each
@@ -203,14 +202,14 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	// On the way out, dev servers get --shutdown in parallel, but only for
 	// as long as clients wait for a server they closed before killing it.
 	reg.SetExitBudget(min(cfg.ShutdownTimeout, exitBudget))
-	if os.Getenv(cliDaemonEnv) != "" {
+	if os.Getenv(cli.DaemonEnv) != "" {
 		// The CLI's session daemon: commands come and go as connections;
 		// the session stays until close, and the daemon exits when idle.
 		reg.KeepOnDisconnect = true
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		go exitWhenIdle(ctx, cancel, reg, cfg.IdleTimeout, log)
+		go cli.ExitWhenIdle(ctx, cancel, reg, cfg.IdleTimeout, log)
 	}
 	var allowCall func(context.Context) (bool, time.Duration)
 	if cfg.RateSessions > 0 || cfg.RateCalls > 0 {
@@ -221,13 +220,8 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 		allowCall = func(ctx context.Context) (bool, time.Duration) { return rl.Allow(clientKey(ctx), httpauth.ToolCall) }
 	}
 	defer func() {
-		// Dev servers get --shutdown while the browser goes down: clients
-		// give a server only seconds to exit before they kill it.
 		start := time.Now()
-		var wg sync.WaitGroup
-		wg.Go(reg.CloseAll)
-		wg.Go(func() { _ = bm.Close() })
-		wg.Wait()
+		a.close()
 		log.Info("stopped", zap.Duration("cleanup", time.Since(start)))
 	}()
 
@@ -238,10 +232,8 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 	}
-	srv := mcptools.NewServer(Version(), &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log,
-		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, AllowCall: allowCall, Remote: cfg.remoteHTTP(), ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
-		OutputDir:   outDir,
-		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout, Shutdown: cfg.ShutdownTimeout}})
+	a.deps.AllowCall, a.deps.Remote, a.deps.OutputDir = allowCall, cfg.remoteHTTP(), outDir
+	srv := mcptools.NewServer(Version(), a.deps)
 	if cfg.HTTP != "" {
 		err := serveHTTP(ctx, cfg, log, srv, bm, reg)
 		log.Info("shutting down", zap.Bool("signal", ctx.Err() != nil))

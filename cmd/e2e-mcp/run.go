@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
-	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
@@ -57,9 +57,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
 			if err == flag.ErrHelp {
-				return exitOK
+				return cli.ExitOK
 			}
-			return exitUsage
+			return cli.ExitUsage
 		}
 		rest = fs.Args()
 		if len(rest) > 0 {
@@ -68,47 +68,37 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(files) == 0 || *parallel < 1 {
 		fs.Usage()
-		return exitUsage
+		return cli.ExitUsage
 	}
 	flows := make([]*flow.Flow, len(files))
 	for i, f := range files {
 		fl, err := flow.Load(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
-			return exitUsage
+			return cli.ExitUsage
 		}
 		flows[i] = fl
 	}
 	cfg, err := parseConfig("run", nil, os.Getenv, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	cfg.Headed = cfg.Headed || *headed
 	log, err := logs.New(cfg.LogLevel, "console")
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	browser.CleanStaleProfiles("", log)
 	superviseVerbs(log)
-	bm := browser.NewManager(browserOptions(cfg, log))
-	reg := mcptools.NewRegistry(bm, log)
-	reg.SetExitBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
-	d := &mcptools.Deps{Browser: bm, Sessions: reg, Logger: log, MaxSnapshotBytes: cfg.MaxSnapshotBytes,
-		ErrorLogLines: cfg.ErrorLogLines, ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir,
-		FileRoots: cfg.fileRoots(), DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout,
-			Status: cfg.StatusTimeout, Shutdown: cfg.ShutdownTimeout}}
+	a := newApp(cfg, log)
+	a.reg.SetExitBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
 	handlers := map[string]server.ToolHandlerFunc{}
-	for _, t := range mcptools.Inventory(d) {
+	for _, t := range mcptools.Inventory(a.deps) {
 		handlers[t.Def.Name] = t.Handler
 	}
-	defer func() {
-		var wg sync.WaitGroup
-		wg.Go(reg.CloseAll)
-		wg.Go(func() { _ = bm.Close() })
-		wg.Wait()
-	}()
+	defer a.close()
 
 	results := make([]flowResult, len(flows))
 	sem := make(chan struct{}, *parallel)
@@ -139,13 +129,13 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	if *junit != "" {
 		if err := writeJUnit(*junit, results, time.Since(start)); err != nil {
 			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
-			return exitFailed
+			return cli.ExitFailed
 		}
 	}
 	if failed > 0 {
-		return exitFailed
+		return cli.ExitFailed
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // runFlow replays one flow in its own session, then ends the session (and
@@ -173,7 +163,8 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 			res.errType, res.headline, res.message = "error", err.Error(), err.Error()
 			return res
 		}
-		res.errType, res.headline, res.message = errorType(r), errorLine(r, toolText(r)), toolText(r)
+		e := mcptools.ResultError(r)
+		res.errType, res.headline, res.message = e.Type, e.Line(), mcptools.ResultText(r)
 		if artifacts != "" {
 			res.artifacts = saveArtifacts(artifacts, f.Name, n, r)
 		}
@@ -237,7 +228,7 @@ func saveArtifacts(dir, name string, step int, r *mcp.CallToolResult) string {
 		return ""
 	}
 	base := filepath.Join(d, fmt.Sprintf("step-%d", step))
-	_ = os.WriteFile(base+".md", []byte(toolText(r)+"\n"), 0o644) //nolint:gosec // a report for the user
+	_ = os.WriteFile(base+".md", []byte(mcptools.ResultText(r)+"\n"), 0o644) //nolint:gosec // a report for the user
 	for _, c := range r.Content {
 		if img, ok := c.(mcp.ImageContent); ok {
 			if b, err := base64.StdEncoding.DecodeString(img.Data); err == nil {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -68,7 +68,7 @@ func connectDaemon(ctx context.Context, o *cliOpts) (*client.Client, error) {
 	}
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-mcp-cli", Version: Version()}
+	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-mcp-cli", Version: o.version}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("connect to the session daemon: %w", err)
@@ -95,7 +95,7 @@ func startDaemon(ctx context.Context, dir, sock string, o *cliOpts) error {
 		args = append(args, "--headed")
 	}
 	cmd := exec.Command(self, args...) //nolint:gosec // our own binary
-	cmd.Env = append(os.Environ(), cliDaemonEnv+"=1")
+	cmd.Env = append(os.Environ(), DaemonEnv+"=1")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -164,10 +164,10 @@ func stopDaemon(ctx context.Context, session string) (bool, error) {
 	return true, nil
 }
 
-// exitWhenIdle ends a CLI daemon (cancel) once it has had no session for
+// ExitWhenIdle ends a CLI daemon (cancel) once it has had no session for
 // the idle timeout: sessions themselves end after it (SweepIdle) or on
 // close.
-func exitWhenIdle(ctx context.Context, cancel context.CancelFunc, reg *mcptools.Registry, idle time.Duration, log *zap.Logger) {
+func ExitWhenIdle(ctx context.Context, cancel context.CancelFunc, reg *mcptools.Registry, idle time.Duration, log *zap.Logger) {
 	if idle <= 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,28 +13,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// The CLI drives the same engine from the shell: each command is
-// a short process that talks MCP to a background daemon of its session, an
-// e2e-mcp serving Streamable HTTP on a Unix socket in a per-user directory.
-// The daemon keeps the session's browser context, refs and dev server
-// between commands and exits after the idle timeout or on close.
-
-// cliDaemonEnv marks the server process a CLI session daemon.
-const cliDaemonEnv = "E2E_MCP_CLI_DAEMON"
+// DaemonEnv marks the server process a CLI session daemon.
+const DaemonEnv = "E2E_MCP_CLI_DAEMON"
 
 // Exit codes of CLI commands.
 const (
-	exitOK      = 0
-	exitFailed  = 1
-	exitUsage   = 2
-	exitTimeout = 3
+	ExitOK      = 0
+	ExitFailed  = 1
+	ExitUsage   = 2
+	ExitTimeout = 3
 )
 
-const cliUsage = `Usage: e2e-mcp <command> [args...] [--session NAME] [--json] [--headed] [--timeout D]
+// Usage is the CLI's help, printed after the server's.
+const Usage = `Usage: e2e-mcp <command> [args...] [--session NAME] [--json] [--headed] [--timeout D]
 
 A browser for scripts and CI, on the same engine as the MCP server. Targets are
 refs from the last snapshot (@e5) or selectors (role=button[name="Save"], text=Sign in, #id).
@@ -65,6 +61,7 @@ var cliCommands = map[string]bool{"open": true, "goto": true, "click": true, "db
 
 // cliOpts are the options every command takes.
 type cliOpts struct {
+	version string // the binary's, the client version the daemon sees
 	session string
 	json    bool
 	headed  bool
@@ -182,18 +179,20 @@ type cliResult struct {
 	text string
 }
 
-// cliMain runs one CLI command and returns its exit code.
-func cliMain(cmd string, args []string, stdout, stderr io.Writer) int {
+// Main runs one CLI command and returns its exit code; version is the
+// binary's, which the CLI gives as its client version.
+func Main(version, cmd string, args []string, stdout, stderr io.Writer) int {
 	pos, o, err := parseCLI(args, os.Getenv)
 	if err != nil {
-		return cliFail(o, stdout, stderr, exitUsage, err.Error())
+		return cliFail(o, stdout, stderr, ExitUsage, err.Error())
 	}
+	o.version = version
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
 	defer cancel()
 	if cmd == "close" && o.all {
 		n, err := closeAllDaemons(ctx)
 		if err != nil {
-			return cliFail(o, stdout, stderr, exitFailed, err.Error())
+			return cliFail(o, stdout, stderr, ExitFailed, err.Error())
 		}
 		return cliOK(o, stdout, cliResult{data: map[string]int{"closed": n}, text: fmt.Sprintf("Closed %d session(s).", n)})
 	}
@@ -201,12 +200,12 @@ func cliMain(cmd string, args []string, stdout, stderr io.Writer) int {
 	if cmd == "close" && err == nil {
 		// The session ended: its daemon goes too.
 		if _, cerr := stopDaemon(ctx, o.session); cerr != nil {
-			err, code = cerr, exitFailed
+			err, code = cerr, ExitFailed
 		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return cliFail(o, stdout, stderr, exitTimeout, fmt.Sprintf("timeout: %s did not finish within %s", cmd, o.timeout))
+			return cliFail(o, stdout, stderr, ExitTimeout, fmt.Sprintf("timeout: %s did not finish within %s", cmd, o.timeout))
 		}
 		return cliFail(o, stdout, stderr, code, err.Error())
 	}
@@ -227,7 +226,7 @@ func cliOK(o *cliOpts, stdout io.Writer, res cliResult) int {
 	} else if res.text != "" {
 		fmt.Fprintln(stdout, strings.TrimRight(res.text, "\n"))
 	}
-	return exitOK
+	return ExitOK
 }
 
 func cliFail(o *cliOpts, stdout, stderr io.Writer, code int, msg string) int {
@@ -236,8 +235,8 @@ func cliFail(o *cliOpts, stdout, stderr io.Writer, code int, msg string) int {
 		fmt.Fprintln(stdout, string(b))
 	} else {
 		fmt.Fprintf(stderr, "e2e-mcp: %s\n", msg)
-		if code == exitUsage {
-			fmt.Fprint(stderr, "\n"+cliUsage)
+		if code == ExitUsage {
+			fmt.Fprint(stderr, "\n"+Usage)
 		}
 	}
 	return code
@@ -255,11 +254,11 @@ type toolCall struct {
 func runCLI(ctx context.Context, cmd string, pos []string, o *cliOpts) (cliResult, int, error) {
 	tc, err := toCall(cmd, pos, o)
 	if err != nil {
-		return cliResult{}, exitUsage, err
+		return cliResult{}, ExitUsage, err
 	}
 	c, err := connectDaemon(ctx, o)
 	if err != nil {
-		return cliResult{}, exitFailed, err
+		return cliResult{}, ExitFailed, err
 	}
 	defer func() { _ = c.Close() }()
 	tc.args["sessionId"] = o.session
@@ -268,17 +267,17 @@ func runCLI(ctx context.Context, cmd string, pos []string, o *cliOpts) (cliResul
 	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{mcptools.MetaSnapshotYAML: true}}
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
-		return cliResult{}, exitFailed, err
+		return cliResult{}, ExitFailed, err
 	}
-	text := toolText(res)
+	text := mcptools.ResultText(res)
 	if res.IsError {
-		return cliResult{}, exitFailed, errors.New(errorLine(res, text))
+		return cliResult{}, ExitFailed, errors.New(mcptools.ResultError(res).Line())
 	}
 	if tc.shape == nil {
-		return cliResult{data: structured(res), text: text}, exitOK, nil
+		return cliResult{data: structured(res), text: text}, ExitOK, nil
 	}
 	r, err := tc.shape(res, text)
-	return r, exitFailed, err
+	return r, ExitFailed, err
 }
 
 // target strips the @ of a ref (@e5 -> e5).
@@ -291,7 +290,8 @@ func need(pos []string, n int, what string) error {
 	return nil
 }
 
-// toCall builds the tool call of a command.
+// toCall builds the tool call of a command; the commands that are flow
+// actions take their tool from flow.Verbs, the one table of actions.
 func toCall(cmd string, pos []string, o *cliOpts) (toolCall, error) {
 	a := map[string]any{}
 	switch cmd {
@@ -300,16 +300,15 @@ func toCall(cmd string, pos []string, o *cliOpts) (toolCall, error) {
 			return toolCall{}, err
 		}
 		a["url"] = pos[0]
-		return toolCall{tool: "browser_navigate", args: a, shape: pageShape}, nil
+		return toolCall{tool: flow.ToolOf("navigate"), args: a, shape: pageShape}, nil
 	case "click", "dblclick", "hover", "check", "uncheck":
 		if err := need(pos, 1, "the target: "+cmd+" <target>"); err != nil {
 			return toolCall{}, err
 		}
 		a["target"] = target(pos[0])
-		tool := map[string]string{"click": "browser_click", "dblclick": "browser_click", "hover": "browser_hover",
-			"check": "browser_check", "uncheck": "browser_uncheck"}[cmd]
+		tool := flow.ToolOf(cmd)
 		if cmd == "dblclick" {
-			a["doubleClick"] = true
+			tool, a["doubleClick"] = flow.ToolOf("click"), true
 		}
 		return toolCall{tool: tool, args: a, shape: pageShape}, nil
 	case "fill", "type":
@@ -320,19 +319,19 @@ func toCall(cmd string, pos []string, o *cliOpts) (toolCall, error) {
 		if cmd == "type" {
 			a["slowly"] = true
 		}
-		return toolCall{tool: "browser_type", args: a, shape: pageShape}, nil
+		return toolCall{tool: flow.ToolOf(cmd), args: a, shape: pageShape}, nil
 	case "press":
 		if err := need(pos, 1, "the key: press <key>"); err != nil {
 			return toolCall{}, err
 		}
 		a["key"] = pos[0]
-		return toolCall{tool: "browser_press_key", args: a, shape: pageShape}, nil
+		return toolCall{tool: flow.ToolOf(cmd), args: a, shape: pageShape}, nil
 	case "select":
 		if err := need(pos, 2, "the target and values: select <target> <value...>"); err != nil {
 			return toolCall{}, err
 		}
 		a["target"], a["values"] = target(pos[0]), pos[1:]
-		return toolCall{tool: "browser_select_option", args: a, shape: pageShape}, nil
+		return toolCall{tool: flow.ToolOf(cmd), args: a, shape: pageShape}, nil
 	case "upload":
 		if err := need(pos, 2, "the target and files: upload <target> <file...>"); err != nil {
 			return toolCall{}, err
@@ -346,7 +345,7 @@ func toCall(cmd string, pos []string, o *cliOpts) (toolCall, error) {
 			files = append(files, abs)
 		}
 		a["target"], a["paths"] = target(pos[0]), files
-		return toolCall{tool: "browser_file_upload", args: a, shape: pageShape}, nil
+		return toolCall{tool: flow.ToolOf(cmd), args: a, shape: pageShape}, nil
 	case "wait":
 		a["timeout"] = o.timeout.Seconds()
 		switch {
@@ -366,7 +365,7 @@ func toCall(cmd string, pos []string, o *cliOpts) (toolCall, error) {
 		default:
 			return toolCall{}, &usageError{"wait needs a target, milliseconds, --text, --url or --load"}
 		}
-		return toolCall{tool: "browser_wait_for", args: a, shape: pageShape}, nil
+		return toolCall{tool: flow.ToolOf(cmd), args: a, shape: pageShape}, nil
 	case "snapshot":
 		if o.interactive {
 			a["interactiveOnly"] = true
@@ -419,12 +418,8 @@ func toCall(cmd string, pos []string, o *cliOpts) (toolCall, error) {
 			"checked": "(el) => el.checked === true || el.getAttribute('aria-checked') === 'true'"}[check]
 		a["function"], a["target"] = fn, target(pos[1])
 		return toolCall{tool: "browser_evaluate", args: a, shape: evalShape}, nil
-	case "back":
-		return toolCall{tool: "browser_navigate_back", args: a, shape: pageShape}, nil
-	case "forward":
-		return toolCall{tool: "browser_navigate_forward", args: a, shape: pageShape}, nil
-	case "reload":
-		return toolCall{tool: "browser_reload", args: a, shape: pageShape}, nil
+	case "back", "forward", "reload":
+		return toolCall{tool: flow.ToolOf(cmd), args: a, shape: pageShape}, nil
 	case "tab":
 		return tabCall(pos)
 	case "console":
@@ -550,5 +545,5 @@ func sessionCall(pos []string, o *cliOpts) (toolCall, error) {
 	return toolCall{}, &usageError{"session takes list, start, status, restart or end"}
 }
 
-// isCLICommand reports whether a first argument is a CLI verb.
-func isCLICommand(s string) bool { return cliCommands[s] }
+// IsCommand reports whether a first argument is a CLI verb.
+func IsCommand(s string) bool { return cliCommands[s] }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/base64"
@@ -6,49 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // How the CLI turns a tool's answer into its own (text, or --json with the
 // fields each command documents).
-
-// toolText joins a result's text.
-func toolText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
-
-// errorLine is "type: message (next step)" of an isError result, from its
-// structured error; a result without one (never ours) gives its text.
-func errorLine(res *mcp.CallToolResult, text string) string {
-	sc, _ := res.StructuredContent.(map[string]any)
-	e, _ := sc["error"].(map[string]any)
-	typ, _ := e["type"].(string)
-	msg, _ := e["message"].(string)
-	if typ == "" {
-		return strings.TrimSpace(text)
-	}
-	line := typ + ": " + msg
-	if next, _ := e["suggestion"].(string); next != "" {
-		line += " (" + next + ")"
-	}
-	return line
-}
-
-// errorType is the type of an isError result's structured error.
-func errorType(res *mcp.CallToolResult) string {
-	sc, _ := res.StructuredContent.(map[string]any)
-	e, _ := sc["error"].(map[string]any)
-	typ, _ := e["type"].(string)
-	return typ
-}
 
 func structured(res *mcp.CallToolResult) any {
 	if res.StructuredContent != nil {

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"go.uber.org/zap"
+)
+
+// app is the server's parts, assembled in one place for serve and run: the
+// browser manager, the session registry, and what the tools depend on.
+// Each command then sets what is its own (limits, the transport's options).
+type app struct {
+	bm   *browser.Manager
+	reg  *mcptools.Registry
+	deps *mcptools.Deps
+}
+
+func newApp(cfg *Config, log *zap.Logger) *app {
+	bm := browser.NewManager(browserOptions(cfg, log))
+	reg := mcptools.NewRegistry(bm, log)
+	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
+		Browser: bm, Sessions: reg, Logger: log,
+		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
+		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
+		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout,
+			Shutdown: cfg.ShutdownTimeout},
+	}}
+}
+
+// close ends every session (dev servers get --shutdown, in parallel) while
+// the browser goes down: clients give a server only seconds to exit.
+func (a *app) close() {
+	var wg sync.WaitGroup
+	wg.Go(a.reg.CloseAll)
+	wg.Go(func() { _ = a.bm.Close() })
+	wg.Wait()
+}
