@@ -461,8 +461,12 @@ func (p *Page) engineError(ctx context.Context, w execContext, d *runtime.Except
 	if d.Exception == nil || d.Exception.ClassName != "EngineError" {
 		return &Error{Kind: KindScriptError, Message: msg}
 	}
+	// The failure is read even when the call's own time just ran out (the
+	// last poll of a wait threw at its deadline): it is one short call.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
 	var f engineFailure
-	res, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: "__e2e.lastFailure()",
+	res, err := callOn(fctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: "__e2e.lastFailure()",
 		UniqueContextID: w.unique, ReturnByValue: new(true)})
 	if err != nil || res.ExceptionDetails != nil || res.Result == nil || json.Unmarshal(res.Result.Value, &f) != nil || f.Code == "" {
 		return &Error{Kind: KindScriptError, Message: msg}
