@@ -345,7 +345,7 @@ func (p *Page) mark() mark {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return mark{nav: p.navSeq, load: p.loadSeq, stop: p.stopSeq, dialog: p.dialogSeq, opened: p.opened, seen: seen, at: time.Now()}
+	return mark{nav: p.load.navs, load: p.load.loads, stop: p.load.stops, dialog: p.modal.dialogs, opened: p.modal.popups, seen: seen, at: time.Now()}
 }
 
 // settle waits for what an action started: a navigation (until the new
@@ -370,9 +370,9 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 		}
 	}
 	p.mu.Lock()
-	navigated, opened := p.navSeq > m.nav, p.opened-m.opened
-	busy := p.dialog != nil
-	for _, t := range p.inflight {
+	navigated, opened := p.load.navs > m.nav, p.modal.popups-m.opened
+	busy := p.modal.dialog != nil
+	for _, t := range p.net.inflight {
 		busy = busy || !t.Before(m.at)
 	}
 	p.mu.Unlock()
@@ -390,7 +390,7 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 		cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
 		err := p.waitFor(cctx, func() bool {
 			_, ok := p.worlds[p.frame]
-			return (p.loadSeq > m.load || p.stopSeq > m.stop) && ok || p.dialog != nil
+			return (p.load.loads > m.load || p.load.stops > m.stop) && ok || p.modal.dialog != nil
 		})
 		cancel()
 		if err != nil && ctx.Err() == nil && p.ctx.Err() == nil {
@@ -401,21 +401,21 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	cctx, cancel := p.callCtx(ctx, settleCap)
 	defer cancel()
 	p.mu.Lock()
-	answered := p.answered
+	answered := p.net.answered
 	p.mu.Unlock()
 	defer func() {
 		p.mu.Lock()
 		// A fetch counted as done at its response: the page's code that
 		// awaited it runs in a task queued then, which the snapshot of
 		// the answer lets run first.
-		p.yieldFirst = p.yieldFirst || p.answered != answered
+		p.net.yieldFirst = p.net.yieldFirst || p.net.answered != answered
 		p.mu.Unlock()
 	}()
 	_ = p.waitFor(cctx, func() bool {
-		if p.dialog != nil {
+		if p.modal.dialog != nil {
 			return true
 		}
-		for _, t := range p.inflight {
+		for _, t := range p.net.inflight {
 			if !t.Before(m.at) {
 				return false
 			}
@@ -452,7 +452,7 @@ func (p *Page) closedItself() bool {
 // dialog is an outcome (an action opened it), else a dialog_open error.
 func (p *Page) unlessDialog(ctx context.Context, fn func(ctx context.Context) error, outcome bool) error {
 	p.mu.Lock()
-	d, ch := p.dialog, p.changed
+	d, ch := p.modal.dialog, p.changed
 	p.mu.Unlock()
 	if d != nil {
 		return dialogError(d)
@@ -467,7 +467,7 @@ func (p *Page) unlessDialog(ctx context.Context, fn func(ctx context.Context) er
 			return err
 		case <-ch:
 			p.mu.Lock()
-			d, ch = p.dialog, p.changed
+			d, ch = p.modal.dialog, p.changed
 			p.mu.Unlock()
 			if d != nil {
 				if outcome {

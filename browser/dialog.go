@@ -24,10 +24,10 @@ func (d *Dialog) String() string {
 func (p *Page) Dialog() *Dialog {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.dialog == nil {
+	if p.modal.dialog == nil {
 		return nil
 	}
-	d := *p.dialog
+	d := *p.modal.dialog
 	return &d
 }
 
@@ -64,7 +64,7 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 	}
 	// The closed event says the page runs again; a second dialog may open
 	// right away, which the response then reports.
-	_ = p.waitFor(cctx, func() bool { return p.dialog == nil || p.dialogSeq > before.dialog })
+	_ = p.waitFor(cctx, func() bool { return p.modal.dialog == nil || p.modal.dialogs > before.dialog })
 	return d, p.settle(ctx, before)
 }
 

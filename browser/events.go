@@ -127,7 +127,7 @@ func (p *Page) recordLocked(ev any) bool {
 	}
 	switch e := ev.(type) {
 	case *network.EventRequestWillBeSent:
-		p.inflight[e.RequestID] = time.Now()
+		p.net.inflight[e.RequestID] = time.Now()
 		ev0.netChanged = time.Now()
 		if r := ev0.open[e.RequestID]; r != nil && e.RedirectResponse != nil {
 			// The same request ID goes on to the redirect's target.
@@ -154,22 +154,22 @@ func (p *Page) recordLocked(ev any) bool {
 		// later or never when it does not. For what settle waits on, a
 		// fetch or XHR with a small body is done here.
 		if (e.Type == network.ResourceTypeFetch || e.Type == network.ResourceTypeXHR) && e.Response != nil && smallBody(e.Response) {
-			if _, ok := p.inflight[e.RequestID]; ok {
-				delete(p.inflight, e.RequestID)
-				p.answered++
+			if _, ok := p.net.inflight[e.RequestID]; ok {
+				delete(p.net.inflight, e.RequestID)
+				p.net.answered++
 				return true
 			}
 		}
 		return false // nothing anyone waits on changed
 	case *network.EventLoadingFinished:
-		delete(p.inflight, e.RequestID)
+		delete(p.net.inflight, e.RequestID)
 		ev0.netChanged = time.Now()
 		if r := ev0.open[e.RequestID]; r != nil {
 			r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
 			delete(ev0.open, e.RequestID)
 		}
 	case *network.EventLoadingFailed:
-		delete(p.inflight, e.RequestID)
+		delete(p.net.inflight, e.RequestID)
 		ev0.netChanged = time.Now()
 		if r := ev0.open[e.RequestID]; r != nil {
 			r.DurationMS, r.Done, r.Failure = msSince(r.start, float64(e.Timestamp)), true, e.ErrorText
@@ -331,7 +331,7 @@ func (p *Page) NetworkRequests(filter string, failedOnly bool) ([]NetworkRequest
 // networkIdleSince reports whether no request of the page is in flight,
 // and since when. Called with mu held.
 func (p *Page) networkIdleSinceLocked() (bool, time.Time) {
-	return len(p.inflight) == 0, p.events.netChanged
+	return len(p.net.inflight) == 0, p.events.netChanged
 }
 
 func msSince(start, end float64) float64 {

@@ -286,14 +286,14 @@ func (p *Page) interceptFileChooser(ctx context.Context) error {
 		switch e := ev.(type) {
 		case *page.EventFileChooserOpened:
 			p.mu.Lock()
-			p.chooser = e
+			p.modal.chooser = e
 			p.signalLocked()
 			p.mu.Unlock()
 		case *page.EventFrameNavigated:
 			// A new document in the tab takes an unanswered chooser with it.
 			if e.Frame != nil && e.Frame.ParentID == "" {
 				p.mu.Lock()
-				p.chooser = nil
+				p.modal.chooser = nil
 				p.mu.Unlock()
 			}
 		}
@@ -309,7 +309,7 @@ func (p *Page) interceptFileChooser(ctx context.Context) error {
 func (p *Page) FileChooserOpen() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.chooser != nil
+	return p.modal.chooser != nil
 }
 
 // chooserGrace is how long an upload without target waits for the file
@@ -371,7 +371,7 @@ func (p *Page) UploadFiles(ctx context.Context, target string, paths []string) e
 func (p *Page) answerChooser(ctx context.Context, paths []string) error {
 	wctx, cancel := p.callCtx(ctx, min(chooserGrace, p.m.opts.ActionTimeout))
 	var ch *page.EventFileChooserOpened
-	err := p.waitFor(wctx, func() bool { ch = p.chooser; return ch != nil })
+	err := p.waitFor(wctx, func() bool { ch = p.modal.chooser; return ch != nil })
 	cancel()
 	if err != nil {
 		return stepError(KindInvalidInput, StepOpenChooser, "paths: no file chooser is open")
@@ -396,8 +396,8 @@ func (p *Page) answerChooser(ctx context.Context, paths []string) error {
 		return newError(KindNotActionable, "click what opens the file chooser again", "the file chooser's input is gone (%v)", err)
 	}
 	p.mu.Lock()
-	if p.chooser == ch {
-		p.chooser = nil
+	if p.modal.chooser == ch {
+		p.modal.chooser = nil
 	}
 	p.mu.Unlock()
 	return p.settle(ctx, before)

@@ -9,9 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
 )
@@ -91,137 +89,6 @@ func NewManager(opts Options) *Manager {
 		m.remotes = append(m.remotes, &remoteBrowser{ep: ep})
 	}
 	return m
-}
-
-// launch starts Chrome if it is not running. It is called with m.mu held.
-func (m *Manager) launch() (context.Context, error) {
-	if m.closed {
-		return nil, ErrClosed
-	}
-	if m.browserCtx != nil && m.browserCtx.Err() == nil {
-		return m.browserCtx, nil
-	}
-	if m.browserCtx != nil {
-		// The previous browser died (crash or kill): clean up after it.
-		metrics.BrowserCrashes.WithLabelValues("browser").Inc()
-		m.log.Warn("browser is gone; launching a new one")
-		m.shutdownLocked()
-	}
-	if m.failures > 0 && time.Now().Before(m.nextTry) {
-		// A circuit breaker: a browser that fails to start is not started
-		// again on every call; the wait doubles up to maxLaunchBackoff.
-		return nil, &Error{Kind: KindBrowserLaunchFail,
-			Message: fmt.Sprintf("the browser failed to start %d time(s) in a row; the next attempt is in %s (last error: %v)",
-				m.failures, time.Until(m.nextTry).Round(100*time.Millisecond), m.lastErr),
-			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint}
-	}
-	b, err := m.start()
-	if e, ok := AsError(err); ok && e.Kind == KindBrowserLaunchFail {
-		m.failures++
-		m.lastErr = err
-		m.nextTry = time.Now().Add(min(time.Second<<min(m.failures-1, 5), maxLaunchBackoff))
-		return nil, err
-	}
-	if err != nil {
-		return nil, err // no browser found: nothing was started
-	}
-	m.failures, m.lastErr = 0, nil
-	return b, nil
-}
-
-// maxLaunchBackoff bounds the wait between failed launches.
-const maxLaunchBackoff = 30 * time.Second
-
-// start launches Chrome. It is called with m.mu held.
-func (m *Manager) start() (context.Context, error) {
-	path, err := FindExecutable(m.opts.ExecPath)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := newProfileDir(m.opts.ProfileRoot)
-	if err != nil {
-		return nil, fmt.Errorf("create browser profile: %w", err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.UserDataDir(dir),
-		// What a locked-down machine needs: nothing phones home, nothing
-		// updates itself, no first-run UI.
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-pings", true),
-		chromedp.Flag("disable-search-engine-choice-screen", true),
-		chromedp.Flag("mute-audio", true),
-		// The back/forward cache keeps left pages alive in their renderers
-		// (memory a test run does not need), and a page restored from it
-		// fires no load event to wait for. The WebUI omnibox popups cost
-		// a renderer per window, so per session (each BrowserContext has
-		// a window) though nobody types in a headless omnibox: measured
-		// with 4 sessions, 602 -> 420 MB PSS for the browser. After a
-		// click, Chrome defers the page's other tasks (the answer of the
-		// fetch the click started) until it has painted a frame, which on
-		// a big page waits a frame or two; a test wants the page's answer:
-		// measured on a 1,500-row table, a click's answer 37 -> 32 ms.
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup,DeferRendererTasksAfterInput"),
-		// Every session opens its tabs in a BrowserContext of its own, so
-		// the default context's startup tab would be a renderer nobody
-		// uses, and waiting for it would delay the first navigation.
-		chromedp.Flag("no-startup-window", true),
-	)
-	// Chrome's temp files (its singleton socket's directory above all,
-	// org.chromium.Chromium.*, left behind even on a clean exit) go into a
-	// directory of ours that goes with the profile.
-	tmp, err := chromeTempDir(dir)
-	if err != nil {
-		_ = os.RemoveAll(dir)
-		return nil, fmt.Errorf("create browser temp directory: %w", err)
-	}
-	opts = append(opts, chromedp.Env("TMPDIR="+tmp))
-	if os.Getuid() == 0 {
-		// Chrome refuses to start as root with its sandbox.
-		opts = append(opts, chromedp.NoSandbox)
-	}
-	if m.opts.Headed {
-		opts = append(opts, chromedp.VisibleWindow)
-	}
-	if m.policy().Intercepts() {
-		// Connections go through each context's policy proxy (policy.go);
-		// WebRTC's UDP would not, so it may use only what is proxied.
-		opts = append(opts, chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"))
-	}
-	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	sugar := m.log.Sugar()
-	bctx, bcancel := chromedp.NewContext(allocCtx,
-		chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(sugar.Debugf))
-
-	// The first call binds the browser's lifetime to bctx, so it must not
-	// carry a deadline; a timer cancels it instead if the launch hangs. It
-	// is a browser-level call (a Run would wait for a startup tab to attach
-	// to): turning on target discovery, which popups and titles need.
-	timer := time.AfterFunc(m.opts.LaunchTimeout, bcancel)
-	start := time.Now()
-	_, err = chromedp.CallBrowser(bctx, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
-	stopped := timer.Stop()
-	if err != nil {
-		metrics.BrowserLaunches.WithLabelValues("failed").Inc()
-		bcancel()
-		allocCancel()
-		_ = os.RemoveAll(dir)
-		_ = os.RemoveAll(tmp)
-		msg := err.Error()
-		if !stopped {
-			msg = fmt.Sprintf("no answer within %s", m.opts.LaunchTimeout)
-		}
-		return nil, &Error{Kind: KindBrowserLaunchFail, Message: fmt.Sprintf("start %s: %s", path, msg),
-			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: err}
-	}
-	metrics.BrowserLaunches.WithLabelValues("ok").Inc()
-	m.browserCtx, m.browserCancel, m.allocCancel, m.profile, m.chromeTmp = bctx, bcancel, allocCancel, dir, tmp
-	go m.watch(bctx, func(why string) { m.hungLocal(bctx, why) })
-	m.log.Info("browser launched", zap.String("path", path), zap.Int("pid", m.pidLocked()),
-		zap.String("profile", dir), zap.Duration("took", time.Since(start)))
-	return bctx, nil
 }
 
 func (m *Manager) pidLocked() int {

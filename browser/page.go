@@ -60,29 +60,50 @@ type Page struct {
 	// guard enforces the request policy; nil when it intercepts nothing.
 	guard *pageGuard
 
-	mu         sync.Mutex
-	changed    chan struct{} // closed and replaced on every state change
-	worlds     map[cdp.FrameID]execContext
-	mains      map[cdp.FrameID]execContext
-	frames     frameTable
-	navSeq     int // main-frame navigations requested or started
-	loadSeq    int // main-frame loads finished
-	stopSeq    int // main-frame loading stopped (with or without a new document)
-	inflight   map[network.RequestID]time.Time
-	console    []ConsoleMessage
-	dropped    int
-	events     eventLog                     // console and network records (events.go)
-	dialog     *Dialog                      // the JavaScript dialog open in the page, if any
-	dialogSeq  int                          // dialogs opened so far
-	opened     int                          // new windows the page asked for (popups)
-	chooser    *page.EventFileChooserOpened // the file chooser open in the page, if any (input.go)
-	closed     bool
-	crashed    bool      // the tab's renderer died; the tab is then gone
-	crashSaid  bool      // an error already told the agent about the crash
-	shown      string    // the engine's token of the last whole-page snapshot an answer showed
-	answered   int       // fetches settle counted as done at their response (events.go)
-	yieldFirst bool      // the next changes snapshot lets the page's queued tasks run first
-	failedRead time.Time // when TakeFailedRequests last looked
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every state change
+	worlds  map[cdp.FrameID]execContext
+	mains   map[cdp.FrameID]execContext
+	frames  frameTable
+	load    loadState  // where the main frame's navigation is
+	net     netState   // the page's requests in flight
+	modal   modalState // what the page opened that waits for the agent
+	end     endState   // how the tab ended, if it did
+	console []ConsoleMessage
+	dropped int
+	events  eventLog // console and network records (events.go)
+	closed  bool
+	shown   string // the engine's token of the last whole-page snapshot an answer showed
+}
+
+// loadState counts the main frame's navigations; an action's mark keeps
+// them, and settle waits until they move on (actions.go).
+type loadState struct {
+	navs  int // navigations requested or started
+	loads int // loads finished
+	stops int // loading stopped (with or without a new document)
+}
+
+// netState is the page's requests in flight, for settle (events.go).
+type netState struct {
+	inflight   map[network.RequestID]time.Time // by when each started
+	answered   int                             // fetches counted as done at their response
+	yieldFirst bool                            // the next changes snapshot lets the page's queued tasks run first
+	failedRead time.Time                       // when TakeFailedRequests last looked
+}
+
+// modalState is what the page opened that an agent answers or sees.
+type modalState struct {
+	dialog  *Dialog                      // the JavaScript dialog open in the page, if any
+	dialogs int                          // dialogs opened so far
+	popups  int                          // new windows the page asked for
+	chooser *page.EventFileChooserOpened // the file chooser open in the page, if any (input.go)
+}
+
+// endState says how the tab ended.
+type endState struct {
+	crashed   bool // the tab's renderer died; the tab is then gone
+	crashSaid bool // an error already told the agent about the crash
 }
 
 // NewPage opens a tab in a new BrowserContext of its own, launching the
@@ -101,7 +122,7 @@ func (m *Manager) NewPage(ctx context.Context) (*Page, error) {
 func newPage(m *Manager, t *Tabs) *Page {
 	return &Page{m: m, tabs: t, log: m.log, changed: make(chan struct{}), main: &host{},
 		worlds: map[cdp.FrameID]execContext{}, mains: map[cdp.FrameID]execContext{},
-		inflight: map[network.RequestID]time.Time{}, frames: newFrameTable()}
+		net: netState{inflight: map[network.RequestID]time.Time{}}, frames: newFrameTable()}
 }
 
 // start attaches to the page's target (creating it first for a new tab) and
@@ -248,28 +269,28 @@ func (p *Page) onEvent(h *host, ev any) {
 		// history.pushState navigations change the URL in place.
 		if e.FrameID == p.frame && e.NavigationType != page.FrameStartedNavigatingNavigationTypeSameDocument &&
 			e.NavigationType != page.FrameStartedNavigatingNavigationTypeHistorySameDocument {
-			p.navSeq++
+			p.load.navs++
 		}
 	case *page.EventFrameStoppedLoading:
 		// Also the end of a navigation that loads nothing (204, a download,
 		// one cancelled by the page).
 		if e.FrameID == p.frame {
-			p.stopSeq++
+			p.load.stops++
 		}
 	case *page.EventLoadEventFired:
-		p.loadSeq++
+		p.load.loads++
 	case *page.EventJavascriptDialogOpening:
 		// The page is blocked until the dialog is answered: tools report
 		// it, and browser_handle_dialog answers it.
 		d := Dialog{Type: string(e.Type), Message: e.Message, DefaultPrompt: e.DefaultPrompt}
-		p.dialog = &d
-		p.dialogSeq++
+		p.modal.dialog = &d
+		p.modal.dialogs++
 	case *page.EventJavascriptDialogClosed:
-		p.dialog = nil
+		p.modal.dialog = nil
 	case *page.EventWindowOpen:
-		p.opened++
+		p.modal.popups++
 	case *inspector.EventTargetCrashed:
-		p.crashed = true
+		p.end.crashed = true
 		metrics.BrowserCrashes.WithLabelValues("tab").Inc()
 	default:
 		return
@@ -292,8 +313,8 @@ func (p *Page) TakeEvents() (console []ConsoleMessage, dropped int) {
 func (p *Page) TakeFailedRequests() []NetworkRequest {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	since := p.failedRead
-	p.failedRead = time.Now()
+	since := p.net.failedRead
+	p.net.failedRead = time.Now()
 	var out []NetworkRequest
 	for _, r := range p.events.network.list() {
 		end := r.Start.Add(time.Duration(r.DurationMS * float64(time.Millisecond)))
@@ -308,14 +329,14 @@ func (p *Page) TakeFailedRequests() []NetworkRequest {
 func (p *Page) crashUnsaid() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.crashed && !p.crashSaid
+	return p.end.crashed && !p.end.crashSaid
 }
 
 // Crashed reports whether the tab's renderer crashed.
 func (p *Page) Crashed() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.crashed
+	return p.end.crashed
 }
 
 // errTabClosed ends a wait on a tab that closed.
@@ -490,7 +511,7 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 	switch {
 	case p.Crashed():
 		p.mu.Lock()
-		p.crashSaid = true // the next call need not say it again
+		p.end.crashSaid = true // the next call need not say it again
 		p.mu.Unlock()
 		return &Error{Kind: KindBrowserCrashed, Message: fmt.Sprintf("the tab showing %s crashed (its renderer died) while it was %s; cookies and storage are kept", p.LastInfo().URL, what),
 			Step: StepCrashedTab}

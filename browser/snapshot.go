@@ -120,7 +120,7 @@ func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string,
 	}
 	if frame == p.frame {
 		p.mu.Lock()
-		q.yield, p.yieldFirst = p.yieldFirst, false
+		q.yield, p.net.yieldFirst = p.net.yieldFirst, false
 		p.mu.Unlock()
 	}
 	snap, err := p.frameSnapshot(cctx, frame, q, root)

@@ -305,12 +305,12 @@ func (p *Page) inFlightSummary() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var names []string
-	for id := range p.inflight {
+	for id := range p.net.inflight {
 		if r := p.events.open[id]; r != nil && len(names) < 5 {
 			names = append(names, r.Method+" "+r.URL)
 		}
 	}
-	s := strconv.Itoa(len(p.inflight)) + " requests in flight"
+	s := strconv.Itoa(len(p.net.inflight)) + " requests in flight"
 	if len(names) > 0 {
 		s += ": " + strings.Join(names, ", ")
 	}
