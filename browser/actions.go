@@ -59,14 +59,12 @@ func (p *Page) targetError(ctx context.Context, err error, target string, loc an
 	if !ok || e.Reason != reasonManyMatches {
 		return err
 	}
-	parts, _ := json.Marshal(l.rest)
 	var c struct {
 		List   []string `json:"list"`
 		Total  int      `json:"total"`
 		RefSeq int      `json:"refSeq"`
 	}
-	prefix, _ := json.Marshal(p.prefixOf(l.frame))
-	if p.evalIn(ctx, l.frame, fmt.Sprintf("__e2e.candidates(%s, %d, %s)", parts, p.refSeqOf(l.frame), prefix), &c) != nil || len(c.List) == 0 {
+	if p.evalIn(ctx, l.frame, fnCandidates.call(l.rest, p.refSeqOf(l.frame), p.prefixOf(l.frame)), &c) != nil || len(c.List) == 0 {
 		return err
 	}
 	p.setRefSeq(l.frame, c.RefSeq)
@@ -102,23 +100,19 @@ func (p *Page) refError(err error, target string) error {
 // actionable calls the engine's check fn (actionPoint, prepareFill, ...) on
 // the target until it passes or the action timeout ends; an element that is
 // not rendered yet, hidden, covered or still animating in usually becomes
-// ready by itself. fn may pass arguments after el: "selectOptions(el, [...])".
+// ready by itself. args follow the element in the call.
 // It returns the frame the element is in.
-func (p *Page) actionable(ctx context.Context, target, fn string, out any) (cdp.FrameID, error) {
+func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, args ...any) (cdp.FrameID, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	var last string   // the last refusal's message
 	var reason Reason // and its code
 	var missing error // the selector matches nothing (yet)
 	var raw json.RawMessage
-	call := fn + "(el)"
-	if strings.HasSuffix(fn, ")") {
-		call = fn // fn passes arguments after el: "selectOptions(el, [...])"
-	}
 	loc, err := p.resolveIn(cctx, target, func(loc located) error {
 		for {
 			raw = nil
-			if err := p.evalIn(cctx, loc.frame, "(() => { const el = "+loc.expr+"; return __e2e."+call+"; })()", &raw); err != nil {
+			if err := p.evalIn(cctx, loc.frame, onElement(loc.expr, fn, args...), &raw); err != nil {
 				e, ok := AsError(err)
 				if ok && e.Kind == KindTimeout && (last != "" || missing != nil) {
 					return nil
@@ -212,7 +206,7 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 		return send(ctx, input.DispatchMouseEventTypeMouseMoved, x, y, 0)
 	})
 	var pt point
-	frame, err := p.actionable(ctx, target, "actionPoint", &pt)
+	frame, err := p.actionable(ctx, target, fnActionPoint, &pt)
 	at, movedOK := moved()
 	if err != nil {
 		return err
@@ -272,7 +266,7 @@ func (p *Page) moveEarly(ctx context.Context, target string, move func(ctx conte
 		point
 		Error string `json:"error"`
 	}
-	if err := p.evalIn(ctx, loc.frame, "__e2e.quickPoint("+loc.expr+")", &at); err != nil || at.Error != "" {
+	if err := p.evalIn(ctx, loc.frame, fnQuickPoint.call(jsExpr(loc.expr)), &at); err != nil || at.Error != "" {
 		return none
 	}
 	done := make(chan error, 1)
@@ -291,7 +285,7 @@ type TypeOptions struct {
 func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) error {
 	var ok struct{ OK, Secret bool }
 	p.lastSecret = false
-	if _, err := p.actionable(ctx, target, "prepareFill", &ok); err != nil {
+	if _, err := p.actionable(ctx, target, fnPrepareFill, &ok); err != nil {
 		return err
 	}
 	p.lastSecret = ok.Secret
@@ -498,9 +492,8 @@ func (p *Page) StableLocator(ctx context.Context, ref string) string {
 	}
 	cctx, cancel := p.callCtx(ctx, time.Second)
 	defer cancel()
-	attr, _ := json.Marshal(p.m.opts.TestIDAttribute)
 	var sel string
-	if err := p.evalIn(cctx, loc.frame, "__e2e.stableLocator("+loc.expr+", "+string(attr)+")", &sel); err != nil {
+	if err := p.evalIn(cctx, loc.frame, fnStableLocator.call(jsExpr(loc.expr), p.m.opts.TestIDAttribute), &sel); err != nil {
 		return ""
 	}
 	return sel

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -34,7 +33,7 @@ func (p *Page) GetContent(ctx context.Context, target, format string, max int) (
 	}
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
-	call := func(el string) string { return fmt.Sprintf("__e2e.content(%s, %s, %d)", el, jsString(format), max) }
+	call := func(el string) string { return fnContent.call(jsExpr(el), format, max) }
 	var err error
 	if target == "" {
 		err = p.evalEngine(cctx, call("null"), &c)

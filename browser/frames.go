@@ -242,8 +242,7 @@ func (p *Page) locate(target string) (located, error) {
 		if err != nil {
 			return located{}, err
 		}
-		q, _ := json.Marshal(target)
-		return located{frame: f, expr: "__e2e.resolve(" + string(q) + ")"}, nil
+		return located{frame: f, expr: fnResolve.call(target)}, nil
 	}
 	sel, err := ParseSelector(target, p.m.opts.TestIDAttribute)
 	if err != nil {
@@ -253,9 +252,7 @@ func (p *Page) locate(target string) (located, error) {
 }
 
 func (p *Page) selectorIn(f cdp.FrameID, sel *Selector, parts []Part) located {
-	js, _ := json.Marshal(parts)
-	text, _ := json.Marshal(sel.Text)
-	return located{frame: f, sel: sel, rest: parts, expr: "__e2e.one(" + string(js) + ", " + string(text) + ")"}
+	return located{frame: f, sel: sel, rest: parts, expr: fnOne.call(parts, sel.Text)}
 }
 
 // enterFrame continues a selector inside the iframe the engine stopped at.
@@ -269,7 +266,7 @@ func (p *Page) enterFrame(ctx context.Context, loc located, err error) (located,
 		return loc, false, nil
 	}
 	k := e.framePart
-	child, err := p.childFrame(ctx, loc.frame, "__e2e.takeFrameOwner()")
+	child, err := p.childFrame(ctx, loc.frame, fnTakeFrameOwner.call())
 	if err != nil {
 		return loc, true, err
 	}
@@ -330,7 +327,7 @@ func (p *Page) toViewport(ctx context.Context, f cdp.FrameID, x, y float64) (flo
 			return 0, 0, p.ctxError(ctx, err, "find the iframe element")
 		}
 		res, err := callOn(ctx, pw.host, runtime.CallFunctionOn, runtime.CallFunctionOnParams{ObjectID: obj.Object.ObjectID,
-			FunctionDeclaration: "function() { return __e2e.frameOffset(this) }", ReturnByValue: new(true), AwaitPromise: new(true)})
+			FunctionDeclaration: "function() { return " + fnFrameOffset.call(jsExpr("this")) + " }", ReturnByValue: new(true), AwaitPromise: new(true)})
 		_, _ = callOn(ctx, pw.host, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Object.ObjectID})
 		if err != nil {
 			return 0, 0, p.ctxError(ctx, err, "measure the iframe")
@@ -363,8 +360,7 @@ func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, 
 		return strings.Index(snap.YAML, "[ref="+iframes[i]+"]") < strings.Index(snap.YAML, "[ref="+iframes[j]+"]")
 	})
 	for _, ref := range iframes {
-		qref, _ := json.Marshal(ref)
-		child, err := p.childFrame(ctx, f, "__e2e.resolve("+string(qref)+")")
+		child, err := p.childFrame(ctx, f, fnResolve.call(ref))
 		if err != nil {
 			continue // a frame without a document yet shows as an empty iframe
 		}

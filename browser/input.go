@@ -2,9 +2,7 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -23,7 +21,7 @@ import (
 // pointOf waits until target passes the engine's point check fn
 // (actionPoint, hoverPoint) and returns that point in the tab's viewport,
 // with the frame the element is in.
-func (p *Page) pointOf(ctx context.Context, target, fn string) (x, y float64, frame cdp.FrameID, err error) {
+func (p *Page) pointOf(ctx context.Context, target string, fn jsFn) (x, y float64, frame cdp.FrameID, err error) {
 	var pt struct{ X, Y float64 }
 	if frame, err = p.actionable(ctx, target, fn, &pt); err != nil {
 		return 0, 0, "", err
@@ -49,7 +47,7 @@ func mouse(ctx context.Context, typ input.DispatchMouseEventType, x, y float64, 
 // Hover moves the mouse over target once it is visible, stable and not
 // covered (disabled elements too), then waits for what that started.
 func (p *Page) Hover(ctx context.Context, target string) error {
-	x, y, _, err := p.pointOf(ctx, target, "hoverPoint")
+	x, y, _, err := p.pointOf(ctx, target, fnHoverPoint)
 	if err != nil {
 		return err
 	}
@@ -75,15 +73,15 @@ const dragSteps = 10
 // are the drag, as pointer-driven pages (sortable lists, sliders) expect.
 // It reports whether the drag was an HTML5 one.
 func (p *Page) Drag(ctx context.Context, from, to string) (bool, error) {
-	if _, _, _, err := p.pointOf(ctx, from, "hoverPoint"); err != nil {
+	if _, _, _, err := p.pointOf(ctx, from, fnHoverPoint); err != nil {
 		return false, err
 	}
-	tx, ty, _, err := p.pointOf(ctx, to, "hoverPoint")
+	tx, ty, _, err := p.pointOf(ctx, to, fnHoverPoint)
 	if err != nil {
 		return false, err
 	}
 	// Measured again: bringing the target into view may have scrolled it.
-	sx, sy, sframe, err := p.pointOf(ctx, from, "hoverPoint")
+	sx, sy, sframe, err := p.pointOf(ctx, from, fnHoverPoint)
 	if err != nil {
 		return false, err
 	}
@@ -110,7 +108,7 @@ func (p *Page) Drag(ctx context.Context, from, to string) (bool, error) {
 			return
 		}
 	}()
-	if err := p.evalIn(cctx, sframe, "__e2e.watchDrag()", nil); err != nil {
+	if err := p.evalIn(cctx, sframe, fnWatchDrag.call(), nil); err != nil {
 		return false, err
 	}
 	var html5 bool
@@ -134,7 +132,7 @@ func (p *Page) Drag(ctx context.Context, from, to string) (bool, error) {
 			// dragstart fires while the renderer handles the move that
 			// passes the drag threshold, before the move is acknowledged;
 			// the interception reaches us from the browser soon after.
-			if err := p.evalIn(cctx, sframe, "__e2e.dragStarted()", &started); err != nil {
+			if err := p.evalIn(cctx, sframe, fnDragStarted.call(), &started); err != nil {
 				return err
 			}
 			if started {
@@ -174,7 +172,7 @@ type checkState struct {
 // clicked; a click that does not change the state is an error.
 func (p *Page) SetChecked(ctx context.Context, target string, want bool) (bool, error) {
 	var st checkState
-	if _, err := p.actionable(ctx, target, "checkState", &st); err != nil {
+	if _, err := p.actionable(ctx, target, fnCheckState, &st); err != nil {
 		return false, err
 	}
 	if st.Checked == want {
@@ -189,7 +187,7 @@ func (p *Page) SetChecked(ctx context.Context, target string, want bool) (bool, 
 	if p.Dialog() != nil {
 		return true, nil // the click opened a dialog; its answer may decide
 	}
-	if _, err := p.actionable(ctx, target, "checkState", &st); err != nil {
+	if _, err := p.actionable(ctx, target, fnCheckState, &st); err != nil {
 		return true, err
 	}
 	if st.Checked != want {
@@ -207,13 +205,12 @@ func (p *Page) SelectOption(ctx context.Context, target string, values []string)
 	if values == nil {
 		values = []string{}
 	}
-	arg, _ := json.Marshal(values)
 	var res struct {
 		Labels []string `json:"labels"`
 	}
 	before := p.mark()
 	err := p.act(ctx, func(ctx context.Context) error {
-		_, err := p.actionable(ctx, target, "selectOptions(el, "+string(arg)+")", &res)
+		_, err := p.actionable(ctx, target, fnSelectOptions, &res, values)
 		return err
 	})
 	if err != nil {
@@ -237,9 +234,8 @@ func (p *Page) SetSlider(ctx context.Context, target string, value float64) (flo
 		Now    *float64 `json:"now"`
 	}
 	before := p.mark()
-	set := "setRange(el, " + strconv.FormatFloat(value, 'g', -1, 64) + ")"
 	if err := p.act(ctx, func(ctx context.Context) error {
-		_, err := p.actionable(ctx, target, set, &st)
+		_, err := p.actionable(ctx, target, fnSetRange, &st, value)
 		return err
 	}); err != nil {
 		return 0, err
@@ -264,7 +260,7 @@ func (p *Page) SetSlider(ctx context.Context, target string, value float64) (flo
 			if err != nil {
 				return prev, p.ctxError(ctx, err, "move the slider")
 			}
-			if _, err := p.actionable(ctx, target, "sliderState(el, false)", &st); err != nil {
+			if _, err := p.actionable(ctx, target, fnSliderState, &st, false); err != nil {
 				return prev, err
 			}
 			switch {
@@ -327,7 +323,7 @@ func (p *Page) UploadFiles(ctx context.Context, target string, paths []string) e
 	var fi struct {
 		Multiple bool `json:"multiple"`
 	}
-	if _, err := p.actionable(ctx, target, "fileInputOf", &fi); err != nil {
+	if _, err := p.actionable(ctx, target, fnFileInputOf, &fi); err != nil {
 		return err
 	}
 	if len(paths) > 1 && !fi.Multiple {
@@ -344,7 +340,7 @@ func (p *Page) UploadFiles(ctx context.Context, target string, paths []string) e
 		if err != nil {
 			return p.ctxError(cctx, err, "resolve "+target)
 		}
-		res, err := callOn(cctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: "__e2e.labelControl(" + loc.expr + ")", UniqueContextID: w.unique})
+		res, err := callOn(cctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: fnLabelControl.call(jsExpr(loc.expr)), UniqueContextID: w.unique})
 		if err != nil {
 			return p.ctxError(cctx, err, "resolve "+target)
 		}

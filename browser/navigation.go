@@ -25,7 +25,7 @@ func (p *Page) Info(ctx context.Context) (Info, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	var info Info
-	err := p.evalEngine(cctx, "__e2e.pageInfo()", &info)
+	err := p.evalEngine(cctx, fnPageInfo.call(), &info)
 	return info, err
 }
 
@@ -72,7 +72,7 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	var info Info
 	icctx, icancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer icancel()
-	err = p.evalEngine(icctx, "__e2e.loadedInfo()", &info)
+	err = p.evalEngine(icctx, fnLoadedInfo.call(), &info)
 	if resp != nil {
 		info.Status = resp.Status
 	}

@@ -487,7 +487,7 @@ func (p *Page) engineError(ctx context.Context, w execContext, d *runtime.Except
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	var f engineFailure
-	res, err := callOn(fctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: "__e2e.lastFailure()",
+	res, err := callOn(fctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: fnLastFailure.call(),
 		UniqueContextID: w.unique, ReturnByValue: new(true)})
 	if err != nil || res.ExceptionDetails != nil || res.Result == nil || json.Unmarshal(res.Result.Value, &f) != nil || f.Code == "" {
 		return &Error{Kind: KindScriptError, Message: msg}

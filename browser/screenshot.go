@@ -32,7 +32,7 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	case o.Target != "":
 		var box struct{ X, Y, Width, Height, ScrollX, ScrollY float64 }
 		loc, err := p.resolveIn(cctx, o.Target, func(loc located) error {
-			return p.evalIn(cctx, loc.frame, "__e2e.viewRect("+loc.expr+")", &box)
+			return p.evalIn(cctx, loc.frame, fnViewRect.call(jsExpr(loc.expr)), &box)
 		})
 		if err != nil {
 			return nil, err

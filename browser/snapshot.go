@@ -160,9 +160,9 @@ type snapQuery struct {
 func (p *Page) frameSnapshot(ctx context.Context, f cdp.FrameID, q snapQuery, rootExpr string) (*Snapshot, error) {
 	q.RefSeq, q.Prefix = p.refSeqOf(f), p.prefixOf(f)
 	arg, _ := json.Marshal(q)
-	call := "__e2e.snapshot(" + string(arg) + ")"
+	call := fnSnapshot.call(jsExpr(arg))
 	if rootExpr != "" {
-		call = "__e2e.snapshot(Object.assign(" + string(arg) + ", {root: " + rootExpr + "}))"
+		call = fnSnapshot.call(jsExpr("Object.assign(" + string(arg) + ", {root: " + rootExpr + "})"))
 	}
 	var res struct {
 		Snap struct {
@@ -178,7 +178,7 @@ func (p *Page) frameSnapshot(ctx context.Context, f cdp.FrameID, q snapQuery, ro
 		} `json:"snap"`
 		Info Info `json:"info"`
 	}
-	expr := "({snap: " + call + ", info: __e2e.pageInfo()})"
+	expr := "({snap: " + call + ", info: " + fnPageInfo.call() + "})"
 	if q.yield {
 		expr = "new Promise((r) => setTimeout(() => r(" + expr + ")))"
 	}

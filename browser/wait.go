@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -120,7 +119,7 @@ func (p *Page) WaitFor(ctx context.Context, o WaitOptions) (WaitResult, error) {
 	}
 	deadline := time.Now().Add(timeout)
 	if o.URL != "" {
-		r, err := p.untilIn(ctx, deadline, fmt.Sprintf("__e2e.waitURL(%s, %s, %t, %%d)", jsString(url.src), jsString(url.flags), url.rel))
+		r, err := p.untilIn(ctx, deadline, fnWaitURL, url.src, url.flags, url.rel)
 		if err != nil {
 			return res, err
 		}
@@ -137,7 +136,7 @@ func (p *Page) WaitFor(ctx context.Context, o WaitOptions) (WaitResult, error) {
 	}
 	if o.Target != "" {
 		r, err := p.untilTarget(ctx, deadline, o.Target, func(loc located, ms int64) string {
-			return fmt.Sprintf("__e2e.waitState(() => (%s), %s, %d)", loc.expr, jsString(state), ms)
+			return fnWaitState.call(getter(loc.expr), state, ms)
 		})
 		if e, ok := AsError(err); ok && e.Kind == KindRefStale && (state == "detached" || state == "hidden") {
 			err, r = nil, checkResult{OK: true, Now: "detached"}
@@ -157,8 +156,8 @@ func (p *Page) WaitFor(ctx context.Context, o WaitOptions) (WaitResult, error) {
 		if t.text == "" {
 			continue
 		}
-		parts, _ := json.Marshal([]Part{{Engine: "text", Text: &TextMatch{Mode: "lax", Value: t.text}}})
-		r, err := p.untilIn(ctx, deadline, fmt.Sprintf("__e2e.waitText(%s, %t, %%d)", parts, t.gone))
+		parts := []Part{{Engine: "text", Text: &TextMatch{Mode: "lax", Value: t.text}}}
+		r, err := p.untilIn(ctx, deadline, fnWaitText, parts, t.gone)
 		if err != nil {
 			return res, err
 		}
@@ -192,11 +191,11 @@ func seenSuffix(seen string) string {
 
 // untilIn runs a wait of the engine in the main frame. format has one %d,
 // which becomes the milliseconds left until deadline.
-func (p *Page) untilIn(ctx context.Context, deadline time.Time, format string) (checkResult, error) {
+func (p *Page) untilIn(ctx context.Context, deadline time.Time, fn jsFn, args ...any) (checkResult, error) {
 	var r checkResult
 	cctx, cancel := p.callCtx(ctx, time.Until(deadline)+evalGrace)
 	defer cancel()
-	err := p.evalIn(cctx, p.frame, fmt.Sprintf(format, msUntil(deadline)), &r)
+	err := p.evalIn(cctx, p.frame, fn.call(append(args, msUntil(deadline))...), &r)
 	return r, p.waitError(err)
 }
 
@@ -226,12 +225,6 @@ func (p *Page) waitError(err error) error {
 
 func msUntil(t time.Time) int64 { return max(0, time.Until(t).Milliseconds()) }
 
-// jsString quotes s as a JavaScript string literal.
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
 // waitLoadState waits until the main frame's document has loaded as far as
 // state says. A navigation that is still on its way counts first: the
 // document it brings is the one to wait for.
@@ -249,7 +242,7 @@ func (p *Page) waitLoadState(ctx context.Context, deadline time.Time, timeout ti
 	if state == "networkidle" {
 		js = "load"
 	}
-	r, err := p.untilIn(ctx, deadline, fmt.Sprintf("__e2e.waitLoad(%s, %%d)", jsString(js)))
+	r, err := p.untilIn(ctx, deadline, fnWaitLoad, js)
 	if err != nil {
 		return err
 	}
@@ -401,14 +394,12 @@ func (p *Page) Expect(ctx context.Context, target, check, expected string, timeo
 			return res, newError(KindInvalidInput, "leave out expected: only text, value and count take it", "expected with check %s", check)
 		}
 	}
-	wantJS, _ := json.Marshal(want)
 	deadline := time.Now().Add(timeout)
 	r, err := p.untilTarget(ctx, deadline, target, func(loc located, ms int64) string {
 		if check == "count" && loc.sel != nil {
-			parts, _ := json.Marshal(loc.rest)
-			return fmt.Sprintf("__e2e.expectCount(%s, %d, %d)", parts, want["n"], ms)
+			return fnExpectCount.call(loc.rest, want["n"], ms)
 		}
-		return fmt.Sprintf("__e2e.expect(() => (%s), %s, %s, %d)", loc.expr, jsString(check), wantJS, ms)
+		return fnExpect.call(getter(loc.expr), check, want, ms)
 	})
 	if e, ok := AsError(err); ok && e.Kind == KindRefStale && (check == "hidden" || check == "count") {
 		// The ref's element left the page: hidden, and none of it.

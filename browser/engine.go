@@ -1,0 +1,84 @@
+package browser
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// jsFn names an entry point of the page engine (globalThis.__e2e, listed in
+// js/99_epilogue.js; TestEngineEntryPoints keeps the two in step). Go calls
+// the engine only through these, with fn.call encoding the arguments.
+type jsFn string
+
+// The engine's entry points that Go calls.
+const (
+	fnSnapshot       jsFn = "snapshot"
+	fnResolve        jsFn = "resolve"
+	fnOne            jsFn = "one"
+	fnCandidates     jsFn = "candidates"
+	fnTakeFrameOwner jsFn = "takeFrameOwner"
+	fnLastFailure    jsFn = "lastFailure"
+	fnPageInfo       jsFn = "pageInfo"
+	fnLoadedInfo     jsFn = "loadedInfo"
+	fnViewRect       jsFn = "viewRect"
+	fnFrameOffset    jsFn = "frameOffset"
+	fnContent        jsFn = "content"
+	fnWaitText       jsFn = "waitText"
+	fnWaitState      jsFn = "waitState"
+	fnWaitURL        jsFn = "waitURL"
+	fnWaitLoad       jsFn = "waitLoad"
+	fnExpect         jsFn = "expect"
+	fnExpectCount    jsFn = "expectCount"
+	fnActionPoint    jsFn = "actionPoint"
+	fnQuickPoint     jsFn = "quickPoint"
+	fnHoverPoint     jsFn = "hoverPoint"
+	fnPrepareFill    jsFn = "prepareFill"
+	fnCheckState     jsFn = "checkState"
+	fnSelectOptions  jsFn = "selectOptions"
+	fnSliderState    jsFn = "sliderState"
+	fnSetRange       jsFn = "setRange"
+	fnFileInputOf    jsFn = "fileInputOf"
+	fnLabelControl   jsFn = "labelControl"
+	fnWatchDrag      jsFn = "watchDrag"
+	fnDragStarted    jsFn = "dragStarted"
+	fnStableLocator  jsFn = "stableLocator"
+)
+
+// jsExpr is an argument that is JavaScript already, passed as it is: the
+// expression that yields an element (located.expr), a getter, el, this.
+type jsExpr string
+
+// call is the JavaScript of a call of fn; each argument is encoded as JSON,
+// except a jsExpr.
+func (fn jsFn) call(args ...any) string {
+	var b strings.Builder
+	b.WriteString("__e2e.")
+	b.WriteString(string(fn))
+	b.WriteByte('(')
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if e, ok := a.(jsExpr); ok {
+			b.WriteString(string(e))
+			continue
+		}
+		j, err := json.Marshal(a)
+		if err != nil {
+			panic("browser: engine argument of " + string(fn) + ": " + err.Error()) // only our own types are passed
+		}
+		b.Write(j)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// getter is a function that yields the element of expr, for the engine's
+// waits, which look again at every poll.
+func getter(expr string) jsExpr { return jsExpr("() => (" + expr + ")") }
+
+// onElement is a call of fn with the element of expr as its first argument
+// and args after it.
+func onElement(expr string, fn jsFn, args ...any) string {
+	return "(() => { const el = " + expr + "; return " + fn.call(append([]any{jsExpr("el")}, args...)...) + "; })()"
+}
