@@ -63,7 +63,11 @@ func devError(err error) error {
 		devserver.KindPermissionDenied: "make the command executable: chmod +x",
 		devserver.KindNotReady:         "the server exited or never answered: read its log lines above",
 	}
-	return &ToolError{Type: ErrorType(e.Kind), Message: b.String(), Suggestion: hints[e.Kind]}
+	typ, ok := devTypes[e.Kind]
+	if !ok {
+		typ = ErrInternal
+	}
+	return &ToolError{Type: typ, Message: b.String(), Suggestion: hints[e.Kind]}
 }
 
 func tailLines(s string, n int) string {

@@ -10,25 +10,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// ErrorType is the type named in an error response (docs/architecture.md §6).
-type ErrorType string
-
-// Error types that arise in this package; the browser's kinds pass through.
-const (
-	ErrInvalidInput     ErrorType = "invalid_input"
-	ErrSessionRequired  ErrorType = "session_required"
-	ErrInternal         ErrorType = "internal_error"
-	ErrCapacityExceeded ErrorType = "capacity_exceeded"
-	ErrRateLimited      ErrorType = "rate_limited"
-	ErrNotAllowed       ErrorType = "not_allowed"
-	// ErrBusy: the session is held by another call for longer than a
-	// caller waits.
-	ErrBusy ErrorType = "busy"
-	// ErrSessionEnded: the server ended the session by itself (idle,
-	// evicted), or session_end ended it during this call.
-	ErrSessionEnded ErrorType = "session_ended"
-)
-
 // ToolError is a failure the agent can act on: a type, what happened and
 // what to do next. Handlers return it (or a *browser.Error) and it becomes an
 // isError result, never a JSON-RPC error.
@@ -59,7 +40,7 @@ func classify(err error) (ErrorType, string, string) {
 		if be.Err != nil && be.Kind != browser.KindTimeout {
 			msg += " (" + be.Err.Error() + ")"
 		}
-		return ErrorType(be.Kind), msg, nextOf(be)
+		return typeOf(be.Kind), msg, nextOf(be)
 	}
 	return ErrInternal, err.Error(), "this is a fault of e2e-mcp or the browser, not of your call: retry once, then report it"
 }

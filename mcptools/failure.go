@@ -195,7 +195,7 @@ func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, b *strin
 			return nil
 		})
 	}
-	if typ == ErrorType(browser.KindTimeout) && s.dev != nil {
+	if typ == ErrTimeout && s.dev != nil {
 		part("dev server status", func() error {
 			cctx, cancel := context.WithTimeout(ctx, diagTimeout)
 			defer cancel()

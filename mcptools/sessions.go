@@ -207,7 +207,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 		if said {
 			return s.Tab(ctx, b)
 		}
-		return nil, &ToolError{Type: ErrorType(browser.KindBrowserCrashed),
+		return nil, &ToolError{Type: ErrBrowserCrashed,
 			Message:    fmt.Sprintf("%s; session %s lost its tabs (%s), cookies and storage", how, s.ID, strings.Join(urls, ", ")),
 			Suggestion: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
 	}
@@ -239,7 +239,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 	}
 	s.newTabs += added
 	if crashed := s.tabs.TakeCrashed(); len(crashed) > 0 {
-		return nil, &ToolError{Type: ErrorType(browser.KindBrowserCrashed),
+		return nil, &ToolError{Type: ErrBrowserCrashed,
 			Message:    fmt.Sprintf("the tab showing %s crashed (its renderer died) and was closed; cookies and storage are kept", strings.Join(crashed, ", ")),
 			Suggestion: "call again: it works in the current tab (browser_tabs lists them); navigate back to the page"}
 	}
