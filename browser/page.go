@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"go.uber.org/zap"
 )
@@ -477,7 +478,7 @@ type engineFailure struct {
 func (p *Page) engineError(ctx context.Context, w execContext, d *runtime.ExceptionDetails) error {
 	msg := d.Text
 	if d.Exception != nil && d.Exception.Description != "" {
-		msg = firstLine(d.Exception.Description)
+		msg = text.FirstLine(d.Exception.Description)
 	}
 	if d.Exception == nil || d.Exception.ClassName != "EngineError" {
 		return &Error{Kind: KindScriptError, Message: msg}
@@ -551,11 +552,4 @@ func (p *Page) Gone() bool {
 	default:
 		return false
 	}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

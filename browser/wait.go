@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
 // MaxWait caps the timeout of a wait or check, and the plain time of a
@@ -423,13 +425,13 @@ func (p *Page) Expect(ctx context.Context, target, check, expected string, timeo
 		if want["m"] == "regex" {
 			verb = "match"
 		}
-		msg = fmt.Sprintf("expected the text of %s to %s %q; it is %q", what, verb, expected, truncateText(r.Now, 500))
+		msg = fmt.Sprintf("expected the text of %s to %s %q; it is %q", what, verb, expected, text.Clip(r.Now, 500))
 	case "value":
 		verb := "be"
 		if want["m"] == "regex" {
 			verb = "match"
 		}
-		msg = fmt.Sprintf("expected the value of %s to %s %q; it is %q", what, verb, expected, truncateText(r.Now, 500))
+		msg = fmt.Sprintf("expected the value of %s to %s %q; it is %q", what, verb, expected, text.Clip(r.Now, 500))
 	case "count":
 		msg = fmt.Sprintf("expected %s to match %s elements; it matches %s", target, strings.TrimSpace(expected), r.Now)
 	default:
@@ -440,11 +442,4 @@ func (p *Page) Expect(ctx context.Context, target, check, expected string, timeo
 	}
 	return res, &Error{Kind: KindExpectFailed, Message: "FAIL: " + msg,
 		Hint: "this is a test failure of the page, not a tool fault: fix the app, or check the expectation with a snapshot"}
-}
-
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

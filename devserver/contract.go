@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
 // maxOutput bounds what is kept of a command's stdout and stderr: their
@@ -104,7 +106,7 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 			return nil, fmt.Errorf("devserver: --%s: %w", verb, werr)
 		}
 		stdout, stderr := readBack(outF), readBack(errF)
-		e := &Error{Kind: KindTimeout, Verb: verb, Stdout: stdout, Stderr: tail(stderr, 40),
+		e := &Error{Kind: KindTimeout, Verb: verb, Stdout: stdout, Stderr: text.LastLines(stderr, 40),
 			Message: fmt.Sprintf("%s --%s did not answer within %s; it was killed with its process group", c.Path, verb, timeout)}
 		if ctx.Err() != context.DeadlineExceeded {
 			e.Message = fmt.Sprintf("%s --%s was cancelled", c.Path, verb)
@@ -115,7 +117,7 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 	res, perr := parseAnswer(verb, stdout)
 	var exitErr *exec.ExitError
 	if errors.As(waitErr, &exitErr) {
-		e := &Error{Kind: KindNonZeroExit, Verb: verb, ExitCode: exitErr.ExitCode(), Stderr: tail(stderr, 40),
+		e := &Error{Kind: KindNonZeroExit, Verb: verb, ExitCode: exitErr.ExitCode(), Stderr: text.LastLines(stderr, 40),
 			Message: fmt.Sprintf("%s --%s exited with status %d", c.Path, verb, exitErr.ExitCode())}
 		if res != nil {
 			e.Reported = strings.TrimSpace(strings.Trim(res.Error+": "+res.Message, ": "))
@@ -129,7 +131,7 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 		return nil, fmt.Errorf("devserver: --%s: %w", verb, waitErr)
 	}
 	if perr != nil {
-		perr.Stderr = tail(stderr, 40)
+		perr.Stderr = text.LastLines(stderr, 40)
 		return nil, perr
 	}
 	return res, nil
@@ -192,16 +194,6 @@ func readBack(f *os.File) string {
 		}
 	}
 	return string(b)
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	s = strings.TrimRight(s, "\n")
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // parseAnswer finds the one JSON object in a command's stdout (log lines

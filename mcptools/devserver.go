@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/logs"
+	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -43,7 +45,7 @@ func devError(err error) error {
 		fmt.Fprintf(&b, "\nIts stderr:\n```\n%s\n```", e.Stderr)
 	}
 	if e.Kind == devserver.KindInvalidJSON && e.Stdout != "" {
-		fmt.Fprintf(&b, "\nIts stdout:\n```\n%s\n```", tailLines(e.Stdout, 20))
+		fmt.Fprintf(&b, "\nIts stdout:\n```\n%s\n```", text.LastLines(e.Stdout, 20))
 	}
 	for _, p := range []string{e.Logs.Stderr, e.Logs.Combined} {
 		if p == "" {
@@ -68,11 +70,6 @@ func devError(err error) error {
 		typ = ErrInternal
 	}
 	return &ToolError{Type: typ, Message: b.String(), Suggestion: hints[e.Kind]}
-}
-
-func tailLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // writeDev renders a dev server's answer.
@@ -302,10 +299,12 @@ func sessionRestartTool(d *Deps) Tool {
 		})
 }
 
+// sameOrigin reports whether two URLs have one origin, as the request
+// policy reads origins (netpolicy.OriginOf: default ports, case, IP forms).
 func sameOrigin(a, b string) bool {
-	ua, err1 := url.Parse(a)
-	ub, err2 := url.Parse(b)
-	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && ua.Host == ub.Host
+	oa, ok1 := netpolicy.OriginOf(a)
+	ob, ok2 := netpolicy.OriginOf(b)
+	return ok1 && ok2 && oa == ob
 }
 
 // rebase moves u's path, query and fragment onto base's origin.

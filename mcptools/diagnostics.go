@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -95,7 +96,7 @@ func consoleMessagesTool(d *Deps) Tool {
 				r.resultf("(the newest %d:)", len(shown))
 			}
 			for _, m := range shown {
-				line := fmt.Sprintf("- [%s] %s", m.Level, truncate(m.Text, 1000))
+				line := fmt.Sprintf("- [%s] %s", m.Level, text.Clip(m.Text, 1000))
 				if m.Location != "" {
 					line += " @ " + m.Location
 				}
@@ -184,7 +185,7 @@ func requestLine(q browser.NetworkRequest) string {
 	if q.Done {
 		extra = append(extra, fmt.Sprintf("%.0f ms", q.DurationMS))
 	}
-	line := fmt.Sprintf("%s %s → %s", q.Method, truncate(q.URL, 300), outcome)
+	line := fmt.Sprintf("%s %s → %s", q.Method, text.Clip(q.URL, 300), outcome)
 	if len(extra) > 0 {
 		line += " (" + strings.Join(extra, ", ") + ")"
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/zap"
@@ -162,14 +163,14 @@ func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, b *strin
 				fmt.Fprintf(b, "(%d earlier ones left out; browser_console_messages level=error lists all kept)\n", cut)
 			}
 			for _, m := range shown {
-				fmt.Fprintf(b, "- %s: %s", m.Level, truncate(m.Text, 300))
+				fmt.Fprintf(b, "- %s: %s", m.Level, text.Clip(m.Text, 300))
 				if m.Location != "" {
-					fmt.Fprintf(b, " (%s)", truncate(m.Location, 120))
+					fmt.Fprintf(b, " (%s)", text.Clip(m.Location, 120))
 				}
 				b.WriteByte('\n')
 				if m.Stack != "" {
-					for _, f := range firstLines(m.Stack, 3) {
-						fmt.Fprintf(b, "    %s\n", truncate(f, 160))
+					for _, f := range text.FirstLines(m.Stack, 3) {
+						fmt.Fprintf(b, "    %s\n", text.Clip(f, 160))
 					}
 				}
 			}
@@ -188,7 +189,7 @@ func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, b *strin
 				fmt.Fprintf(b, "(%d earlier ones left out; browser_network_requests failedOnly=true lists all kept)\n", cut)
 			}
 			for _, r := range shown {
-				fmt.Fprintf(b, "- %s %s -> %s\n", r.Method, truncate(r.URL, 200), requestOutcome(r))
+				fmt.Fprintf(b, "- %s %s -> %s\n", r.Method, text.Clip(r.URL, 200), requestOutcome(r))
 			}
 			diag["failedRequests"] = shown
 			carried = append(carried, "failed requests")
@@ -204,7 +205,7 @@ func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, b *strin
 				return err
 			}
 			raw, _ := json.Marshal(res)
-			fmt.Fprintf(b, "### Dev server status (--status, on timeout)\n%s\n", truncate(string(raw), maxStatusBytes))
+			fmt.Fprintf(b, "### Dev server status (--status, on timeout)\n%s\n", text.Clip(string(raw), maxStatusBytes))
 			diag["status"] = res
 			carried = append(carried, "dev server status")
 			return nil
@@ -265,7 +266,7 @@ func requestOutcome(r browser.NetworkRequest) string {
 
 // compactArgs renders a call's arguments for the context line, bounded.
 func compactArgs(args any) string {
-	return truncate(string(argsJSON(args)), maxArgsBytes)
+	return text.Clip(string(argsJSON(args)), maxArgsBytes)
 }
 
 func argsJSON(args any) []byte {
@@ -277,11 +278,6 @@ func argsJSON(args any) []byte {
 		return []byte("{}")
 	}
 	return b
-}
-
-func firstLines(s string, n int) []string {
-	lines := strings.Split(s, "\n")
-	return lines[:min(n, len(lines))]
 }
 
 // recordError keeps a failure in the session's history, newest last.
@@ -313,7 +309,7 @@ func sessionErrorsTool(d *Deps) Tool {
 			for i := len(s.errors) - 1; i >= 0; i-- {
 				e := s.errors[i]
 				out = append(out, e)
-				r.resultf("%d. %s %s %s: %s", len(out), e.Time.Format("15:04:05.000Z"), e.Tool, e.Type, truncate(e.Message, 300))
+				r.resultf("%d. %s %s %s: %s", len(out), e.Time.Format("15:04:05.000Z"), e.Tool, e.Type, text.Clip(e.Message, 300))
 				r.resultf("   arguments: %s", e.Arguments)
 				if len(e.Carried) > 0 {
 					r.resultf("   the response carried: %s", strings.Join(e.Carried, ", "))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -237,9 +238,9 @@ func findTool(d *Deps) Tool {
 				r.resultf("%d of the page's lines match %s:", total, what)
 			}
 			for _, m := range matches {
-				line := truncate(m.Line, 600)
+				line := text.Clip(m.Line, 600)
 				if m.Under != "" {
-					r.resultf("- %s (inside %s)", line, truncate(m.Under, 120))
+					r.resultf("- %s (inside %s)", line, text.Clip(m.Under, 120))
 				} else {
 					r.resultf("- %s", line)
 				}

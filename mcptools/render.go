@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -194,13 +195,13 @@ func (r *response) pageInfo(info browser.Info, p *browser.Page) {
 	if len(console) > 0 {
 		fmt.Fprintf(&r.page, "- New console errors: %d\n", len(console)+dropped)
 		for _, m := range console[max(0, len(console)-10):] {
-			fmt.Fprintf(&r.page, "  - %s: %s\n", m.Level, truncate(m.Text, 300))
+			fmt.Fprintf(&r.page, "  - %s: %s\n", m.Level, text.Clip(m.Text, 300))
 		}
 	}
 	if blocked := p.TakeBlocked(); len(blocked) > 0 {
 		fmt.Fprintf(&r.page, "- Blocked requests: %d (refused by the request policy)\n", len(blocked))
 		for _, b := range blocked[:min(5, len(blocked))] {
-			fmt.Fprintf(&r.page, "  - %s: %s\n", truncate(b.URL, 200), b.Rule)
+			fmt.Fprintf(&r.page, "  - %s: %s\n", text.Clip(b.URL, 200), b.Rule)
 		}
 		r.set("blockedRequests", blocked)
 	}
@@ -276,9 +277,9 @@ func (r *response) writeTabs(tabs []*browser.TabInfo) {
 		if title == "" {
 			title = "(no title)"
 		}
-		fmt.Fprintf(&r.tabs, "- %d:%s [%s](%s)", t.Index, cur, truncate(title, 80), t.URL)
+		fmt.Fprintf(&r.tabs, "- %d:%s [%s](%s)", t.Index, cur, text.Clip(title, 80), t.URL)
 		if t.Dialog != "" {
-			fmt.Fprintf(&r.tabs, " - dialog open: %s", truncate(t.Dialog, 120))
+			fmt.Fprintf(&r.tabs, " - dialog open: %s", text.Clip(t.Dialog, 120))
 		}
 		r.tabs.WriteByte('\n')
 	}
@@ -288,17 +289,10 @@ func (r *response) writeTabs(tabs []*browser.TabInfo) {
 // dialog renders the ### Dialog section: what blocks the page, and how to
 // go on.
 func (r *response) dialog(d *browser.Dialog) {
-	fmt.Fprintf(&r.modal, "### Dialog\nA %s dialog is open: %q", d.Type, truncate(d.Message, 500))
+	fmt.Fprintf(&r.modal, "### Dialog\nA %s dialog is open: %q", d.Type, text.Clip(d.Message, 500))
 	if d.Type == "prompt" && d.DefaultPrompt != "" {
-		fmt.Fprintf(&r.modal, " (default answer %q)", truncate(d.DefaultPrompt, 200))
+		fmt.Fprintf(&r.modal, " (default answer %q)", text.Clip(d.DefaultPrompt, 200))
 	}
 	r.modal.WriteString("\nThe page is blocked until you answer it with browser_handle_dialog (accept; promptText for a prompt).\n")
 	r.set("dialog", d)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

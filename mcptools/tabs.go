@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -129,7 +130,7 @@ func handleDialogTool(d *Deps) Tool {
 			if a.Accept {
 				verb = "Accepted"
 			}
-			r.resultf("%s the %s dialog %q.", verb, dlg.Type, truncate(dlg.Message, 200))
+			r.resultf("%s the %s dialog %q.", verb, dlg.Type, text.Clip(dlg.Message, 200))
 			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
 				return nil, err
 			}

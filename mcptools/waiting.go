@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -105,7 +106,7 @@ func expectTool(d *Deps) Tool {
 			}
 			switch a.Check {
 			case "text", "value":
-				r.resultf("PASS: the %s of %s is %q.", a.Check, what, truncate(res.Actual, 300))
+				r.resultf("PASS: the %s of %s is %q.", a.Check, what, text.Clip(res.Actual, 300))
 			case "count":
 				r.resultf("PASS: %s matches %s elements.", a.Target, res.Actual)
 			default:
