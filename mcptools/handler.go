@@ -17,9 +17,10 @@ import (
 //	instrument  metrics, and a panic becomes an internal_error result
 //	limit       the per-client rate limit on calls
 //	bind        the arguments checked (sizes, then the schema) and bound to T
-//	onSession   the session held for the call, with the request on it; a
-//	            cancellation said as such; the action recorded for flows; a
-//	            failure answered with its diagnostics
+//	held        the session held for the call, with the request on it; a
+//	            cancellation said as such
+//	diagnosed   a failure answered with its diagnostics, and logged
+//	recorded    a successful action kept as a flow step
 //
 // and then the tool's own function, which gets its session and arguments.
 
@@ -73,10 +74,21 @@ func bind[T any](name string, validate func(raw any) (T, error),
 	}
 }
 
-// onSession runs fn on the caller's session, held for the call.
+// sessionFunc is a step of a call on its session.
+type sessionFunc[T any] = func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error)
+
+// onSession runs fn on the caller's session through the session layers:
+// held, then diagnosed, then recorded.
 func onSession[T sessionArgs](d *Deps, name, toolset string,
 	fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error),
 ) func(ctx context.Context, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
+	return held(d, name, diagnosed(d, name, toolset, recorded(name, fn)))
+}
+
+// held holds the session the call names for the length of the call, with
+// the request on it (s.req), and says so when something else cancelled
+// the call (session_end, the server's exit), whatever the cut work made of it.
+func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx context.Context, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
 	return func(ctx context.Context, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
 		s, callCtx, err := d.Sessions.acquire(ctx, args.session(), name)
 		if err != nil {
@@ -87,29 +99,45 @@ func onSession[T sessionArgs](d *Deps, name, toolset string,
 			s.req = mcp.CallToolRequest{}
 			s.release()
 		}()
-		pre := s.preLocate(callCtx, name, req.Params.Arguments)
-		res, err := fn(callCtx, s, args)
+		res, err := next(callCtx, s, req, args)
 		if by := s.interruptedBy(); by != "" {
-			// Cancelled from outside: say so, whatever the cancelled work
-			// made of its cut context.
 			d.Logger.Info("tool cancelled", zap.String("tool", name), zap.String("session", s.ID), zap.String("by", by))
 			return errorResult(name, &ToolError{Type: ErrSessionEnded,
 				Message:    fmt.Sprintf("%s was cancelled: %s ended session %s while it ran", name, by, s.ID),
 				Suggestion: "call again: a new session starts (run session_start first if it had a dev server)"}), nil
 		}
-		if err != nil {
-			typ, msg, _ := classify(err)
-			lvl := zap.InfoLevel
-			if typ == ErrInternal {
-				lvl = zap.ErrorLevel
-			}
-			d.Logger.Log(lvl, "tool failed", zap.String("tool", name), zap.String("session", s.ID), zap.String("type", string(typ)), zap.String("message", msg))
-			clientLog(ctx, mcp.LoggingLevelWarning, map[string]any{"event": "tool failed", "tool": name, "session": s.ID, "type": string(typ), "message": msg})
-			return d.failure(ctx, s, name, toolset, req, err), nil
+		return res, err
+	}
+}
+
+// diagnosed answers a failure with its diagnostics (failure.go), logs it,
+// and tells the client's log; a cancelled call is left to held.
+func diagnosed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessionFunc[T] {
+	return func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
+		res, err := next(ctx, s, req, args)
+		if err == nil || s.interruptedBy() != "" {
+			return res, err
 		}
-		if res != nil && !res.IsError {
+		typ, msg, _ := classify(err)
+		lvl := zap.InfoLevel
+		if typ == ErrInternal {
+			lvl = zap.ErrorLevel
+		}
+		d.Logger.Log(lvl, "tool failed", zap.String("tool", name), zap.String("session", s.ID), zap.String("type", string(typ)), zap.String("message", msg))
+		clientLog(ctx, mcp.LoggingLevelWarning, map[string]any{"event": "tool failed", "tool": name, "session": s.ID, "type": string(typ), "message": msg})
+		return d.failure(ctx, s, name, toolset, req, err), nil
+	}
+}
+
+// recorded keeps a successful action or check as a flow step, with the
+// locator of its target read before the action changed the page.
+func recorded[T any](name string, fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error)) sessionFunc[T] {
+	return func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
+		pre := s.preLocate(ctx, name, req.Params.Arguments)
+		res, err := fn(ctx, s, args)
+		if err == nil && res != nil && !res.IsError && s.interruptedBy() == "" {
 			s.record(name, req.Params.Arguments, pre)
 		}
-		return res, nil
+		return res, err
 	}
 }
