@@ -1,13 +1,10 @@
 package mcptools
 
 import (
-	"go/ast"
-	"go/parser"
 	"go/scanner"
 	"go/token"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,32 +15,14 @@ import (
 // worded here (a Step without words would leave the agent without its
 // Next: line).
 func TestEveryStepHasWords(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "../browser/errors.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	ast.Inspect(f, func(node ast.Node) bool {
-		vs, ok := node.(*ast.ValueSpec)
-		if !ok || vs.Type == nil || len(vs.Values) != 1 {
-			return true
-		}
-		if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Step" {
-			return true
-		}
-		lit, ok := vs.Values[0].(*ast.BasicLit)
-		if !ok {
-			return true
-		}
-		v, _ := strconv.Unquote(lit.Value)
-		n++
+	steps := constsOf(t, "../browser/errors.go", "Step")
+	for name, v := range steps {
 		if nextSteps[browser.Step(v)] == "" {
-			t.Errorf("browser.%s (%q) has no words in nextSteps", vs.Names[0].Name, v)
+			t.Errorf("browser.%s (%q) has no words in nextSteps", name, v)
 		}
-		return true
-	})
-	if n == 0 || n != len(nextSteps) {
-		t.Errorf("browser declares %d steps, nextSteps words %d", n, len(nextSteps))
+	}
+	if len(steps) != len(nextSteps) {
+		t.Errorf("browser declares %d steps, nextSteps words %d", len(steps), len(nextSteps))
 	}
 }
 
