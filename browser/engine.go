@@ -42,6 +42,7 @@ const (
 	fnWatchDrag      jsFn = "watchDrag"
 	fnDragStarted    jsFn = "dragStarted"
 	fnStableLocator  jsFn = "stableLocator"
+	fnRestyleAll     jsFn = "restyleAll"
 )
 
 // jsExpr is an argument that is JavaScript already, passed as it is: the

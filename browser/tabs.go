@@ -50,6 +50,7 @@ type Tabs struct {
 	deathWhy string
 
 	guard tabsGuard // the request policy's state of this context (policy.go)
+	media Media     // what the pages' media queries see (emulate.go)
 	// active is when a page target of the context last appeared or
 	// changed (UnixNano): a page opening popups is busy (activeCtx).
 	active atomic.Int64
@@ -180,6 +181,12 @@ func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
 	if err := p.start(ctx); err != nil {
 		p.Close()
 		return nil, err
+	}
+	if m := t.mediaOf(); m != (Media{}) {
+		if err := p.applyMedia(ctx, m); err != nil {
+			p.Close()
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -29,6 +29,7 @@ var Verbs = []Verb{
 	{"upload", "browser_file_upload", ""},
 	{"dialog", "browser_handle_dialog", ""},
 	{"resize", "browser_resize", ""},
+	{"emulate_media", "browser_emulate_media", ""},
 	{"wait", "browser_wait_for", ""},
 	{"expect", "browser_expect", ""},
 }

@@ -14,7 +14,11 @@ func ToolTable(tools []Tool) string {
 	var b strings.Builder
 	b.WriteString("| tool | arguments | what it does |\n|---|---|---|\n")
 	for _, t := range tools {
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", t.Def.Name, argList(t), strings.ReplaceAll(t.Def.Description, "|", "\\|"))
+		desc := strings.ReplaceAll(t.Def.Description, "|", "\\|")
+		if t.Cap != "" {
+			desc = "(`--caps " + t.Cap + "`) " + desc
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", t.Def.Name, argList(t), desc)
 	}
 	return b.String()
 }

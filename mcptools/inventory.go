@@ -32,9 +32,12 @@ const (
 // Registration, the README table, schema snapshots and the invariant tests
 // all read [Inventory], so a tool exists in exactly one place.
 type Tool struct {
-	Def      mcp.Tool
-	Handler  server.ToolHandlerFunc
-	Toolset  string
+	Def     mcp.Tool
+	Handler server.ToolHandlerFunc
+	Toolset string
+	// Cap is the capability group that offers the tool (caps.go); empty
+	// for a tool always offered.
+	Cap      string
 	ReadOnly bool
 	// TypeSchema derives the input schema from the arguments' Go type. Def
 	// carries the schema recorded in __toolsnaps__ instead (see
@@ -93,6 +96,9 @@ func inputSchema[T any](name string) json.RawMessage {
 
 // Deps are what the handlers work with.
 type Deps struct {
+	// Caps are the capability groups whose tools the server offers
+	// besides the core ones (caps.go).
+	Caps     []string
 	Browser  *browser.Manager
 	Sessions *Registry
 	Logger   *zap.Logger
@@ -154,6 +160,7 @@ func Inventory(d *Deps) []Tool {
 		waitForTool(d), expectTool(d),
 		evaluateTool(d),
 		consoleMessagesTool(d), networkRequestsTool(d),
+		inCap(CapEmulation, emulateMediaTool(d)),
 	}
 }
 

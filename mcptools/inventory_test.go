@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/e2e-mcp/e2e-mcp/internal/readme"
@@ -95,10 +97,13 @@ func TestInventory_Invariants(t *testing.T) {
 	}
 }
 
-// TestToolsList_Budget measures the real tools/list answer of the server.
-func TestToolsList_Budget(t *testing.T) {
-	srv := NewServer("test", testDeps())
-	msg := srv.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+// toolsList is the server's real tools/list answer with the groups caps
+// on: its tool count and size in bytes.
+func toolsList(t *testing.T, caps []string) (int, int) {
+	t.Helper()
+	d := testDeps()
+	d.Caps = caps
+	msg := NewServer("test", d).HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	b, err := json.Marshal(msg)
 	if err != nil {
 		t.Fatal(err)
@@ -111,14 +116,21 @@ func TestToolsList_Budget(t *testing.T) {
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := len(res.Result.Tools), len(Inventory(nil)); got != want {
-		t.Fatalf("tools/list has %d tools, inventory %d", got, want)
+	return len(res.Result.Tools), len(b)
+}
+
+// TestToolsList_Budget measures the real tools/list answer of the server.
+// The capability groups are off by default and out of the budget.
+func TestToolsList_Budget(t *testing.T) {
+	n, size := toolsList(t, nil)
+	if want := len(Offered(Inventory(nil), nil)); n != want || want == len(Inventory(nil)) {
+		t.Fatalf("tools/list has %d tools, the core of the inventory %d (of %d)", n, want, len(Inventory(nil)))
 	}
-	t.Logf("tools/list: %d tools, %d bytes (budget %d)", len(res.Result.Tools), len(b), toolsListBudget)
-	if len(b) > toolsListBudget {
-		t.Errorf("tools/list is %d bytes, over the budget of %d: shorten descriptions before raising it", len(b), toolsListBudget)
+	t.Logf("tools/list: %d tools, %d bytes (budget %d)", n, size, toolsListBudget)
+	if size > toolsListBudget {
+		t.Errorf("tools/list is %d bytes, over the budget of %d: shorten descriptions before raising it", size, toolsListBudget)
 	}
-	if avg := len(b) / len(res.Result.Tools); avg > perToolBudget {
+	if avg := size / n; avg > perToolBudget {
 		t.Errorf("tools/list takes %d bytes a tool, over the budget of %d", avg, perToolBudget)
 	}
 }
@@ -177,6 +189,21 @@ func TestToolSnapshots(t *testing.T) {
 	}
 }
 
+// TestReadmeToolTable: the README's table of tools, and what tools/list
+// weighs with and without every group.
 func TestReadmeToolTable(t *testing.T) {
-	readme.Check(t, "AUTOMATED TOOLS", ToolTable(Inventory(nil)))
+	n, size := toolsList(t, nil)
+	nAll, sizeAll := toolsList(t, CapGroups)
+	readme.Check(t, "AUTOMATED TOOLS", ToolTable(Inventory(nil))+fmt.Sprintf(
+		"\n`tools/list` by default: %d tools, %s bytes; with `--caps all`: %d tools, %s bytes.\n",
+		n, thousands(size), nAll, thousands(sizeAll)))
+}
+
+// thousands writes n with commas.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

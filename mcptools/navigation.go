@@ -200,3 +200,51 @@ func resizeTool(d *Deps) Tool {
 			return r.build(), nil
 		})
 }
+
+// EmulateMediaParams are the arguments of browser_emulate_media.
+type EmulateMediaParams struct {
+	Media         string `json:"media,omitempty" jsonschema:"enum=screen,enum=print"`
+	ColorScheme   string `json:"colorScheme,omitempty" jsonschema:"enum=light,enum=dark,enum=no-preference"`
+	ReducedMotion string `json:"reducedMotion,omitempty" jsonschema:"enum=reduce,enum=no-preference"`
+	ForcedColors  string `json:"forcedColors,omitempty" jsonschema:"enum=active,enum=none"`
+	SessionArg
+}
+
+func emulateMediaTool(d *Deps) Tool {
+	return define(d, "browser_emulate_media", ToolsetNavigation,
+		"Set what CSS media queries see in every tab of the session (omitted: the browser's own): dark mode, reduced motion, print.",
+		annotations{title: "Emulate media", idempotent: true},
+		func(ctx context.Context, s *Session, a EmulateMediaParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			m := browser.Media{Type: a.Media, ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion, ForcedColors: a.ForcedColors}
+			if err := s.tabs.SetMedia(ctx, m); err != nil {
+				return nil, err
+			}
+			var r response
+			if m == (browser.Media{}) {
+				r.resultf("Media queries see the browser's own values again.")
+			} else {
+				r.resultf("Media queries see %s.", describeMedia(m))
+			}
+			r.set("media", m)
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
+				return nil, err
+			}
+			return r.build(), nil
+		})
+}
+
+// describeMedia says what is emulated, in words.
+func describeMedia(m browser.Media) string {
+	var parts []string
+	for _, f := range [][2]string{{"media", m.Type}, {"prefers-color-scheme", m.ColorScheme},
+		{"prefers-reduced-motion", m.ReducedMotion}, {"forced-colors", m.ForcedColors}} {
+		if f[1] != "" {
+			parts = append(parts, f[0]+": "+f[1])
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -12,7 +12,8 @@ import (
 // connection.
 const instructions = `Browser tools for end-to-end testing. Typical loop: browser_navigate, read the snapshot, act on elements by their ref (e5) with browser_click / browser_type, read the changes each action returns. Refs come from the latest snapshot; after a navigation take a new one. Every tool takes an optional sessionId: sub-agents that pass different ids get isolated browsers (cookies, storage, tabs).`
 
-// NewServer builds the MCP server with every tool of the inventory. When an
+// NewServer builds the MCP server with every tool of the inventory (those
+// of capability groups that are off hidden, caps.go). When an
 // MCP connection goes away, the sessions it made are ended.
 func NewServer(version string, d *Deps) *server.MCPServer {
 	hooks := &server.Hooks{}
@@ -20,6 +21,7 @@ func NewServer(version string, d *Deps) *server.MCPServer {
 		d.Logger.Debug("connection closed", zap.String("connection", cs.SessionID()))
 		d.Sessions.CloseOwnedBy(cs.SessionID())
 	})
+	tools := gate(Inventory(d), d.Caps, hooks)
 	srv := server.NewMCPServer("e2e-mcp", version,
 		server.WithInstructions(instructions),
 		server.WithToolCapabilities(false),
@@ -29,7 +31,7 @@ func NewServer(version string, d *Deps) *server.MCPServer {
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 	)
-	Register(srv, Inventory(d))
+	Register(srv, tools)
 	return srv
 }
 

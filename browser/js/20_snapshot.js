@@ -374,7 +374,7 @@
   // mark the elements on the path to a change; the next walk reuses every
   // element off those paths, so after an action on a 1,500-row page only the
   // changed row and its ancestors are walked again. Anything that can restyle
-  // the whole page (style sheets, the viewport) voids the memo.
+  // the whole page (style sheets, the viewport, media features) voids the memo.
 
   const memo = new WeakMap();   // element -> {tv, cur, items}
   // What walkChildren added for an element of many children, child by child
@@ -490,6 +490,20 @@
     return framesSeen;
   }
 
+  // restyleAll voids the memo after a change the page cannot tell (media
+  // emulated from outside), then resolves once the page has run its own
+  // media listeners: Chrome finds the changed queries in one frame's style
+  // update and dispatches their events in the next, so two frames. A hidden
+  // tab gets no frames: at once.
+  function restyleAll() {
+    allDirty = true;
+    return new Promise((done) => {
+      if (document.visibilityState === 'hidden') { done(true); return; }
+      requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
+      setTimeout(() => done(true), 500);
+    });
+  }
+
   function track(root) {
     if (tracked.has(root)) return;
     tracked.add(root);
@@ -499,6 +513,11 @@
         addEventListener(type, noteEvent, true);
       }
       addEventListener('resize', () => { allDirty = true; }, true);
+      // Emulated media (or the system's dark mode) restyle without a
+      // mutation or a resize.
+      for (const q of ['print', '(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)', '(forced-colors: active)', '(prefers-contrast: more)']) {
+        matchMedia(q).addEventListener('change', () => { allDirty = true; });
+      }
     }
     observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
   }

@@ -22,7 +22,9 @@ type app struct {
 func newApp(cfg *Config, log *zap.Logger) *app {
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
+	caps, _ := mcptools.ParseCaps(cfg.Caps) // Validate refused a bad one
 	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
+		Caps:    caps,
 		Browser: bm, Sessions: reg, Logger: log,
 		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
 		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),

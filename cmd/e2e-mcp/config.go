@@ -19,6 +19,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/logs"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 )
 
@@ -89,6 +90,9 @@ type Config struct {
 	OAuthIssuer, OAuthJWKSURL, OAuthResource, OAuthScopes string
 	// RateSessions and RateCalls are per-client limits a minute (0: off).
 	RateSessions, RateCalls int
+	// Caps are the capability groups whose tools are offered besides the
+	// core ones (--caps, comma separated, or all).
+	Caps string
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 	// LogFormat is json or console.
@@ -227,6 +231,8 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.RateSessions })},
 	{"rate-calls", "E2E_MCP_RATE_CALLS", "0", "tool calls a client may make a minute (0: no limit; shared servers: 100)",
 		integer(func(c *Config) *int { return &c.RateCalls })},
+	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", "),
+		str(func(c *Config) *string { return &c.Caps })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
 		str(func(c *Config) *string { return &c.LogLevel })},
 	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
@@ -308,6 +314,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := c.endpoints(); err != nil {
 		errs = append(errs, err)
+	}
+	if _, err := mcptools.ParseCaps(c.Caps); err != nil {
+		errs = append(errs, fmt.Errorf("--caps: %v", err))
 	}
 	if c.RateSessions < 0 || c.RateCalls < 0 {
 		errs = append(errs, fmt.Errorf("--rate-sessions and --rate-calls must be 0 (no limit) or more"))

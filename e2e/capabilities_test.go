@@ -1,0 +1,132 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// toolNames is the server's tools/list, by name.
+func toolNames(t *testing.T, c *client.Client) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+// TestCapabilityGroups: a group's tools are offered only with --caps; a
+// call to one that is off is a typed answer naming the flag, and the core
+// tools are the same either way.
+func TestCapabilityGroups(t *testing.T) {
+	env, _ := serverEnv(t)
+	plain := startClient(t, env)
+	core := toolNames(t, plain)
+	if slices.Contains(core, "browser_emulate_media") {
+		t.Fatalf("the default tools/list offers browser_emulate_media: %v", core)
+	}
+	out := mustFail(t, plain, "browser_emulate_media", map[string]any{"colorScheme": "dark"}, "not_allowed")
+	mustContain(t, "a call to a tool of a group that is off", out, "--caps emulation")
+
+	env, _ = serverEnv(t)
+	all := toolNames(t, startClient(t, append(env, "E2E_MCP_CAPS=all")))
+	for _, n := range core {
+		if !slices.Contains(all, n) {
+			t.Errorf("--caps all drops the core tool %s", n)
+		}
+	}
+	if !slices.Contains(all, "browser_emulate_media") {
+		t.Errorf("--caps all does not offer browser_emulate_media: %v", all)
+	}
+}
+
+// TestEmulateMedia: the page's CSS and its matchMedia listeners see the
+// emulated color scheme, motion, forced colors and print media, in every
+// tab of the session, a popup opened later included, until reset.
+func TestEmulateMedia(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	env = append(env, "E2E_MCP_CAPS=emulation")
+	c := startClient(t, env)
+
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/emulate/media.html"})
+	mustContain(t, "the page as the browser renders it", out, "Seen: scheme light, motion full, colors normal")
+	if containsAny(out, "Dark theme is on", "Printable receipt") {
+		t.Fatalf("hidden text shows before any emulation:\n%s", out)
+	}
+
+	out = mustCall(t, c, "browser_emulate_media", map[string]any{"colorScheme": "dark", "reducedMotion": "reduce"})
+	mustContain(t, "dark and reduced motion", out, "prefers-color-scheme: dark", "Dark theme is on", "Seen: scheme dark, motion reduce, colors normal")
+
+	// A popup opened now sees the same.
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Open a copy']"})
+	mustContain(t, "the click that opens a copy", out, "New tabs opened: 1")
+	mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 1})
+	out = mustCall(t, c, "browser_snapshot", nil)
+	mustContain(t, "the popup", out, "Dark theme is on", "Seen: scheme dark, motion reduce, colors normal")
+
+	out = mustCall(t, c, "browser_emulate_media", map[string]any{"media": "print", "forcedColors": "active"})
+	mustContain(t, "print media", out, "Printable receipt", "Seen: scheme light, motion full, colors forced")
+	if containsAny(out, "Open a copy", "Dark theme is on") {
+		t.Errorf("print media still shows the screen-only link or the dark theme (each call sets every feature):\n%s", out)
+	}
+
+	out = mustCall(t, c, "browser_emulate_media", map[string]any{})
+	mustContain(t, "reset", out, "the browser's own values", "Seen: scheme light, motion full, colors normal", "Open a copy")
+	mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 0})
+	out = mustCall(t, c, "browser_snapshot", nil)
+	mustContain(t, "the first tab after the reset", out, "Seen: scheme light, motion full, colors normal")
+
+	out = mustFail(t, c, "browser_emulate_media", map[string]any{"colorScheme": "purple"}, "invalid_input")
+	mustContain(t, "a color scheme that does not exist", out, "colorScheme")
+
+	// Recorded as a flow step, replayed by run (which offers every group).
+	dir := t.TempDir()
+	env = append(env, "E2E_MCP_FILE_ROOTS="+dir)
+	rec := startClient(t, env)
+	mustCall(t, rec, "browser_navigate", map[string]any{"url": f.URL + "/emulate/media.html"})
+	mustCall(t, rec, "browser_emulate_media", map[string]any{"colorScheme": "dark"})
+	mustCall(t, rec, "browser_expect", map[string]any{"target": "text=Dark theme is on", "check": "visible"})
+	flowFile := filepath.Join(dir, "dark.yaml")
+	mustCall(t, rec, "session_export_flow", map[string]any{"path": flowFile, "name": "dark"})
+	b, err := os.ReadFile(flowFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the exported flow", string(b), "emulate_media:", "colorScheme: dark")
+	if out, code := runFlows(t, env, flowFile); code != 0 || !strings.Contains(out, "PASS  dark") {
+		t.Fatalf("the flow does not replay green (exit %d):\n%s", code, out)
+	}
+	// Without the emulation step the same expectation fails.
+	light := strings.Replace(string(b), "colorScheme: dark", "colorScheme: light", 1)
+	if err := os.WriteFile(flowFile, []byte(light), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runFlows(t, env, flowFile); code != 1 || !strings.Contains(out, "FAIL  dark") {
+		t.Fatalf("the flow in light mode does not fail (exit %d):\n%s", code, out)
+	}
+}
+
+// containsAny says whether s holds any of subs.
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
