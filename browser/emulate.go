@@ -69,14 +69,8 @@ func (t *Tabs) SetMedia(ctx context.Context, m Media) error {
 	}
 	t.mu.Lock()
 	t.media = m
-	var pages []*Page
-	for _, lt := range t.tabs {
-		if lt.page != nil && !lt.page.Gone() {
-			pages = append(pages, lt.page)
-		}
-	}
 	t.mu.Unlock()
-	for _, p := range pages {
+	for _, p := range t.livePages() {
 		if err := p.applyMedia(ctx, m); err != nil {
 			return err
 		}

@@ -45,6 +45,9 @@ type NetworkRequest struct {
 	Failure string `json:"failure,omitempty"`
 	// Done is false while the request is in flight.
 	Done bool `json:"done"`
+	// Route is the pattern of the route that answered the request (it was
+	// mocked, aborted or changed), if one did.
+	Route string `json:"route,omitempty"`
 
 	id    network.RequestID
 	frame string
@@ -142,6 +145,10 @@ func (p *Page) recordLocked(ev any) bool {
 			id: e.RequestID, frame: string(e.FrameID), start: float64(e.Timestamp)}
 		if len(ev0.open) >= maxOpenRequests {
 			ev0.dropOldestOpen()
+		}
+		if pat, ok := p.net.routed[e.RequestID]; ok {
+			r.Route = pat
+			delete(p.net.routed, e.RequestID)
 		}
 		ev0.open[e.RequestID] = r
 		ev0.network.add(r)
@@ -517,4 +524,22 @@ func scriptError(d *runtime.ExceptionDetails, hint string) *Error {
 		msg += "\nStack:\n  " + strings.ReplaceAll(m.Stack, "\n", "\n  ")
 	}
 	return &Error{Kind: KindScriptError, Message: msg, Hint: hint}
+}
+
+// markRouted notes that a route answered the request id: on its record, or
+// on the one its requestWillBeSent makes when that comes later.
+func (p *Page) markRouted(id network.RequestID, pattern string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r := p.events.open[id]; r != nil {
+		r.Route = pattern
+		return
+	}
+	if p.net.routed == nil {
+		p.net.routed = map[network.RequestID]string{}
+	}
+	if len(p.net.routed) >= maxOpenRequests {
+		clear(p.net.routed)
+	}
+	p.net.routed[id] = pattern
 }

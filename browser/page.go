@@ -91,6 +91,7 @@ type netState struct {
 	answered   int                             // fetches counted as done at their response
 	yieldFirst bool                            // the next changes snapshot lets the page's queued tasks run first
 	failedRead time.Time                       // when TakeFailedRequests last looked
+	routed     map[network.RequestID]string    // requests a route answered before they were recorded
 }
 
 // modalState is what the page opened that an agent answers or sees.

@@ -123,29 +123,33 @@ type pageGuard struct {
 	lastDoc *BlockedRequest
 }
 
-// newPageGuard is the guard of a page, or nil when the policy intercepts
-// nothing.
+// newPageGuard is the guard of a page: the request policy's checks and the
+// session's routes (route.go).
 func newPageGuard(p *Page) *pageGuard {
-	if !p.m.policy().Intercepts() {
-		return nil
-	}
 	g := &pageGuard{p: p}
 	g.q.decide = g.decide
 	return g
 }
 
-// enableGuard turns request interception on in a session of the page: the
-// tab's own or an out-of-process iframe's.
+// enableGuard turns request interception on in a session of the page (the
+// tab's own or an out-of-process iframe's) when the policy or the
+// session's routes need it.
 func (p *Page) enableGuard(ctx context.Context, h *host) error {
-	if p.guard == nil {
+	if p.guard == nil || !p.intercepting() {
 		return nil
 	}
 	_, err := callOn(ctx, h, fetch.Enable, fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}})
 	if err != nil {
-		return fmt.Errorf("enable the request policy: %w", err)
+		return fmt.Errorf("enable request interception: %w", err)
 	}
 	return nil
+}
+
+// intercepting says whether the page's requests must be paused: for the
+// request policy, or for the session's routes.
+func (p *Page) intercepting() bool {
+	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any())
 }
 
 // onEvent takes the policy's events of a session. It runs on chromedp's
@@ -158,7 +162,7 @@ func (g *pageGuard) onEvent(h *host, ev any) bool {
 		return true
 	case *network.EventResponseReceived:
 		// DNS rebinding: the address Chrome really connected to.
-		if r := e.Response; r != nil && r.RemoteIPAddress != "" {
+		if r := e.Response; r != nil && r.RemoteIPAddress != "" && g.p.m.policy().Intercepts() {
 			if v := g.p.m.policy().CheckConnected(r.URL, g.p.tabs.devOrigins(), r.RemoteIPAddress); v.Blocked {
 				g.record(BlockedRequest{URL: r.URL, Rule: v.Rule, Type: string(e.Type)})
 			}
@@ -176,20 +180,23 @@ func (g *pageGuard) record(b BlockedRequest) {
 	}
 }
 
-// decide answers one paused request: continue it, or fail it as blocked by
-// the client and record why.
+// decide answers one paused request: fail it as blocked by the client and
+// record why, or hand it to the session's routes.
 func (g *pageGuard) decide(r pausedReq) {
 	p := g.p
 	ctx, cancel := context.WithTimeout(r.h.ctx, netpolicy.DNSTimeout+p.m.opts.ActionTimeout)
 	defer cancel()
 	u := r.e.Request.URL
-	v := p.m.policy().Check(ctx, u, p.tabs.devOrigins())
+	var v netpolicy.Verdict
+	if pol := p.m.policy(); pol.Intercepts() {
+		v = pol.Check(ctx, u, p.tabs.devOrigins())
+	}
 	var err error
 	if v.Blocked {
 		g.record(BlockedRequest{URL: u, Rule: v.Rule, Type: string(r.e.ResourceType)})
 		_, err = callOn(ctx, r.h, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 	} else {
-		_, err = callOn(ctx, r.h, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.e.RequestID})
+		err = g.routeRequest(ctx, r)
 	}
 	if err != nil && ctx.Err() == nil {
 		p.log.Debug("answer a paused request", zap.String("url", u), zap.Error(err))

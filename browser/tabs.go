@@ -49,8 +49,10 @@ type Tabs struct {
 	// "it died" (the watchdog stopped it).
 	deathWhy string
 
-	guard tabsGuard // the request policy's state of this context (policy.go)
-	media Media     // what the pages' media queries see (emulate.go)
+	guard    tabsGuard  // the request policy's state of this context (policy.go)
+	media    Media      // what the pages' media queries see (emulate.go)
+	routes   routeTable // the session's routes (route.go)
+	netState string     // the network state set for the session's pages (netstate.go)
 	// active is when a page target of the context last appeared or
 	// changed (UnixNano): a page opening popups is busy (activeCtx).
 	active atomic.Int64
@@ -184,6 +186,12 @@ func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
 	}
 	if m := t.mediaOf(); m != (Media{}) {
 		if err := p.applyMedia(ctx, m); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
+	if s := t.networkStateOf(); s != "" && s != "online" {
+		if err := p.applyNetworkState(ctx, s); err != nil {
 			p.Close()
 			return nil, err
 		}

@@ -101,18 +101,10 @@ func TestEmulateMedia(t *testing.T) {
 	mustCall(t, rec, "browser_navigate", map[string]any{"url": f.URL + "/emulate/media.html"})
 	mustCall(t, rec, "browser_emulate_media", map[string]any{"colorScheme": "dark"})
 	mustCall(t, rec, "browser_expect", map[string]any{"target": "text=Dark theme is on", "check": "visible"})
-	flowFile := filepath.Join(dir, "dark.yaml")
-	mustCall(t, rec, "session_export_flow", map[string]any{"path": flowFile, "name": "dark"})
-	b, err := os.ReadFile(flowFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustContain(t, "the exported flow", string(b), "emulate_media:", "colorScheme: dark")
-	if out, code := runFlows(t, env, flowFile); code != 0 || !strings.Contains(out, "PASS  dark") {
-		t.Fatalf("the flow does not replay green (exit %d):\n%s", code, out)
-	}
+	flowFile, flow := exportAndReplay(t, rec, env, dir, "dark")
+	mustContain(t, "the exported flow", flow, "emulate_media:", "colorScheme: dark")
 	// Without the emulation step the same expectation fails.
-	light := strings.Replace(string(b), "colorScheme: dark", "colorScheme: light", 1)
+	light := strings.Replace(flow, "colorScheme: dark", "colorScheme: light", 1)
 	if err := os.WriteFile(flowFile, []byte(light), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -129,4 +121,21 @@ func containsAny(s string, subs ...string) bool {
 		}
 	}
 	return false
+}
+
+// exportAndReplay exports the session of c as the flow name under dir, and
+// replays it with e2e-mcp run, which must pass. It returns the flow's path
+// and text.
+func exportAndReplay(t *testing.T, c *client.Client, env []string, dir, name string) (string, string) {
+	t.Helper()
+	flowFile := filepath.Join(dir, name+".yaml")
+	mustCall(t, c, "session_export_flow", map[string]any{"path": flowFile, "name": name})
+	b, err := os.ReadFile(flowFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runFlows(t, env, flowFile); code != 0 || !strings.Contains(out, "PASS  "+name) {
+		t.Fatalf("the flow does not replay green (exit %d):\n%s\nthe flow:\n%s", code, out, b)
+	}
+	return flowFile, string(b)
 }

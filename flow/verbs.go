@@ -30,6 +30,9 @@ var Verbs = []Verb{
 	{"dialog", "browser_handle_dialog", ""},
 	{"resize", "browser_resize", ""},
 	{"emulate_media", "browser_emulate_media", ""},
+	{"route", "browser_route", ""},
+	{"unroute", "browser_unroute", "pattern"},
+	{"network_state", "browser_network_state_set", "state"},
 	{"wait", "browser_wait_for", ""},
 	{"expect", "browser_expect", ""},
 }

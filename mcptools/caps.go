@@ -18,10 +18,13 @@ const (
 	// CapEmulation: what the pages' media queries see (color scheme,
 	// reduced motion, forced colors, print).
 	CapEmulation = "emulation"
+	// CapNetwork: routes that mock, fail, delay or change requests, and
+	// the network state (offline, throttled).
+	CapNetwork = "network"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapEmulation}
+var CapGroups = []string{CapEmulation, CapNetwork}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

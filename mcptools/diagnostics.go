@@ -185,6 +185,9 @@ func requestLine(q browser.NetworkRequest) string {
 	if q.Done {
 		extra = append(extra, fmt.Sprintf("%.0f ms", q.DurationMS))
 	}
+	if q.Route != "" {
+		extra = append(extra, "routed by "+q.Route)
+	}
 	line := fmt.Sprintf("%s %s → %s", q.Method, text.Clip(q.URL, 300), outcome)
 	if len(extra) > 0 {
 		line += " (" + strings.Join(extra, ", ") + ")"

@@ -44,6 +44,12 @@ func (d *Deps) uploadPaths(paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, invalidInput("paths", "empty: give the absolute path of at least one file")
 	}
+	return d.readablePaths("paths", paths)
+}
+
+// readablePaths checks paths the way uploadPaths does, for the argument
+// named list (each path of a list of more than one is list[i]).
+func (d *Deps) readablePaths(list string, paths []string) ([]string, error) {
 	roots, err := d.readRoots()
 	if err != nil {
 		return nil, err
@@ -51,12 +57,15 @@ func (d *Deps) uploadPaths(paths []string) ([]string, error) {
 	real := realPaths(roots)
 	out := make([]string, len(paths))
 	for i, pth := range paths {
-		field := fmt.Sprintf("paths[%d]", i)
+		field := list
+		if list == "paths" {
+			field = fmt.Sprintf("paths[%d]", i)
+		}
 		if !filepath.IsAbs(pth) {
 			return nil, invalidInput(field, "%q is not an absolute path", pth)
 		}
 		outside := &ToolError{Type: ErrNotAllowed,
-			Message:    fmt.Sprintf("%s: %q is outside the directories files may be uploaded from: %s", field, pth, strings.Join(roots, ", ")),
+			Message:    fmt.Sprintf("%s: %q is outside the directories files may be read from: %s", field, pth, strings.Join(roots, ", ")),
 			Suggestion: "use a file inside one of them, or start the server with --file-roots (E2E_MCP_FILE_ROOTS) naming its directory"}
 		// Refused before it is looked at, so that the answer tells nothing
 		// of what exists outside the roots; then again with links followed.

@@ -161,6 +161,8 @@ func Inventory(d *Deps) []Tool {
 		evaluateTool(d),
 		consoleMessagesTool(d), networkRequestsTool(d),
 		inCap(CapEmulation, emulateMediaTool(d)),
+		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
+		inCap(CapNetwork, networkStateTool(d)),
 	}
 }
 

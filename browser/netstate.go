@@ -1,0 +1,68 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/chromedp/cdproto/network"
+)
+
+// Network states a session's pages can be put in: offline, or throttled as
+// Chrome DevTools' presets (latency in ms, throughput in bytes a second).
+var networkStates = map[string]network.Conditions{
+	"online":  {DownloadThroughput: -1, UploadThroughput: -1},
+	"offline": {Offline: true, DownloadThroughput: -1, UploadThroughput: -1},
+	"slow-3g": {Latency: 2000, DownloadThroughput: 500 * 1000 / 8 * 0.8, UploadThroughput: 500 * 1000 / 8 * 0.8, ConnectionType: network.ConnectionTypeCellular3g},
+	"fast-3g": {Latency: 562.5, DownloadThroughput: 1.6 * 1000 * 1000 / 8 * 0.9, UploadThroughput: 750 * 1000 / 8 * 0.9, ConnectionType: network.ConnectionTypeCellular3g},
+	"fast-4g": {Latency: 165, DownloadThroughput: 9 * 1000 * 1000 / 8 * 0.9, UploadThroughput: 1.5 * 1000 * 1000 / 8 * 0.9, ConnectionType: network.ConnectionTypeCellular4g},
+}
+
+// NetworkStates are the states SetNetworkState takes.
+func NetworkStates() []string { return sortedKeys(networkStates) }
+
+// SetNetworkState puts every tab of the session, and every tab it opens
+// later, in a network state: online, offline (navigator.onLine is false,
+// requests fail) or a throttling preset.
+func (t *Tabs) SetNetworkState(ctx context.Context, state string) error {
+	if _, ok := networkStates[state]; !ok {
+		return newError(KindInvalidInput, "use one of "+joinOr(NetworkStates()), "network state %q", state)
+	}
+	t.mu.Lock()
+	t.netState = state
+	t.mu.Unlock()
+	for _, p := range t.livePages() {
+		if err := p.applyNetworkState(ctx, state); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// networkStateOf is the state the session's pages are set to ("": online,
+// never set).
+func (t *Tabs) networkStateOf() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.netState
+}
+
+// applyNetworkState sets the conditions in each of the page's sessions (its
+// out-of-process iframes have a network stack of their own) and what
+// navigator.onLine says.
+func (p *Page) applyNetworkState(ctx context.Context, state string) error {
+	c := networkStates[state]
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	for _, h := range p.hosts() {
+		_, err := callOn(cctx, h, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{&c}})
+		if err == nil {
+			_, err = callOn(cctx, h, network.OverrideNetworkState, network.OverrideNetworkStateParams{
+				Offline: c.Offline, Latency: c.Latency, DownloadThroughput: c.DownloadThroughput,
+				UploadThroughput: c.UploadThroughput, ConnectionType: c.ConnectionType})
+		}
+		if err != nil {
+			return p.ctxError(cctx, err, "set the network state")
+		}
+	}
+	return nil
+}

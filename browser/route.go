@@ -1,0 +1,390 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"go.uber.org/zap"
+)
+
+// Routes: rules the requests of a session's pages (their iframes and the
+// popups they open) are matched against before they leave the browser, as
+// Playwright's page.route. A route answers a request itself (fulfil),
+// fails it (abort), or lets it go on with its headers changed; any of the
+// three after a delay. The request policy decides first: a blocked origin
+// stays blocked whatever a route says.
+
+// Route is one rule.
+type Route struct {
+	// Pattern is a URL glob (** any characters, * any but '/'; one starting
+	// with '/' is matched against path?query) or a /regex/flags.
+	Pattern string `json:"pattern"`
+	// Abort fails the request with this reason (failed, aborted, timedout,
+	// accessdenied, connectionrefused, ...).
+	Abort string `json:"abort,omitempty"`
+	// Status, ContentType and Body fulfil the request; Headers are the
+	// response's headers then, else headers set on the request going on.
+	Status      int               `json:"status,omitempty"`
+	ContentType string            `json:"contentType,omitempty"`
+	Headers     map[string]string `json:"headers,omitempty"`
+	Body        []byte            `json:"-"`
+	// RemoveHeaders are request headers dropped before it goes on.
+	RemoveHeaders []string `json:"removeHeaders,omitempty"`
+	// Delay holds the request this long before the route answers it.
+	Delay time.Duration `json:"-"`
+	// Times is how many requests the route answers before it goes away
+	// (0: every one).
+	Times int `json:"times,omitempty"`
+
+	re   *regexp.Regexp
+	rel  bool
+	hits int
+}
+
+// MaxRouteDelay bounds a route's delay.
+const MaxRouteDelay = time.Minute
+
+// maxRoutes bounds the routes of a session.
+const maxRoutes = 100
+
+// abortReasons are the reasons a route may fail a request with, by the
+// names Playwright's route.abort takes.
+var abortReasons = map[string]network.ErrorReason{
+	"failed": network.ErrorReasonFailed, "aborted": network.ErrorReasonAborted, "timedout": network.ErrorReasonTimedOut,
+	"accessdenied": network.ErrorReasonAccessDenied, "connectionclosed": network.ErrorReasonConnectionClosed,
+	"connectionreset": network.ErrorReasonConnectionReset, "connectionrefused": network.ErrorReasonConnectionRefused,
+	"connectionaborted": network.ErrorReasonConnectionAborted, "connectionfailed": network.ErrorReasonConnectionFailed,
+	"namenotresolved": network.ErrorReasonNameNotResolved, "internetdisconnected": network.ErrorReasonInternetDisconnected,
+	"addressunreachable": network.ErrorReasonAddressUnreachable, "blockedbyclient": network.ErrorReasonBlockedByClient,
+	"blockedbyresponse": network.ErrorReasonBlockedByResponse,
+}
+
+// Fulfils reports whether the route answers requests itself.
+func (r *Route) Fulfils() bool { return r.Status != 0 || r.Body != nil || r.ContentType != "" }
+
+// Action says in a few words what the route does.
+func (r *Route) Action() string {
+	var s string
+	switch {
+	case r.Abort != "":
+		s = "abort (" + r.Abort + ")"
+	case r.Fulfils():
+		status := r.Status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		s = fmt.Sprintf("fulfil %d", status)
+		if r.ContentType != "" {
+			s += " " + r.ContentType
+		}
+		s += fmt.Sprintf(", %d bytes", len(r.Body))
+	default:
+		s = "continue"
+		if len(r.Headers) > 0 || len(r.RemoveHeaders) > 0 {
+			s += " with headers changed"
+		}
+	}
+	if r.Delay > 0 {
+		s += fmt.Sprintf(" after %s", r.Delay)
+	}
+	if r.Times > 0 {
+		s += fmt.Sprintf(", %d of %d used", r.hits, r.Times)
+	}
+	return s
+}
+
+// compile checks the route and reads its pattern.
+func (r *Route) compile() error {
+	if strings.TrimSpace(r.Pattern) == "" {
+		return newError(KindInvalidInput, "give a URL glob such as **/api/* or a /regex/", "pattern is empty")
+	}
+	m, err := parseURLPattern(r.Pattern)
+	if err != nil {
+		return err
+	}
+	src := m.src
+	for _, f := range m.flags {
+		switch f {
+		case 'i', 's', 'm':
+			src = "(?" + string(f) + ")" + src
+		default:
+			return newError(KindInvalidInput, "use the flags i, s or m", "pattern %q: flag %q", r.Pattern, string(f))
+		}
+	}
+	if r.re, err = regexp.Compile(src); err != nil {
+		return newError(KindInvalidInput, "write the regular expression in Go's syntax (RE2: no lookaround or backreferences)", "pattern %q: %v", r.Pattern, err)
+	}
+	r.rel = m.rel
+	switch {
+	case r.Abort != "" && (r.Fulfils() || len(r.Headers) > 0 || len(r.RemoveHeaders) > 0):
+		return newError(KindInvalidInput, "a route either aborts, or fulfils or changes headers", "abort with a response")
+	case r.Abort != "" && abortReasons[r.Abort] == "":
+		return newError(KindInvalidInput, "use one of "+joinOr(sortedKeys(abortReasons)), "abort reason %q", r.Abort)
+	case r.Status != 0 && (r.Status < 100 || r.Status > 599):
+		return newError(KindInvalidInput, "use an HTTP status from 100 to 599", "status %d", r.Status)
+	case r.Delay < 0 || r.Delay > MaxRouteDelay:
+		return newError(KindInvalidInput, fmt.Sprintf("use a delay from 0 to %s", MaxRouteDelay), "delay %s", r.Delay)
+	case r.Times < 0:
+		return newError(KindInvalidInput, "use 0 (every request) or more", "times %d", r.Times)
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// matches reports whether the route takes rawURL.
+func (r *Route) matches(rawURL string) bool {
+	if !r.rel {
+		return r.re.MatchString(rawURL)
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	s := u.EscapedPath()
+	if u.RawQuery != "" {
+		s += "?" + u.RawQuery
+	}
+	return r.re.MatchString(s)
+}
+
+// routeTable is a session's routes, newest first: the newest that matches
+// takes a request.
+type routeTable struct {
+	mu     sync.Mutex
+	routes []*Route
+}
+
+// take finds the route of a request, and counts the use.
+func (rt *routeTable) take(rawURL string) *Route {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for i, r := range rt.routes {
+		if !r.matches(rawURL) {
+			continue
+		}
+		r.hits++
+		cp := *r
+		if r.Times > 0 && r.hits >= r.Times {
+			rt.routes = slices.Delete(rt.routes, i, i+1)
+		}
+		return &cp
+	}
+	return nil
+}
+
+func (rt *routeTable) any() bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return len(rt.routes) > 0
+}
+
+// RouteInfo is a route as listed.
+type RouteInfo struct {
+	Pattern string `json:"pattern"`
+	Action  string `json:"action"`
+	Hits    int    `json:"hits"`
+}
+
+// Routes lists the session's routes, newest first.
+func (t *Tabs) Routes() []RouteInfo {
+	t.routes.mu.Lock()
+	defer t.routes.mu.Unlock()
+	out := make([]RouteInfo, 0, len(t.routes.routes))
+	for _, r := range t.routes.routes {
+		out = append(out, RouteInfo{Pattern: r.Pattern, Action: r.Action(), Hits: r.hits})
+	}
+	return out
+}
+
+// AddRoute adds a route for every page of the session, replacing one of
+// the same pattern; it reports whether it replaced one. Interception starts
+// in every tab and iframe when the first route is added.
+func (t *Tabs) AddRoute(ctx context.Context, r Route) (bool, error) {
+	if err := r.compile(); err != nil {
+		return false, err
+	}
+	rt := &t.routes
+	rt.mu.Lock()
+	n := len(rt.routes)
+	rt.routes = slices.DeleteFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
+	replaced := len(rt.routes) < n
+	if len(rt.routes) >= maxRoutes {
+		rt.mu.Unlock()
+		return false, newError(KindInvalidInput, "remove some of the routes first", "the session has %d routes, the most it may", maxRoutes)
+	}
+	rt.routes = slices.Insert(rt.routes, 0, &r)
+	first := n == 0
+	rt.mu.Unlock()
+	if first {
+		return replaced, t.intercept(ctx)
+	}
+	return replaced, nil
+}
+
+// RemoveRoutes removes the routes of pattern ("": all of them) and says how
+// many it removed.
+func (t *Tabs) RemoveRoutes(ctx context.Context, pattern string) (int, error) {
+	rt := &t.routes
+	rt.mu.Lock()
+	n := len(rt.routes)
+	if pattern == "" {
+		rt.routes = nil
+	} else {
+		rt.routes = slices.DeleteFunc(rt.routes, func(o *Route) bool { return o.Pattern == pattern })
+	}
+	removed, left := n-len(rt.routes), len(rt.routes)
+	rt.mu.Unlock()
+	if removed > 0 && left == 0 {
+		return removed, t.intercept(ctx)
+	}
+	return removed, nil
+}
+
+// intercept turns request interception on or off, as Page.intercepting
+// says, in every attached tab and its out-of-process iframes. (A popup
+// attached later turns it on as it starts.)
+func (t *Tabs) intercept(ctx context.Context) error {
+	for _, p := range t.livePages() {
+		for _, h := range p.hosts() {
+			var err error
+			if p.intercepting() {
+				err = p.enableGuard(ctx, h)
+			} else {
+				_, err = callOn(ctx, h, fetch.Disable, cdp.Empty{})
+			}
+			if err != nil {
+				return p.ctxError(ctx, err, "turn request interception on or off")
+			}
+		}
+	}
+	return nil
+}
+
+// livePages are the session's attached tabs that are not gone.
+func (t *Tabs) livePages() []*Page {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []*Page
+	for _, lt := range t.tabs {
+		if lt.page != nil && !lt.page.Gone() {
+			out = append(out, lt.page)
+		}
+	}
+	return out
+}
+
+// hosts are the page's sessions: the tab's own, then its out-of-process
+// iframes'.
+func (p *Page) hosts() []*host {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := []*host{p.main}
+	for _, h := range p.frames.hosts {
+		out = append(out, h)
+	}
+	return out
+}
+
+// routeRequest answers a paused request the policy let through: by the
+// session's route that takes it, else by letting it go on. The answer
+// comes after the route's delay, without holding a worker.
+func (g *pageGuard) routeRequest(ctx context.Context, r pausedReq) error {
+	var rt *Route
+	if g.p.tabs != nil {
+		rt = g.p.tabs.routes.take(r.e.Request.URL)
+	}
+	if rt == nil {
+		_, err := callOn(ctx, r.h, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.e.RequestID})
+		return err
+	}
+	g.p.markRouted(network.RequestID(r.e.NetworkID), rt.Pattern)
+	if rt.Delay <= 0 {
+		return answerRoute(ctx, r, rt)
+	}
+	time.AfterFunc(rt.Delay, func() {
+		ctx, cancel := context.WithTimeout(r.h.ctx, g.p.m.opts.ActionTimeout)
+		defer cancel()
+		if err := answerRoute(ctx, r, rt); err != nil && ctx.Err() == nil {
+			g.p.log.Debug("answer a delayed route", zap.String("url", r.e.Request.URL), zap.Error(err))
+		}
+	})
+	return nil
+}
+
+// answerRoute fails, fulfils or continues a paused request as rt says.
+func answerRoute(ctx context.Context, r pausedReq, rt *Route) error {
+	id := r.e.RequestID
+	switch {
+	case rt.Abort != "":
+		_, err := callOn(ctx, r.h, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: abortReasons[rt.Abort]})
+		return err
+	case rt.Fulfils():
+		status := rt.Status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		var hs []*fetch.HeaderEntry
+		if rt.ContentType != "" {
+			hs = append(hs, &fetch.HeaderEntry{Name: "Content-Type", Value: rt.ContentType})
+		}
+		for _, k := range sortedKeys(rt.Headers) {
+			if rt.ContentType == "" || !strings.EqualFold(k, "Content-Type") {
+				hs = append(hs, &fetch.HeaderEntry{Name: k, Value: rt.Headers[k]})
+			}
+		}
+		_, err := callOn(ctx, r.h, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: id, ResponseCode: int64(status),
+			ResponseHeaders: hs, Body: rt.Body})
+		return err
+	default:
+		params := fetch.ContinueRequestParams{RequestID: id}
+		if len(rt.Headers) > 0 || len(rt.RemoveHeaders) > 0 {
+			params.Headers = changedHeaders(r.e.Request.Headers, rt.Headers, rt.RemoveHeaders)
+		}
+		_, err := callOn(ctx, r.h, fetch.ContinueRequest, params)
+		return err
+	}
+}
+
+// changedHeaders are a request's headers with set added (or replaced) and
+// remove dropped, names compared without case.
+func changedHeaders(orig network.Headers, set map[string]string, remove []string) []*fetch.HeaderEntry {
+	drop := func(name string) bool {
+		if slices.ContainsFunc(remove, func(r string) bool { return strings.EqualFold(strings.TrimSpace(r), name) }) {
+			return true
+		}
+		for k := range set {
+			if strings.EqualFold(k, name) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []*fetch.HeaderEntry
+	for _, k := range sortedKeys(orig) {
+		if !drop(k) {
+			out = append(out, &fetch.HeaderEntry{Name: k, Value: fmt.Sprint(orig[k])})
+		}
+	}
+	for _, k := range sortedKeys(set) {
+		out = append(out, &fetch.HeaderEntry{Name: k, Value: set[k]})
+	}
+	return out
+}
