@@ -152,6 +152,9 @@ func (p *Page) recordLocked(ev any) bool {
 		}
 		ev0.open[e.RequestID] = r
 		ev0.network.add(r)
+		if e.Type == network.ResourceTypeDocument && p.tabs != nil {
+			p.tabs.noteOrigin(e.Request.URL)
+		}
 	case *network.EventResponseReceived:
 		if r := ev0.open[e.RequestID]; r != nil && e.Response != nil {
 			r.Status, r.StatusText = e.Response.Status, e.Response.StatusText

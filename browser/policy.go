@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
@@ -118,6 +119,9 @@ type pageGuard struct {
 	p       *Page
 	q       guardQueue
 	blocked blockLog
+	// blank: documents load empty and nothing else loads (a scratch tab
+	// reading or writing an origin's storage, storage.go).
+	blank atomic.Bool
 	// lastDoc is the last document request blocked, for Navigate's error.
 	mu      sync.Mutex
 	lastDoc *BlockedRequest
@@ -149,7 +153,7 @@ func (p *Page) enableGuard(ctx context.Context, h *host) error {
 // intercepting says whether the page's requests must be paused: for the
 // request policy, or for the session's routes.
 func (p *Page) intercepting() bool {
-	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any())
+	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any()) || (p.guard != nil && p.guard.blank.Load())
 }
 
 // onEvent takes the policy's events of a session. It runs on chromedp's

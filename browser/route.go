@@ -307,6 +307,15 @@ func (p *Page) hosts() []*host {
 // session's route that takes it, else by letting it go on. The answer
 // comes after the route's delay, without holding a worker.
 func (g *pageGuard) routeRequest(ctx context.Context, r pausedReq) error {
+	if g.blank.Load() {
+		if r.e.ResourceType != network.ResourceTypeDocument {
+			_, err := callOn(ctx, r.h, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+			return err
+		}
+		_, err := callOn(ctx, r.h, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: r.e.RequestID, ResponseCode: http.StatusOK,
+			ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/html"}}, Body: []byte("<!doctype html><title></title>")})
+		return err
+	}
 	var rt *Route
 	if g.p.tabs != nil {
 		rt = g.p.tabs.routes.take(r.e.Request.URL)

@@ -53,6 +53,10 @@ type Tabs struct {
 	media    Media      // what the pages' media queries see (emulate.go)
 	routes   routeTable // the session's routes (route.go)
 	netState string     // the network state set for the session's pages (netstate.go)
+	// origins are those the session's documents came from (storage.go),
+	// under their own lock: events note them while holding a Page's.
+	originsMu sync.Mutex
+	origins   map[string]bool
 	// active is when a page target of the context last appeared or
 	// changed (UnixNano): a page opening popups is busy (activeCtx).
 	active atomic.Int64

@@ -139,3 +139,35 @@ func exportAndReplay(t *testing.T, c *client.Client, env []string, dir, name str
 	}
 	return flowFile, string(b)
 }
+
+// TestFlowWithEveryGroup: a session signed in from a saved state, in dark
+// mode, with its API mocked into an error, exports a flow that e2e-mcp run
+// replays green.
+func TestFlowWithEveryGroup(t *testing.T) {
+	f := newFixture(t, itemsAPI, authAPI)
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	env = append(env, "E2E_MCP_CAPS=all", "E2E_MCP_FILE_ROOTS="+dir)
+	c := startClient(t, env)
+
+	// Sign in once and save the state (another session).
+	login := map[string]any{"sessionId": "login"}
+	mustCall(t, c, "browser_navigate", map[string]any{"sessionId": "login", "url": f.URL + "/auth/app.html"})
+	mustCall(t, c, "browser_type", map[string]any{"sessionId": "login", "target": "label=Name", "text": "Grace", "submit": true})
+	mustCall(t, c, "browser_wait_for", map[string]any{"sessionId": "login", "text": "Signed in as Grace"})
+	state := filepath.Join(dir, "grace.json")
+	login["filename"] = state
+	mustCall(t, c, "browser_storage_state", login)
+
+	mustCall(t, c, "browser_set_storage_state", map[string]any{"filename": state})
+	mustCall(t, c, "browser_emulate_media", map[string]any{"colorScheme": "dark"})
+	mustCall(t, c, "browser_route", map[string]any{"pattern": "**/api/items", "status": 500})
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/auth/app.html"})
+	mustCall(t, c, "browser_expect", map[string]any{"target": "role=status", "check": "text", "expected": "Signed in as Grace"})
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/network/app.html"})
+	mustCall(t, c, "browser_expect", map[string]any{"target": "text=Could not load items (500)", "check": "visible"})
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/emulate/media.html"})
+	mustCall(t, c, "browser_expect", map[string]any{"target": "text=Dark theme is on", "check": "visible"})
+	_, text := exportAndReplay(t, c, env, dir, "everything")
+	mustContain(t, "the flow", text, "set_storage_state: "+state, "emulate_media:", "route:")
+}

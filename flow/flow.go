@@ -36,7 +36,10 @@ type Flow struct {
 	Dev *Dev `yaml:"dev,omitempty"`
 	// BaseURL resolves relative URLs when there is no dev server.
 	BaseURL string `yaml:"baseURL,omitempty"`
-	Steps   []Step `yaml:"steps"`
+	// StorageState is a storage state file the session starts in (signed
+	// in), relative to the flow's directory.
+	StorageState string `yaml:"storageState,omitempty"`
+	Steps        []Step `yaml:"steps"`
 }
 
 // Dev says how to start the app's dev server: a contract command, or any
@@ -186,6 +189,7 @@ func (f *Flow) Marshal() ([]byte, error) {
 		doc.add("dev", (*yaml.Node)(dev))
 	}
 	doc.addIf("baseURL", f.BaseURL)
+	doc.addIf("storageState", f.StorageState)
 	steps := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, st := range f.Steps {
 		n, err := st.node()

@@ -33,6 +33,7 @@ var Verbs = []Verb{
 	{"route", "browser_route", ""},
 	{"unroute", "browser_unroute", "pattern"},
 	{"network_state", "browser_network_state_set", "state"},
+	{"set_storage_state", "browser_set_storage_state", "filename"},
 	{"wait", "browser_wait_for", ""},
 	{"expect", "browser_expect", ""},
 }

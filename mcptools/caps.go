@@ -21,10 +21,13 @@ const (
 	// CapNetwork: routes that mock, fail, delay or change requests, and
 	// the network state (offline, throttled).
 	CapNetwork = "network"
+	// CapStorage: cookies, local and session storage, and the storage
+	// state saved to a file and put back.
+	CapStorage = "storage"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapEmulation, CapNetwork}
+var CapGroups = []string{CapEmulation, CapNetwork, CapStorage}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

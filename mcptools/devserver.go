@@ -136,6 +136,8 @@ type SessionStartParams struct {
 	Cwd         string   `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)"`
 	Run         string   `json:"run,omitempty" jsonschema:"Or any dev command line, e.g. npm run dev (PORT is set)"`
 	ReadyPath   string   `json:"readyPath,omitempty" jsonschema:"With run: path that answers when ready (default /)"`
+	// StorageState is a file browser_storage_state wrote.
+	StorageState string `json:"storageState,omitempty" jsonschema:"Saved storage state file to start in"`
 	DevSessionArg
 }
 
@@ -151,6 +153,13 @@ func sessionStartTool(d *Deps) Tool {
 			srv, desc, err := d.newServer(s.ID, a)
 			if err != nil {
 				return nil, err
+			}
+			if a.StorageState != "" {
+				st, err := d.readState("storageState", a.StorageState)
+				if err != nil {
+					return nil, err
+				}
+				s.startState, s.stateIn = st, nil
 			}
 			stop := progress(ctx, s.req, "starting "+desc)
 			s.warmBrowser(ctx, d)

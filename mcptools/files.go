@@ -118,6 +118,15 @@ type outputFile struct {
 	fresh bool
 	// temp: a name made up for it (no path given), removed by discard.
 	temp bool
+	// mode is the file's permissions (0: 0644); 0600 for credentials.
+	mode os.FileMode
+}
+
+func (o *outputFile) perm() os.FileMode {
+	if o.mode != 0 {
+		return o.mode
+	}
+	return 0o644
 }
 
 // discard removes a made-up file that will not be written after all.
@@ -228,14 +237,14 @@ func (o *outputFile) checkExisting(fi fs.FileInfo) error {
 // name that appeared since the check, or a link, makes it fail); an
 // existing one is replaced by a new file renamed over it, so that the
 // write never goes through a link and no mode of the old file (an
-// executable bit) carries over. Files are 0644.
+// executable bit) carries over. Files are 0644, or o.mode.
 func (o *outputFile) write(data []byte) error {
 	fail := func(err error) error {
 		return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("%s: cannot write %s: %v", o.field, o.path, err),
 			Suggestion: "give a writable path where this server may write"}
 	}
 	if o.fresh {
-		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o644) //nolint:gosec // files the user asked for, readable as any file they save
+		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, o.perm()) //nolint:gosec // files the user asked for, readable as any file they save
 		if errors.Is(err, fs.ErrExist) {
 			return invalidInput(o.field, "%q already exists; over HTTP a tool writes only new files: give a new name", o.path)
 		}
@@ -263,7 +272,7 @@ func (o *outputFile) write(data []byte) error {
 	}
 	_, err = tmp.Write(data)
 	if err == nil {
-		err = tmp.Chmod(0o644)
+		err = tmp.Chmod(o.perm())
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr

@@ -24,7 +24,7 @@ type ClickParams struct {
 
 func clickTool(d *Deps) Tool {
 	return define(d, "browser_click", ToolsetInput,
-		"Click an element (real mouse input) once it is visible, enabled and uncovered; waits for what it starts.",
+		"Click an element (real mouse) once visible, enabled and uncovered; waits for what it starts.",
 		annotations{title: "Click", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a ClickParams) (*mcp.CallToolResult, error) {
 			if a.Target == "" {
@@ -152,7 +152,7 @@ type DragParams struct {
 
 func dragTool(d *Deps) Tool {
 	return define(d, "browser_drag", ToolsetInput,
-		"Drag an element onto another with the mouse (HTML5 drag and drop, or pointer events).",
+		"Drag an element onto another (HTML5 drag and drop, or pointer events).",
 		annotations{title: "Drag and drop", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a DragParams) (*mcp.CallToolResult, error) {
 			if err := needTarget("startTarget", a.StartTarget); err != nil {

@@ -134,7 +134,7 @@ var browserDefaults = browser.SnapshotOptions{}
 // Inventory returns every tool. With nil deps the handlers must not be
 // called; the definitions are still complete (for docs and tests).
 func Inventory(d *Deps) []Tool {
-	return []Tool{
+	tools := []Tool{
 		sessionStartTool(d),
 		sessionStatusTool(d),
 		sessionRestartTool(d),
@@ -164,6 +164,10 @@ func Inventory(d *Deps) []Tool {
 		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
 		inCap(CapNetwork, networkStateTool(d)),
 	}
+	for _, t := range storageTools(d) {
+		tools = append(tools, inCap(CapStorage, t))
+	}
+	return tools
 }
 
 // SessionArg is the optional sessionId every tool takes.

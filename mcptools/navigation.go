@@ -101,7 +101,7 @@ type CloseParams struct {
 
 func closeTool(d *Deps) Tool {
 	return define(d, "browser_close", ToolsetNavigation,
-		"Close the session's browser (tabs, cookies, storage); the next browser tool opens a fresh one.",
+		"Close the session's browser (tabs, cookies, storage); the next call opens a fresh one.",
 		annotations{title: "Close the browser context", destructive: true, idempotent: true},
 		func(_ context.Context, s *Session, _ CloseParams) (*mcp.CallToolResult, error) {
 			var r response
@@ -125,7 +125,7 @@ func historyTool(d *Deps, name, title string, delta int) Tool {
 		dir = "forward"
 	}
 	return define(d, name, ToolsetNavigation,
-		"Go "+dir+" one page in the current tab's history and wait for it to load.",
+		"Go "+dir+" in the current tab's history and wait for the load.",
 		annotations{title: title, openWorld: true},
 		func(ctx context.Context, s *Session, _ HistoryParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)

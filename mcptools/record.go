@@ -185,6 +185,7 @@ func exportFlowTool(d *Deps) Tool {
 				if st.CommandPath != "" {
 					f.Dev.Command = append([]string{st.CommandPath}, st.Args...)
 				}
+				f.StorageState = st.StorageState
 			}
 			b, err := f.Marshal()
 			if err != nil {

@@ -46,6 +46,9 @@ type Registry struct {
 	// BusyTimeout bounds how long a call waits for its session while
 	// another call holds it; then it answers busy (0: 15 s).
 	BusyTimeout time.Duration
+	// StartState is the storage state every new session starts in
+	// (--storage-state), unless session_start names another.
+	StartState *browser.StorageState
 
 	browser *browser.Manager
 	log     *zap.Logger
@@ -186,6 +189,7 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 				r.noteEndLocked(evicted.key, fmt.Sprintf("it was the least recently used of %d sessions and made room for a new one (--max-sessions)", r.MaxSessions))
 			}
 			s = newSession(key, conn)
+			s.startState = r.StartState
 			s.endNote = pending
 			r.sessions[key] = s
 			metrics.SessionsCreated.Inc()

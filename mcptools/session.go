@@ -13,7 +13,7 @@ type SessionListParams struct {
 
 func sessionListTool(d *Deps) Tool {
 	return define(d, "session_list", ToolsetSession,
-		"List your sessions: id, whether this connection made it, browser open or not, URL.",
+		"List your sessions: id, made here or not, browser open, URL.",
 		annotations{title: "List sessions", readOnly: true, idempotent: true},
 		func(ctx context.Context, cur *Session, _ SessionListParams) (*mcp.CallToolResult, error) {
 			var r response

@@ -43,15 +43,19 @@ type Session struct {
 	// server, when session_list made this one before that could be said.
 	endNote *endNote
 
-	tabs     *browser.Tabs // the session's browser context, once opened
-	warm     *warmTabs     // the browser context session_start began opening
-	dev      *devState     // the session's dev server, if started
-	snapPage *browser.Page // the tab lastSnap was taken of
-	lastSnap string        // YAML of the last snapshot shown, for diffs
-	lastURL  string
-	newTabs  int           // tabs that popped up since the last response said so
-	errors   []errorRecord // failed calls, oldest first (session_errors)
-	hasDev   atomic.Bool   // a dev server runs (read without the lock, for metrics)
+	tabs *browser.Tabs // the session's browser context, once opened
+	// startState is the storage state a browser context of the session
+	// starts in (--storage-state, session_start's storageState).
+	startState *browser.StorageState
+	stateIn    *browser.Tabs // the browser context startState was put into
+	warm       *warmTabs     // the browser context session_start began opening
+	dev        *devState     // the session's dev server, if started
+	snapPage   *browser.Page // the tab lastSnap was taken of
+	lastSnap   string        // YAML of the last snapshot shown, for diffs
+	lastURL    string
+	newTabs    int           // tabs that popped up since the last response said so
+	errors     []errorRecord // failed calls, oldest first (session_errors)
+	hasDev     atomic.Bool   // a dev server runs (read without the lock, for metrics)
 	// recorded are the successful actions and checks, as flow steps;
 	// refNames the role and name of every ref handed out, for locators.
 	recorded []flow.Step
@@ -236,6 +240,14 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 	p, added, err := s.tabs.Sync(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.startState != nil && s.tabs != s.stateIn {
+		// A new browser context starts in the session's storage state, put
+		// into its first tab before it shows anything.
+		if _, err := s.tabs.SetStorageState(ctx, s.startState, p); err != nil {
+			return nil, fmt.Errorf("start in the storage state: %w", err)
+		}
+		s.stateIn = s.tabs
 	}
 	s.newTabs += added
 	if crashed := s.tabs.TakeCrashed(); len(crashed) > 0 {

@@ -23,6 +23,9 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
 	caps, _ := mcptools.ParseCaps(cfg.Caps) // Validate refused a bad one
+	if cfg.StorageState != "" {
+		reg.StartState, _ = mcptools.ReadStorageState(cfg.StorageState) // Validate read it once
+	}
 	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
 		Caps:    caps,
 		Browser: bm, Sessions: reg, Logger: log,

@@ -90,6 +90,8 @@ type Config struct {
 	OAuthIssuer, OAuthJWKSURL, OAuthResource, OAuthScopes string
 	// RateSessions and RateCalls are per-client limits a minute (0: off).
 	RateSessions, RateCalls int
+	// StorageState is a storage state file every session starts in.
+	StorageState string
 	// Caps are the capability groups whose tools are offered besides the
 	// core ones (--caps, comma separated, or all).
 	Caps string
@@ -231,6 +233,8 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.RateSessions })},
 	{"rate-calls", "E2E_MCP_RATE_CALLS", "0", "tool calls a client may make a minute (0: no limit; shared servers: 100)",
 		integer(func(c *Config) *int { return &c.RateCalls })},
+	{"storage-state", "E2E_MCP_STORAGE_STATE", "", "a storage state file (browser_storage_state, or Playwright's) every session starts in: signed in",
+		str(func(c *Config) *string { return &c.StorageState })},
 	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", "),
 		str(func(c *Config) *string { return &c.Caps })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
@@ -314,6 +318,11 @@ func (c *Config) Validate() error {
 	}
 	if _, err := c.endpoints(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.StorageState != "" {
+		if _, err := mcptools.ReadStorageState(c.StorageState); err != nil {
+			errs = append(errs, fmt.Errorf("--storage-state: %v", err))
+		}
 	}
 	if _, err := mcptools.ParseCaps(c.Caps); err != nil {
 		errs = append(errs, fmt.Errorf("--caps: %v", err))

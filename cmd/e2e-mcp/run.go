@@ -193,6 +193,15 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 			return fail(0, "start the dev server", r, err)
 		}
 	}
+	if st := f.StorageState; st != "" {
+		// Before the first page, as session_start's storageState does.
+		if !filepath.IsAbs(st) {
+			st = filepath.Join(filepath.Dir(file), st)
+		}
+		if r, err := call("browser_set_storage_state", map[string]any{"filename": st}); err != nil || r.IsError {
+			return fail(0, "start in the storage state "+f.StorageState, r, err)
+		}
+	}
 	for i, st := range steps {
 		tool, args, err := st.Tool(os.Getenv)
 		if err != nil {

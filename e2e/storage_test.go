@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// authAPI is a sign-in the server keeps: POST /auth/login sets an HttpOnly
+// session cookie; GET /auth/me says whose it is.
+func authAPI(mux *http.ServeMux, _ *fixture) {
+	var mu sync.Mutex
+	users := map[string]string{}
+	mux.HandleFunc("POST /auth/login", func(w http.ResponseWriter, r *http.Request) {
+		name, _ := io.ReadAll(r.Body)
+		b := make([]byte, 12)
+		_, _ = rand.Read(b)
+		sid := hex.EncodeToString(b)
+		mu.Lock()
+		users[sid] = string(name)
+		mu.Unlock()
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: sid, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	})
+	mux.HandleFunc("GET /auth/me", func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie("sid")
+		mu.Lock()
+		user := ""
+		if err == nil {
+			user = users[c.Value]
+		}
+		mu.Unlock()
+		if user == "" {
+			http.Error(w, "signed out", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]string{"user": user})
+	})
+}
+
+// TestStorageState: sign in in session A and save its state; session B
+// put into that state is signed in with no login step (cookie and local
+// storage); session C never sees A's cookies; the file is 0600 and the
+// answers never show the cookie's value.
+func TestStorageState(t *testing.T) {
+	f := newFixture(t, authAPI)
+	dir := t.TempDir()
+	env, _ := fixtureEnv(t, "E2E_MCP_CAPS=storage", "E2E_MCP_FILE_ROOTS="+dir)
+	c := startClient(t, env)
+	app := f.URL + "/auth/app.html"
+	in := func(id string, args map[string]any) map[string]any {
+		if args == nil {
+			args = map[string]any{}
+		}
+		args["sessionId"] = id
+		return args
+	}
+
+	out := mustCall(t, c, "browser_navigate", in("a", map[string]any{"url": app}))
+	mustContain(t, "A before signing in", out, "Signed out")
+	mustCall(t, c, "browser_type", in("a", map[string]any{"target": "label=Name", "text": "Ada", "submit": true}))
+	mustCall(t, c, "browser_wait_for", in("a", map[string]any{"text": "Signed in as Ada (theme of Ada)"}))
+	out = mustCall(t, c, "browser_cookie_list", in("a", nil))
+	mustContain(t, "A's cookies", out, "1 cookie(s):", "- sid=", "(24 chars)", "HttpOnly", "SameSite=Lax")
+	sid := strings.TrimSpace(strings.SplitN(mustCall(t, c, "browser_cookie_get", in("a", map[string]any{"name": "sid"})), "=", 2)[1])
+	sid = strings.Fields(sid)[0]
+	if len(sid) != 24 {
+		t.Fatalf("cookie_get gives %q", sid)
+	}
+	if strings.Contains(out, sid) {
+		t.Errorf("cookie_list shows the whole session cookie:\n%s", out)
+	}
+
+	state := filepath.Join(dir, "ada.json")
+	out = mustCall(t, c, "browser_storage_state", in("a", map[string]any{"filename": state}))
+	mustContain(t, "save", out, "Saved the storage state to "+state, "mode 0600", "1 cookie(s) (sid)", "local storage item(s)")
+	if strings.Contains(out, sid) {
+		t.Errorf("the save answer shows the cookie's value:\n%s", out)
+	}
+	fi, err := os.Stat(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("the state file is %v, want 0600", fi.Mode().Perm())
+	}
+	b, _ := os.ReadFile(state)
+	var saved struct {
+		Cookies []struct{ Name, Value string }
+		Origins []struct {
+			Origin       string
+			LocalStorage []struct{ Name, Value string } `json:"localStorage"`
+		}
+	}
+	if err := json.Unmarshal(b, &saved); err != nil || len(saved.Cookies) != 1 || saved.Cookies[0].Value != sid ||
+		len(saved.Origins) != 1 || saved.Origins[0].Origin != f.URL || len(saved.Origins[0].LocalStorage) != 1 {
+		t.Fatalf("the state file (err %v):\n%s", err, b)
+	}
+
+	// B: put into A's state before its first page, signed in at once.
+	out = mustCall(t, c, "browser_set_storage_state", in("b", map[string]any{"filename": state}))
+	mustContain(t, "restore", out, "Put 1 cookie(s) (sid)")
+	out = mustCall(t, c, "browser_navigate", in("b", map[string]any{"url": app}))
+	mustContain(t, "B, with no login step", out, "Signed in as Ada (theme of Ada)")
+	if strings.Contains(out, "Checking") || strings.Contains(mustCall(t, c, "browser_navigate_back", in("b", nil)), "Signed out") {
+		t.Errorf("B shows a step of its own restore")
+	}
+
+	// C: a session of its own never sees A's cookie.
+	out = mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
+	mustContain(t, "C", out, "Signed out")
+	out = mustCall(t, c, "browser_cookie_list", in("c", nil))
+	mustContain(t, "C's cookies", out, "0 cookie(s)")
+
+	// Local storage and cookies by hand, in C.
+	mustCall(t, c, "browser_localstorage_set", in("c", map[string]any{"key": "theme", "value": "sepia"}))
+	out = mustCall(t, c, "browser_localstorage_list", in("c", nil))
+	mustContain(t, "C's local storage", out, "1 local storage item(s) of "+f.URL, "- theme: sepia")
+	out = mustCall(t, c, "browser_sessionstorage_get", in("c", map[string]any{"key": "visits"}))
+	mustContain(t, "C's session storage", out, "1")
+	mustCall(t, c, "browser_cookie_set", in("c", map[string]any{"name": "sid", "value": sid}))
+	out = mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
+	mustContain(t, "C with A's cookie set by hand", out, "Signed in as Ada (sepia)")
+	mustCall(t, c, "browser_cookie_delete", in("c", map[string]any{"name": "sid"}))
+	mustCall(t, c, "browser_localstorage_clear", in("c", nil))
+	out = mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
+	mustContain(t, "C signed out again", out, "Signed out")
+	mustFail(t, c, "browser_localstorage_get", in("c", map[string]any{"key": "theme"}), "element_not_found")
+
+	// session_start's storageState: a session with a dev server starts
+	// signed in (the cookie is the host's, whatever the port).
+	mustCall(t, c, "session_start", in("d", map[string]any{"commandPath": devfixture, "storageState": state}))
+	out = mustCall(t, c, "browser_navigate", in("d", map[string]any{"url": app}))
+	mustContain(t, "D, started in the state", out, "Signed in as Ada (theme of Ada)")
+	mustFail(t, c, "session_start", in("e", map[string]any{"commandPath": devfixture, "storageState": filepath.Join(dir, "none.json")}), "invalid_input")
+
+	// --storage-state: every session of the server starts signed in, with
+	// no tool of the storage group offered.
+	env2, _ := serverEnv(t)
+	c2 := startClient(t, append(env2, "E2E_MCP_STORAGE_STATE="+state))
+	out = mustCall(t, c2, "browser_navigate", map[string]any{"url": app})
+	mustContain(t, "a session of a server started with --storage-state", out, "Signed in as Ada (theme of Ada)")
+
+	// Bad input.
+	mustFail(t, c, "browser_set_storage_state", in("c", map[string]any{"filename": "/etc/passwd"}), "not_allowed")
+	bad := filepath.Join(dir, "bad.json")
+	_ = os.WriteFile(bad, []byte("cookies: no"), 0o600)
+	mustFail(t, c, "browser_set_storage_state", in("c", map[string]any{"filename": bad}), "invalid_input")
+}
