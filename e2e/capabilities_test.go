@@ -123,6 +123,46 @@ func containsAny(s string, subs ...string) bool {
 	return false
 }
 
+// TestEmulateDevice: a phone preset, a locale, a time zone and a position
+// are what the page's own scripts read (viewport, pixel ratio, touch,
+// user agent, Intl, geolocation); reset brings back the browser's own.
+func TestEmulateDevice(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=emulation"))
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/emulate/device.html"})
+	mustContain(t, "the desktop", out, "touch no, mobile no")
+
+	out = mustCall(t, c, "browser_emulate", map[string]any{"device": "Pixel 7", "locale": "de-DE", "timezoneId": "Asia/Tokyo",
+		"latitude": 48.8584, "longitude": 2.2945})
+	mustContain(t, "the phone's answer", out, "viewport 412x839 @2.625x", "mobile", "locale de-DE", "time zone Asia/Tokyo",
+		"at 48.8584, 2.2945", "Screen: 412x839 @2.625")
+	// Touch and the user agent are read by a page as it loads.
+	out = mustCall(t, c, "browser_reload", nil)
+	mustContain(t, "the phone after a reload", out, "Screen: 412x839 @2.625, touch yes, mobile yes", "User: de-DE, Asia/Tokyo, 1.234,5")
+	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Where am I?']"})
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Position: 48.8584, 2.2945", "timeout": 10})
+
+	// A preset, then one field over it.
+	out = mustCall(t, c, "browser_emulate", map[string]any{"device": "iPhone 15"})
+	mustContain(t, "the iPhone", out, "Screen: 393x659 @3", "locale de-DE")
+	out = mustCall(t, c, "browser_emulate", map[string]any{"width": 600, "height": 800})
+	mustContain(t, "a size over the preset", out, "Screen: 600x800 @3")
+
+	out = mustCall(t, c, "browser_emulate", map[string]any{"reset": true})
+	mustContain(t, "reset", out, "browser's own device")
+	out = mustCall(t, c, "browser_reload", nil)
+	mustContain(t, "after the reset", out, "touch no, mobile no")
+	if strings.Contains(out, "de-DE") || strings.Contains(out, "Tokyo") {
+		t.Errorf("the reset left the locale or time zone:\n%s", out)
+	}
+
+	mustFail(t, c, "browser_emulate", map[string]any{"device": "Nokia 3310"}, "invalid_input")
+	mustFail(t, c, "browser_emulate", map[string]any{"latitude": 100, "longitude": 0}, "invalid_input")
+	mustFail(t, c, "browser_emulate", map[string]any{"latitude": 1}, "invalid_input")
+	mustFail(t, c, "browser_emulate", map[string]any{"permissions": []string{"Not A Permission"}}, "invalid_input")
+}
+
 // exportAndReplay exports the session of c as the flow name under dir, and
 // replays it with e2e-mcp run, which must pass. It returns the flow's path
 // and text.

@@ -30,6 +30,7 @@ var Verbs = []Verb{
 	{"dialog", "browser_handle_dialog", ""},
 	{"resize", "browser_resize", ""},
 	{"emulate_media", "browser_emulate_media", ""},
+	{"emulate", "browser_emulate", "device"},
 	{"route", "browser_route", ""},
 	{"unroute", "browser_unroute", "pattern"},
 	{"network_state", "browser_network_state_set", "state"},

@@ -160,7 +160,7 @@ func Inventory(d *Deps) []Tool {
 		waitForTool(d), expectTool(d),
 		evaluateTool(d),
 		consoleMessagesTool(d), networkRequestsTool(d),
-		inCap(CapEmulation, emulateMediaTool(d)),
+		inCap(CapEmulation, emulateMediaTool(d)), inCap(CapEmulation, emulateTool(d)),
 		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
 		inCap(CapNetwork, networkStateTool(d)),
 	}

@@ -1,0 +1,307 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// Emulation is what a session's pages are made to believe about the device
+// and the user: screen, touch, user agent, locale, time zone, position,
+// permissions, extra request headers and a slower CPU. A zero field is the
+// browser's own; Tabs.SetEmulation merges a change into what is set.
+type Emulation struct {
+	Width             int     `json:"width,omitempty"`
+	Height            int     `json:"height,omitempty"`
+	DeviceScaleFactor float64 `json:"deviceScaleFactor,omitempty"`
+	Mobile            bool    `json:"isMobile,omitempty"`
+	Touch             bool    `json:"hasTouch,omitempty"`
+	UserAgent         string  `json:"userAgent,omitempty"`
+	Locale            string  `json:"locale,omitempty"`
+	TimezoneID        string  `json:"timezoneId,omitempty"`
+	// Geolocation is the position navigator.geolocation reports (its
+	// permission granted with it).
+	Geolocation *Position `json:"geolocation,omitempty"`
+	// Permissions are granted to every origin (geolocation, notifications,
+	// camera, microphone, clipboard-read, ...).
+	Permissions []string          `json:"permissions,omitempty"`
+	Headers     map[string]string `json:"extraHTTPHeaders,omitempty"`
+	// CPUThrottling slows the CPU down this many times (1: not at all).
+	CPUThrottling float64 `json:"cpuThrottling,omitempty"`
+}
+
+// Position is a geolocation.
+type Position struct {
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
+	Accuracy  float64 `json:"accuracy,omitempty"`
+}
+
+// Devices are the presets of SetEmulation, as the devices report
+// themselves (screen in CSS pixels, pixel ratio, browser's user agent).
+var Devices = map[string]Emulation{
+	"iPhone 15": {Width: 393, Height: 659, DeviceScaleFactor: 3, Mobile: true, Touch: true,
+		UserAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"},
+	"Pixel 7": {Width: 412, Height: 839, DeviceScaleFactor: 2.625, Mobile: true, Touch: true,
+		UserAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"},
+	"Galaxy S24": {Width: 360, Height: 780, DeviceScaleFactor: 3, Mobile: true, Touch: true,
+		UserAgent: "Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"},
+	"iPad Pro 11": {Width: 834, Height: 1194, DeviceScaleFactor: 2, Mobile: true, Touch: true,
+		UserAgent: "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"},
+	"Desktop 1080p": {Width: 1920, Height: 1080, DeviceScaleFactor: 1},
+}
+
+// DeviceNames are the presets, sorted.
+func DeviceNames() []string { return sortedKeys(Devices) }
+
+// check refuses values the browser would refuse, with what to use.
+func (e Emulation) check() error {
+	switch {
+	case e.Width < 0 || e.Height < 0 || e.Width > maxViewport || e.Height > maxViewport || (e.Width == 0) != (e.Height == 0):
+		return newError(KindInvalidInput, fmt.Sprintf("give width and height together, 1 to %d pixels", maxViewport), "viewport %dx%d", e.Width, e.Height)
+	case e.DeviceScaleFactor < 0 || e.DeviceScaleFactor > 10:
+		return newError(KindInvalidInput, "use a pixel ratio from 1 to 10, e.g. 2 or 3 for a phone", "deviceScaleFactor %g", e.DeviceScaleFactor)
+	case e.CPUThrottling < 0 || e.CPUThrottling > 100:
+		return newError(KindInvalidInput, "use 1 (none) to 100, e.g. 4 for a mid-range phone", "cpuThrottling %g", e.CPUThrottling)
+	case e.Geolocation != nil && (e.Geolocation.Latitude < -90 || e.Geolocation.Latitude > 90 || e.Geolocation.Longitude < -180 || e.Geolocation.Longitude > 180):
+		return newError(KindInvalidInput, "latitude is -90 to 90, longitude -180 to 180", "geolocation %g,%g", e.Geolocation.Latitude, e.Geolocation.Longitude)
+	}
+	for _, p := range e.Permissions {
+		if !permissionRE(p) {
+			return newError(KindInvalidInput, "use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi", "permission %q", p)
+		}
+	}
+	return nil
+}
+
+func permissionRE(p string) bool {
+	if p == "" {
+		return false
+	}
+	for _, r := range p {
+		if (r < 'a' || r > 'z') && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// merge lays change over e: a device preset first, then each field given.
+func (e Emulation) merge(change Emulation, device string) (Emulation, error) {
+	if device != "" {
+		d, ok := Devices[device]
+		if !ok {
+			return e, newError(KindInvalidInput, "use one of "+joinOr(DeviceNames())+", or give width, height and the rest", "device %q", device)
+		}
+		e.Width, e.Height, e.DeviceScaleFactor, e.Mobile, e.Touch, e.UserAgent = d.Width, d.Height, d.DeviceScaleFactor, d.Mobile, d.Touch, d.UserAgent
+	}
+	if change.Width != 0 || change.Height != 0 {
+		e.Width, e.Height = change.Width, change.Height
+	}
+	if change.DeviceScaleFactor != 0 {
+		e.DeviceScaleFactor = change.DeviceScaleFactor
+	}
+	e.Mobile = e.Mobile || change.Mobile
+	e.Touch = e.Touch || change.Touch
+	for _, s := range []struct{ to, from *string }{{&e.UserAgent, &change.UserAgent}, {&e.Locale, &change.Locale}, {&e.TimezoneID, &change.TimezoneID}} {
+		if *s.from != "" {
+			*s.to = *s.from
+		}
+	}
+	if change.Geolocation != nil {
+		e.Geolocation = change.Geolocation
+	}
+	for _, p := range change.Permissions {
+		if !slices.Contains(e.Permissions, p) {
+			e.Permissions = append(e.Permissions, p)
+		}
+	}
+	for k, v := range change.Headers {
+		if e.Headers == nil {
+			e.Headers = map[string]string{}
+		}
+		e.Headers[k] = v
+	}
+	if change.CPUThrottling != 0 {
+		e.CPUThrottling = change.CPUThrottling
+	}
+	return e, e.check()
+}
+
+// SetEmulation lays change (and a device preset, if named) over what the
+// session emulates, or with reset starts again from the browser's own, and
+// applies it to every tab of the session now and to the tabs it opens
+// later. It returns what is emulated now.
+func (t *Tabs) SetEmulation(ctx context.Context, change Emulation, device string, reset bool) (Emulation, error) {
+	t.mu.Lock()
+	base := t.emulation
+	t.mu.Unlock()
+	if reset {
+		base = Emulation{}
+	}
+	e, err := base.merge(change, device)
+	if err != nil {
+		return base, err
+	}
+	if err := t.applyPermissions(ctx, e); err != nil {
+		return base, err
+	}
+	t.mu.Lock()
+	t.emulation = e
+	t.mu.Unlock()
+	for _, p := range t.livePages() {
+		if err := p.applyEmulation(ctx, e); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
+}
+
+// emulationOf is what the session's pages are set to see.
+func (t *Tabs) emulationOf() Emulation {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.emulation
+}
+
+// applyPermissions grants the permissions of e (geolocation with a
+// position) to every origin of the context, after revoking those granted
+// before.
+func (t *Tabs) applyPermissions(ctx context.Context, e Emulation) error {
+	cctx, cancel := t.browserCtx(ctx)
+	defer cancel()
+	if _, err := chromedp.CallBrowser(cctx, cdpbrowser.ResetPermissions, cdpbrowser.ResetPermissionsParams{BrowserContextID: t.id}); err != nil {
+		return fmt.Errorf("reset permissions: %w", err)
+	}
+	perms := slices.Clone(e.Permissions)
+	if e.Geolocation != nil && !slices.Contains(perms, "geolocation") {
+		perms = append(perms, "geolocation")
+	}
+	for _, name := range perms {
+		_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, BrowserContextID: t.id})
+		if err != nil {
+			return newError(KindInvalidInput, "use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi", "permission %q: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// applyEmulation sets e in the page; each override is set or cleared, so
+// a reset leaves nothing behind. The page sees a new size in its next
+// rendering step: waited for, like a resize.
+func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	run := func(what string, f func(context.Context) error) error {
+		if err := p.unlessDialog(cctx, f, false); err != nil {
+			if _, ok := AsError(err); ok {
+				return err
+			}
+			return newError(KindInvalidInput, "check the value", "%s: %v", what, err)
+		}
+		return nil
+	}
+	steps := []struct {
+		what string
+		f    func(context.Context) error
+	}{
+		{"viewport", func(c context.Context) error {
+			if e.Width == 0 {
+				_, err := chromedp.Call(c, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
+				return err
+			}
+			dsf := e.DeviceScaleFactor
+			if dsf == 0 {
+				dsf = 1
+			}
+			_, err := chromedp.Call(c, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+				Width: int64(e.Width), Height: int64(e.Height), DeviceScaleFactor: dsf, Mobile: e.Mobile,
+				ScreenWidth: int64(e.Width), ScreenHeight: int64(e.Height)})
+			return err
+		}},
+		{"touch", func(c context.Context) error {
+			_, err := chromedp.Call(c, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: e.Touch, MaxTouchPoints: 5})
+			return err
+		}},
+		{"userAgent", func(c context.Context) error {
+			ua := e.UserAgent
+			if ua == "" && e.Locale != "" {
+				// The language alone: the browser's own agent with it.
+				v, err := chromedp.Call(c, cdpbrowser.GetVersion, cdp.Empty{})
+				if err != nil {
+					return err
+				}
+				ua = v.UserAgent
+			}
+			_, err := chromedp.Call(c, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: e.Locale})
+			return err
+		}},
+		{"locale", func(c context.Context) error {
+			// One override at a time: clear, then set.
+			if _, err := chromedp.Call(c, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{}); err != nil || e.Locale == "" {
+				return err
+			}
+			_, err := chromedp.Call(c, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{Locale: strings.ReplaceAll(e.Locale, "-", "_")})
+			return err
+		}},
+		{"timezoneId", func(c context.Context) error {
+			_, err := chromedp.Call(c, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: e.TimezoneID})
+			return err
+		}},
+		{"geolocation", func(c context.Context) error {
+			if e.Geolocation == nil {
+				_, err := chromedp.Call(c, emulation.ClearGeolocationOverride, cdp.Empty{})
+				return err
+			}
+			acc := e.Geolocation.Accuracy
+			if acc == 0 {
+				acc = 10
+			}
+			_, err := chromedp.Call(c, emulation.SetGeolocationOverride, emulation.SetGeolocationOverrideParams{
+				Latitude: &e.Geolocation.Latitude, Longitude: &e.Geolocation.Longitude, Accuracy: &acc})
+			return err
+		}},
+		{"extraHTTPHeaders", func(c context.Context) error {
+			h := network.Headers{}
+			for k, v := range e.Headers {
+				h[k] = v
+			}
+			_, err := chromedp.Call(c, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: h})
+			return err
+		}},
+		{"cpuThrottling", func(c context.Context) error {
+			rate := e.CPUThrottling
+			if rate == 0 {
+				rate = 1
+			}
+			_, err := chromedp.Call(c, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
+			return err
+		}},
+	}
+	for _, s := range steps {
+		if err := run(s.what, s.f); err != nil {
+			return err
+		}
+	}
+	if p.Dialog() != nil || e.Width == 0 {
+		return nil
+	}
+	return p.evalEngine(cctx, fmt.Sprintf(`new Promise((done) => {
+		const check = () => requestAnimationFrame(() => (innerWidth === %d) ? requestAnimationFrame(() => done(true)) : check());
+		check(); setTimeout(() => done(true), 1000);
+	})`, e.Width), nil)
+}
+
+// isZero says whether nothing is emulated.
+func (e Emulation) isZero() bool {
+	return e.Width == 0 && e.DeviceScaleFactor == 0 && !e.Mobile && !e.Touch && e.UserAgent == "" && e.Locale == "" &&
+		e.TimezoneID == "" && e.Geolocation == nil && len(e.Permissions) == 0 && len(e.Headers) == 0 && e.CPUThrottling == 0
+}

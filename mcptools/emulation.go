@@ -1,0 +1,155 @@
+package mcptools
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The emulation group (--caps emulation): what the session's pages see of
+// the device, the user and their CSS media.
+
+// EmulateMediaParams are the arguments of browser_emulate_media.
+type EmulateMediaParams struct {
+	Media         string `json:"media,omitempty" jsonschema:"enum=screen,enum=print"`
+	ColorScheme   string `json:"colorScheme,omitempty" jsonschema:"enum=light,enum=dark,enum=no-preference"`
+	ReducedMotion string `json:"reducedMotion,omitempty" jsonschema:"enum=reduce,enum=no-preference"`
+	ForcedColors  string `json:"forcedColors,omitempty" jsonschema:"enum=active,enum=none"`
+	SessionArg
+}
+
+func emulateMediaTool(d *Deps) Tool {
+	return define(d, "browser_emulate_media", ToolsetNavigation,
+		"Set what CSS media queries see in every tab of the session (omitted: the browser's own): dark mode, reduced motion, print.",
+		annotations{title: "Emulate media", idempotent: true},
+		func(ctx context.Context, s *Session, a EmulateMediaParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			m := browser.Media{Type: a.Media, ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion, ForcedColors: a.ForcedColors}
+			if err := s.tabs.SetMedia(ctx, m); err != nil {
+				return nil, err
+			}
+			var r response
+			if m == (browser.Media{}) {
+				r.resultf("Media queries see the browser's own values again.")
+			} else {
+				r.resultf("Media queries see %s.", describeMedia(m))
+			}
+			r.set("media", m)
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
+				return nil, err
+			}
+			return r.build(), nil
+		})
+}
+
+// describeMedia says what is emulated, in words.
+func describeMedia(m browser.Media) string {
+	var parts []string
+	for _, f := range [][2]string{{"media", m.Type}, {"prefers-color-scheme", m.ColorScheme},
+		{"prefers-reduced-motion", m.ReducedMotion}, {"forced-colors", m.ForcedColors}} {
+		if f[1] != "" {
+			parts = append(parts, f[0]+": "+f[1])
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// EmulateParams are the arguments of browser_emulate.
+type EmulateParams struct {
+	Device            string   `json:"device,omitempty" jsonschema:"Preset: iPhone 15, Pixel 7, Galaxy S24, iPad Pro 11, Desktop 1080p"`
+	Width             int      `json:"width,omitempty"`
+	Height            int      `json:"height,omitempty"`
+	DeviceScaleFactor float64  `json:"deviceScaleFactor,omitempty"`
+	IsMobile          bool     `json:"isMobile,omitempty"`
+	HasTouch          bool     `json:"hasTouch,omitempty"`
+	UserAgent         string   `json:"userAgent,omitempty"`
+	Locale            string   `json:"locale,omitempty" jsonschema:"e.g. de-DE"`
+	TimezoneID        string   `json:"timezoneId,omitempty" jsonschema:"e.g. Europe/Berlin"`
+	Latitude          *float64 `json:"latitude,omitempty"`
+	Longitude         *float64 `json:"longitude,omitempty"`
+	Permissions       []string `json:"permissions,omitempty" jsonschema:"Granted: geolocation, notifications, camera..."`
+	Headers           []string `json:"headers,omitempty" jsonschema:"'Name: value' sent with every request"`
+	CPUThrottling     float64  `json:"cpuThrottling,omitempty" jsonschema:"Slow the CPU down this many times"`
+	Reset             bool     `json:"reset,omitempty" jsonschema:"Start again from the browser's own values"`
+	SessionArg
+}
+
+func emulateTool(d *Deps) Tool {
+	return define(d, "browser_emulate", ToolsetNavigation,
+		"Emulate a device, locale, time zone, position, permissions, headers or a slow CPU in every tab of the session.",
+		annotations{title: "Emulate a device"},
+		func(ctx context.Context, s *Session, a EmulateParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			change := browser.Emulation{Width: a.Width, Height: a.Height, DeviceScaleFactor: a.DeviceScaleFactor, Mobile: a.IsMobile,
+				Touch: a.HasTouch, UserAgent: a.UserAgent, Locale: a.Locale, TimezoneID: a.TimezoneID, Permissions: a.Permissions,
+				CPUThrottling: a.CPUThrottling}
+			if (a.Latitude == nil) != (a.Longitude == nil) {
+				return nil, invalidInput("latitude", "give latitude and longitude together")
+			}
+			if a.Latitude != nil {
+				change.Geolocation = &browser.Position{Latitude: *a.Latitude, Longitude: *a.Longitude}
+			}
+			for _, h := range a.Headers {
+				name, value, ok := strings.Cut(h, ":")
+				if !ok || strings.TrimSpace(name) == "" {
+					return nil, invalidInput("headers", "%q: write each header as 'Name: value'", h)
+				}
+				if change.Headers == nil {
+					change.Headers = map[string]string{}
+				}
+				change.Headers[strings.TrimSpace(name)] = strings.TrimSpace(value)
+			}
+			e, err := s.tabs.SetEmulation(ctx, change, a.Device, a.Reset)
+			if err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("%s", describeEmulation(e))
+			r.set("emulation", e)
+			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
+				return nil, err
+			}
+			return r.build(), nil
+		})
+}
+
+// describeEmulation says what the session emulates, in words.
+func describeEmulation(e browser.Emulation) string {
+	var parts []string
+	if e.Width > 0 {
+		s := fmt.Sprintf("viewport %dx%d", e.Width, e.Height)
+		if e.DeviceScaleFactor > 0 && e.DeviceScaleFactor != 1 {
+			s += fmt.Sprintf(" @%gx", e.DeviceScaleFactor)
+		}
+		parts = append(parts, s)
+	}
+	for _, f := range []struct {
+		on   bool
+		text string
+	}{{e.Mobile, "mobile"}, {e.Touch, "touch"}, {e.UserAgent != "", "user agent " + text.Clip(e.UserAgent, 40)},
+		{e.Locale != "", "locale " + e.Locale}, {e.TimezoneID != "", "time zone " + e.TimezoneID},
+		{e.Geolocation != nil, "geolocation"}, {len(e.Permissions) > 0, "permissions " + strings.Join(e.Permissions, ", ")},
+		{len(e.Headers) > 0, fmt.Sprintf("%d extra header(s)", len(e.Headers))}, {e.CPUThrottling > 1, fmt.Sprintf("CPU %gx slower", e.CPUThrottling)}} {
+		if f.on {
+			parts = append(parts, f.text)
+		}
+	}
+	if e.Geolocation != nil {
+		parts[slices.Index(parts, "geolocation")] = fmt.Sprintf("at %.4f, %.4f", e.Geolocation.Latitude, e.Geolocation.Longitude)
+	}
+	if len(parts) == 0 {
+		return "The session's tabs see the browser's own device and settings."
+	}
+	return "Emulating in every tab: " + strings.Join(parts, "; ") + "."
+}
