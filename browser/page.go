@@ -75,6 +75,9 @@ type Page struct {
 	events  eventLog // console and network records (events.go)
 	closed  bool
 	shown   string // the engine's token of the last whole-page snapshot an answer showed
+	// clockScript is the script that starts the fake clock in the tab's
+	// next documents (clock.go).
+	clockScript page.ScriptIdentifier
 }
 
 // loadState counts the main frame's navigations; an action's mark keeps

@@ -49,11 +49,12 @@ type Tabs struct {
 	// "it died" (the watchdog stopped it).
 	deathWhy string
 
-	guard     tabsGuard  // the request policy's state of this context (policy.go)
-	media     Media      // what the pages' media queries see (emulate.go)
-	routes    routeTable // the session's routes (route.go)
-	netState  string     // the network state set for the session's pages (netstate.go)
-	emulation Emulation  // the device and user the pages are made to see (device.go)
+	guard     tabsGuard   // the request policy's state of this context (policy.go)
+	media     Media       // what the pages' media queries see (emulate.go)
+	routes    routeTable  // the session's routes (route.go)
+	netState  string      // the network state set for the session's pages (netstate.go)
+	emulation Emulation   // the device and user the pages are made to see (device.go)
+	clock     *ClockState // the fake clock, once installed (clock.go)
 	// origins are those the session's documents came from (storage.go),
 	// under their own lock: events note them while holding a Page's.
 	originsMu sync.Mutex
@@ -197,6 +198,12 @@ func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
 	}
 	if e := t.emulationOf(); !e.isZero() {
 		if err := p.applyEmulation(ctx, e); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
+	if st := t.clockOf(); st != nil {
+		if err := p.installClock(ctx, *st); err != nil {
 			p.Close()
 			return nil, err
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,4 +212,56 @@ func TestFlowWithEveryGroup(t *testing.T) {
 	mustCall(t, c, "browser_expect", map[string]any{"target": "text=Dark theme is on", "check": "visible"})
 	_, text := exportAndReplay(t, c, env, dir, "everything")
 	mustContain(t, "the flow", text, "set_storage_state: "+state, "emulate_media:", "route:")
+}
+
+// TestClock: a countdown page under the fake clock: installed at 09:00 it
+// shows three hours left; fast_forward jumps an hour (its ticker fires
+// once); run_for fires every tick; pause_at stops the ticks; the clock goes
+// on across a reload; set_fixed_time fixes Date only.
+func TestClock(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=time"))
+	mustFail(t, c, "browser_clock", map[string]any{"action": "fast_forward", "duration": "1h"}, "invalid_input")
+
+	out := mustCall(t, c, "browser_clock", map[string]any{"action": "install", "time": "2030-05-01T09:00:00Z"})
+	mustContain(t, "install", out, "at 2030-05-01T09:00:00Z (running)")
+	out = mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/time/countdown.html"})
+	mustContain(t, "the page under the clock", out, "Now: 09:00:0", "Sale ends in 2:59:5", "Ticks: 0")
+
+	out = mustCall(t, c, "browser_clock", map[string]any{"action": "pause_at", "time": "2030-05-01T10:00:00Z"})
+	mustContain(t, "pause at 10:00", out, "at 2030-05-01T10:00:00Z (paused)", "Now: 10:00:00", "Sale ends in 2:00:00")
+	out = mustCall(t, c, "browser_clock", map[string]any{"action": "fast_forward", "duration": "1h"})
+	mustContain(t, "an hour later", out, "(paused)", "Now: 11:00:00", "Sale ends in 1:00:00")
+	ticks := ticksOf(t, out)
+	out = mustCall(t, c, "browser_clock", map[string]any{"action": "run_for", "duration": "30s"})
+	mustContain(t, "30 seconds of ticks", out, "Now: 11:00:30", "Sale ends in 0:59:30")
+	if got := ticksOf(t, out); got != ticks+30 {
+		t.Errorf("run_for 30s fired %d ticks, want 30", got-ticks)
+	}
+	out = mustCall(t, c, "browser_reload", nil)
+	mustContain(t, "a reload keeps the clock", out, "Now: 11:00:30", "Ticks: 0")
+	out = mustCall(t, c, "browser_clock", map[string]any{"action": "fast_forward", "duration": "2h"})
+	mustContain(t, "past the end", out, "The sale is over")
+	out = mustCall(t, c, "browser_clock", map[string]any{"action": "set_fixed_time", "time": "2030-05-01T08:00:00Z"})
+	mustContain(t, "fixed time", out, "Date is fixed at 2030-05-01T08:00:00Z")
+	mustCall(t, c, "browser_clock", map[string]any{"action": "run_for", "duration": "1s"})
+	out = mustCall(t, c, "browser_snapshot", nil)
+	mustContain(t, "Date fixed, timers running", out, "Now: 08:00:00", "Sale ends in 4:00:00")
+	mustCall(t, c, "browser_clock", map[string]any{"action": "resume"})
+
+	mustFail(t, c, "browser_clock", map[string]any{"action": "pause_at"}, "invalid_input")
+	mustFail(t, c, "browser_clock", map[string]any{"action": "run_for", "duration": "soon"}, "invalid_input")
+	mustFail(t, c, "browser_clock", map[string]any{"action": "install", "time": "tomorrow"}, "invalid_input")
+}
+
+// ticksOf reads the countdown page's tick count.
+func ticksOf(t *testing.T, out string) int {
+	t.Helper()
+	m := regexp.MustCompile(`Ticks: (\d+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no tick count in:\n%s", out)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
 }

@@ -31,6 +31,7 @@ var Verbs = []Verb{
 	{"resize", "browser_resize", ""},
 	{"emulate_media", "browser_emulate_media", ""},
 	{"emulate", "browser_emulate", "device"},
+	{"clock", "browser_clock", ""},
 	{"route", "browser_route", ""},
 	{"unroute", "browser_unroute", "pattern"},
 	{"network_state", "browser_network_state_set", "state"},

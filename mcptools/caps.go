@@ -24,10 +24,12 @@ const (
 	// CapStorage: cookies, local and session storage, and the storage
 	// state saved to a file and put back.
 	CapStorage = "storage"
+	// CapTime: the pages' fake clock.
+	CapTime = "time"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapEmulation, CapNetwork, CapStorage}
+var CapGroups = []string{CapEmulation, CapNetwork, CapStorage, CapTime}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

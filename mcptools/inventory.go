@@ -163,6 +163,7 @@ func Inventory(d *Deps) []Tool {
 		inCap(CapEmulation, emulateMediaTool(d)), inCap(CapEmulation, emulateTool(d)),
 		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
 		inCap(CapNetwork, networkStateTool(d)),
+		inCap(CapTime, clockTool(d)),
 	}
 	for _, t := range storageTools(d) {
 		tools = append(tools, inCap(CapStorage, t))
