@@ -3,6 +3,8 @@ package browser
 import (
 	"context"
 	"fmt"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,6 +56,7 @@ type Tabs struct {
 	routes    routeTable  // the session's routes (route.go)
 	netState  string      // the network state set for the session's pages (netstate.go)
 	emulation Emulation   // the device and user the pages are made to see (device.go)
+	downloads downloadLog // what the pages downloaded (download.go)
 	clock     *ClockState // the fake clock, once installed (clock.go)
 	// origins are those the session's documents came from (storage.go),
 	// under their own lock: events note them while holding a Page's.
@@ -123,6 +126,10 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 		t.Close()
 		return nil, fmt.Errorf("listen to the browser: %w", err)
 	}
+	if err := t.enableDownloads(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
 	if _, err := t.New(ctx); err != nil {
 		t.Close()
 		return nil, err
@@ -143,6 +150,9 @@ func (t *Tabs) onBrowserEvent(ev any) {
 		t.mu.Lock()
 		delete(t.infos, e.TargetID)
 		t.mu.Unlock()
+		return
+	case *cdpbrowser.EventDownloadWillBegin, *cdpbrowser.EventDownloadProgress:
+		t.onDownloadEvent(ev)
 		return
 	default:
 		return
@@ -577,6 +587,12 @@ func (t *Tabs) Close() {
 	if t.lcancel != nil {
 		t.lcancel()
 	}
+	t.downloads.mu.Lock()
+	if t.downloads.dir != "" {
+		_ = os.RemoveAll(t.downloads.dir)
+		t.downloads.dir = ""
+	}
+	t.downloads.mu.Unlock()
 	if t.id != "" && t.bctx.Err() == nil {
 		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
 		_, _ = chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: t.id})

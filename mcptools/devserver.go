@@ -143,7 +143,7 @@ type SessionStartParams struct {
 
 func sessionStartTool(d *Deps) Tool {
 	return define(d, "session_start", ToolsetSession,
-		"Start this session's dev server and return its URL; browser tools then take relative URLs.",
+		"Start the session's dev server; browser tools then take URLs relative to it.",
 		annotations{title: "Start the dev server", openWorld: true},
 		func(ctx context.Context, s *Session, a SessionStartParams) (*mcp.CallToolResult, error) {
 			if s.dev != nil {
@@ -243,7 +243,7 @@ func requireDev(s *Session) error {
 
 func sessionStatusTool(d *Deps) Tool {
 	return define(d, "session_status", ToolsetSession,
-		"Ask the session's dev server for its status (runs the command's --status).",
+		"The session's dev server's status (runs the command's --status).",
 		annotations{title: "Dev server status", readOnly: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
 			if err := requireDev(s); err != nil {

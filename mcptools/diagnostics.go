@@ -64,7 +64,7 @@ type ConsoleMessagesParams struct {
 
 func consoleMessagesTool(d *Deps) Tool {
 	return define(d, "browser_console_messages", ToolsetDiagnosis,
-		"The page's console messages and uncaught exceptions (with stacks) since the last call.",
+		"The page's console messages and uncaught exceptions (with stacks) since last asked.",
 		annotations{title: "Console messages", readOnly: true},
 		func(ctx context.Context, s *Session, a ConsoleMessagesParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)

@@ -18,7 +18,8 @@ import (
 //	limit       the per-client rate limit on calls
 //	bind        the arguments checked (sizes, then the schema) and bound to T
 //	held        the session held for the call, with the request on it; a
-//	            cancellation said as such
+//	            cancellation said as such; the downloads it started
+//	            waited for and reported (downloads.go)
 //	diagnosed   a failure answered with its diagnostics, and logged
 //	recorded    a successful action kept as a flow step
 //
@@ -100,6 +101,9 @@ func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx con
 			s.release()
 		}()
 		res, err := next(callCtx, s, req, args)
+		if err == nil {
+			d.deliverDownloads(callCtx, s, res)
+		}
 		if by := s.interruptedBy(); by != "" {
 			d.Logger.Info("tool cancelled", zap.String("tool", name), zap.String("session", s.ID), zap.String("by", by))
 			return errorResult(name, &ToolError{Type: ErrSessionEnded,

@@ -240,7 +240,7 @@ func quoteList(items []string) string {
 }
 
 func checkTool(d *Deps, want bool) Tool {
-	name, desc, title, verb := "browser_check", "Check a checkbox, radio button or switch by clicking it, unless it already is.", "Check", "Checked"
+	name, desc, title, verb := "browser_check", "Check a checkbox, radio or switch by clicking it, unless it already is.", "Check", "Checked"
 	if !want {
 		name, desc, title, verb = "browser_uncheck", "Uncheck a checkbox or switch by clicking it, unless it already is.", "Uncheck", "Unchecked"
 	}
@@ -281,7 +281,7 @@ type FillFormParams struct {
 
 func fillFormTool(d *Deps) Tool {
 	return define(d, "browser_fill_form", ToolsetInput,
-		"Fill several form fields in one call: text boxes, checkboxes, radios, selects and sliders.",
+		"Fill many form fields in one call: text boxes, checkboxes, radios, selects, sliders.",
 		annotations{title: "Fill a form", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a FillFormParams) (*mcp.CallToolResult, error) {
 			if len(a.Fields) == 0 {
@@ -387,7 +387,7 @@ type FileUploadParams struct {
 
 func fileUploadTool(d *Deps) Tool {
 	return define(d, "browser_file_upload", ToolsetInput,
-		"Choose files for a file input (target), or for the file chooser the last action opened.",
+		"Choose files for a file input (target) or the file chooser the last action opened.",
 		annotations{title: "Upload files", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a FileUploadParams) (*mcp.CallToolResult, error) {
 			paths, err := d.uploadPaths(a.Paths)

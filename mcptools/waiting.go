@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -19,17 +20,18 @@ type WaitForParams struct {
 	URL       string  `json:"url,omitempty" jsonschema:"URL glob (**/done, /path) or /regex/"`
 	LoadState string  `json:"loadState,omitempty" jsonschema:"enum=load,enum=domcontentloaded,enum=networkidle"`
 	Time      float64 `json:"time,omitempty" jsonschema:"Seconds to wait first"`
+	Download  bool    `json:"download,omitempty" jsonschema:"A download to end"`
 	Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds (max 60; default: action timeout)"`
 	SessionArg
 }
 
 func waitForTool(d *Deps) Tool {
 	return define(d, "browser_wait_for", ToolsetWaiting,
-		"Wait until text appears or goes, an element reaches a state, the URL matches, or the page loads.",
+		"Wait for text to appear or go, an element's state, a URL, a load or a download.",
 		annotations{title: "Wait for a condition", readOnly: true},
 		func(ctx context.Context, s *Session, a WaitForParams) (*mcp.CallToolResult, error) {
-			if a.Text == "" && a.TextGone == "" && a.Target == "" && a.URL == "" && a.LoadState == "" && a.Time == 0 {
-				return nil, invalidInput("arguments", "give what to wait for: text, textGone, target (with state), url, loadState or time")
+			if a.Text == "" && a.TextGone == "" && a.Target == "" && a.URL == "" && a.LoadState == "" && a.Time == 0 && !a.Download {
+				return nil, invalidInput("arguments", "give what to wait for: text, textGone, target (with state), url, loadState, download or time")
 			}
 			timeout, err := seconds("timeout", a.Timeout)
 			if err != nil {
@@ -48,6 +50,19 @@ func waitForTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
+			var kept []keptDownload
+			if a.Download {
+				start := time.Now()
+				if timeout == 0 {
+					timeout = downloadWait
+				}
+				if kept = d.keepDownloads(s.tabs.TakeDownloads(ctx, timeout, true)); len(kept) == 0 {
+					return nil, &ToolError{Type: ErrTimeout, Message: fmt.Sprintf("no download ended within %s", timeout.Round(time.Second)),
+						Suggestion: "check that the action starts one (a link with download, a file response), or wait longer (timeout, in seconds)"}
+				}
+				res.Met = append(res.Met, fmt.Sprintf("%d download(s) ended", len(kept)))
+				res.Waited += time.Since(start)
+			}
 			var r response
 			r.resultf("Waited %s: %s.", res.Waited.Round(time.Millisecond), strings.Join(res.Met, "; "))
 			r.set("met", res.Met)
@@ -55,7 +70,9 @@ func waitForTool(d *Deps) Tool {
 			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
 				return nil, err
 			}
-			return r.build(), nil
+			out := r.build()
+			d.reportDownloads(out, kept)
+			return out, nil
 		})
 }
 

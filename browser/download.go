@@ -1,0 +1,188 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// Downloads: Chrome saves what a session's pages download into a directory
+// of the session's own, inside the browser's profile (so it goes when the
+// browser goes, however the server ends), under the download's id. The
+// caller takes each finished download and moves the file where the agent
+// can read it.
+
+// Download is one file a page downloaded.
+type Download struct {
+	URL string `json:"url"`
+	// Name is the name the site suggested.
+	Name string `json:"name"`
+	// State is inProgress, completed or canceled.
+	State string `json:"state"`
+	Size  int64  `json:"size"`
+	// Path is where Chrome saved it (a completed download).
+	Path string `json:"-"`
+
+	guid  string
+	taken bool
+}
+
+// maxDownloads bounds the downloads a session remembers.
+const maxDownloads = 100
+
+// downloadLog is a session's downloads, guarded by its own lock (events
+// update it on the browser's read loop).
+type downloadLog struct {
+	mu      sync.Mutex
+	dir     string
+	list    []*Download
+	changed chan struct{}
+}
+
+// enableDownloads has Chrome save the context's downloads in a directory
+// of their own and report them. A remote browser saves on its own machine,
+// where we cannot read: its downloads stay denied, as Chrome's default is.
+func (t *Tabs) enableDownloads(ctx context.Context) error {
+	profile := t.m.ProfileDir()
+	if t.remote != nil || profile == "" {
+		return nil
+	}
+	dir, err := os.MkdirTemp(profile, "downloads-")
+	if err != nil {
+		return fmt.Errorf("downloads directory: %w", err)
+	}
+	cctx, cancel := t.browserCtx(ctx)
+	defer cancel()
+	_, err = chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return fmt.Errorf("allow downloads: %w", err)
+	}
+	t.downloads.mu.Lock()
+	t.downloads.dir = dir
+	t.downloads.changed = make(chan struct{})
+	t.downloads.mu.Unlock()
+	return nil
+}
+
+// onDownloadEvent records the downloads of this context's tabs. It runs on
+// the browser's read loop: state only.
+func (t *Tabs) onDownloadEvent(ev any) {
+	l := &t.downloads
+	switch e := ev.(type) {
+	case *cdpbrowser.EventDownloadWillBegin:
+		t.mu.Lock()
+		_, ours := t.infos[target.ID(e.FrameID)]
+		t.mu.Unlock()
+		if !ours {
+			return // another context's, or an iframe's (not followed)
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.dir == "" {
+			return
+		}
+		if len(l.list) >= maxDownloads {
+			l.list = l.list[1:]
+		}
+		l.list = append(l.list, &Download{URL: e.URL, Name: safeName(e.SuggestedFilename), State: "inProgress", guid: e.GUID})
+		l.signalLocked()
+	case *cdpbrowser.EventDownloadProgress:
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, d := range l.list {
+			if d.guid != e.GUID {
+				continue
+			}
+			d.State, d.Size = string(e.State), int64(e.ReceivedBytes)
+			if e.State == cdpbrowser.DownloadProgressStateCompleted {
+				d.Path = filepath.Join(l.dir, e.GUID)
+			}
+			l.signalLocked()
+		}
+	}
+}
+
+func (l *downloadLog) signalLocked() {
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = make(chan struct{})
+	}
+}
+
+// safeName is a file name a site suggested, without a directory.
+func safeName(s string) string {
+	s = filepath.Base(filepath.Clean("/" + s))
+	if s == "/" || s == "." || s == "" {
+		return "download"
+	}
+	return s
+}
+
+// TakeDownloads returns the downloads not taken yet that have ended,
+// waiting up to wait for those still going (they are taken later if they
+// outlast it). With atLeastOne it also waits, within wait, for one to
+// begin and end.
+func (t *Tabs) TakeDownloads(ctx context.Context, wait time.Duration, atLeastOne bool) []Download {
+	l := &t.downloads
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		l.mu.Lock()
+		pending, going := 0, false
+		for _, d := range l.list {
+			if !d.taken {
+				pending++
+				going = going || d.State == "inProgress"
+			}
+		}
+		changed := l.changed
+		l.mu.Unlock()
+		if changed == nil || (!going && (pending > 0 || !atLeastOne)) {
+			return t.takeEnded()
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return t.takeEnded()
+		case <-ctx.Done():
+			return t.takeEnded()
+		}
+	}
+}
+
+// takeEnded takes the downloads that have ended, leaving those going.
+func (t *Tabs) takeEnded() []Download {
+	l := &t.downloads
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []Download
+	for _, d := range l.list {
+		if !d.taken && d.State != "inProgress" {
+			d.taken = true
+			out = append(out, *d)
+		}
+	}
+	return out
+}
+
+// DownloadsBegun says whether a download has begun that was not taken.
+func (t *Tabs) DownloadsBegun() bool {
+	l := &t.downloads
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, d := range l.list {
+		if !d.taken {
+			return true
+		}
+	}
+	return false
+}
