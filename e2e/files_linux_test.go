@@ -45,7 +45,7 @@ func TestHTTPWritesNoFileItCouldRun(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, ".env"), []byte("KEY=1"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := startHTTPIn(t, work, append(env, "E2E_MCP_OUTPUT_DIR="+out, "E2E_MCP_SERVER_COMMAND="+script))
+	s := startHTTPIn(t, work, append(env, "E2E_MCP_OUTPUT_DIR="+out, "E2E_MCP_SERVER_COMMAND="+script, "E2E_MCP_CAPS=pdf"))
 	c := s.client(t)
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/"})
 

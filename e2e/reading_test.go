@@ -46,7 +46,7 @@ func TestReadContentAndFind(t *testing.T) {
 func TestPDFSave(t *testing.T) {
 	f := newFixture(t)
 	env, tmp := serverEnv(t)
-	c := startClient(t, env)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=pdf"))
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
 
 	res := call(t, c, "browser_pdf_save", nil)

@@ -1,5 +1,10 @@
 package flow
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Verb is an action a step (and a CLI command of the same name) can take:
 // the MCP tool it calls and the argument its short form stands for
 // ("- click: '#save'" is target '#save').
@@ -68,4 +73,45 @@ func ActionOf(tool string) string {
 		}
 	}
 	return ""
+}
+
+// StepOf reads a step given as JSON (browser_batch): "back", or a one-key
+// object {action: value} or {action: {args}}, as a flow file writes it. It
+// returns the step's tool and arguments as they are (no ${VAR}).
+func StepOf(v any) (Step, string, map[string]any, error) {
+	var st Step
+	switch x := v.(type) {
+	case string:
+		st = Step{Action: x, Args: map[string]any{}}
+	case map[string]any:
+		if len(x) != 1 {
+			return st, "", nil, fmt.Errorf("a step is one action, e.g. {\"click\": \"e5\"} or {\"type\": {\"target\": \"e7\", \"text\": \"hi\"}}; this one has %d keys", len(x))
+		}
+		for k, val := range x {
+			st = Step{Action: k, Args: map[string]any{}}
+			switch a := val.(type) {
+			case map[string]any:
+				for name, arg := range a {
+					if !argNameRE.MatchString(name) {
+						return st, "", nil, fmt.Errorf("%s: %q is not an argument name (such as target or text)", k, name)
+					}
+					st.Args[name] = arg
+				}
+			case nil:
+			default:
+				verb, ok := verbOf(k, nil)
+				if ok && verb.Short == "" {
+					return st, "", nil, fmt.Errorf("%s takes an object of arguments", k)
+				}
+				st.Args[verb.Short] = a
+			}
+		}
+	default:
+		return st, "", nil, fmt.Errorf("a step is an action name or a one-key object, not %T", v)
+	}
+	verb, ok := verbOf(st.Action, st.Args)
+	if !ok {
+		return st, "", nil, fmt.Errorf("unknown action %q (known: %s)", st.Action, strings.Join(knownActions(), ", "))
+	}
+	return st, verb.Tool, st.Args, nil
 }

@@ -26,10 +26,12 @@ const (
 	CapStorage = "storage"
 	// CapTime: the pages' fake clock.
 	CapTime = "time"
+	// CapPDF: the page saved as a PDF file (as in Playwright MCP).
+	CapPDF = "pdf"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapEmulation, CapNetwork, CapStorage, CapTime}
+var CapGroups = []string{CapEmulation, CapNetwork, CapPDF, CapStorage, CapTime}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

@@ -46,6 +46,10 @@ type Tool struct {
 	// Check runs the argument checks of a call without the call: what a
 	// call with these arguments would refuse as invalid_input, or nil.
 	Check func(args any) error
+	// Step runs the tool on a session its caller already holds (a step of
+	// browser_batch): the arguments checked, the call recorded, but no
+	// session taken and no failure diagnosed.
+	Step func(ctx context.Context, s *Session, args map[string]any) (*mcp.CallToolResult, error)
 }
 
 // toolSnaps are the recorded tool definitions (TestToolSnapshots writes and
@@ -153,13 +157,14 @@ func Inventory(d *Deps) []Tool {
 		handleDialogTool(d),
 		snapshotTool(d),
 		screenshotTool(d),
-		getContentTool(d), findTool(d), pdfTool(d),
+		getContentTool(d), findTool(d), inCap(CapPDF, pdfTool(d)),
 		clickTool(d),
 		typeTool(d),
 		hoverTool(d), dragTool(d), pressKeyTool(d), selectOptionTool(d), checkTool(d, true), checkTool(d, false), fillFormTool(d), fileUploadTool(d),
 		waitForTool(d), expectTool(d),
 		evaluateTool(d),
 		consoleMessagesTool(d), networkRequestsTool(d),
+		batchTool(d),
 		inCap(CapEmulation, emulateMediaTool(d)), inCap(CapEmulation, emulateTool(d)),
 		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
 		inCap(CapNetwork, networkStateTool(d)),
@@ -245,7 +250,16 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 	}
 	handler := d.instrument(name, d.limit(name, bind(name, validate, onSession(d, name, toolset, fn))))
 	check := func(raw any) error { _, err := validate(raw); return err }
-	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check}
+	step := func(ctx context.Context, s *Session, raw map[string]any) (*mcp.CallToolResult, error) {
+		args, err := validate(raw)
+		if err != nil {
+			return nil, err
+		}
+		var req mcp.CallToolRequest
+		req.Params.Name, req.Params.Arguments = name, raw
+		return recorded(name, fn)(ctx, s, req, args)
+	}
+	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check, Step: step}
 }
 
 // omitDefaultHints drops the hints that say what the MCP specification

@@ -72,6 +72,9 @@ const (
 // pageState adds the page's URL, title, new console errors and dialogs, and
 // a snapshot as mode says, capped at maxBytes.
 func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, mode snapMode, opts browser.SnapshotOptions, maxBytes int) error {
+	if s.batching {
+		return nil
+	}
 	if p.Gone() && s.tabs != nil && !s.tabs.Gone() {
 		// The action closed the tab (window.close): show the one now current.
 		np, _, err := s.tabs.Sync(ctx)

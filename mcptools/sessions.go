@@ -48,14 +48,17 @@ type Session struct {
 	// starts in (--storage-state, session_start's storageState).
 	startState *browser.StorageState
 	stateIn    *browser.Tabs // the browser context startState was put into
-	warm       *warmTabs     // the browser context session_start began opening
-	dev        *devState     // the session's dev server, if started
-	snapPage   *browser.Page // the tab lastSnap was taken of
-	lastSnap   string        // YAML of the last snapshot shown, for diffs
-	lastURL    string
-	newTabs    int           // tabs that popped up since the last response said so
-	errors     []errorRecord // failed calls, oldest first (session_errors)
-	hasDev     atomic.Bool   // a dev server runs (read without the lock, for metrics)
+	// batching: a browser_batch runs steps, which add no page state to
+	// their answers (the batch answers once).
+	batching bool
+	warm     *warmTabs     // the browser context session_start began opening
+	dev      *devState     // the session's dev server, if started
+	snapPage *browser.Page // the tab lastSnap was taken of
+	lastSnap string        // YAML of the last snapshot shown, for diffs
+	lastURL  string
+	newTabs  int           // tabs that popped up since the last response said so
+	errors   []errorRecord // failed calls, oldest first (session_errors)
+	hasDev   atomic.Bool   // a dev server runs (read without the lock, for metrics)
 	// recorded are the successful actions and checks, as flow steps;
 	// refNames the role and name of every ref handed out, for locators.
 	recorded []flow.Step

@@ -22,7 +22,7 @@ type TabsParams struct {
 
 func tabsTool(d *Deps) Tool {
 	return define(d, "browser_tabs", ToolsetNavigation,
-		"List, open, select or close tabs. Popups the page opens appear here.",
+		"List, open, select or close tabs; popups the page opens are here.",
 		annotations{title: "Manage tabs", openWorld: true},
 		func(ctx context.Context, s *Session, a TabsParams) (*mcp.CallToolResult, error) {
 			if (a.Action == "list" || a.Action == "new") && a.Index != nil {

@@ -206,6 +206,9 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 		// The CLI's session daemon: commands come and go as connections;
 		// the session stays until close, and the daemon exits when idle.
 		reg.KeepOnDisconnect = true
+		// Its client is the CLI, not a model: every group is offered
+		// (pdf, storage...), whatever the list weighs.
+		a.deps.Caps = mcptools.CapGroups
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
