@@ -49,9 +49,17 @@ type NetworkRequest struct {
 	// mocked, aborted or changed), if one did.
 	Route string `json:"route,omitempty"`
 
+	// Seq numbers the page's requests from 1, for RequestDetail.
+	Seq int `json:"seq"`
+
 	id    network.RequestID
 	frame string
 	start float64 // monotonic seconds, CDP's clock
+	// What RequestDetail shows: the headers each way, and the response's
+	// content type.
+	reqHeaders, respHeaders network.Headers
+	postData                bool
+	mimeType                string
 }
 
 // Failed reports whether the request failed or got an HTTP error status.
@@ -142,7 +150,8 @@ func (p *Page) recordLocked(ev any) bool {
 			return true
 		}
 		r := &NetworkRequest{Method: e.Request.Method, URL: e.Request.URL, Type: string(e.Type), Start: time.Now(),
-			id: e.RequestID, frame: string(e.FrameID), start: float64(e.Timestamp)}
+			Seq: ev0.network.total + 1, id: e.RequestID, frame: string(e.FrameID), start: float64(e.Timestamp),
+			reqHeaders: e.Request.Headers, postData: e.Request.HasPostData}
 		if len(ev0.open) >= maxOpenRequests {
 			ev0.dropOldestOpen()
 		}
@@ -158,6 +167,7 @@ func (p *Page) recordLocked(ev any) bool {
 	case *network.EventResponseReceived:
 		if r := ev0.open[e.RequestID]; r != nil && e.Response != nil {
 			r.Status, r.StatusText = e.Response.Status, e.Response.StatusText
+			r.respHeaders, r.mimeType = e.Response.Headers, e.Response.MimeType
 		}
 		// A page's fetch resolves with the headers; Chrome reports the load
 		// finished only once the page reads the body, tens of milliseconds

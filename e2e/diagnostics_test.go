@@ -1,6 +1,11 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,4 +86,45 @@ func TestNetworkRequests(t *testing.T) {
 	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name=Save]"})
 	mustContain(t, "a click whose request fails", out, "save answered 500", "- New console errors: 1",
 		"error: Failed to load resource: the server responded with a status of 500 (Internal Server Error): "+f.URL+"/api/fail")
+}
+
+// TestNetworkRequestDetail: a request listed by browser_network_requests
+// shows its headers, what the page posted and the body the server sent;
+// the body saves to a file; a body the page never read is said to be so.
+func TestNetworkRequestDetail(t *testing.T) {
+	f := newFixture(t, itemsAPI)
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir))
+	seqOf := func(what, method, path string) int {
+		t.Helper()
+		out := mustCall(t, c, "browser_network_requests", map[string]any{"filter": path})
+		m := regexp.MustCompile(`- \[(\d+)\] ` + method + ` \S+` + path + ` → 200`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("%s: no numbered request in:\n%s", what, out)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/network/app.html"})
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Items: apple, pear"})
+	body := filepath.Join(dir, "items.json")
+	const items = `{"items":["apple","pear"],"client":"inventory"}`
+	out := mustCall(t, c, "browser_network_request", map[string]any{"id": seqOf("items", "GET", "/api/items"), "filename": body})
+	mustContain(t, "the API call", out, "GET "+f.URL+"/api/items → 200 OK", "Request headers:", "X-Client: inventory",
+		"Response headers:", "Content-Type: application/json", fmt.Sprintf("Body (%d bytes):\n%s", len(items), items), "Saved the body to "+body)
+	if b, err := os.ReadFile(body); err != nil || string(b) != items {
+		t.Errorf("the saved body: %q, %v", b, err)
+	}
+
+	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
+	mustCall(t, c, "browser_type", map[string]any{"target": refOf(t, snap, "textbox", "Name"), "text": "Ada"})
+	mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "button", "Sign up")})
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Welcome, Ada!"})
+	out = mustCall(t, c, "browser_network_request", map[string]any{"id": seqOf("sign-up", "POST", "/api/signup")})
+	mustContain(t, "the sign-up", out, "Post data (3 bytes):\nAda", "No body: the body has not been read yet")
+
+	out = mustFail(t, c, "browser_network_request", map[string]any{"id": 9999}, "invalid_input")
+	mustContain(t, "an unknown request", out, "no request 9999")
 }

@@ -271,7 +271,7 @@ func sessionStatusTool(d *Deps) Tool {
 
 func sessionRestartTool(d *Deps) Tool {
 	return define(d, "session_restart", ToolsetSession,
-		"Restart the session's dev server (--restart); an open page follows to the new URL.",
+		"Restart the dev server (--restart); the page follows to its new URL.",
 		annotations{title: "Restart the dev server", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
 			if err := requireDev(s); err != nil {
@@ -332,7 +332,7 @@ func rebase(u, base string) string {
 
 func sessionEndTool(d *Deps) Tool {
 	return define(d, "session_end", ToolsetSession,
-		"End the session: its dev server gets --shutdown and its browser context closes.",
+		"End the session: its dev server (--shutdown) and browser context.",
 		annotations{title: "End the session", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
 			var r response
@@ -365,7 +365,7 @@ const maxLogLines = 2000
 
 func serverLogsTool(d *Deps) Tool {
 	return define(d, "server_logs", ToolsetSession,
-		"Read the dev server's log: last lines, grep, or what is new since a cursor.",
+		"The dev server's log: last lines, grep, or new since a cursor.",
 		annotations{title: "Dev server logs", readOnly: true, openWorld: false},
 		func(_ context.Context, s *Session, a ServerLogsParams) (*mcp.CallToolResult, error) {
 			if err := requireDev(s); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
@@ -64,7 +65,7 @@ type ConsoleMessagesParams struct {
 
 func consoleMessagesTool(d *Deps) Tool {
 	return define(d, "browser_console_messages", ToolsetDiagnosis,
-		"The page's console messages and uncaught exceptions (with stacks) since last asked.",
+		"Console messages and uncaught exceptions (with stacks) since last asked.",
 		annotations{title: "Console messages", readOnly: true},
 		func(ctx context.Context, s *Session, a ConsoleMessagesParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)
@@ -151,7 +152,7 @@ func networkRequestsTool(d *Deps) Tool {
 				r.resultf("(the newest %d:)", len(shown))
 			}
 			for _, q := range shown {
-				r.resultf("- %s", requestLine(q))
+				r.resultf("- [%d] %s", q.Seq, requestLine(q))
 			}
 			if shown == nil {
 				shown = []browser.NetworkRequest{}
@@ -193,4 +194,79 @@ func requestLine(q browser.NetworkRequest) string {
 		line += " (" + strings.Join(extra, ", ") + ")"
 	}
 	return line
+}
+
+// maxBodyShown bounds the body and post data an answer shows.
+const maxBodyShown = 8 << 10
+
+// NetworkRequestParams are the arguments of browser_network_request.
+type NetworkRequestParams struct {
+	ID       int    `json:"id" jsonschema:"Its [n] in browser_network_requests"`
+	Filename string `json:"filename,omitempty" jsonschema:"Save the body here"`
+	SessionArg
+}
+
+func networkRequestTool(d *Deps) Tool {
+	return define(d, "browser_network_request", ToolsetDiagnosis,
+		"One request's headers and body (clipped; filename saves the body).",
+		annotations{title: "Network request", readOnly: true},
+		func(ctx context.Context, s *Session, a NetworkRequestParams) (*mcp.CallToolResult, error) {
+			p, err := s.Page(ctx, d.Browser)
+			if err != nil {
+				return nil, err
+			}
+			q, err := p.RequestDetail(ctx, a.ID)
+			if err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("%s", requestLine(q.NetworkRequest))
+			headers := func(title string, h map[string]string) {
+				if len(h) == 0 {
+					return
+				}
+				r.resultf("%s:", title)
+				for _, k := range browser.SortedHeaderNames(h) {
+					r.resultf("  %s: %s", k, headerValue(k, h[k]))
+				}
+			}
+			headers("Request headers", q.RequestHeaders)
+			headers("Response headers", q.ResponseHeaders)
+			if q.PostData != "" {
+				r.resultf("Post data (%d bytes):\n%s", len(q.PostData), text.Clip(q.PostData, maxBodyShown))
+			}
+			switch {
+			case q.BodyError != "":
+				r.resultf("No body: %s.", q.BodyError)
+			case q.BodyBase64 || !utf8.Valid(q.Body):
+				r.resultf("Body: %d bytes of binary data (%s).", len(q.Body), q.MimeType)
+			default:
+				r.resultf("Body (%d bytes):\n%s", len(q.Body), text.Clip(string(q.Body), maxBodyShown))
+			}
+			if a.Filename != "" && q.BodyError == "" {
+				out, err := d.outputPath("filename", a.Filename, "body-*")
+				if err != nil {
+					return nil, err
+				}
+				if err := out.write(q.Body); err != nil {
+					out.discard()
+					return nil, err
+				}
+				r.resultf("Saved the body to %s.", out.path)
+				r.set("path", out.path)
+			}
+			r.set("request", q)
+			return r.build(), nil
+		})
+}
+
+// headerValue shows a header's value, credentials clipped.
+func headerValue(name, v string) string {
+	switch strings.ToLower(name) {
+	case "cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key":
+		if len(v) > 8 {
+			return text.Clip(v, 6) + fmt.Sprintf(" (%d chars)", len(v))
+		}
+	}
+	return text.Clip(v, 300)
 }

@@ -295,7 +295,7 @@ type SessionErrorsParams struct {
 
 func sessionErrorsTool(d *Deps) Tool {
 	return define(d, "session_errors", ToolsetSession,
-		"The session's failed calls, newest first, with their errors and arguments.",
+		"The session's failed calls, newest first.",
 		annotations{title: "Error history", readOnly: true, idempotent: true, openWorld: false},
 		func(_ context.Context, s *Session, _ SessionErrorsParams) (*mcp.CallToolResult, error) {
 			var r response

@@ -66,7 +66,7 @@ const maxSlowRunes = 2000
 
 func typeTool(d *Deps) Tool {
 	return define(d, "browser_type", ToolsetInput,
-		"Fill an editable element with text (replacing its content), optionally pressing Enter.",
+		"Replace an editable element's text, optionally pressing Enter.",
 		annotations{title: "Type text", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a TypeParams) (*mcp.CallToolResult, error) {
 			if a.Target == "" {
@@ -126,7 +126,7 @@ func actionResult(ctx context.Context, d *Deps, s *Session, p *browser.Page, for
 
 func hoverTool(d *Deps) Tool {
 	return define(d, "browser_hover", ToolsetInput,
-		"Move the mouse over an element once it is visible, stable and not covered.",
+		"Hover an element once visible, stable and uncovered.",
 		annotations{title: "Hover", readOnly: false, destructive: false, openWorld: true},
 		func(ctx context.Context, s *Session, a TargetParams) (*mcp.CallToolResult, error) {
 			if err := needTarget("target", a.Target); err != nil {
@@ -179,7 +179,7 @@ func dragTool(d *Deps) Tool {
 
 // PressKeyParams are the arguments of browser_press_key.
 type PressKeyParams struct {
-	Key string `json:"key" jsonschema:"Key or combination: Enter, ArrowDown, a, Control+A, Shift+Tab, ControlOrMeta+C"`
+	Key string `json:"key" jsonschema:"Enter, ArrowDown, Control+A, ControlOrMeta+C"`
 	SessionArg
 }
 
@@ -381,7 +381,7 @@ func fieldError(i int, f FormField, done []string, err error) error {
 // FileUploadParams are the arguments of browser_file_upload.
 type FileUploadParams struct {
 	Paths  []string `json:"paths" jsonschema:"Absolute file paths"`
-	Target string   `json:"target,omitempty" jsonschema:"The file input; omit to answer the open file chooser"`
+	Target string   `json:"target,omitempty" jsonschema:"File input; omit for the open file chooser"`
 	SessionArg
 }
 

@@ -163,7 +163,7 @@ func Inventory(d *Deps) []Tool {
 		hoverTool(d), dragTool(d), pressKeyTool(d), selectOptionTool(d), checkTool(d, true), checkTool(d, false), fillFormTool(d), fileUploadTool(d),
 		waitForTool(d), expectTool(d),
 		evaluateTool(d),
-		consoleMessagesTool(d), networkRequestsTool(d),
+		consoleMessagesTool(d), networkRequestsTool(d), networkRequestTool(d),
 		batchTool(d),
 		inCap(CapEmulation, emulateMediaTool(d)), inCap(CapEmulation, emulateTool(d)),
 		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
@@ -189,7 +189,7 @@ func (a SessionArg) session() string { return a.SessionID }
 
 // DevSessionArg is SessionArg with its description, for the session tools.
 type DevSessionArg struct {
-	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session (made on first use); omit for yours"`
+	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session; omit for yours"`
 }
 
 func (a DevSessionArg) session() string { return a.SessionID }

@@ -11,7 +11,7 @@ import (
 
 // NavigateParams are the arguments of browser_navigate.
 type NavigateParams struct {
-	URL string `json:"url" jsonschema:"URL; a relative one (/login) goes to the session's dev server"`
+	URL string `json:"url" jsonschema:"Relative URLs (/login) go to the dev server"`
 	SessionArg
 }
 
@@ -101,7 +101,7 @@ type CloseParams struct {
 
 func closeTool(d *Deps) Tool {
 	return define(d, "browser_close", ToolsetNavigation,
-		"Close the session's browser (tabs, cookies, storage); the next call opens a fresh one.",
+		"Close the session's browser; the next call opens a fresh one.",
 		annotations{title: "Close the browser context", destructive: true, idempotent: true},
 		func(_ context.Context, s *Session, _ CloseParams) (*mcp.CallToolResult, error) {
 			var r response

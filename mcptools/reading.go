@@ -98,7 +98,7 @@ type ScreenshotParams struct {
 
 func screenshotTool(d *Deps) Tool {
 	return define(d, "browser_take_screenshot", ToolsetReading,
-		"Screenshot of the viewport, the full page or one element, returned as an image.",
+		"Screenshot of the viewport, full page or an element.",
 		annotations{title: "Take a screenshot", readOnly: true},
 		func(ctx context.Context, s *Session, a ScreenshotParams) (*mcp.CallToolResult, error) {
 			if a.Target != "" && a.FullPage {
@@ -153,7 +153,7 @@ type GetContentParams struct {
 
 func getContentTool(d *Deps) Tool {
 	return define(d, "browser_get_content", ToolsetReading,
-		"The rendered text (innerText) or the HTML of the page or of one element.",
+		"The page's or an element's rendered text or HTML.",
 		annotations{title: "Get text or HTML", readOnly: true, idempotent: true},
 		func(ctx context.Context, s *Session, a GetContentParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)

@@ -159,7 +159,7 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 
 // ExportFlowParams are the arguments of session_export_flow.
 type ExportFlowParams struct {
-	Path string `json:"path,omitempty" jsonschema:"File to write (file roots; over HTTP a new file in the output dir). Omit: the YAML"`
+	Path string `json:"path,omitempty" jsonschema:"File to write (file roots). Omit: the YAML"`
 	Name string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
 	DevSessionArg
 }
