@@ -265,3 +265,33 @@ func ticksOf(t *testing.T, out string) int {
 	n, _ := strconv.Atoi(m[1])
 	return n
 }
+
+// TestInitScripts: a script added to the session runs before the page's own
+// scripts in every page loaded after (not in the one already shown); one
+// named by --init-script runs in every session from its first page.
+func TestInitScripts(t *testing.T) {
+	f := newFixture(t)
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=emulation"))
+	url := f.URL + "/emulate/flags.html"
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": url})
+	mustContain(t, "without a script", out, "Old checkout")
+	out = mustCall(t, c, "browser_add_init_script", map[string]any{"script": "window.FEATURE_FLAGS = { newCheckout: true };"})
+	mustContain(t, "the answer", out, "Init script 1 (", "reload to run it in this one")
+	out = mustCall(t, c, "browser_reload", nil)
+	mustContain(t, "after a reload", out, "New checkout")
+	mustFail(t, c, "browser_add_init_script", map[string]any{"script": " "}, "invalid_input")
+	mustFail(t, c, "browser_add_init_script", map[string]any{"path": "/etc/hostname"}, "not_allowed")
+
+	file := filepath.Join(dir, "flags.js")
+	if err := os.WriteFile(file, []byte("window.FEATURE_FLAGS = { newCheckout: true };"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env2, _ := serverEnv(t)
+	c2 := startClient(t, append(env2, "E2E_MCP_INIT_SCRIPT="+file))
+	out = mustCall(t, c2, "browser_navigate", map[string]any{"url": url})
+	mustContain(t, "a server started with --init-script", out, "New checkout")
+	out = mustCall(t, c2, "browser_navigate", map[string]any{"url": url, "sessionId": "other"})
+	mustContain(t, "another session of it", out, "New checkout")
+}

@@ -37,6 +37,7 @@ var Verbs = []Verb{
 	{"emulate_media", "browser_emulate_media", ""},
 	{"emulate", "browser_emulate", "device"},
 	{"clock", "browser_clock", ""},
+	{"init_script", "browser_add_init_script", "script"},
 	{"route", "browser_route", ""},
 	{"unroute", "browser_unroute", "pattern"},
 	{"network_state", "browser_network_state_set", "state"},

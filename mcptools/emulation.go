@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -152,4 +153,71 @@ func describeEmulation(e browser.Emulation) string {
 		return "The session's tabs see the browser's own device and settings."
 	}
 	return "Emulating in every tab: " + strings.Join(parts, "; ") + "."
+}
+
+// maxInitScript bounds an init script.
+const maxInitScript = 1 << 20
+
+// InitScriptParams are the arguments of browser_add_init_script.
+type InitScriptParams struct {
+	Script string `json:"script,omitempty" jsonschema:"JavaScript"`
+	Path   string `json:"path,omitempty" jsonschema:"Or a file of it"`
+	SessionArg
+}
+
+func initScriptTool(d *Deps) Tool {
+	return define(d, "browser_add_init_script", ToolsetNavigation,
+		"Run a script in every page the session loads from now on, before the page's own scripts.",
+		annotations{title: "Add an init script"},
+		func(ctx context.Context, s *Session, a InitScriptParams) (*mcp.CallToolResult, error) {
+			src, err := d.scriptOf(a.Script, a.Path)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := s.Page(ctx, d.Browser); err != nil {
+				return nil, err
+			}
+			n, err := s.tabs.AddInitScript(ctx, src)
+			if err != nil {
+				return nil, err
+			}
+			var r response
+			r.resultf("Init script %d (%d bytes) runs in every page loaded from now on; reload to run it in this one.", n, len(src))
+			return r.build(), nil
+		})
+}
+
+// scriptOf is an init script given inline or as a file under the read roots.
+func (d *Deps) scriptOf(script, path string) (string, error) {
+	switch {
+	case script != "" && path != "":
+		return "", invalidInput("path", "give script or path, not both")
+	case path != "":
+		paths, err := d.readablePaths("path", []string{path})
+		if err != nil {
+			return "", err
+		}
+		return ReadInitScript(paths[0])
+	case strings.TrimSpace(script) == "":
+		return "", invalidInput("script", "empty: give the JavaScript, or path")
+	case len(script) > maxInitScript:
+		return "", invalidInput("script", "%d bytes, more than %d", len(script), maxInitScript)
+	}
+	return script, nil
+}
+
+// ReadInitScript reads an init script file (for --init-script too).
+func ReadInitScript(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", invalidInput("path", "%v", err)
+	}
+	if fi.Size() > maxInitScript {
+		return "", invalidInput("path", "%s is %d bytes, more than an init script may be (%d)", path, fi.Size(), maxInitScript)
+	}
+	b, err := os.ReadFile(path) //nolint:gosec // checked against the file roots, or the operator's flag
+	if err != nil {
+		return "", invalidInput("path", "%v", err)
+	}
+	return string(b), nil
 }

@@ -165,7 +165,7 @@ func Inventory(d *Deps) []Tool {
 		evaluateTool(d),
 		consoleMessagesTool(d), networkRequestsTool(d), networkRequestTool(d),
 		batchTool(d),
-		inCap(CapEmulation, emulateMediaTool(d)), inCap(CapEmulation, emulateTool(d)),
+		inCap(CapEmulation, emulateMediaTool(d)), inCap(CapEmulation, emulateTool(d)), inCap(CapEmulation, initScriptTool(d)),
 		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
 		inCap(CapNetwork, networkStateTool(d)),
 		inCap(CapTime, clockTool(d)),

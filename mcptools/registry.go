@@ -49,6 +49,8 @@ type Registry struct {
 	// StartState is the storage state every new session starts in
 	// (--storage-state), unless session_start names another.
 	StartState *browser.StorageState
+	// InitScripts run in every document of every session (--init-script).
+	InitScripts []string
 
 	browser *browser.Manager
 	log     *zap.Logger
@@ -189,7 +191,7 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 				r.noteEndLocked(evicted.key, fmt.Sprintf("it was the least recently used of %d sessions and made room for a new one (--max-sessions)", r.MaxSessions))
 			}
 			s = newSession(key, conn)
-			s.startState = r.StartState
+			s.startState, s.initScripts = r.StartState, r.InitScripts
 			s.endNote = pending
 			r.sessions[key] = s
 			metrics.SessionsCreated.Inc()

@@ -48,6 +48,10 @@ type Session struct {
 	// starts in (--storage-state, session_start's storageState).
 	startState *browser.StorageState
 	stateIn    *browser.Tabs // the browser context startState was put into
+	// initScripts run in every document of the session (--init-script);
+	// scriptsIn is the browser context they were added to.
+	initScripts []string
+	scriptsIn   *browser.Tabs
 	// batching: a browser_batch runs steps, which add no page state to
 	// their answers (the batch answers once).
 	batching bool
@@ -243,6 +247,15 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 	p, added, err := s.tabs.Sync(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.tabs != s.scriptsIn {
+		// A new browser context runs the server's init scripts first.
+		for _, src := range s.initScripts {
+			if _, err := s.tabs.AddInitScript(ctx, src); err != nil {
+				return nil, err
+			}
+		}
+		s.scriptsIn = s.tabs
 	}
 	if s.startState != nil && s.tabs != s.stateIn {
 		// A new browser context starts in the session's storage state, put

@@ -23,6 +23,7 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	bm := browser.NewManager(browserOptions(cfg, log))
 	reg := mcptools.NewRegistry(bm, log)
 	caps, _ := mcptools.ParseCaps(cfg.Caps) // Validate refused a bad one
+	reg.InitScripts, _ = cfg.initScripts()  // Validate read them once
 	if cfg.StorageState != "" {
 		reg.StartState, _ = mcptools.ReadStorageState(cfg.StorageState) // Validate read it once
 	}

@@ -92,6 +92,8 @@ type Config struct {
 	RateSessions, RateCalls int
 	// StorageState is a storage state file every session starts in.
 	StorageState string
+	// InitScripts are script files run in every page, comma separated.
+	InitScripts string
 	// Caps are the capability groups whose tools are offered besides the
 	// core ones (--caps, comma separated, or all).
 	Caps string
@@ -235,6 +237,8 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.RateCalls })},
 	{"storage-state", "E2E_MCP_STORAGE_STATE", "", "a storage state file (browser_storage_state, or Playwright's) every session starts in: signed in",
 		str(func(c *Config) *string { return &c.StorageState })},
+	{"init-script", "E2E_MCP_INIT_SCRIPT", "", "JavaScript files run in every page of every session before the page's own scripts, comma separated",
+		str(func(c *Config) *string { return &c.InitScripts })},
 	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", "),
 		str(func(c *Config) *string { return &c.Caps })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
@@ -323,6 +327,9 @@ func (c *Config) Validate() error {
 		if _, err := mcptools.ReadStorageState(c.StorageState); err != nil {
 			errs = append(errs, fmt.Errorf("--storage-state: %v", err))
 		}
+	}
+	if _, err := c.initScripts(); err != nil {
+		errs = append(errs, fmt.Errorf("--init-script: %v", err))
 	}
 	if _, err := mcptools.ParseCaps(c.Caps); err != nil {
 		errs = append(errs, fmt.Errorf("--caps: %v", err))
@@ -471,3 +478,19 @@ func (c *Config) unixSocket() string {
 // may be anyone the network lets through, and the server is strict (dev
 // commands, private networks). A Unix socket is the local user's.
 func (c *Config) remoteHTTP() bool { return c.HTTP != "" && c.unixSocket() == "" }
+
+// initScripts reads the --init-script files.
+func (c *Config) initScripts() ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(c.InitScripts, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		src, err := mcptools.ReadInitScript(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, src)
+	}
+	return out, nil
+}
