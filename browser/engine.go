@@ -43,6 +43,7 @@ const (
 	fnDragStarted    jsFn = "dragStarted"
 	fnStableLocator  jsFn = "stableLocator"
 	fnRestyleAll     jsFn = "restyleAll"
+	fnRefBoxes       jsFn = "refBoxes"
 )
 
 // jsExpr is an argument that is JavaScript already, passed as it is: the

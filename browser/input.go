@@ -85,6 +85,12 @@ func (p *Page) Drag(ctx context.Context, from, to string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	return p.dragBetween(ctx, sx, sy, sframe, tx, ty)
+}
+
+// dragBetween drags from one viewport point (over an element of sframe) to
+// another, as Drag says.
+func (p *Page) dragBetween(ctx context.Context, sx, sy float64, sframe cdp.FrameID, tx, ty float64) (bool, error) {
 	before := p.mark()
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
@@ -112,7 +118,7 @@ func (p *Page) Drag(ctx context.Context, from, to string) (bool, error) {
 		return false, err
 	}
 	var html5 bool
-	err = p.act(cctx, func(cctx context.Context) error {
+	err := p.act(cctx, func(cctx context.Context) error {
 		if err := mouse(cctx, input.DispatchMouseEventTypeMouseMoved, sx, sy, input.MouseButtonNone, 0, 0); err != nil {
 			return err
 		}

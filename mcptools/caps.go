@@ -28,10 +28,13 @@ const (
 	CapTime = "time"
 	// CapPDF: the page saved as a PDF file (as in Playwright MCP).
 	CapPDF = "pdf"
+	// CapVision: the mouse at coordinates, and a screenshot labelled with
+	// refs.
+	CapVision = "vision"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapEmulation, CapNetwork, CapPDF, CapStorage, CapTime}
+var CapGroups = []string{CapEmulation, CapNetwork, CapPDF, CapStorage, CapTime, CapVision}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

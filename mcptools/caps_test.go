@@ -19,7 +19,7 @@ func TestParseCaps(t *testing.T) {
 		{"emulation", []string{"emulation"}, ""},
 		{" Emulation , emulation ", []string{"emulation"}, ""},
 		{"all", CapGroups, ""},
-		{"emulation,vision", nil, `unknown capability group "vision" (groups: emulation, network, pdf, storage, time, or all)`},
+		{"emulation,x-ray", nil, `unknown capability group "x-ray" (groups: emulation, network, pdf, storage, time, vision, or all)`},
 	} {
 		got, err := ParseCaps(c.in)
 		if c.err != "" {

@@ -173,6 +173,9 @@ func Inventory(d *Deps) []Tool {
 	for _, t := range storageTools(d) {
 		tools = append(tools, inCap(CapStorage, t))
 	}
+	for _, t := range visionTools(d) {
+		tools = append(tools, inCap(CapVision, t))
+	}
 	return tools
 }
 

@@ -191,6 +191,21 @@
 
   // viewRect(el): the element's box in this frame's viewport, after scrolling
   // it into view if no part of it shows, with the window's scroll offsets.
+  // refBoxes: where the elements of refs are in the viewport (those that
+  // show in it, with a size), and the viewport's size.
+  function refBoxes(refs) {
+    const out = [];
+    for (const ref of refs) {
+      const wr = elementOfRef.get(ref);
+      const el = wr && wr.deref();
+      if (!el || !el.isConnected) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1 || r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth) continue;
+      out.push({ ref, x: r.left, y: r.top, width: r.width, height: r.height });
+    }
+    return { boxes: out, width: innerWidth, height: innerHeight };
+  }
+
   function viewRect(el) {
     let r = el.getBoundingClientRect();
     if (r.bottom < 0 || r.right < 0 || r.top > window.innerHeight || r.left > window.innerWidth) {

@@ -1,0 +1,126 @@
+package browser
+
+import (
+	"context"
+	"math"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// The mouse at coordinates, for pages an agent reads from pixels: canvas
+// apps, maps, icon-only toolbars. Points are CSS pixels of the viewport, as
+// a screenshot at scale 1 shows them; nothing checks what is there.
+
+// checkPoint refuses a point outside the viewport's possible sizes.
+func checkPoint(name string, x, y float64) error {
+	if math.IsNaN(x) || math.IsNaN(y) || x < 0 || y < 0 || x > maxViewport || y > maxViewport {
+		return newError(KindInvalidInput, "give viewport coordinates in CSS pixels, as a screenshot shows them", "%s (%g, %g) is outside the viewport", name, x, y)
+	}
+	return nil
+}
+
+// MouseMove moves the mouse to (x, y) and waits for what that started.
+func (p *Page) MouseMove(ctx context.Context, x, y float64) error {
+	if err := checkPoint("point", x, y); err != nil {
+		return err
+	}
+	return p.mouseAct(ctx, "move the mouse", func(cctx context.Context) error {
+		return mouse(cctx, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0, 0)
+	})
+}
+
+// MouseClick moves to (x, y) and clicks button (left, right or middle)
+// count times (2: a double click).
+func (p *Page) MouseClick(ctx context.Context, x, y float64, button string, count int) error {
+	if err := checkPoint("point", x, y); err != nil {
+		return err
+	}
+	b, bits := input.MouseButtonLeft, int64(1)
+	switch button {
+	case "", "left":
+	case "right":
+		b, bits = input.MouseButtonRight, 2
+	case "middle":
+		b, bits = input.MouseButtonMiddle, 4
+	default:
+		return newError(KindInvalidInput, "use left, right or middle", "button %q", button)
+	}
+	if count < 1 || count > 3 {
+		count = 1
+	}
+	return p.mouseAct(ctx, "click", func(cctx context.Context) error {
+		if err := mouse(cctx, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0, 0); err != nil {
+			return err
+		}
+		for c := int64(1); c <= int64(count); c++ {
+			if err := mouse(cctx, input.DispatchMouseEventTypeMousePressed, x, y, b, bits, c); err != nil {
+				return err
+			}
+			if err := mouse(cctx, input.DispatchMouseEventTypeMouseReleased, x, y, b, 0, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// MouseWheel scrolls by (dx, dy) pixels with the wheel over (x, y).
+func (p *Page) MouseWheel(ctx context.Context, x, y, dx, dy float64) error {
+	if err := checkPoint("point", x, y); err != nil {
+		return err
+	}
+	return p.mouseAct(ctx, "scroll", func(cctx context.Context) error {
+		_, err := chromedp.Call(cctx, wheelEvent, wheelParams{Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaX: dx, DeltaY: dy})
+		if err != nil {
+			return err
+		}
+		// The scroll is animated: wait until the page stops moving (three
+		// frames alike, at most a second), so the answer shows where it ended.
+		return p.evalEngine(cctx, `new Promise((done) => {
+			let last = '', same = 0; const t0 = performance.now();
+			const tick = () => {
+				const v = scrollX + ',' + scrollY;
+				same = v === last ? same + 1 : 0; last = v;
+				if (same >= 3 || performance.now() - t0 > 1000) done(true); else requestAnimationFrame(tick);
+			};
+			requestAnimationFrame(tick); setTimeout(() => done(true), 1500);
+		})`, nil)
+	})
+}
+
+// wheelParams are Input.dispatchMouseEvent's for the wheel, which needs
+// both deltas even when one is 0 (cdproto's own type leaves zeros out).
+type wheelParams struct {
+	Type   input.DispatchMouseEventType `json:"type"`
+	X      float64                      `json:"x"`
+	Y      float64                      `json:"y"`
+	DeltaX float64                      `json:"deltaX"`
+	DeltaY float64                      `json:"deltaY"`
+}
+
+var wheelEvent = cdp.Command[wheelParams, cdp.Empty]{Method: input.CommandDispatchMouseEvent}
+
+// DragXY drags with the left button from one point to another, in steps,
+// handing an HTML5 drag to the page as Drag does.
+func (p *Page) DragXY(ctx context.Context, sx, sy, tx, ty float64) (bool, error) {
+	if err := checkPoint("start", sx, sy); err != nil {
+		return false, err
+	}
+	if err := checkPoint("end", tx, ty); err != nil {
+		return false, err
+	}
+	return p.dragBetween(ctx, sx, sy, p.frame, tx, ty)
+}
+
+// mouseAct sends mouse input and waits for what it started.
+func (p *Page) mouseAct(ctx context.Context, what string, send func(context.Context) error) error {
+	before := p.mark()
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	if err := p.act(cctx, send); err != nil {
+		return p.ctxError(cctx, err, what)
+	}
+	return p.settle(ctx, before)
+}
