@@ -35,6 +35,10 @@ type Emulation struct {
 	Headers     map[string]string `json:"extraHTTPHeaders,omitempty"`
 	// CPUThrottling slows the CPU down this many times (1: not at all).
 	CPUThrottling float64 `json:"cpuThrottling,omitempty"`
+	// HTTPUser and HTTPPassword answer the HTTP authentication servers ask
+	// for (Basic, Digest); the password is never shown.
+	HTTPUser     string `json:"httpUsername,omitempty"`
+	HTTPPassword string `json:"-"`
 }
 
 // Position is a geolocation.
@@ -132,6 +136,9 @@ func (e Emulation) merge(change Emulation, device string) (Emulation, error) {
 	if change.CPUThrottling != 0 {
 		e.CPUThrottling = change.CPUThrottling
 	}
+	if change.HTTPUser != "" {
+		e.HTTPUser, e.HTTPPassword = change.HTTPUser, change.HTTPPassword
+	}
 	return e, e.check()
 }
 
@@ -160,6 +167,9 @@ func (t *Tabs) SetEmulation(ctx context.Context, change Emulation, device string
 		if err := p.applyEmulation(ctx, e); err != nil {
 			return e, err
 		}
+	}
+	if (e.HTTPUser != "") != (base.HTTPUser != "") {
+		return e, t.intercept(ctx) // authentication challenges are answered through Fetch
 	}
 	return e, nil
 }
@@ -303,5 +313,6 @@ func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 // isZero says whether nothing is emulated.
 func (e Emulation) isZero() bool {
 	return e.Width == 0 && e.DeviceScaleFactor == 0 && !e.Mobile && !e.Touch && e.UserAgent == "" && e.Locale == "" &&
-		e.TimezoneID == "" && e.Geolocation == nil && len(e.Permissions) == 0 && len(e.Headers) == 0 && e.CPUThrottling == 0
+		e.TimezoneID == "" && e.Geolocation == nil && len(e.Permissions) == 0 && len(e.Headers) == 0 && e.CPUThrottling == 0 &&
+		e.HTTPUser == ""
 }

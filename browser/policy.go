@@ -125,6 +125,8 @@ type pageGuard struct {
 	// lastDoc is the last document request blocked, for Navigate's error.
 	mu      sync.Mutex
 	lastDoc *BlockedRequest
+	// authTried are the requests answered with credentials once.
+	authTried map[fetch.RequestID]bool
 }
 
 // newPageGuard is the guard of a page: the request policy's checks and the
@@ -143,17 +145,27 @@ func (p *Page) enableGuard(ctx context.Context, h *host) error {
 		return nil
 	}
 	_, err := callOn(ctx, h, fetch.Enable, fetch.EnableParams{
-		Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}})
+		Patterns:           []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
+		HandleAuthRequests: new(p.httpUser() != "")})
 	if err != nil {
 		return fmt.Errorf("enable request interception: %w", err)
 	}
 	return nil
 }
 
+// httpUser is the user the session answers HTTP authentication as, or "".
+func (p *Page) httpUser() string {
+	if p.tabs == nil {
+		return ""
+	}
+	return p.tabs.emulationOf().HTTPUser
+}
+
 // intercepting says whether the page's requests must be paused: for the
 // request policy, or for the session's routes.
 func (p *Page) intercepting() bool {
-	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any()) || (p.guard != nil && p.guard.blank.Load())
+	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any()) || (p.guard != nil && p.guard.blank.Load()) ||
+		p.httpUser() != ""
 }
 
 // onEvent takes the policy's events of a session. It runs on chromedp's
@@ -163,6 +175,9 @@ func (g *pageGuard) onEvent(h *host, ev any) bool {
 	switch e := ev.(type) {
 	case *fetch.EventRequestPaused:
 		g.q.push(pausedReq{h: h, e: e})
+		return true
+	case *fetch.EventAuthRequired:
+		go g.answerAuth(h, e)
 		return true
 	case *network.EventResponseReceived:
 		// DNS rebinding: the address Chrome really connected to.
@@ -204,6 +219,32 @@ func (g *pageGuard) decide(r pausedReq) {
 	}
 	if err != nil && ctx.Err() == nil {
 		p.log.Debug("answer a paused request", zap.String("url", u), zap.Error(err))
+	}
+}
+
+// answerAuth answers an HTTP authentication challenge with the session's
+// credentials, once per request: a second challenge for the same request
+// (the credentials were refused) is cancelled, so the page gets the 401.
+func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
+	ctx, cancel := context.WithTimeout(h.ctx, g.p.m.opts.ActionTimeout)
+	defer cancel()
+	resp := &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseCancelAuth}
+	em := g.p.tabs.emulationOf()
+	g.mu.Lock()
+	if g.authTried == nil {
+		g.authTried = map[fetch.RequestID]bool{}
+	}
+	first := !g.authTried[e.RequestID]
+	g.authTried[e.RequestID] = true
+	if len(g.authTried) > maxBlocked {
+		clear(g.authTried)
+	}
+	g.mu.Unlock()
+	if em.HTTPUser != "" && first {
+		resp = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials, Username: em.HTTPUser, Password: em.HTTPPassword}
+	}
+	if _, err := callOn(ctx, h, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: e.RequestID, AuthChallengeResponse: resp}); err != nil && ctx.Err() == nil {
+		g.p.log.Debug("answer an authentication challenge", zap.Error(err))
 	}
 }
 

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -163,6 +165,39 @@ func TestEmulateDevice(t *testing.T) {
 	mustFail(t, c, "browser_emulate", map[string]any{"latitude": 100, "longitude": 0}, "invalid_input")
 	mustFail(t, c, "browser_emulate", map[string]any{"latitude": 1}, "invalid_input")
 	mustFail(t, c, "browser_emulate", map[string]any{"permissions": []string{"Not A Permission"}}, "invalid_input")
+}
+
+// TestHTTPCredentials: a page behind HTTP Basic authentication fails to
+// load until the session has credentials; with them it loads; wrong ones
+// get the server's 401 rather than a loop; the password is never shown.
+func TestHTTPCredentials(t *testing.T) {
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /private/", func(w http.ResponseWriter, r *http.Request) {
+			if u, pw, ok := r.BasicAuth(); !ok || u != "ada" || pw != "s3cret-pass" {
+				w.Header().Set("WWW-Authenticate", `Basic realm="staging"`)
+				http.Error(w, "Unauthorized", http.StatusUnauthorized)
+				return
+			}
+			fmt.Fprint(w, "<!doctype html><title>Staging</title><h1>Staging for ada</h1>")
+		})
+	})
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=emulation"))
+	out := mustFail(t, c, "browser_navigate", map[string]any{"url": f.URL + "/private/"}, "navigation_failed")
+	mustContain(t, "without credentials (headless Chrome asks no one)", out, "ERR_INVALID_AUTH_CREDENTIALS")
+
+	out = mustCall(t, c, "browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "s3cret-pass"})
+	mustContain(t, "the answer", out, "HTTP authentication as ada")
+	if strings.Contains(out, "s3cret-pass") {
+		t.Errorf("the answer shows the password:\n%s", out)
+	}
+	out = mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/private/"})
+	mustContain(t, "with credentials", out, "Staging for ada")
+
+	// (Chrome keeps credentials that worked for the rest of the session.)
+	mustCall(t, c, "browser_emulate", map[string]any{"sessionId": "other", "httpUsername": "ada", "httpPassword": "wrong"})
+	out = mustCall(t, c, "browser_navigate", map[string]any{"sessionId": "other", "url": f.URL + "/private/"})
+	mustContain(t, "wrong credentials", out, "The server answered HTTP 401.", "Unauthorized")
 }
 
 // exportAndReplay exports the session of c as the flow name under dir, and

@@ -79,6 +79,8 @@ type EmulateParams struct {
 	Permissions       []string `json:"permissions,omitempty" jsonschema:"Granted: geolocation, notifications, camera..."`
 	Headers           []string `json:"headers,omitempty" jsonschema:"'Name: value' sent with every request"`
 	CPUThrottling     float64  `json:"cpuThrottling,omitempty" jsonschema:"Slow the CPU down this many times"`
+	HTTPUsername      string   `json:"httpUsername,omitempty" jsonschema:"Answer HTTP authentication as this user"`
+	HTTPPassword      string   `json:"httpPassword,omitempty"`
 	Reset             bool     `json:"reset,omitempty" jsonschema:"Start again from the browser's own values"`
 	SessionArg
 }
@@ -94,7 +96,7 @@ func emulateTool(d *Deps) Tool {
 			}
 			change := browser.Emulation{Width: a.Width, Height: a.Height, DeviceScaleFactor: a.DeviceScaleFactor, Mobile: a.IsMobile,
 				Touch: a.HasTouch, UserAgent: a.UserAgent, Locale: a.Locale, TimezoneID: a.TimezoneID, Permissions: a.Permissions,
-				CPUThrottling: a.CPUThrottling}
+				CPUThrottling: a.CPUThrottling, HTTPUser: a.HTTPUsername, HTTPPassword: a.HTTPPassword}
 			if (a.Latitude == nil) != (a.Longitude == nil) {
 				return nil, invalidInput("latitude", "give latitude and longitude together")
 			}
@@ -141,7 +143,8 @@ func describeEmulation(e browser.Emulation) string {
 	}{{e.Mobile, "mobile"}, {e.Touch, "touch"}, {e.UserAgent != "", "user agent " + text.Clip(e.UserAgent, 40)},
 		{e.Locale != "", "locale " + e.Locale}, {e.TimezoneID != "", "time zone " + e.TimezoneID},
 		{e.Geolocation != nil, "geolocation"}, {len(e.Permissions) > 0, "permissions " + strings.Join(e.Permissions, ", ")},
-		{len(e.Headers) > 0, fmt.Sprintf("%d extra header(s)", len(e.Headers))}, {e.CPUThrottling > 1, fmt.Sprintf("CPU %gx slower", e.CPUThrottling)}} {
+		{len(e.Headers) > 0, fmt.Sprintf("%d extra header(s)", len(e.Headers))}, {e.CPUThrottling > 1, fmt.Sprintf("CPU %gx slower", e.CPUThrottling)},
+		{e.HTTPUser != "", "HTTP authentication as " + e.HTTPUser}} {
 		if f.on {
 			parts = append(parts, f.text)
 		}

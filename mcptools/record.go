@@ -151,6 +151,10 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 			args["text"] = fmt.Sprintf("${E2E_SECRET_%d}", s.secrets)
 		}
 	}
+	if _, ok := args["httpPassword"].(string); ok && tool == "browser_emulate" {
+		s.secrets++
+		args["httpPassword"] = fmt.Sprintf("${E2E_SECRET_%d}", s.secrets)
+	}
 	if len(s.recorded) >= maxRecorded {
 		s.recorded = s.recorded[1:]
 	}

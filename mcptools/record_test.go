@@ -36,3 +36,13 @@ func TestLocator(t *testing.T) {
 		t.Errorf("recorded: %+v", s.recorded)
 	}
 }
+
+// TestRecordHidesHTTPPassword: an emulation step with HTTP credentials is
+// recorded with the password as an environment reference.
+func TestRecordHidesHTTPPassword(t *testing.T) {
+	s := &Session{}
+	s.record("browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "s3cret"}, nil)
+	if len(s.recorded) != 1 || s.recorded[0].Args["httpPassword"] != "${E2E_SECRET_1}" || s.recorded[0].Args["httpUsername"] != "ada" {
+		t.Errorf("recorded: %+v", s.recorded)
+	}
+}
