@@ -64,9 +64,7 @@ var ClockActions = []string{ClockInstall, ClockFastForward, ClockRunFor, ClockPa
 // acts in every tab of the session and returns the clock's state as the
 // current tab sees it.
 func (t *Tabs) Clock(ctx context.Context, current *Page, action string, at time.Time, d time.Duration) (ClockState, error) {
-	t.mu.Lock()
-	installed := t.clock != nil
-	t.mu.Unlock()
+	installed := t.setupOf().clock != nil
 	ms := float64(at.UnixMilli())
 	var call string
 	switch action {
@@ -110,22 +108,13 @@ func (t *Tabs) Clock(ctx context.Context, current *Page, action string, at time.
 	if err != nil {
 		return st, fmt.Errorf("read the clock: %w", err)
 	}
-	t.mu.Lock()
-	t.clock = &st
-	t.mu.Unlock()
+	t.changeSetup(func(s *pageSetup) { s.clock = &st })
 	for _, p := range t.livePages() {
 		if err := p.clockOnNewDocuments(ctx, st); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
-}
-
-// clockOf is the session's clock state, nil when not installed.
-func (t *Tabs) clockOf() *ClockState {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.clock
 }
 
 // clockOnNewDocuments makes the page's next documents start with the clock

@@ -147,9 +147,7 @@ func (e Emulation) merge(change Emulation, device string) (Emulation, error) {
 // applies it to every tab of the session now and to the tabs it opens
 // later. It returns what is emulated now.
 func (t *Tabs) SetEmulation(ctx context.Context, change Emulation, device string, reset bool) (Emulation, error) {
-	t.mu.Lock()
-	base := t.emulation
-	t.mu.Unlock()
+	base := t.setupOf().emulation
 	if reset {
 		base = Emulation{}
 	}
@@ -160,9 +158,7 @@ func (t *Tabs) SetEmulation(ctx context.Context, change Emulation, device string
 	if err := t.applyPermissions(ctx, e); err != nil {
 		return base, err
 	}
-	t.mu.Lock()
-	t.emulation = e
-	t.mu.Unlock()
+	t.changeSetup(func(s *pageSetup) { s.emulation = e })
 	for _, p := range t.livePages() {
 		if err := p.applyEmulation(ctx, e); err != nil {
 			return e, err
@@ -172,13 +168,6 @@ func (t *Tabs) SetEmulation(ctx context.Context, change Emulation, device string
 		return e, t.intercept(ctx) // authentication challenges are answered through Fetch
 	}
 	return e, nil
-}
-
-// emulationOf is what the session's pages are set to see.
-func (t *Tabs) emulationOf() Emulation {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.emulation
 }
 
 // applyPermissions grants the permissions of e (geolocation with a

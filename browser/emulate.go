@@ -67,22 +67,13 @@ func (t *Tabs) SetMedia(ctx context.Context, m Media) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	t.media = m
-	t.mu.Unlock()
+	t.changeSetup(func(s *pageSetup) { s.media = m })
 	for _, p := range t.livePages() {
 		if err := p.applyMedia(ctx, m); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// mediaOf is the media the session's pages are set to see.
-func (t *Tabs) mediaOf() Media {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.media
 }
 
 // applyMedia sets the page's emulated media, then voids the snapshot's

@@ -18,27 +18,22 @@ const maxInitScripts = 20
 // AddInitScript makes src run in every document the session's tabs load
 // from now on (not in those already loaded), and in tabs opened later.
 func (t *Tabs) AddInitScript(ctx context.Context, src string) (int, error) {
-	t.mu.Lock()
-	if len(t.initScripts) >= maxInitScripts {
-		t.mu.Unlock()
+	n := 0
+	t.changeSetup(func(s *pageSetup) {
+		if len(s.initScripts) < maxInitScripts {
+			s.initScripts = append(s.initScripts, src)
+			n = len(s.initScripts)
+		}
+	})
+	if n == 0 {
 		return 0, newError(KindInvalidInput, "join scripts into one", "the session has %d init scripts, the most it may", maxInitScripts)
 	}
-	t.initScripts = append(t.initScripts, src)
-	n := len(t.initScripts)
-	t.mu.Unlock()
 	for _, p := range t.livePages() {
 		if err := p.addInitScript(ctx, src); err != nil {
 			return n, err
 		}
 	}
 	return n, nil
-}
-
-// initScriptsOf are the session's init scripts.
-func (t *Tabs) initScriptsOf() []string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]string(nil), t.initScripts...)
 }
 
 // addInitScript registers src for the page's next documents, every frame.

@@ -26,23 +26,13 @@ func (t *Tabs) SetNetworkState(ctx context.Context, state string) error {
 	if _, ok := networkStates[state]; !ok {
 		return newError(KindInvalidInput, "use one of "+joinOr(NetworkStates()), "network state %q", state)
 	}
-	t.mu.Lock()
-	t.netState = state
-	t.mu.Unlock()
+	t.changeSetup(func(s *pageSetup) { s.netState = state })
 	for _, p := range t.livePages() {
 		if err := p.applyNetworkState(ctx, state); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// networkStateOf is the state the session's pages are set to ("": online,
-// never set).
-func (t *Tabs) networkStateOf() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.netState
 }
 
 // applyNetworkState sets the conditions in each of the page's sessions (its

@@ -158,7 +158,7 @@ func (p *Page) httpUser() string {
 	if p.tabs == nil {
 		return ""
 	}
-	return p.tabs.emulationOf().HTTPUser
+	return p.tabs.setupOf().emulation.HTTPUser
 }
 
 // intercepting says whether the page's requests must be paused: for the
@@ -229,7 +229,7 @@ func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
 	ctx, cancel := context.WithTimeout(h.ctx, g.p.m.opts.ActionTimeout)
 	defer cancel()
 	resp := &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseCancelAuth}
-	em := g.p.tabs.emulationOf()
+	em := g.p.tabs.setupOf().emulation
 	g.mu.Lock()
 	if g.authTried == nil {
 		g.authTried = map[fetch.RequestID]bool{}

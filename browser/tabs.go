@@ -51,14 +51,10 @@ type Tabs struct {
 	// "it died" (the watchdog stopped it).
 	deathWhy string
 
-	guard       tabsGuard   // the request policy's state of this context (policy.go)
-	media       Media       // what the pages' media queries see (emulate.go)
-	routes      routeTable  // the session's routes (route.go)
-	netState    string      // the network state set for the session's pages (netstate.go)
-	emulation   Emulation   // the device and user the pages are made to see (device.go)
-	initScripts []string    // run in every new document (initscript.go)
-	downloads   downloadLog // what the pages downloaded (download.go)
-	clock       *ClockState // the fake clock, once installed (clock.go)
+	guard     tabsGuard   // the request policy's state of this context (policy.go)
+	setup     pageSetup   // what every tab is put in as it is attached (setup.go)
+	routes    routeTable  // the session's routes (route.go)
+	downloads downloadLog // what the pages downloaded (download.go)
 	// origins are those the session's documents came from (storage.go),
 	// under their own lock: events note them while holding a Page's.
 	originsMu sync.Mutex
@@ -201,35 +197,9 @@ func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
 		p.Close()
 		return nil, err
 	}
-	if m := t.mediaOf(); m != (Media{}) {
-		if err := p.applyMedia(ctx, m); err != nil {
-			p.Close()
-			return nil, err
-		}
-	}
-	for _, src := range t.initScriptsOf() {
-		if err := p.addInitScript(ctx, src); err != nil {
-			p.Close()
-			return nil, err
-		}
-	}
-	if e := t.emulationOf(); !e.isZero() {
-		if err := p.applyEmulation(ctx, e); err != nil {
-			p.Close()
-			return nil, err
-		}
-	}
-	if st := t.clockOf(); st != nil {
-		if err := p.installClock(ctx, *st); err != nil {
-			p.Close()
-			return nil, err
-		}
-	}
-	if s := t.networkStateOf(); s != "" && s != "online" {
-		if err := p.applyNetworkState(ctx, s); err != nil {
-			p.Close()
-			return nil, err
-		}
+	if err := p.applySetup(ctx, t.setupOf()); err != nil {
+		p.Close()
+		return nil, err
 	}
 	return p, nil
 }

@@ -1,0 +1,61 @@
+package browser
+
+import "context"
+
+// pageSetup is what a session sets for all its tabs, and puts into each
+// tab as it is attached (popups included): emulated media and device, the
+// network state, the fake clock and init scripts. Each setter changes it
+// under Tabs.mu and applies the change to the tabs already attached;
+// Tabs.open applies all of it to a new one.
+type pageSetup struct {
+	media       Media       // what media queries see (emulate.go)
+	emulation   Emulation   // the device and user (device.go)
+	netState    string      // the network state, "" for online (netstate.go)
+	clock       *ClockState // the fake clock, once installed (clock.go)
+	initScripts []string    // run in every new document (initscript.go)
+}
+
+// setupOf is a copy of the session's setup.
+func (t *Tabs) setupOf() pageSetup {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.setup
+	s.initScripts = append([]string(nil), s.initScripts...)
+	return s
+}
+
+// changeSetup changes the session's setup under its lock.
+func (t *Tabs) changeSetup(change func(s *pageSetup)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	change(&t.setup)
+}
+
+// applySetup puts a session's setup into a tab it attaches: scripts first,
+// so that they run in the tab's next document like the rest.
+func (p *Page) applySetup(ctx context.Context, s pageSetup) error {
+	for _, src := range s.initScripts {
+		if err := p.addInitScript(ctx, src); err != nil {
+			return err
+		}
+	}
+	if s.media != (Media{}) {
+		if err := p.applyMedia(ctx, s.media); err != nil {
+			return err
+		}
+	}
+	if !s.emulation.isZero() {
+		if err := p.applyEmulation(ctx, s.emulation); err != nil {
+			return err
+		}
+	}
+	if s.clock != nil {
+		if err := p.installClock(ctx, *s.clock); err != nil {
+			return err
+		}
+	}
+	if s.netState != "" && s.netState != "online" {
+		return p.applyNetworkState(ctx, s.netState)
+	}
+	return nil
+}
