@@ -59,11 +59,11 @@ func TestNetworkRequests(t *testing.T) {
 
 	out := mustCall(t, c, "browser_network_requests", nil)
 	mustContain(t, "requests", out,
-		"- GET "+f.URL+"/wait/net.html → 200 OK (Document, ",
-		"- GET "+f.URL+"/api/ok → 200 OK (Fetch, ",
-		"- GET "+f.URL+"/api/fail → 500 Internal Server Error (Fetch, ",
-		"- GET "+f.URL+"/api/missing → 404 Not Found (Fetch, ",
-		"- GET "+f.URL+"/api/hang → 200, then failed: net::ERR_ABORTED (Fetch, ")
+		"] GET "+f.URL+"/wait/net.html → 200 OK (Document, ",
+		"] GET "+f.URL+"/api/ok → 200 OK (Fetch, ",
+		"] GET "+f.URL+"/api/fail → 500 Internal Server Error (Fetch, ",
+		"] GET "+f.URL+"/api/missing → 404 Not Found (Fetch, ",
+		"] GET "+f.URL+"/api/hang → 200, then failed: net::ERR_ABORTED (Fetch, ")
 
 	out = mustCall(t, c, "browser_network_requests", map[string]any{"failedOnly": true})
 	mustContain(t, "failed requests", out, "3 failed requests", "/api/fail → 500", "/api/missing → 404", "/api/hang → 200, then failed")

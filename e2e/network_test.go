@@ -30,8 +30,9 @@ func TestRoutes(t *testing.T) {
 	env = append(env, "E2E_MCP_CAPS=network", "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_BLOCKED_ORIGINS=http://blocked.test")
 	c := startClient(t, env)
 
-	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/network/app.html"})
-	mustContain(t, "the page with the real API", out, "Items: apple, pear (client inventory)")
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/network/app.html"})
+	out := mustCall(t, c, "browser_wait_for", map[string]any{"text": "Items: apple, pear (client inventory)"})
+	mustContain(t, "the page with the real API", out, "Items: apple, pear")
 	reload := func(what string, want ...string) string {
 		t.Helper()
 		mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Reload items']"})
@@ -113,7 +114,8 @@ func TestNetworkState(t *testing.T) {
 	env, _ := serverEnv(t)
 	c := startClient(t, append(env, "E2E_MCP_CAPS=network"))
 	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/network/app.html"})
-	mustContain(t, "online at first", out, "Connection: online", "Items: apple, pear")
+	mustContain(t, "online at first", out, "Connection: online")
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Items: apple, pear"})
 
 	out = mustCall(t, c, "browser_network_state_set", map[string]any{"state": "offline"})
 	mustContain(t, "offline", out, "The network is offline")

@@ -63,11 +63,11 @@ func TestStorageState(t *testing.T) {
 		return args
 	}
 
-	out := mustCall(t, c, "browser_navigate", in("a", map[string]any{"url": app}))
-	mustContain(t, "A before signing in", out, "Signed out")
+	mustCall(t, c, "browser_navigate", in("a", map[string]any{"url": app}))
+	mustCall(t, c, "browser_wait_for", in("a", map[string]any{"text": "Signed out"})) // A before signing in
 	mustCall(t, c, "browser_type", in("a", map[string]any{"target": "label=Name", "text": "Ada", "submit": true}))
 	mustCall(t, c, "browser_wait_for", in("a", map[string]any{"text": "Signed in as Ada (theme of Ada)"}))
-	out = mustCall(t, c, "browser_cookie_list", in("a", nil))
+	out := mustCall(t, c, "browser_cookie_list", in("a", nil))
 	mustContain(t, "A's cookies", out, "1 cookie(s):", "- sid=", "(24 chars)", "HttpOnly", "SameSite=Lax")
 	sid := strings.TrimSpace(strings.SplitN(mustCall(t, c, "browser_cookie_get", in("a", map[string]any{"name": "sid"})), "=", 2)[1])
 	sid = strings.Fields(sid)[0]
@@ -107,15 +107,15 @@ func TestStorageState(t *testing.T) {
 	// B: put into A's state before its first page, signed in at once.
 	out = mustCall(t, c, "browser_set_storage_state", in("b", map[string]any{"filename": state}))
 	mustContain(t, "restore", out, "Put 1 cookie(s) (sid)")
-	out = mustCall(t, c, "browser_navigate", in("b", map[string]any{"url": app}))
-	mustContain(t, "B, with no login step", out, "Signed in as Ada (theme of Ada)")
-	if strings.Contains(out, "Checking") || strings.Contains(mustCall(t, c, "browser_navigate_back", in("b", nil)), "Signed out") {
+	mustCall(t, c, "browser_navigate", in("b", map[string]any{"url": app}))
+	mustCall(t, c, "browser_wait_for", in("b", map[string]any{"text": "Signed in as Ada (theme of Ada)"})) // B, with no login step
+	if strings.Contains(mustCall(t, c, "browser_navigate_back", in("b", nil)), "Signed out") {
 		t.Errorf("B shows a step of its own restore")
 	}
 
 	// C: a session of its own never sees A's cookie.
-	out = mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
-	mustContain(t, "C", out, "Signed out")
+	mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
+	mustCall(t, c, "browser_wait_for", in("c", map[string]any{"text": "Signed out"})) // C
 	out = mustCall(t, c, "browser_cookie_list", in("c", nil))
 	mustContain(t, "C's cookies", out, "0 cookie(s)")
 
@@ -126,27 +126,27 @@ func TestStorageState(t *testing.T) {
 	out = mustCall(t, c, "browser_sessionstorage_get", in("c", map[string]any{"key": "visits"}))
 	mustContain(t, "C's session storage", out, "1")
 	mustCall(t, c, "browser_cookie_set", in("c", map[string]any{"name": "sid", "value": sid}))
-	out = mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
-	mustContain(t, "C with A's cookie set by hand", out, "Signed in as Ada (sepia)")
+	mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
+	mustCall(t, c, "browser_wait_for", in("c", map[string]any{"text": "Signed in as Ada (sepia)"})) // C with A's cookie set by hand
 	mustCall(t, c, "browser_cookie_delete", in("c", map[string]any{"name": "sid"}))
 	mustCall(t, c, "browser_localstorage_clear", in("c", nil))
-	out = mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
-	mustContain(t, "C signed out again", out, "Signed out")
+	mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
+	mustCall(t, c, "browser_wait_for", in("c", map[string]any{"text": "Signed out"})) // C signed out again
 	mustFail(t, c, "browser_localstorage_get", in("c", map[string]any{"key": "theme"}), "element_not_found")
 
 	// session_start's storageState: a session with a dev server starts
 	// signed in (the cookie is the host's, whatever the port).
 	mustCall(t, c, "session_start", in("d", map[string]any{"commandPath": devfixture, "storageState": state}))
-	out = mustCall(t, c, "browser_navigate", in("d", map[string]any{"url": app}))
-	mustContain(t, "D, started in the state", out, "Signed in as Ada (theme of Ada)")
+	mustCall(t, c, "browser_navigate", in("d", map[string]any{"url": app}))
+	mustCall(t, c, "browser_wait_for", in("d", map[string]any{"text": "Signed in as Ada (theme of Ada)"})) // D, started in the state
 	mustFail(t, c, "session_start", in("e", map[string]any{"commandPath": devfixture, "storageState": filepath.Join(dir, "none.json")}), "invalid_input")
 
 	// --storage-state: every session of the server starts signed in, with
 	// no tool of the storage group offered.
 	env2, _ := serverEnv(t)
 	c2 := startClient(t, append(env2, "E2E_MCP_STORAGE_STATE="+state))
-	out = mustCall(t, c2, "browser_navigate", map[string]any{"url": app})
-	mustContain(t, "a session of a server started with --storage-state", out, "Signed in as Ada (theme of Ada)")
+	mustCall(t, c2, "browser_navigate", map[string]any{"url": app})
+	mustCall(t, c2, "browser_wait_for", map[string]any{"text": "Signed in as Ada (theme of Ada)"}) // a session of a server started with --storage-state
 
 	// Bad input.
 	mustFail(t, c, "browser_set_storage_state", in("c", map[string]any{"filename": "/etc/passwd"}), "not_allowed")
