@@ -224,12 +224,12 @@ func (t *Tabs) AddRoute(ctx context.Context, r Route) (bool, error) {
 	rt := &t.routes
 	rt.mu.Lock()
 	n := len(rt.routes)
-	rt.routes = slices.DeleteFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
-	replaced := len(rt.routes) < n
-	if len(rt.routes) >= maxRoutes {
+	replaced := slices.ContainsFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
+	if !replaced && n >= maxRoutes {
 		rt.mu.Unlock()
 		return false, newError(KindInvalidInput, "remove some of the routes first", "the session has %d routes, the most it may", maxRoutes)
 	}
+	rt.routes = slices.DeleteFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
 	rt.routes = slices.Insert(rt.routes, 0, &r)
 	first := n == 0
 	rt.mu.Unlock()

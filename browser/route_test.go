@@ -2,6 +2,7 @@ package browser
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -101,5 +102,27 @@ func TestChangedHeaders(t *testing.T) {
 	}
 	if want := []string{"Accept: */*", "X-New: 1", "x-client: agent"}; !reflect.DeepEqual(lines, want) {
 		t.Errorf("headers %v, want %v", lines, want)
+	}
+}
+
+// TestAddRouteBound: a session holds at most maxRoutes routes; replacing
+// one of the same pattern works at the bound and keeps the count.
+func TestAddRouteBound(t *testing.T) {
+	tabs := &Tabs{}
+	ctx := t.Context()
+	for i := range maxRoutes {
+		if _, err := tabs.AddRoute(ctx, Route{Pattern: "/r" + strconv.Itoa(i), Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tabs.AddRoute(ctx, Route{Pattern: "/one-more", Status: 200}); err == nil {
+		t.Fatalf("route %d was accepted", maxRoutes+1)
+	}
+	replaced, err := tabs.AddRoute(ctx, Route{Pattern: "/r7", Status: 500})
+	if err != nil || !replaced || len(tabs.Routes()) != maxRoutes || tabs.Routes()[0].Pattern != "/r7" {
+		t.Fatalf("replacing at the bound: replaced %v, err %v, %d routes", replaced, err, len(tabs.Routes()))
+	}
+	if n, _ := tabs.RemoveRoutes(ctx, ""); n != maxRoutes {
+		t.Errorf("removed %d routes", n)
 	}
 }

@@ -56,6 +56,7 @@ func batchTool(d *Deps) Tool {
 			}
 			var lines []string
 			s.batching = true
+			defer func() { s.batching = false }() // also when a step panics
 			for i, st := range steps {
 				res, err := st.tool.Step(ctx, s, st.args)
 				if err == nil && res != nil && res.IsError {
