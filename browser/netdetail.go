@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/chromedp/cdproto/network"
 )
@@ -90,15 +89,5 @@ func flatHeaders(h network.Headers) map[string]string {
 	for k, v := range h {
 		out[k] = fmt.Sprint(v)
 	}
-	return out
-}
-
-// SortedHeaderNames lists header names in order.
-func SortedHeaderNames(h map[string]string) []string {
-	out := make([]string, 0, len(h))
-	for k := range h {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

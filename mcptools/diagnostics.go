@@ -3,6 +3,8 @@ package mcptools
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -226,7 +228,7 @@ func networkRequestTool(d *Deps) Tool {
 					return
 				}
 				r.resultf("%s:", title)
-				for _, k := range browser.SortedHeaderNames(h) {
+				for _, k := range slices.Sorted(maps.Keys(h)) {
 					r.resultf("  %s: %s", k, headerValue(k, h[k]))
 				}
 			}

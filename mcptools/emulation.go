@@ -103,15 +103,8 @@ func emulateTool(d *Deps) Tool {
 			if a.Latitude != nil {
 				change.Geolocation = &browser.Position{Latitude: *a.Latitude, Longitude: *a.Longitude}
 			}
-			for _, h := range a.Headers {
-				name, value, ok := strings.Cut(h, ":")
-				if !ok || strings.TrimSpace(name) == "" {
-					return nil, invalidInput("headers", "%q: write each header as 'Name: value'", h)
-				}
-				if change.Headers == nil {
-					change.Headers = map[string]string{}
-				}
-				change.Headers[strings.TrimSpace(name)] = strings.TrimSpace(value)
+			if change.Headers, err = headerLines(a.Headers); err != nil {
+				return nil, err
 			}
 			e, err := s.tabs.SetEmulation(ctx, change, a.Device, a.Reset)
 			if err != nil {

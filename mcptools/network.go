@@ -66,15 +66,9 @@ func (d *Deps) routeOf(a RouteParams) (browser.Route, error) {
 		return rt, invalidInput("delay", "%g: use 0 to %g seconds", a.Delay, browser.MaxRouteDelay.Seconds())
 	}
 	rt.Delay = time.Duration(a.Delay * float64(time.Second))
-	for _, h := range a.Headers {
-		name, value, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return rt, invalidInput("headers", "%q: write each header as 'Name: value'", h)
-		}
-		if rt.Headers == nil {
-			rt.Headers = map[string]string{}
-		}
-		rt.Headers[strings.TrimSpace(name)] = strings.TrimSpace(value)
+	var err error
+	if rt.Headers, err = headerLines(a.Headers); err != nil {
+		return rt, err
 	}
 	for _, h := range strings.Split(a.RemoveHeaders, ",") {
 		if h = strings.TrimSpace(h); h != "" {
@@ -105,6 +99,23 @@ func (d *Deps) routeOf(a RouteParams) (browser.Route, error) {
 		rt.Body = []byte{}
 	}
 	return rt, nil
+}
+
+// headerLines reads 'Name: value' lines (browser_route, browser_emulate);
+// none is nil.
+func headerLines(lines []string) (map[string]string, error) {
+	var out map[string]string
+	for _, h := range lines {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, invalidInput("headers", "%q: write each header as 'Name: value'", h)
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[strings.TrimSpace(name)] = strings.TrimSpace(value)
+	}
+	return out, nil
 }
 
 // listRoutes writes the session's routes.
