@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -25,6 +26,9 @@ type host struct {
 	ctx    context.Context // chromedp context bound to the target
 	cancel context.CancelFunc
 	target target.ID
+	// guarded: Fetch is on in this session (enableGuard), so it pauses
+	// its own requests and the browser-level guard leaves them alone.
+	guarded atomic.Bool
 }
 
 // callOn runs a CDP command on a host's session, bounded by ctx.

@@ -32,7 +32,8 @@ func (t *Tabs) SetNetworkState(ctx context.Context, state string) error {
 			return err
 		}
 	}
-	return nil
+	// Popups and iframes not attached yet are offline too.
+	return t.needWide(ctx)
 }
 
 // applyNetworkState sets the conditions in each of the page's sessions (its

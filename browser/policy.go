@@ -150,6 +150,7 @@ func (p *Page) enableGuard(ctx context.Context, h *host) error {
 	if err != nil {
 		return fmt.Errorf("enable request interception: %w", err)
 	}
+	h.guarded.Store(true)
 	return nil
 }
 
@@ -362,6 +363,17 @@ type browserGuard struct {
 	once sync.Once
 	err  error
 
+	// What the browser-level interception covers (earlyroute.go): nothing,
+	// documents (the policy), or every request while a session has routes
+	// or is offline (wide), for the frames no session of ours intercepts
+	// yet.
+	modeMu sync.Mutex
+	mode   fetchMode
+	wide   map[*Tabs]bool
+	// iframes are the out-of-process iframe targets the browser announced.
+	iframesMu sync.Mutex
+	iframes   map[target.ID]bool
+
 	// unplaced are blocks in frames no browser context knew yet: a popup's
 	// first request can be paused before its target is announced. The
 	// context that learns the target takes them (claim).
@@ -414,12 +426,11 @@ func (g *browserGuard) claim(t *Tabs, id target.ID) {
 	g.unplaced = kept
 }
 
-// guardBrowser enables the browser-level guard once per launched browser
-// and returns it (nil when the policy intercepts nothing).
+// guardBrowser returns the browser-level guard of a browser, made once:
+// it listens to the browser at once, and pauses document requests for the
+// policy when the policy has rules (more when a session needs it:
+// setWide).
 func (m *Manager) guardBrowser(ctx, bctx context.Context) (*browserGuard, error) {
-	if !m.policy().Intercepts() {
-		return nil, nil
-	}
 	m.mu.Lock()
 	if m.guards == nil {
 		m.guards = map[context.Context]*browserGuard{}
@@ -431,7 +442,7 @@ func (m *Manager) guardBrowser(ctx, bctx context.Context) (*browserGuard, error)
 	}
 	g := m.guards[bctx]
 	if g == nil {
-		g = &browserGuard{m: m, bctx: bctx}
+		g = &browserGuard{m: m, bctx: bctx, wide: map[*Tabs]bool{}, iframes: map[target.ID]bool{}}
 		g.q.decide = g.decide
 		m.guards[bctx] = g
 	}
@@ -440,12 +451,7 @@ func (m *Manager) guardBrowser(ctx, bctx context.Context) (*browserGuard, error)
 		if g.err = chromedp.ListenBrowser(bctx, g.onEvent); g.err != nil {
 			return
 		}
-		cctx, cancel := context.WithTimeout(bctx, m.opts.ActionTimeout)
-		defer cancel()
-		stop := context.AfterFunc(ctx, cancel)
-		defer stop()
-		_, g.err = chromedp.CallBrowser(cctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
-			{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageRequest}}})
+		g.err = g.refresh(ctx)
 	})
 	if g.err != nil {
 		m.mu.Lock()
@@ -459,8 +465,13 @@ func (m *Manager) guardBrowser(ctx, bctx context.Context) (*browserGuard, error)
 }
 
 func (g *browserGuard) onEvent(ev any) {
-	if e, ok := ev.(*fetch.EventRequestPaused); ok {
+	switch e := ev.(type) {
+	case *fetch.EventRequestPaused:
 		g.q.push(pausedReq{e: e})
+	case *target.EventTargetCreated:
+		g.noteTarget(e.TargetInfo, true)
+	case *target.EventTargetDestroyed:
+		g.noteTarget(&target.Info{TargetID: e.TargetID, Type: "iframe"}, false)
 	}
 }
 
@@ -495,11 +506,34 @@ func (m *Manager) ownerOf(frame cdp.FrameID) (*Tabs, bool) {
 	return nil, false
 }
 
+// decide answers a request paused at the browser level: a document the
+// policy refuses is failed (and recorded for its session); a request of a
+// frame no session of ours intercepts yet, while its session has routes or
+// is offline, goes to that session (routeEarly); the rest go on.
 func (g *browserGuard) decide(r pausedReq) {
 	m := g.m
 	ctx, cancel := context.WithTimeout(g.bctx, netpolicy.DNSTimeout+m.opts.ActionTimeout)
 	defer cancel()
 	t, ok := m.ownerOf(r.e.FrameID)
+	u := r.e.Request.URL
+	var err error
+	switch {
+	case r.e.ResourceType == network.ResourceTypeDocument && m.policy().Intercepts() && g.blocks(ctx, r, t, ok):
+		_, err = chromedp.CallBrowser(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+	case ok && g.isWide(t) && !m.intercepted(r.e.FrameID, g):
+		err = g.routeEarly(ctx, t, r)
+	default:
+		_, err = chromedp.CallBrowser(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.e.RequestID})
+	}
+	if err != nil && ctx.Err() == nil {
+		m.log.Debug("answer a paused request", zap.String("url", u), zap.Error(err))
+	}
+}
+
+// blocks checks a document request against the policy, and records it for
+// its session (t, when ok) when it is refused.
+func (g *browserGuard) blocks(ctx context.Context, r pausedReq, t *Tabs, ok bool) bool {
+	m := g.m
 	var dev []string
 	if ok {
 		dev = t.devOrigins()
@@ -515,19 +549,14 @@ func (g *browserGuard) decide(r pausedReq) {
 	}
 	u := r.e.Request.URL
 	v := m.policy().Check(ctx, u, dev)
-	var err error
-	if v.Blocked {
-		b := BlockedRequest{URL: u, Rule: v.Rule, Type: string(r.e.ResourceType)}
-		if ok {
-			t.guard.blocked.add(b)
-		} else {
-			g.place(r.e.FrameID, b)
-		}
-		_, err = chromedp.CallBrowser(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+	if !v.Blocked {
+		return false
+	}
+	b := BlockedRequest{URL: u, Rule: v.Rule, Type: string(r.e.ResourceType)}
+	if ok {
+		t.guard.blocked.add(b)
 	} else {
-		_, err = chromedp.CallBrowser(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.e.RequestID})
+		g.place(r.e.FrameID, b)
 	}
-	if err != nil && ctx.Err() == nil {
-		m.log.Debug("answer a paused request", zap.String("url", u), zap.Error(err))
-	}
+	return true
 }

@@ -234,7 +234,10 @@ func (t *Tabs) AddRoute(ctx context.Context, r Route) (bool, error) {
 	first := n == 0
 	rt.mu.Unlock()
 	if first {
-		return replaced, t.intercept(ctx)
+		if err := t.intercept(ctx); err != nil {
+			return replaced, err
+		}
+		return replaced, t.needWide(ctx)
 	}
 	return replaced, nil
 }
@@ -253,7 +256,10 @@ func (t *Tabs) RemoveRoutes(ctx context.Context, pattern string) (int, error) {
 	removed, left := n-len(rt.routes), len(rt.routes)
 	rt.mu.Unlock()
 	if removed > 0 && left == 0 {
-		return removed, t.intercept(ctx)
+		if err := t.intercept(ctx); err != nil {
+			return removed, err
+		}
+		return removed, t.needWide(ctx)
 	}
 	return removed, nil
 }
@@ -268,6 +274,7 @@ func (t *Tabs) intercept(ctx context.Context) error {
 			if p.intercepting() {
 				err = p.enableGuard(ctx, h)
 			} else {
+				h.guarded.Store(false)
 				_, err = callOn(ctx, h, fetch.Disable, cdp.Empty{})
 			}
 			if err != nil {
@@ -343,7 +350,7 @@ func answerRoute(ctx context.Context, r pausedReq, rt *Route) error {
 	id := r.e.RequestID
 	switch {
 	case rt.Abort != "":
-		_, err := callOn(ctx, r.h, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: abortReasons[rt.Abort]})
+		_, err := callPaused(ctx, r, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: abortReasons[rt.Abort]})
 		return err
 	case rt.Fulfils():
 		status := rt.Status
@@ -359,7 +366,7 @@ func answerRoute(ctx context.Context, r pausedReq, rt *Route) error {
 				hs = append(hs, &fetch.HeaderEntry{Name: k, Value: rt.Headers[k]})
 			}
 		}
-		_, err := callOn(ctx, r.h, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: id, ResponseCode: int64(status),
+		_, err := callPaused(ctx, r, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: id, ResponseCode: int64(status),
 			ResponseHeaders: hs, Body: rt.Body})
 		return err
 	default:
@@ -367,7 +374,7 @@ func answerRoute(ctx context.Context, r pausedReq, rt *Route) error {
 		if len(rt.Headers) > 0 || len(rt.RemoveHeaders) > 0 {
 			params.Headers = changedHeaders(r.e.Request.Headers, rt.Headers, rt.RemoveHeaders)
 		}
-		_, err := callOn(ctx, r.h, fetch.ContinueRequest, params)
+		_, err := callPaused(ctx, r, fetch.ContinueRequest, params)
 		return err
 	}
 }

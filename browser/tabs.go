@@ -564,6 +564,13 @@ func (t *Tabs) Close() {
 	if t.lcancel != nil {
 		t.lcancel()
 	}
+	if g := t.guard.browser; g != nil && t.bctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
+		if err := g.setWide(ctx, t, false); err != nil {
+			t.m.log.Debug("stop pausing requests for the session", zap.Error(err))
+		}
+		cancel()
+	}
 	t.downloads.mu.Lock()
 	if t.downloads.dir != "" {
 		_ = os.RemoveAll(t.downloads.dir)

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // itemsAPI serves the inventory page's API: its items, and the X-Client
@@ -75,12 +77,12 @@ func TestRoutes(t *testing.T) {
 	mustCall(t, c, "browser_route", map[string]any{"pattern": "**/api/items", "headers": []string{"X-Client: agent"}})
 	reload("a changed request header", "Items: apple, pear (client agent)")
 
-	// A popup's requests are routed too (from the moment it is attached:
-	// what it loads before may go to the network).
+	// A popup's requests are routed too, its first load included.
 	mustCall(t, c, "browser_route", map[string]any{"pattern": "**/api/items", "status": 503})
 	mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Open a copy']"})
 	out = mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 1})
 	mustContain(t, "the popup", out, "copy=1")
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Could not load items (503)", "timeout": 10})
 	reload("the popup's fetch", "Could not load items (503)")
 
 	// The request policy decides first: a blocked origin stays blocked.
@@ -92,6 +94,107 @@ func TestRoutes(t *testing.T) {
 	mustContain(t, "an unknown abort reason", out, "connectionrefused")
 	mustFail(t, c, "browser_route", map[string]any{"pattern": "**", "path": "/etc/passwd"}, "not_allowed")
 	mustFail(t, c, "browser_route", map[string]any{"pattern": "**", "headers": []string{"no colon"}}, "invalid_input")
+}
+
+// earlyAPI serves the early page and the account API it calls as it
+// loads, and counts the requests for each that reached the server.
+func earlyAPI(docs, hits *atomic.Int32) func(mux *http.ServeMux, _ *fixture) {
+	return func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /network/early.html", func(w http.ResponseWriter, r *http.Request) {
+			docs.Add(1)
+			b, _ := testdata.ReadFile("testdata/network/early.html")
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(b)
+		})
+		mux.HandleFunc("GET /api/early", func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			fmt.Fprint(w, "real")
+		})
+	}
+}
+
+// TestRoutesBeforeAttach: what a popup or an out-of-process iframe loads
+// before a session of ours is attached to it is routed too. A page opens
+// twelve popups at once (the first eight are attached at once, the rest
+// when selected) and holds a cross-site iframe; each calls its API as it
+// loads. With a route on that API none of those calls reaches the server,
+// and each page shows the routed answer, popups attached late too; without
+// it they reach the server; offline, not even the popups' documents do.
+func TestRoutesBeforeAttach(t *testing.T) {
+	var docs, hits atomic.Int32
+	f := newFixture(t, earlyAPI(&docs, &hits))
+	// The same server under another site's name: Chrome puts its frame in
+	// a process of its own.
+	other := strings.Replace(f.URL, "127.0.0.1", "localhost", 1)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=network"))
+
+	mustCall(t, c, "browser_route", map[string]any{"pattern": "**/api/early", "status": 503})
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/network/burst.html?widget=" + other})
+	// until calls tool until its answer holds want n times (the pages
+	// answer in their own time: the condition is polled, to a deadline).
+	until := func(what, tool string, args map[string]any, want string, n int) {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			out := mustCall(t, c, tool, args)
+			if strings.Count(out, want) == n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: want %q %d times, got:\n%s", what, want, n, out)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	until("the cross-site widget, routed as it loads", "browser_snapshot", nil, "status: Account check failed (503)", 1)
+	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Open every dashboard']"})
+	// The browser reports no title a script sets in a tab nobody is
+	// attached to: the route's count says when all twelve called.
+	until("the popups, routed as they load", "browser_route_list", nil, "(13 answered)", 1)
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("%d call(s) of the routed API reached the server", n)
+	}
+	// The last popups were not attached until now: their pages say the same.
+	for i := 9; i <= 12; i++ {
+		out := mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": i})
+		mustContain(t, "a popup attached late", out, fmt.Sprintf("n=%d", i), "Account check failed (503)")
+	}
+	closePopups := func() {
+		t.Helper()
+		mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 0})
+		for range 12 {
+			mustCall(t, c, "browser_tabs", map[string]any{"action": "close", "index": 1})
+		}
+	}
+
+	// Without the route the real API answers a new burst...
+	closePopups()
+	mustCall(t, c, "browser_unroute", nil)
+	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Open every dashboard']"})
+	deadline := time.Now().Add(15 * time.Second)
+	for hits.Load() < 12 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the real API got %d calls, want 12", hits.Load())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// ...and offline fails it before anyone attached, as in an attached tab.
+	closePopups()
+	before, docsBefore := hits.Load(), docs.Load()
+	mustCall(t, c, "browser_network_state_set", map[string]any{"state": "offline"})
+	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Open every dashboard']"})
+	for i := 12; i >= 1; i-- {
+		out := mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": i})
+		mustContain(t, "a popup offline", out, "Page URL: chrome-error://chromewebdata/")
+	}
+	if n := docs.Load(); n != docsBefore {
+		t.Fatalf("%d document(s) loaded while offline", n-docsBefore)
+	}
+	if n := hits.Load(); n != before {
+		t.Fatalf("%d call(s) reached the server while offline", n-before)
+	}
 }
 
 // TestRouteFakeOrigin: a route answers a whole document of an origin that
