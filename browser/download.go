@@ -9,6 +9,7 @@ import (
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -32,6 +33,9 @@ type Download struct {
 
 	guid  string
 	taken bool
+	// frame is the iframe that began it, while it is not known to be one
+	// of the session's (owned decides, off the read loop).
+	frame cdp.FrameID
 }
 
 // maxDownloads bounds the downloads a session remembers.
@@ -79,11 +83,15 @@ func (t *Tabs) onDownloadEvent(ev any) {
 	l := &t.downloads
 	switch e := ev.(type) {
 	case *cdpbrowser.EventDownloadWillBegin:
+		// A tab's own frame is the session's; an iframe's may be another
+		// session's, told apart by the pages' frame tables later (their
+		// locks are not for the read loop).
 		t.mu.Lock()
-		_, ours := t.infos[target.ID(e.FrameID)]
+		_, tab := t.infos[target.ID(e.FrameID)]
 		t.mu.Unlock()
-		if !ours {
-			return // another context's, or an iframe's (not followed)
+		d := &Download{URL: e.URL, Name: safeName(e.SuggestedFilename), State: "inProgress", guid: e.GUID}
+		if !tab {
+			d.frame = e.FrameID
 		}
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -93,7 +101,7 @@ func (t *Tabs) onDownloadEvent(ev any) {
 		if len(l.list) >= maxDownloads {
 			l.list = l.list[1:]
 		}
-		l.list = append(l.list, &Download{URL: e.URL, Name: safeName(e.SuggestedFilename), State: "inProgress", guid: e.GUID})
+		l.list = append(l.list, d)
 		l.signalLocked()
 	case *cdpbrowser.EventDownloadProgress:
 		l.mu.Lock()
@@ -136,6 +144,7 @@ func (t *Tabs) TakeDownloads(ctx context.Context, wait time.Duration, atLeastOne
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	for {
+		t.dropOthers()
 		l.mu.Lock()
 		pending, going := 0, false
 		for _, d := range l.list {
@@ -174,8 +183,63 @@ func (t *Tabs) takeEnded() []Download {
 	return out
 }
 
+// dropOthers keeps, of the downloads iframes began, those of the
+// session's frames: every context's downloads are reported to each.
+func (t *Tabs) dropOthers() {
+	l := &t.downloads
+	l.mu.Lock()
+	var unsure []cdp.FrameID
+	for _, d := range l.list {
+		if d.frame != "" {
+			unsure = append(unsure, d.frame)
+		}
+	}
+	l.mu.Unlock()
+	if len(unsure) == 0 {
+		return
+	}
+	ours := map[cdp.FrameID]bool{}
+	for _, f := range unsure {
+		ours[f] = t.ownsFrame(f)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	kept := l.list[:0]
+	for _, d := range l.list {
+		if d.frame != "" {
+			owned, seen := ours[d.frame]
+			if seen && !owned {
+				continue
+			}
+			if seen {
+				d.frame = ""
+			}
+		}
+		kept = append(kept, d)
+	}
+	l.list = kept
+}
+
+// ownsFrame reports whether one of the session's attached tabs holds the
+// frame.
+func (t *Tabs) ownsFrame(f cdp.FrameID) bool {
+	for _, p := range t.livePages() {
+		if p.hostOf(target.ID(f)) != nil {
+			return true
+		}
+		p.mu.Lock()
+		_, known := p.frames.parent[f]
+		p.mu.Unlock()
+		if known {
+			return true
+		}
+	}
+	return false
+}
+
 // DownloadsBegun says whether a download has begun that was not taken.
 func (t *Tabs) DownloadsBegun() bool {
+	t.dropOthers()
 	l := &t.downloads
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -25,7 +25,8 @@ func filesAPI(mux *http.ServeMux, _ *fixture) {
 // TestDownloads: a click that downloads a file answers with its name, size
 // and where it was saved (under the file roots), the file holding what the
 // server sent; a second download of the same name does not overwrite the
-// first; browser_wait_for waits for a download that starts later.
+// first; browser_wait_for waits for a download that starts later; an
+// iframe's download is reported, to its session only.
 func TestDownloads(t *testing.T) {
 	f := newFixture(t, filesAPI)
 	dir := t.TempDir()
@@ -50,4 +51,14 @@ func TestDownloads(t *testing.T) {
 	mustContain(t, "the wait", out, "1 download(s) ended", "- export.json: 12 bytes, saved to "+filepath.Join(dir, "e2e-mcp-downloads", "export.json"))
 	out = mustFail(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 1}, "timeout")
 	mustContain(t, "a wait with no download", out, "no download ended")
+
+	// A download an iframe begins is the session's too; another session's
+	// downloads are not.
+	other := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+t.TempDir()))
+	mustCall(t, other, "browser_navigate", map[string]any{"url": f.URL + "/files/downloads.html"})
+	snap := mustCall(t, c, "browser_snapshot", nil)
+	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "link", "Download invoice")})
+	mustContain(t, "a download from an iframe", out, "- export.json: 12 bytes, saved to "+filepath.Join(dir, "e2e-mcp-downloads", "export (2).json"))
+	out = mustFail(t, other, "browser_wait_for", map[string]any{"download": true, "timeout": 1}, "timeout")
+	mustContain(t, "another session's wait", out, "no download ended")
 }

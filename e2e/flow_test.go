@@ -14,7 +14,7 @@ import (
 // refOf finds the ref of the first snapshot line matching role and name.
 func refOf(t *testing.T, snapshot, role, name string) string {
 	t.Helper()
-	re := regexp.MustCompile(`- ` + role + ` "` + regexp.QuoteMeta(name) + `"[^\n]*\[ref=(e\d+)\]`)
+	re := regexp.MustCompile(`- ` + role + ` "` + regexp.QuoteMeta(name) + `"[^\n]*\[ref=((?:f\d+)?e\d+)\]`)
 	m := re.FindStringSubmatch(snapshot)
 	if m == nil {
 		t.Fatalf("no %s %q with a ref in snapshot:\n%s", role, name, snapshot)
