@@ -189,3 +189,117 @@ func TestAuditGroupOff(t *testing.T) {
 		mustContain(t, "a call to "+n, out, "--caps audit")
 	}
 }
+
+// vitalsOf reads browser_perf's structured answer.
+type vitalsOf struct {
+	Watched bool     `json:"watched"`
+	TTFB    *float64 `json:"ttfb"`
+	FCP     *float64 `json:"fcp"`
+	LCP     *struct {
+		MS      float64   `json:"ms"`
+		Element *vitalEl `json:"element"`
+	} `json:"lcp"`
+	CLS struct {
+		Value    float64   `json:"value"`
+		Elements []vitalEl `json:"elements"`
+	} `json:"cls"`
+	INP *struct {
+		MS           float64  `json:"ms"`
+		Interactions int      `json:"interactions"`
+		Event        string   `json:"event"`
+		Target       *vitalEl `json:"target"`
+	} `json:"inp"`
+	LongTasks *struct {
+		Count   int     `json:"count"`
+		TBT     float64 `json:"tbt"`
+		Longest float64 `json:"longest"`
+	} `json:"longTasks"`
+}
+
+type vitalEl struct {
+	Ref, Role, Name, What string
+}
+
+// perf runs browser_perf, which must answer, and reads its measures.
+func perf(t *testing.T, c *client.Client, args map[string]any) (vitalsOf, string) {
+	t.Helper()
+	res := call(t, c, "browser_perf", args)
+	if res.IsError {
+		t.Fatalf("browser_perf(%v) failed:\n%s", args, text(res))
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var r struct {
+		Vitals vitalsOf `json:"vitals"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("%v in %s", err, b)
+	}
+	return r.Vitals, text(res)
+}
+
+// TestPerf: a report page whose consent banner pushes the content down
+// after load, whose analytics snippet blocks the main thread, and whose
+// button runs a long task: CLS names what moved, the long task is counted,
+// the LCP element is named, FCP and TTFB are there; INP comes after a click.
+func TestPerf(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=audit"))
+
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/audit/perf.html"})
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "We use cookies"})
+	v, out := perf(t, c, map[string]any{})
+	if !v.Watched || v.TTFB == nil || v.FCP == nil || v.LCP == nil || v.LCP.Element == nil || v.LongTasks == nil {
+		t.Fatalf("a measure is missing: %+v\n%s", v, out)
+	}
+	if v.LCP.Element.Role != "paragraph" || !strings.Contains(v.LCP.Element.What, "Revenue grew") {
+		t.Errorf("the LCP element is not the report's summary: %+v\n%s", *v.LCP.Element, out)
+	}
+	// The banner goes in above everything: the report (main) moves down.
+	if v.CLS.Value <= 0 || !slices.ContainsFunc(v.CLS.Elements, func(e vitalEl) bool { return e.Role == "main" && strings.HasPrefix(e.Ref, "e") }) {
+		t.Fatalf("no layout shift of the report reported:\n%s", out)
+	}
+	if v.LongTasks.Count < 1 || v.LongTasks.Longest <= 50 || v.LongTasks.TBT <= 0 {
+		t.Errorf("the analytics snippet's long task is not reported: %+v\n%s", *v.LongTasks, out)
+	}
+	if v.INP != nil {
+		t.Errorf("INP before any interaction: %+v", *v.INP)
+	}
+	mustContain(t, "the answer", out, "- LCP: ", "- CLS: ", "moved: ", "- FCP: ", " ms (good)", "- TTFB: ",
+		"- INP: no interactions yet", "- Long tasks: ")
+	before := v.LongTasks.Count
+
+	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Recalculate totals']"})
+	v, out = perf(t, c, map[string]any{})
+	if v.INP == nil || v.INP.Interactions < 1 || v.INP.Target == nil || v.INP.Target.Name != "Recalculate totals" {
+		t.Fatalf("no INP after the click, or not on the button:\n%s", out)
+	}
+	if v.LongTasks.Count <= before || v.INP.MS < v.LongTasks.Longest-50 {
+		t.Errorf("the click's long task is not reported (%d long tasks before, %+v now)\n%s", before, *v.LongTasks, out)
+	}
+	mustContain(t, "the answer after a click", out, "- INP: ", "on "+v.INP.Target.Ref)
+}
+
+// TestPerfThrottled: with the network group, browser_perf reloads on a
+// throttled network and measures there (a later time to first byte than
+// the same reload unthrottled), then puts the network back; without the
+// group, throttling is not allowed.
+func TestPerfThrottled(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=audit"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/audit/perf.html"})
+	out := mustFail(t, c, "browser_perf", map[string]any{"network": "fast-3g"}, "not_allowed")
+	mustContain(t, "throttling without the group", out, "--caps audit,network")
+
+	env, _ = serverEnv(t)
+	c = startClient(t, append(env, "E2E_MCP_CAPS=audit,network"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/audit/perf.html"})
+	slow, out := perf(t, c, map[string]any{"network": "fast-3g"})
+	mustContain(t, "the throttled answer", out, "reloaded under fast-3g network; throttling restored")
+	fast, out2 := perf(t, c, map[string]any{"reload": true})
+	if slow.TTFB == nil || fast.TTFB == nil || *slow.TTFB <= *fast.TTFB {
+		t.Fatalf("the throttled load is not the slower one:\n%s\n%s", out, out2)
+	}
+	mustContain(t, "the plain reload", out2, "(reloaded):")
+}

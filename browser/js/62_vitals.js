@@ -19,7 +19,10 @@
         let role = roleOf(el);
         if (!role || role === 'presentation' || role === 'none') role = 'generic';
         const name = accName(el, role);
-        return { ref: refFor(el, role, name, st), role, name: clip(name, 80), what: describe(el) };
+        let what = describe(el);
+        const t = name ? '' : norm(el.innerText || el.textContent || '');
+        if (t) what += ' ' + JSON.stringify(clip(t, 60));
+        return { ref: refFor(el, role, name, st), role, name: clip(name, 80), what };
       };
       const log = globalThis.__e2eVitals;
       if (log) log.flush();
@@ -69,16 +72,20 @@
 
       // INP: the longest interaction (the 98th percentile past 50 of them).
       const events = log ? log.events : buffered('event').filter((e) => e.interactionId);
-      const byId = new Map();
+      // Each interaction's longest event; its target, from whichever of
+      // its events still names one (a pointerdown's may be null).
+      const byId = new Map(), targetOf = new Map();
       for (const e of events) {
         const had = byId.get(e.interactionId);
-        if (!had || e.duration > had.duration) byId.set(e.interactionId, e);
+        const busy = (x) => x.processingEnd - x.processingStart;
+        if (!had || e.duration > had.duration || (e.duration === had.duration && busy(e) > busy(had))) byId.set(e.interactionId, e);
+        if (e.target && !targetOf.has(e.interactionId)) targetOf.set(e.interactionId, e.target);
       }
       const worst = [...byId.values()].sort((a, b) => b.duration - a.duration);
       out.firstInput = !!(log ? log.firstInput : buffered('first-input')[0]);
       if (worst.length) {
         const e = worst[Math.min(worst.length - 1, Math.floor(worst.length / 50))];
-        out.inp = { ms: e.duration, interactions: worst.length, event: e.name, target: named(e.target),
+        out.inp = { ms: e.duration, interactions: worst.length, event: e.name, target: named(e.target || targetOf.get(e.interactionId)),
           inputDelay: Math.max(0, e.processingStart - e.startTime), processing: Math.max(0, e.processingEnd - e.processingStart),
           presentation: Math.max(0, e.startTime + e.duration - e.processingEnd) };
       }
