@@ -45,7 +45,7 @@ func (p *Page) AuditA11y(ctx context.Context, target string, limit int) (*A11yRe
 	call := func(f cdp.FrameID, el string) error {
 		return p.evalIn(cctx, f, fnAudit.call(jsExpr(el), p.refSeqOf(f), p.prefixOf(f), limit), &raw)
 	}
-	var frame cdp.FrameID = p.frame
+	frame := p.frame
 	if target == "" {
 		if err := call(frame, "null"); err != nil {
 			return nil, err

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// finding is one element browser_audit_a11y reports (its structuredContent).
+// finding is one element browser_audit_accessibility reports (its structuredContent).
 type finding struct {
 	Rule, Ref, Role, Name, What string
 }
@@ -26,7 +26,7 @@ func auditReport(t *testing.T, res *mcp.CallToolResult) ([]finding, map[string]i
 		t.Fatal(err)
 	}
 	var r struct {
-		Findings []finding     `json:"findings"`
+		Findings []finding      `json:"findings"`
 		Totals   map[string]int `json:"totals"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -35,12 +35,12 @@ func auditReport(t *testing.T, res *mcp.CallToolResult) ([]finding, map[string]i
 	return r.Findings, r.Totals
 }
 
-// audit runs browser_audit_a11y, which must answer (not fail).
+// audit runs browser_audit_accessibility, which must answer (not fail).
 func audit(t *testing.T, c *client.Client, args map[string]any) ([]finding, map[string]int, string) {
 	t.Helper()
-	res := call(t, c, "browser_audit_a11y", args)
+	res := call(t, c, "browser_audit_accessibility", args)
 	if res.IsError {
-		t.Fatalf("browser_audit_a11y(%v) failed:\n%s", args, text(res))
+		t.Fatalf("browser_audit_accessibility(%v) failed:\n%s", args, text(res))
 	}
 	f, totals := auditReport(t, res)
 	return f, totals, text(res)
@@ -89,7 +89,9 @@ var problemsPlanted = []planted{
 	{"img-alt", func(f finding) bool { return f.Role == "img" && strings.Contains(f.What, "logo.png") }},
 	{"field-label", func(f finding) bool { return strings.Contains(f.What, "input#ws-region has only a placeholder") }},
 	{"duplicate-id", func(f finding) bool { return strings.Contains(f.What, `label for="email": 2 elements have that id`) }},
-	{"heading-order", func(f finding) bool { return f.Role == "heading" && f.Name == "Workspace details" && strings.Contains(f.What, "h3") }},
+	{"heading-order", func(f finding) bool {
+		return f.Role == "heading" && f.Name == "Workspace details" && strings.Contains(f.What, "h3")
+	}},
 	{"contrast", func(f finding) bool {
 		return strings.Contains(f.What, "Lowercase letters") && strings.Contains(f.What, "#aaaaaa on #ffffff")
 	}},
@@ -141,21 +143,21 @@ func TestAuditA11yFailOn(t *testing.T) {
 	c := startClient(t, env)
 
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/audit/problems.html"})
-	out := mustFail(t, c, "browser_audit_a11y", map[string]any{"failOn": "AA"}, "expect_failed")
+	out := mustFail(t, c, "browser_audit_accessibility", map[string]any{"failOn": "AA"}, "expect_failed")
 	mustContain(t, "the failure", out, "8 accessibility finding(s) at level AA", "focusable-hidden:", "Context: session")
-	out = mustFail(t, c, "browser_audit_a11y", map[string]any{"failOn": "A"}, "expect_failed")
+	out = mustFail(t, c, "browser_audit_accessibility", map[string]any{"failOn": "A"}, "expect_failed")
 	mustContain(t, "the failure at level A", out, "7 accessibility finding(s) at level A")
 	// A contrast problem is level AA: an audit failing on A passes it.
-	out = mustCall(t, c, "browser_audit_a11y", map[string]any{"target": "text=Lowercase letters", "failOn": "A"})
+	out = mustCall(t, c, "browser_audit_accessibility", map[string]any{"target": "text=Lowercase letters", "failOn": "A"})
 	mustContain(t, "level A on the low-contrast hint", out, "contrast: WCAG 1.4.3", "PASS: no findings at level A")
-	mustFail(t, c, "browser_audit_a11y", map[string]any{"target": "text=Lowercase letters", "failOn": "AA"}, "expect_failed")
-	mustFail(t, c, "browser_audit_a11y", map[string]any{"failOn": "AAA"}, "invalid_input")
+	mustFail(t, c, "browser_audit_accessibility", map[string]any{"target": "text=Lowercase letters", "failOn": "AA"}, "expect_failed")
+	mustFail(t, c, "browser_audit_accessibility", map[string]any{"failOn": "AAA"}, "invalid_input")
 
 	// A fresh session records a passing audit and replays it.
 	rec := startClient(t, env)
 	mustCall(t, rec, "browser_navigate", map[string]any{"url": f.URL + "/audit/clean.html"})
-	mustCall(t, rec, "browser_audit_a11y", map[string]any{})                 // fails on nothing: not recorded
-	out = mustCall(t, rec, "browser_audit_a11y", map[string]any{"failOn": "AA"}) // recorded
+	mustCall(t, rec, "browser_audit_accessibility", map[string]any{})                     // fails on nothing: not recorded
+	out = mustCall(t, rec, "browser_audit_accessibility", map[string]any{"failOn": "AA"}) // recorded
 	mustContain(t, "the clean page's audit", out, "PASS: no findings at level AA")
 	path, flowText := exportAndReplay(t, rec, env, dir, "accessible")
 	if n := strings.Count(flowText, "audit_a11y"); n != 1 {
@@ -181,7 +183,7 @@ func TestAuditGroupOff(t *testing.T) {
 	env, _ := serverEnv(t)
 	c := startClient(t, env)
 	names := toolNames(t, c)
-	for _, n := range []string{"browser_audit_a11y", "browser_perf"} {
+	for _, n := range []string{"browser_audit_accessibility", "browser_perf"} {
 		if slices.Contains(names, n) {
 			t.Errorf("the default tools/list offers %s", n)
 		}
@@ -196,7 +198,7 @@ type vitalsOf struct {
 	TTFB    *float64 `json:"ttfb"`
 	FCP     *float64 `json:"fcp"`
 	LCP     *struct {
-		MS      float64   `json:"ms"`
+		MS      float64  `json:"ms"`
 		Element *vitalEl `json:"element"`
 	} `json:"lcp"`
 	CLS struct {
@@ -281,8 +283,8 @@ func TestPerf(t *testing.T) {
 }
 
 // TestPerfThrottled: with the network group, browser_perf reloads on a
-// throttled network and measures there (a later time to first byte than
-// the same reload unthrottled), then puts the network back; without the
+// throttled network and measures there (a later first paint than the same
+// reload unthrottled, after), then puts the network back; without the
 // group, throttling is not allowed.
 func TestPerfThrottled(t *testing.T) {
 	f := newFixture(t)
@@ -298,7 +300,7 @@ func TestPerfThrottled(t *testing.T) {
 	slow, out := perf(t, c, map[string]any{"network": "fast-3g"})
 	mustContain(t, "the throttled answer", out, "reloaded under fast-3g network; throttling restored")
 	fast, out2 := perf(t, c, map[string]any{"reload": true})
-	if slow.TTFB == nil || fast.TTFB == nil || *slow.TTFB <= *fast.TTFB {
+	if slow.FCP == nil || fast.FCP == nil || *slow.FCP <= *fast.FCP {
 		t.Fatalf("the throttled load is not the slower one:\n%s\n%s", out, out2)
 	}
 	mustContain(t, "the plain reload", out2, "(reloaded):")

@@ -59,7 +59,7 @@ func (r a11yRule) atLevel(level string) bool {
 // maxPerRule caps the elements an answer lists for each rule.
 const maxPerRule = 8
 
-// AuditA11yParams are the arguments of browser_audit_a11y.
+// AuditA11yParams are the arguments of browser_audit_accessibility.
 type AuditA11yParams struct {
 	Target string `json:"target,omitempty" jsonschema:"Only this element (ref or selector)"`
 	FailOn string `json:"failOn,omitempty" jsonschema:"Fail (expect_failed) on findings of this level: A, or AA (A and AA),enum=A,enum=AA"`
@@ -67,7 +67,7 @@ type AuditA11yParams struct {
 }
 
 func auditA11yTool(d *Deps) Tool {
-	return define(d, "browser_audit_a11y", ToolsetReading,
+	return define(d, "browser_audit_accessibility", ToolsetReading,
 		"Check the page or an element for accessibility problems (names, alt, labels, ids, headings, contrast, aria-hidden, landmarks): WCAG rule, ref, fix.",
 		annotations{title: "Accessibility audit", readOnly: true, idempotent: true},
 		func(ctx context.Context, s *Session, a AuditA11yParams) (*mcp.CallToolResult, error) {

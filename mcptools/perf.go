@@ -173,6 +173,9 @@ func writeVitals(r *response, v *browser.Vitals, a PerfParams) {
 			r.resultf("- Long tasks: %d, total blocking time %.0f ms (%s), the longest %.0f ms at %.0f ms", lt.Count, lt.TBT, rating("TBT", lt.TBT), lt.Longest, lt.LongestAt)
 		}
 	}
+	if a.Network != "" {
+		r.resultf("(Chrome delays the body, not the response's headers, for an emulated network: TTFB does not include its latency.)")
+	}
 	if !v.Watched {
 		r.resultf("(This document was loaded before measuring began: long tasks and quick interactions are unknown; reload: true measures it all.)")
 	}

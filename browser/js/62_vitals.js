@@ -6,12 +6,28 @@
   // observed from document start; without it, what the timeline buffered.
   // Elements are named by refs, handed out as candidates() does.
 
-  function vitals(refSeq, prefix) {
+  // Two frames, then (while the document has not painted content yet, as
+  // right after the load of a small page: its paint is reported a frame or
+  // two after it shows) up to a second for its first contentful paint.
+  function painted() {
     const frames = new Promise((done) => {
       requestAnimationFrame(() => requestAnimationFrame(done));
       setTimeout(done, 250); // a hidden tab paints no frames
     });
-    return frames.then(() => withCaches(() => {
+    const fcp = () => performance.getEntriesByName('first-contentful-paint').length > 0;
+    return frames.then(() => (fcp() || document.visibilityState !== 'visible') ? null : new Promise((done) => {
+      let o = null;
+      const end = () => { if (o) o.disconnect(); done(); };
+      try {
+        o = new PerformanceObserver(() => { if (fcp()) requestAnimationFrame(end); });
+        o.observe({ type: 'paint' });
+      } catch (e) { /* no paint timing */ }
+      setTimeout(end, 1000);
+    }));
+  }
+
+  function vitals(refSeq, prefix) {
+    return painted().then(() => withCaches(() => {
       const st = { seq: Math.max(Number(refSeq) || 0, lastSeq), prefix: prefix || '', refs: {} };
       const named = (node) => {
         const el = node && (node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement);

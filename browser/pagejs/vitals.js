@@ -1,5 +1,5 @@
 // e2e-mcp web-vitals watcher: run at document start in the engine's
-// isolated world of the sessions that offer browser_perf (the audit group).
+// isolated world of the sessions that measure web vitals (the audit group).
 // The page's performance timeline keeps only some entries for observers
 // that come later (Event Timing only events of 104 ms or more, long tasks
 // none), so this observes from the start and keeps what the engine's
