@@ -284,8 +284,9 @@ func TestPerf(t *testing.T) {
 
 // TestPerfThrottled: with the network group, browser_perf reloads on a
 // throttled network and measures there (a later first paint than the same
-// reload unthrottled, after), then puts the network back; without the
-// group, throttling is not allowed.
+// reload unthrottled, after), then puts the network back; with the
+// emulation group, a slower CPU, after which the session emulates what it
+// did before; without the group, throttling is not allowed.
 func TestPerfThrottled(t *testing.T) {
 	f := newFixture(t)
 	env, _ := serverEnv(t)
@@ -295,7 +296,7 @@ func TestPerfThrottled(t *testing.T) {
 	mustContain(t, "throttling without the group", out, "--caps audit,network")
 
 	env, _ = serverEnv(t)
-	c = startClient(t, append(env, "E2E_MCP_CAPS=audit,network"))
+	c = startClient(t, append(env, "E2E_MCP_CAPS=audit,network,emulation"))
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/audit/perf.html"})
 	slow, out := perf(t, c, map[string]any{"network": "fast-3g"})
 	mustContain(t, "the throttled answer", out, "reloaded under fast-3g network; throttling restored")
@@ -304,4 +305,11 @@ func TestPerfThrottled(t *testing.T) {
 		t.Fatalf("the throttled load is not the slower one:\n%s\n%s", out, out2)
 	}
 	mustContain(t, "the plain reload", out2, "(reloaded):")
+
+	// A slower CPU on top of what the session emulates, then back to it.
+	mustCall(t, c, "browser_emulate", map[string]any{"locale": "de-DE"})
+	_, out = perf(t, c, map[string]any{"cpuThrottling": 4})
+	mustContain(t, "the answer under a slow CPU", out, "reloaded under CPU 4x slower; throttling restored")
+	out = mustCall(t, c, "browser_emulate", map[string]any{})
+	mustContain(t, "the session's emulation after", out, "Emulating in every tab: locale de-DE.")
 }
