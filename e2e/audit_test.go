@@ -159,7 +159,7 @@ func TestAuditA11yFailOn(t *testing.T) {
 	mustCall(t, rec, "browser_audit_accessibility", map[string]any{})                     // fails on nothing: not recorded
 	out = mustCall(t, rec, "browser_audit_accessibility", map[string]any{"failOn": "AA"}) // recorded
 	mustContain(t, "the clean page's audit", out, "PASS: no findings at level AA")
-	path, flowText := exportAndReplay(t, rec, env, dir, "accessible")
+	_, flowText := exportAndReplay(t, rec, env, dir, "accessible")
 	if n := strings.Count(flowText, "audit_a11y"); n != 1 {
 		t.Fatalf("the flow has %d audit steps, want 1:\n%s", n, flowText)
 	}
@@ -170,7 +170,6 @@ func TestAuditA11yFailOn(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(strings.ReplaceAll(flowText, "clean.html", "problems.html")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_ = path
 	out, code := runFlows(t, env, bad)
 	if code == 0 || !strings.Contains(out, "FAIL  accessible") || !strings.Contains(out, "expect_failed") {
 		t.Fatalf("the flow on the page with problems does not fail at the audit (exit %d):\n%s", code, out)
