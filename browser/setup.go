@@ -13,6 +13,7 @@ type pageSetup struct {
 	netState    string      // the network state, "" for online (netstate.go)
 	clock       *ClockState // the fake clock, once installed (clock.go)
 	initScripts []string    // run in every new document (initscript.go)
+	vitals      bool        // the web vitals watcher runs (vitals.go)
 }
 
 // setupOf is a copy of the session's setup.
@@ -36,6 +37,11 @@ func (t *Tabs) changeSetup(change func(s *pageSetup)) {
 func (p *Page) applySetup(ctx context.Context, s pageSetup) error {
 	for _, src := range s.initScripts {
 		if err := p.addInitScript(ctx, src); err != nil {
+			return err
+		}
+	}
+	if s.vitals {
+		if err := p.addVitalsWatcher(ctx); err != nil {
 			return err
 		}
 	}

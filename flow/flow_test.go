@@ -113,6 +113,15 @@ func TestSchema(t *testing.T) {
 	if err := validate("name: x\nsteps:\n  - back\n  - click: '#go'\n"); err != nil {
 		t.Errorf("the schema refuses a hand-written flow: %v", err)
 	}
+	for _, v := range Verbs {
+		// An action of arguments, or one of none (back) written alone.
+		if err := validate("name: x\nsteps:\n  - " + v.Name + ": {}\n"); err != nil && validate("name: x\nsteps:\n  - "+v.Name+"\n") != nil {
+			t.Errorf("the schema refuses the action %s: %v", v.Name, err)
+		}
+	}
+	if err := validate("name: x\nsteps:\n  - audit_a11y: AA\n"); err != nil {
+		t.Errorf("the schema refuses audit_a11y's short form: %v", err)
+	}
 	if err := validate("name: x\nsteps:\n  - jump: here\n"); err == nil {
 		t.Error("the schema accepts an unknown action")
 	}

@@ -44,6 +44,7 @@ var Verbs = []Verb{
 	{"set_storage_state", "browser_set_storage_state", "filename"},
 	{"wait", "browser_wait_for", ""},
 	{"expect", "browser_expect", ""},
+	{"audit_a11y", "browser_audit_accessibility", "failOn"},
 }
 
 // verbOf finds an action's verb. A "fill" step with fields is the form

@@ -31,10 +31,13 @@ const (
 	// CapVision: the mouse at coordinates, and a screenshot labelled with
 	// refs.
 	CapVision = "vision"
+	// CapAudit: the page's accessibility checked against a rule set, and
+	// its Core Web Vitals measured.
+	CapAudit = "audit"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapEmulation, CapNetwork, CapPDF, CapStorage, CapTime, CapVision}
+var CapGroups = []string{CapAudit, CapEmulation, CapNetwork, CapPDF, CapStorage, CapTime, CapVision}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

@@ -169,6 +169,7 @@ func Inventory(d *Deps) []Tool {
 		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
 		inCap(CapNetwork, networkStateTool(d)),
 		inCap(CapTime, clockTool(d)),
+		inCap(CapAudit, auditA11yTool(d)), inCap(CapAudit, perfTool(d)),
 	}
 	for _, t := range storageTools(d) {
 		tools = append(tools, inCap(CapStorage, t))

@@ -51,6 +51,9 @@ type Registry struct {
 	StartState *browser.StorageState
 	// InitScripts run in every document of every session (--init-script).
 	InitScripts []string
+	// Vitals has every session's documents watch their web vitals from
+	// their start, for browser_perf (set when the audit group is on).
+	Vitals bool
 
 	browser *browser.Manager
 	log     *zap.Logger
@@ -191,7 +194,7 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 				r.noteEndLocked(evicted.key, fmt.Sprintf("it was the least recently used of %d sessions and made room for a new one (--max-sessions)", r.MaxSessions))
 			}
 			s = newSession(key, conn)
-			s.startState, s.initScripts = r.StartState, r.InitScripts
+			s.startState, s.initScripts, s.vitals = r.StartState, r.InitScripts, r.Vitals
 			s.endNote = pending
 			r.sessions[key] = s
 			metrics.SessionsCreated.Inc()

@@ -52,6 +52,9 @@ type Session struct {
 	// scriptsIn is the browser context they were added to.
 	initScripts []string
 	scriptsIn   *browser.Tabs
+	// vitals: the session's documents run the web vitals watcher from
+	// their start (the audit group, Registry.Vitals).
+	vitals bool
 	// batching: a browser_batch runs steps, which add no page state to
 	// their answers (the batch answers once).
 	batching bool
@@ -250,6 +253,11 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 	}
 	if s.tabs != s.scriptsIn {
 		// A new browser context runs the server's init scripts first.
+		if s.vitals {
+			if err := s.tabs.WatchVitals(ctx); err != nil {
+				return nil, err
+			}
+		}
 		for _, src := range s.initScripts {
 			if _, err := s.tabs.AddInitScript(ctx, src); err != nil {
 				return nil, err

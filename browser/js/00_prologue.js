@@ -19,6 +19,8 @@
 //   quickPoint(el) -> clickPoint now, unless an animation runs
 //   checkState(el), selectOptions(el, values), sliderState(el, focus), setRange(el, v), fileInputOf(el),
 //   watchDrag(), dragStarted(), labelControl(el): see 45_input.js
+//   audit(root, refSeq, prefix, limit) -> accessibility findings: see 60_audit.js
+//   vitals(refSeq, prefix) -> a promise of the web vitals: see 62_vitals.js
 //
 // Everything is synchronous and, except resolve and one, never throws.
 // What it throws on purpose is an EngineError with a code; Go sees the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -24,6 +25,7 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	reg := mcptools.NewRegistry(bm, log)
 	caps, _ := mcptools.ParseCaps(cfg.Caps) // Validate refused a bad one
 	reg.InitScripts, _ = cfg.initScripts()  // Validate read them once
+	reg.Vitals = slices.Contains(caps, mcptools.CapAudit)
 	if cfg.StorageState != "" {
 		reg.StartState, _ = mcptools.ReadStorageState(cfg.StorageState) // Validate read it once
 	}

@@ -208,7 +208,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 		reg.KeepOnDisconnect = true
 		// Its client is the CLI, not a model: every group is offered
 		// (pdf, storage...), whatever the list weighs.
-		a.deps.Caps = mcptools.CapGroups
+		a.deps.Caps, reg.Vitals = mcptools.CapGroups, true
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
