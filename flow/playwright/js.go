@@ -54,7 +54,7 @@ func Quote(s string) string {
 // identRE is a name that can follow process.env. as it is.
 var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
-// envRef is how the spec reads an environment variable: '' when unset, as
+// envRef is how the spec reads an environment variable: empty when unset, as
 // e2e-mcp run has it (os.Expand).
 func envRef(name string) string {
 	if identRE.MatchString(name) {
@@ -105,25 +105,37 @@ func Value(s string, vars map[string]bool) string {
 }
 
 // Regex is a regular expression (its source and flags, JavaScript's
-// syntax) as a TypeScript expression: a literal when that is safe to
-// write, else new RegExp(...).
+// syntax) as a TypeScript expression: a /literal/ (a / in it escaped) when
+// that can be written on one line, else new RegExp(...).
 func Regex(src, flags string) string {
-	safe := src != "" && !strings.HasPrefix(src, "*") && !strings.ContainsAny(src, "/\n\r\u2028\u2029")
-	if safe {
-		// An odd run of backslashes at the end would escape the closing /.
-		n := len(src) - len(strings.TrimRight(src, `\`))
-		safe = n%2 == 0
-	}
-	if safe {
-		for _, r := range src {
-			if r < 0x20 || r == 0x7f || !unicode.IsPrint(r) && r != ' ' {
+	var b strings.Builder
+	safe := src != "" && !strings.HasPrefix(src, "*")
+	for i := 0; safe && i < len(src); {
+		r, n := utf8.DecodeRuneInString(src[i:])
+		switch {
+		case r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 || r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ':
+			safe = false
+		case r == '\\':
+			// An escape is copied whole; a last backslash would escape
+			// the closing /.
+			r2, n2 := utf8.DecodeRuneInString(src[i+1:])
+			if i+1 >= len(src) || r2 < 0x20 || r2 == 0x7f || r2 == 0x2028 || r2 == 0x2029 || r2 == utf8.RuneError || !unicode.IsPrint(r2) {
 				safe = false
 				break
 			}
+			b.WriteString(src[i : i+1+n2])
+			i += 1 + n2
+			continue
+		case r == '/':
+			b.WriteString(`\/`)
+			i++
+			continue
 		}
+		b.WriteString(src[i : i+n])
+		i += n
 	}
 	if safe {
-		return "/" + src + "/" + flags
+		return "/" + b.String() + "/" + flags
 	}
 	if flags == "" {
 		return "new RegExp(" + Quote(src) + ")"
