@@ -6,7 +6,7 @@ LINT          := $(shell $(GO) env GOPATH)/bin/golangci-lint
 LDFLAGS       := -s -w
 CROSS         := darwin/amd64 darwin/arm64 windows/amd64 linux/arm64
 
-.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -79,6 +79,14 @@ bench-quick: ## smoke run of the benchmark: 2 runs, fewer warm navigations
 
 oracle: ensure-browser ## dev-only (needs npm): rerun Playwright over the oracle pages and rewrite browser/testdata/oracle
 	cd scripts/oracle && npm ci --no-audit --no-fund && CHROMIUM="$${CHROMIUM:-$$(command -v chromium || command -v chromium-browser)}" node generate.mjs
+
+# The pinned @playwright/test (scripts/pwcheck, npm ci: no browser download)
+# runs the spec session_export_flow and e2e-mcp convert write of the sign-up
+# flow with the system Chromium: it passes, and fails at the click when the
+# app's button changes. CI runs it after make test; it fails, never skips.
+playwright-check: ensure-browser ## the exported Playwright spec of the sign-up flow under real @playwright/test (npm; system Chromium)
+	cd scripts/pwcheck && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+	$(GO) test -tags pwcheck -count=1 -v -timeout 10m -run '^TestPlaywrightCheck$$' ./e2e/
 
 clean: ## remove build output
 	rm -rf bin

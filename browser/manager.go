@@ -91,6 +91,9 @@ func NewManager(opts Options) *Manager {
 	return m
 }
 
+// TestIDAttribute is the attribute testid= selectors match.
+func (m *Manager) TestIDAttribute() string { return m.opts.TestIDAttribute }
+
 func (m *Manager) pidLocked() int {
 	if m.browserCtx == nil {
 		return 0

@@ -40,6 +40,9 @@ type Selector struct {
 // Part is one step of a selector chain. Engine says which fields are set.
 type Part struct {
 	Engine string `json:"e"`
+	// Src is the part as written (the text between >>), for tools that
+	// write the selector in another form (flow/playwright).
+	Src string `json:"-"`
 	// CSS is the selector list of a css part: alternatives, each a chain of
 	// compounds joined by combinators.
 	CSS [][]Compound `json:"css,omitempty"`
@@ -126,6 +129,7 @@ func ParseSelector(sel, testIDAttr string) (*Selector, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.Src = c.text
 		s.Parts = append(s.Parts, p)
 	}
 	return s, nil

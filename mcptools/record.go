@@ -166,8 +166,9 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 
 // ExportFlowParams are the arguments of session_export_flow.
 type ExportFlowParams struct {
-	Path string `json:"path,omitempty" jsonschema:"File to write (file roots). Omit: the YAML"`
-	Name string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
+	Path   string `json:"path,omitempty" jsonschema:"File to write (file roots). Omit: the YAML"`
+	Name   string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
+	Format string `json:"format,omitempty" jsonschema:"enum=playwright"`
 	DevSessionArg
 }
 
@@ -193,6 +194,9 @@ func exportFlowTool(d *Deps) Tool {
 					f.Dev.Command = append([]string{st.CommandPath}, st.Args...)
 				}
 				f.StorageState = st.StorageState
+			}
+			if a.Format == "playwright" {
+				return exportPlaywright(d, s, f, a.Path)
 			}
 			b, err := f.Marshal()
 			if err != nil {

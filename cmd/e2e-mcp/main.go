@@ -6,6 +6,7 @@
 //
 //	e2e-mcp [serve] [flags]   speak MCP over stdio (the default)
 //	e2e-mcp doctor [flags]    check that a browser can be found and started
+//	e2e-mcp convert FLOW.yaml... --to playwright --out DIR
 //	e2e-mcp version           print the version
 package main
 
@@ -40,6 +41,8 @@ Usage:
   e2e-mcp devserver [flags] -- COMMAND [ARGS...] [--start|--restart|--status|--shutdown]
                             run a dev server under the dev-server command contract
   e2e-mcp run FLOW.yaml...  replay flows (session_export_flow) in CI: --junit, --artifacts, --parallel
+  e2e-mcp convert FLOW.yaml... --to playwright --out DIR
+                            write flows as Playwright Test specs with a playwright.config.ts
   e2e-mcp <command> ...      a browser from the shell: open, click, snapshot... (below)
   e2e-mcp version           print the version
   e2e-mcp help              this text; 'e2e-mcp serve -h' lists the flags
@@ -125,6 +128,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return devserverMain(args, stdout, stderr)
 	case "run":
 		return runMain(args, stdout, stderr)
+	case "convert":
+		return convertMain(args, stdout, stderr)
 	case "serve", "doctor":
 	default:
 		fmt.Fprintf(stderr, "e2e-mcp: unknown command %q\n\n%s", cmd, usage)

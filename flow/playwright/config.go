@@ -1,0 +1,170 @@
+package playwright
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/flow"
+)
+
+// DefaultPort is the dev server's port in the config when PORT is not set.
+const DefaultPort = 3100
+
+// Input is a flow to export and the directory of its file (relative dev
+// cwd and storage state paths start there).
+type Input struct {
+	Flow *flow.Flow
+	Dir  string
+}
+
+// Result is what Export writes in a directory: a spec per flow and the
+// config that runs them.
+type Result struct {
+	Specs    []*Spec
+	Config   string
+	Warnings []string
+}
+
+// group is the flows that share a dev server (or a baseURL).
+type group struct {
+	dev     *flow.Dev
+	dir     string
+	baseURL string
+	specs   []string
+}
+
+// Export converts flows into specs and a playwright.config.ts for outDir.
+// Each dev server becomes a webServer on PORT (DefaultPort), +1 for each
+// further one, with the baseURL of the project that runs its flows.
+func Export(in []Input, outDir string, o Options) (*Result, error) {
+	res := &Result{}
+	var groups []*group
+	names := map[string]bool{}
+	for _, x := range in {
+		so := o
+		if st := x.Flow.StorageState; st != "" && o.StorageState == "" {
+			so.StorageState = relTo(outDir, x.Dir, st)
+		}
+		spec, err := Convert(x.Flow, so)
+		if err != nil {
+			return nil, fmt.Errorf("flow %s: %w", x.Flow.Name, err)
+		}
+		for base, i := strings.TrimSuffix(spec.File, ".spec.ts"), 2; names[spec.File]; i++ {
+			spec.File = fmt.Sprintf("%s-%d.spec.ts", base, i)
+		}
+		names[spec.File] = true
+		for _, wn := range spec.Warnings {
+			res.Warnings = append(res.Warnings, x.Flow.Name+": "+wn)
+		}
+		res.Specs = append(res.Specs, spec)
+		var g *group
+		for _, c := range groups {
+			if sameDev(c.dev, x.Flow.Dev) && (x.Flow.Dev != nil && c.dir == x.Dir || x.Flow.Dev == nil && c.baseURL == x.Flow.BaseURL) {
+				g = c
+			}
+		}
+		if g == nil {
+			g = &group{dev: x.Flow.Dev, dir: x.Dir, baseURL: x.Flow.BaseURL}
+			groups = append(groups, g)
+		}
+		g.specs = append(g.specs, spec.File)
+	}
+	var servers, projects, bases []string
+	port := 0
+	for _, g := range groups {
+		base := ""
+		switch {
+		case g.dev != nil && g.dev.Run == "":
+			base = "process.env.BASE_URL"
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not exported: the dev server's contract command %s (start it yourself and set BASE_URL)",
+				strings.Join(g.specs, ", "), strings.Join(g.dev.Command, " ")))
+		case g.dev != nil:
+			p := "port"
+			if port > 0 {
+				p = fmt.Sprintf("(port + %d)", port)
+			}
+			port++
+			base = "`http://localhost:${" + p + "}`"
+			ready := g.dev.ReadyPath
+			if ready == "" {
+				ready = "/"
+			}
+			cwd := "."
+			if g.dev.Cwd != "" || g.dir != "" {
+				cwd = relTo(outDir, g.dir, g.dev.Cwd)
+			}
+			servers = append(servers, fmt.Sprintf("{\n      command: %s,\n      cwd: %s,\n      url: `http://localhost:${%s}` + %s,\n"+
+				"      env: { PORT: String(%s) },\n      reuseExistingServer: !process.env.CI,\n    }",
+				Quote(g.dev.Run), Quote(cwd), p, Quote(ready), p))
+		case g.baseURL != "":
+			base = Quote(g.baseURL)
+		}
+		if base != "" {
+			bases = append(bases, base)
+			projects = append(projects, fmt.Sprintf("{ name: %s, testMatch: %s, use: { baseURL: %s } }",
+				Quote(strings.TrimSuffix(g.specs[0], ".spec.ts")), quoteAll(g.specs), base))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("// Playwright Test's configuration of the flows e2e-mcp exported: each dev server as a\n" +
+		"// webServer (PORT, else " + fmt.Sprint(DefaultPort) + "), headless Chromium (the one at CHROMIUM, else Playwright's).\n" +
+		"import { defineConfig } from '@playwright/test';\n\n")
+	if port > 0 {
+		fmt.Fprintf(&b, "const port = Number(process.env.PORT) || %d;\n\n", DefaultPort)
+	}
+	b.WriteString("export default defineConfig({\n  testDir: '.',\n  testMatch: '*.spec.ts',\n  expect: { timeout: 5_000 },\n  use: {\n")
+	if len(groups) == 1 && len(projects) == 1 {
+		// One server: its baseURL is the config's.
+		fmt.Fprintf(&b, "    baseURL: %s,\n", bases[0])
+		projects = nil
+	}
+	b.WriteString("    headless: true,\n    actionTimeout: 5_000,\n    navigationTimeout: 30_000,\n" +
+		"    launchOptions: { executablePath: process.env.CHROMIUM || undefined },\n")
+	if o.TestIDAttribute != "" && o.TestIDAttribute != "data-testid" {
+		fmt.Fprintf(&b, "    testIdAttribute: %s,\n", Quote(o.TestIDAttribute))
+	}
+	b.WriteString("  },\n")
+	if len(projects) > 0 {
+		b.WriteString("  projects: [\n    " + strings.Join(projects, ",\n    ") + ",\n  ],\n")
+	}
+	switch len(servers) {
+	case 0:
+	case 1:
+		b.WriteString("  webServer: " + strings.ReplaceAll(servers[0], "\n  ", "\n") + ",\n")
+	default:
+		b.WriteString("  webServer: [\n    " + strings.Join(servers, ",\n    ") + ",\n  ],\n")
+	}
+	b.WriteString("});\n")
+	res.Config = b.String()
+	return res, nil
+}
+
+func sameDev(a, b *flow.Dev) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Run == b.Run && a.Cwd == b.Cwd && a.ReadyPath == b.ReadyPath && strings.Join(a.Command, "\x00") == strings.Join(b.Command, "\x00")
+}
+
+// relTo is path p (relative to dir) as seen from outDir; an absolute p
+// stays as it is.
+func relTo(outDir, dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.ToSlash(p) // as the flow has it
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if outDir != "" {
+		if od, err := filepath.Abs(outDir); err == nil {
+			if r, err := filepath.Rel(od, p); err == nil {
+				return filepath.ToSlash(r)
+			}
+		}
+	}
+	return filepath.ToSlash(p)
+}

@@ -1,0 +1,223 @@
+// Package playwright writes flows as Playwright Test specs: a *.spec.ts
+// per flow and a playwright.config.ts whose webServer is the flows' dev
+// server, for teams that keep their end-to-end tests in Playwright. Both
+// session_export_flow (format playwright) and `e2e-mcp convert` use it.
+// Steps without a Playwright equivalent become a `// not exported: ...`
+// comment and a warning.
+package playwright
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/flow"
+)
+
+// Options say what the converter cannot read from a flow.
+type Options struct {
+	// DevURL is the dev server's URL when known (the session's): a
+	// navigation to it becomes relative to baseURL.
+	DevURL string
+	// TestIDAttribute is the attribute testid= matches (data-testid).
+	TestIDAttribute string
+	// StorageState is the flow's storage state file as the spec names it,
+	// relative to the spec's directory ("": the flow's own text).
+	StorageState string
+}
+
+// Spec is one flow as a Playwright Test spec.
+type Spec struct {
+	// File is the spec's file name: the flow's name, NAME.spec.ts.
+	File string
+	Text string
+	// Warnings say what was not exported, step by step.
+	Warnings []string
+	// Env are the environment variables the spec reads (secrets).
+	Env []string
+}
+
+// FileName is a flow's spec file name.
+func FileName(name string) string {
+	n := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '-'
+	}, name)
+	n = strings.Trim(n, "-.")
+	if n == "" {
+		n = "flow"
+	}
+	return n + ".spec.ts"
+}
+
+// writer builds a spec: its lines, the test.use options, what it warns.
+type writer struct {
+	o        Options
+	body     []string
+	use      map[string]string
+	useOrder []string
+	warnings []string
+	vars     map[string]bool
+	n        int // names of promises (chooser1, download2...)
+	routed   map[string]string
+	step     int
+	started  bool // a step has opened a page (navigate)
+	needPath bool
+}
+
+func (w *writer) line(format string, args ...any) {
+	w.body = append(w.body, "  "+fmt.Sprintf(format, args...))
+}
+
+// skip writes a step that has no Playwright equivalent.
+func (w *writer) skip(why string) {
+	w.line("// not exported: %s", comment(why))
+	w.warnings = append(w.warnings, fmt.Sprintf("step %d: not exported: %s", w.step, why))
+}
+
+func (w *writer) setUse(key, expr string) {
+	if _, ok := w.use[key]; !ok {
+		w.useOrder = append(w.useOrder, key)
+	}
+	w.use[key] = expr
+}
+
+// val is a top-level string argument as an expression (with ${VAR}).
+func (w *writer) val(s string) string { return Value(s, w.vars) }
+
+// loc is a target as a locator; a bad selector is an error of the flow.
+func (w *writer) loc(target string) (string, error) {
+	l, err := Locator(target, w.o.TestIDAttribute)
+	if err != nil {
+		return "", fmt.Errorf("step %d: %w", w.step, err)
+	}
+	return l, nil
+}
+
+// Convert writes a flow as a spec.
+func Convert(f *flow.Flow, o Options) (*Spec, error) {
+	w := &writer{o: o, use: map[string]string{}, vars: map[string]bool{}, routed: map[string]string{}}
+	if f.StorageState != "" {
+		st := o.StorageState
+		if st == "" {
+			st = f.StorageState
+		}
+		w.needPath = true
+		w.setUse("storageState", "async ({}, use, testInfo) => { await use(path.resolve(path.dirname(testInfo.file), "+Quote(filepath.ToSlash(st))+")); }")
+	}
+	// What a step needs registered before the step before it runs: the
+	// handler of the dialog it answers, the file chooser or download it
+	// waits for.
+	pre := make([][]string, len(f.Steps)+1)
+	promise := make([]string, len(f.Steps))
+	for i, st := range f.Steps {
+		if i == 0 {
+			continue
+		}
+		switch st.Action {
+		case "dialog":
+			accept, _ := st.Args["accept"].(bool)
+			h := "dialog.dismiss()"
+			if accept {
+				h = "dialog.accept()"
+				if t, ok := st.Args["promptText"].(string); ok && t != "" {
+					h = "dialog.accept(" + Value(t, w.vars) + ")"
+				}
+			}
+			pre[i-1] = append(pre[i-1], "page.once('dialog', (dialog) => { void "+h+"; });")
+		case "upload":
+			if t, _ := st.Args["target"].(string); t == "" {
+				w.n++
+				promise[i] = fmt.Sprintf("chooser%d", w.n)
+				pre[i-1] = append(pre[i-1], fmt.Sprintf("const %s = page.waitForEvent('filechooser');", promise[i]))
+			}
+		case "wait":
+			if d, _ := st.Args["download"].(bool); d {
+				w.n++
+				promise[i] = fmt.Sprintf("download%d", w.n)
+				pre[i-1] = append(pre[i-1], fmt.Sprintf("const %s = page.waitForEvent('download');", promise[i]))
+			}
+		}
+	}
+	for i, st := range f.Steps {
+		w.step = i + 1
+		w.line("// step %d: %s", i+1, comment(describe(st)))
+		for _, p := range pre[i] {
+			w.line("%s", p)
+		}
+		if err := w.stepCode(st, promise[i]); err != nil {
+			return nil, err
+		}
+	}
+	spec := &Spec{File: FileName(f.Name), Warnings: w.warnings}
+	for v := range w.vars {
+		spec.Env = append(spec.Env, v)
+	}
+	sort.Strings(spec.Env)
+	var b strings.Builder
+	fmt.Fprintf(&b, "// The flow %s, exported by e2e-mcp as a Playwright Test spec.\n", comment(f.Name))
+	if len(spec.Env) > 0 {
+		fmt.Fprintf(&b, "// It reads from the environment: %s.\n", comment(strings.Join(spec.Env, ", ")))
+	}
+	b.WriteString("import { test, expect } from '@playwright/test';\n")
+	if w.needPath {
+		b.WriteString("import path from 'node:path';\n")
+	}
+	b.WriteString("\n")
+	if len(w.useOrder) > 0 {
+		b.WriteString("test.use({\n")
+		for _, k := range w.useOrder {
+			fmt.Fprintf(&b, "  %s: %s,\n", k, w.use[k])
+		}
+		b.WriteString("});\n\n")
+	}
+	fmt.Fprintf(&b, "test(%s, async ({ page }) => {\n", Quote(f.Name))
+	for _, l := range w.body {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("});\n")
+	spec.Text = b.String()
+	return spec, nil
+}
+
+// describe says a step in a few words, for its comment.
+func describe(st flow.Step) string {
+	for _, k := range []string{"target", "url", "key", "text", "pattern", "action", "state", "startTarget"} {
+		if v, ok := st.Args[k].(string); ok && v != "" {
+			return st.Action + " " + v
+		}
+	}
+	return st.Action
+}
+
+// relative makes a URL on the dev server relative to baseURL.
+func (w *writer) relative(u string) string {
+	if w.o.DevURL == "" {
+		return u
+	}
+	dev, err1 := url.Parse(w.o.DevURL)
+	p, err2 := url.Parse(u)
+	if err1 != nil || err2 != nil || p.Scheme == "" || !strings.EqualFold(p.Scheme, dev.Scheme) || !strings.EqualFold(p.Host, dev.Host) {
+		return u
+	}
+	rel := p.EscapedPath()
+	if rel == "" {
+		rel = "/"
+	}
+	if p.RawQuery != "" || p.ForceQuery {
+		rel += "?" + p.RawQuery
+	}
+	if p.Fragment != "" {
+		rel += "#" + p.EscapedFragment()
+	}
+	return rel
+}
+
+// regexArgRE is an argument that is a /regular expression/ (browser_expect).
+var regexArgRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)

@@ -1,0 +1,320 @@
+package playwright
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/flow"
+)
+
+func TestLocator(t *testing.T) {
+	for _, c := range []struct{ sel, want string }{
+		{`role=button[name="Sign up"]`, `page.getByRole('button', { name: 'Sign up', exact: true })`},
+		{`role=button[name="sign up"i]`, `page.getByRole('button', { name: /^sign up$/i })`},
+		{`role=button[name=/sign\s*up/i]`, `page.getByRole('button', { name: /sign\s*up/i })`},
+		{`role=button[name*="Sign"]`, `page.getByRole('button', { name: /Sign/ })`},
+		{`role=link[name^="Go (1)"]`, `page.getByRole('link', { name: /^Go \(1\)/ })`},
+		{`role=link[name$="end"]`, `page.getByRole('link', { name: /end$/ })`},
+		{`role=status`, `page.getByRole('status')`},
+		{`role=checkbox[checked=true][disabled=false]`, `page.getByRole('checkbox', { checked: true, disabled: false })`},
+		{`role=heading[level=2]`, `page.getByRole('heading', { level: 2 })`},
+		{`role=checkbox[checked="mixed"]`, `page.locator('role=checkbox[checked="mixed"]')`},
+		{`role=button[include-hidden]`, `page.getByRole('button', { includeHidden: true })`},
+		{`role=button[name="Save"] >> nth=1`, `page.getByRole('button', { name: 'Save', exact: true }).nth(1)`},
+		{`role=row >> nth=-1`, `page.getByRole('row').last()`},
+		{`role=row >> nth=0`, `page.getByRole('row').first()`},
+		{`label="Email"`, `page.getByLabel('Email', { exact: true })`},
+		{`label=email`, `page.getByLabel('email')`},
+		{`testid="save-btn"`, `page.getByTestId('save-btn')`},
+		{`data-testid=save`, `page.getByTestId('save')`},
+		{`text="Welcome, Ada!"`, `page.getByText('Welcome, Ada!', { exact: true })`},
+		{`text=welcome`, `page.getByText('welcome')`},
+		{`text=/wel+come/i`, `page.getByText(/wel+come/i)`},
+		{`"It's here"`, `page.getByText('It\'s here', { exact: true })`},
+		{`text="a"i`, `page.getByText(/^a$/i)`},
+		{`placeholder="Search"`, `page.getByPlaceholder('Search', { exact: true })`},
+		{`alt=logo`, `page.getByAltText('logo')`},
+		{`title="Close"`, `page.getByTitle('Close', { exact: true })`},
+		{`#save.primary`, `page.locator('#save.primary')`},
+		{`form >> button:has-text("Go")`, `page.locator('form').locator('button:has-text("Go")')`},
+		{`//button[@id='x']`, `page.locator('//button[@id=\'x\']')`},
+		{`id=main`, `page.locator('id=main')`},
+		{`iframe#pay >> role=button[name="Pay"]`, `page.locator('iframe#pay').contentFrame().getByRole('button', { name: 'Pay', exact: true })`},
+		{`.list >> visible=true`, `page.locator('.list').filter({ visible: true })`},
+		{`role=textbox[name="Line\\one"]`, `page.getByRole('textbox', { name: 'Line\\one', exact: true })`},
+	} {
+		got, err := Locator(c.sel, "")
+		if err != nil {
+			t.Errorf("Locator(%q): %v", c.sel, err)
+			continue
+		}
+		if got != c.want {
+			t.Errorf("Locator(%q)\n got %s\nwant %s", c.sel, got, c.want)
+		}
+	}
+	if _, err := Locator(`role=button[name="x`, ""); err == nil {
+		t.Error("an unterminated selector converts")
+	}
+	if got, _ := Locator(`testid=x`, "data-qa"); got != `page.getByTestId('x')` {
+		t.Errorf("testid with data-qa: %s", got)
+	}
+}
+
+// convert converts one flow's steps and returns the spec's text.
+func convert(t *testing.T, f *flow.Flow, o Options) *Spec {
+	t.Helper()
+	if f.Name == "" {
+		f.Name = "t"
+	}
+	s, err := Convert(f, o)
+	if err != nil {
+		t.Fatalf("Convert: %v", err)
+	}
+	return s
+}
+
+func steps(yamlSteps string) *flow.Flow {
+	f, err := flow.Parse([]byte("name: t\nsteps:\n" + yamlSteps))
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+func TestConvert_Steps(t *testing.T) {
+	for _, c := range []struct {
+		name, steps string
+		want        []string
+		warn        string
+	}{
+		{"navigate", "  - navigate: /signup\n  - navigate: https://example.com/x\n",
+			[]string{"await page.goto('/signup');", "await page.goto('https://example.com/x');"}, ""},
+		{"history", "  - back\n  - forward\n  - reload\n",
+			[]string{"await page.goBack();", "await page.goForward();", "await page.reload();"}, ""},
+		{"click", "  - click: 'role=button[name=\"Go\"]'\n  - click: {target: '#a', doubleClick: true, button: right, modifiers: [Shift]}\n",
+			[]string{"await page.getByRole('button', { name: 'Go', exact: true }).click();",
+				"await page.locator('#a').dblclick({ button: 'right', modifiers: ['Shift'] });"}, ""},
+		{"type", "  - type: {target: '#n', text: Ada, submit: true}\n  - fill: {target: '#m', text: \"x\", slowly: true}\n",
+			[]string{"await page.locator('#n').fill('Ada');", "await page.locator('#n').press('Enter');",
+				"await page.locator('#m').clear();", "await page.locator('#m').pressSequentially('x');"}, ""},
+		{"secret", "  - type: {target: '#pw', text: '${E2E_SECRET_1}'}\n",
+			[]string{"await page.locator('#pw').fill(process.env.E2E_SECRET_1 ?? '');"}, ""},
+		{"fill_form", "  - fill_form: {fields: [{target: '#a', type: textbox, value: v}, {target: '#b', type: checkbox, value: 'true'}, {target: '#c', type: combobox, value: Red}, {target: '#d', type: slider, value: '7'}]}\n",
+			[]string{"await page.locator('#a').fill('v');", "await page.locator('#b').setChecked(true);",
+				"await page.locator('#c').selectOption('Red');", "await page.locator('#d').fill('7');"}, ""},
+		{"old fill with fields", "  - fill: {fields: [{target: '#r', type: radio, value: 'true'}]}\n",
+			[]string{"await page.locator('#r').setChecked(true);"}, ""},
+		{"select check hover drag press", "  - select: {target: '#s', values: [a, b]}\n  - check: '#c'\n  - uncheck: '#c'\n  - hover: '#h'\n  - drag: {startTarget: '#x', endTarget: '#y'}\n  - press: Control+A\n",
+			[]string{"await page.locator('#s').selectOption(['a', 'b']);", "await page.locator('#c').check();",
+				"await page.locator('#c').uncheck();", "await page.locator('#h').hover();",
+				"await page.locator('#x').dragTo(page.locator('#y'));", "await page.keyboard.press('Control+A');"}, ""},
+		{"upload", "  - upload: {target: '#f', paths: [/tmp/a.txt]}\n  - click: '#pick'\n  - upload: {paths: [/tmp/b.txt]}\n",
+			[]string{"await page.locator('#f').setInputFiles(['/tmp/a.txt']);",
+				"const chooser1 = page.waitForEvent('filechooser');\n  await page.locator('#pick').click();",
+				"await (await chooser1).setFiles(['/tmp/b.txt']);"}, ""},
+		{"upload without chooser", "  - upload: {paths: [/tmp/b.txt]}\n", []string{"// not exported: an upload"}, "step 1: not exported: an upload"},
+		{"dialog", "  - click: '#del'\n  - dialog: {accept: true, promptText: yes}\n  - click: '#x'\n  - dialog: {accept: false}\n",
+			[]string{"page.once('dialog', (dialog) => { void dialog.accept('yes'); });\n  await page.locator('#del').click();",
+				"page.once('dialog', (dialog) => { void dialog.dismiss(); });\n  await page.locator('#x').click();"}, ""},
+		{"resize media", "  - resize: {width: 390, height: 844}\n  - emulate_media: {colorScheme: dark, media: print}\n  - emulate_media:\n",
+			[]string{"await page.setViewportSize({ width: 390, height: 844 });",
+				"await page.emulateMedia({ media: 'print', colorScheme: 'dark', reducedMotion: null, forcedColors: null });",
+				"await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null, forcedColors: null });"}, ""},
+		{"clock", "  - clock: {action: install, time: '2030-01-01T09:00:00'}\n  - clock: {action: fast_forward, duration: 1h30m}\n  - clock: {action: run_for, duration: 500ms}\n  - clock: {action: pause_at, time: '1700000000000'}\n  - clock: {action: resume}\n  - clock: {action: set_fixed_time, time: '2030-01-01T10:00:00+02:00'}\n  - clock: {action: set_system_time, time: '2031-05-06'}\n  - clock: {action: install}\n",
+			[]string{"await page.clock.install({ time: new Date('2030-01-01T09:00:00.000Z') });",
+				"await page.clock.fastForward(5.4e+06);", "await page.clock.runFor(500);",
+				"await page.clock.pauseAt(1700000000000);", "await page.clock.resume();",
+				"await page.clock.setFixedTime(new Date('2030-01-01T08:00:00.000Z'));",
+				"await page.clock.setSystemTime(new Date('2031-05-06T00:00:00.000Z'));", "await page.clock.install();"}, ""},
+		{"init script", "  - init_script: \"window.x = 'y';\"\n  - init_script: {path: /tmp/s.js}\n",
+			[]string{"await page.context().addInitScript('window.x = \\'y\\';');", "await page.context().addInitScript({ path: '/tmp/s.js' });"}, ""},
+		{"network state", "  - network_state: offline\n  - network_state: online\n  - network_state: slow-3g\n",
+			[]string{"await page.context().setOffline(true);", "await page.context().setOffline(false);", "// not exported: network state slow-3g"},
+			"step 3: not exported: network state slow-3g"},
+		{"set storage state", "  - set_storage_state: auth.json\n", []string{"await page.context().setStorageState('auth.json');"}, ""},
+		{"wait", "  - wait: {text: Done, timeout: 2}\n  - wait: {textGone: Loading}\n  - wait: {target: '#spin', state: detached}\n  - wait: {url: '**/done'}\n  - wait: {url: /done}\n  - wait: {loadState: networkidle, time: 0.5}\n",
+			[]string{"await expect(page.getByText('Done').first()).toBeVisible({ timeout: 2000 });",
+				"await expect(page.getByText('Loading').filter({ visible: true })).toHaveCount(0);",
+				"await page.locator('#spin').waitFor({ state: 'detached' });",
+				"await page.waitForURL(/^.*\\/done$/);",
+				"await page.waitForURL((url: URL) => /^\\/done$/.test(url.pathname + url.search));",
+				"await page.waitForTimeout(500);\n  await page.waitForLoadState('networkidle');"}, ""},
+		{"download", "  - click: '#dl'\n  - wait: {download: true}\n",
+			[]string{"const download1 = page.waitForEvent('download');\n  await page.locator('#dl').click();", "await (await download1).path();"}, ""},
+		{"expect", "  - expect: {target: 'role=status', check: text, expected: 'Welcome, Ada!'}\n" +
+			"  - expect: {target: '#s', check: text, expected: '/wel+come/i', timeout: 3}\n" +
+			"  - expect: {target: '#v', check: value, expected: exact}\n" +
+			"  - expect: {target: '#v', check: value, expected: '/^\\d+$/'}\n" +
+			"  - expect: {target: 'li', check: count, expected: '3'}\n" +
+			"  - expect: {target: '#a', check: visible}\n  - expect: {target: '#a', check: hidden}\n" +
+			"  - expect: {target: '#a', check: enabled}\n  - expect: {target: '#a', check: disabled}\n" +
+			"  - expect: {target: '#c', check: checked}\n  - expect: {target: '#c', check: unchecked}\n",
+			[]string{"await expect(page.getByRole('status')).toContainText('Welcome, Ada!');",
+				"await expect(page.locator('#s')).toHaveText(/wel+come/i, { timeout: 3000 });",
+				"await expect(page.locator('#v')).toHaveValue('exact');",
+				"await expect(page.locator('#v')).toHaveValue(/^\\d+$/);",
+				"await expect(page.locator('li')).toHaveCount(3);",
+				"toBeVisible();", "toBeHidden();", "toBeEnabled();", "toBeDisabled();",
+				"await expect(page.locator('#c')).toBeChecked();", "await expect(page.locator('#c')).toBeChecked({ checked: false });"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := convert(t, steps(c.steps), Options{})
+			for _, w := range c.want {
+				if !strings.Contains(s.Text, w) {
+					t.Errorf("the spec lacks\n%s\n--- spec:\n%s", w, s.Text)
+				}
+			}
+			warned := strings.Join(s.Warnings, "\n")
+			if c.warn == "" && warned != "" || !strings.Contains(warned, c.warn) {
+				t.Errorf("warnings %q, want %q", s.Warnings, c.warn)
+			}
+		})
+	}
+}
+
+func TestConvert_Routes(t *testing.T) {
+	s := convert(t, steps(`  - route: {pattern: '**/api/users*', status: 200, contentType: application/json, body: '[{"name":"Ada"}]', headers: ['X-Mock: 1'], times: 2}
+  - route: {pattern: '/api/slow', delay: 1.5, abort: timedout}
+  - route: {pattern: '/users/\d+/i', headers: ['Authorization: Bearer x'], removeHeaders: 'Cookie, X-Old'}
+  - route: {pattern: 'https://cdn.example.com/*.png', path: /tmp/img.png}
+  - route: {pattern: '**/api/users*', abort: failed}
+  - unroute: '/api/slow'
+  - unroute: '**/never'
+  - unroute:
+`), Options{})
+	for _, w := range []string{
+		`const route1 = /^.*\/api\/users[^\/]*$/; // **/api/users*`,
+		`await route.fulfill({ status: 200, contentType: 'application/json', headers: { 'X-Mock': '1' }, body: '[{"name":"Ada"}]' });`,
+		`}, { times: 2 });`,
+		`const route2 = (url: URL) => /^\/api\/slow$/.test(url.pathname + url.search); // /api/slow`,
+		"await new Promise((resolve) => setTimeout(resolve, 1500));\n    await route.abort('timedout');",
+		`const route3 = /users\/\d+/i;`,
+		`const headers = { ...route.request().headers(), ...({ 'authorization': 'Bearer x' }) };`,
+		`delete headers['cookie'];`, `delete headers['x-old'];`, `await route.continue({ headers });`,
+		`const route4 = /^https:\/\/cdn\.example\.com\/[^\/]*\.png$/;`, `await route.fulfill({ path: '/tmp/img.png' });`,
+		"await page.context().unroute(route1);\n  const route5 = /^.*\\/api\\/users[^\\/]*$/;",
+		`await page.context().unroute(route2);`,
+		`await page.context().unroute(/^.*\/never$/);`,
+		`await page.context().unrouteAll();`,
+	} {
+		if !strings.Contains(s.Text, w) {
+			t.Errorf("the spec lacks\n%s\n--- spec:\n%s", w, s.Text)
+		}
+	}
+}
+
+func TestConvert_EmulationAndStorage(t *testing.T) {
+	f := steps(`  - emulate: {device: iPhone 15}
+  - navigate: /
+  - emulate: {locale: de-DE, timezoneId: Europe/Berlin, latitude: 52.52, longitude: 13.4, permissions: [notifications], headers: ['X-Team: qa'], httpUsername: admin, httpPassword: '${E2E_SECRET_1}', cpuThrottling: 4}
+  - emulate: {width: 800, height: 600, reset: true}
+`)
+	f.StorageState = "auth/state.json"
+	s := convert(t, f, Options{})
+	for _, w := range []string{
+		"import path from 'node:path';",
+		"test.use({\n  storageState: async ({}, use, testInfo) => { await use(path.resolve(path.dirname(testInfo.file), 'auth/state.json')); },\n",
+		"  viewport: { width: 800, height: 600 },\n  deviceScaleFactor: 3,\n  isMobile: true,\n  hasTouch: true,\n  userAgent: 'Mozilla/5.0 (iPhone;",
+		"  locale: 'de-DE',\n  timezoneId: 'Europe/Berlin',\n  geolocation: { latitude: 52.52, longitude: 13.4 },\n  permissions: ['notifications', 'geolocation'],\n",
+		"  extraHTTPHeaders: { 'X-Team': 'qa' },\n  httpCredentials: { username: 'admin', password: process.env.E2E_SECRET_1 ?? '' },\n",
+		"// emulate: set for the whole test in test.use above",
+		"await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });",
+		"// not exported: emulate reset",
+	} {
+		if !strings.Contains(s.Text, w) {
+			t.Errorf("the spec lacks\n%s\n--- spec:\n%s", w, s.Text)
+		}
+	}
+	if len(s.Env) != 1 || s.Env[0] != "E2E_SECRET_1" {
+		t.Errorf("env %v", s.Env)
+	}
+}
+
+// TestConvert_EveryVerb: each action of flow.Verbs is written, none falls
+// to the unknown-action comment.
+func TestConvert_EveryVerb(t *testing.T) {
+	args := map[string]map[string]any{
+		"type": {"target": "#a", "text": "x"}, "fill": {"target": "#a", "text": "x"},
+		"fill_form": {"fields": []any{map[string]any{"target": "#a", "type": "textbox", "value": "v"}}},
+		"select":    {"target": "#a", "values": []any{"v"}}, "drag": {"startTarget": "#a", "endTarget": "#b"},
+		"upload": {"target": "#f", "paths": []any{"/tmp/x"}}, "dialog": {"accept": true}, "resize": {"width": 1, "height": 1},
+		"emulate_media": {"media": "print"}, "clock": {"action": "resume"}, "route": {"pattern": "**/x", "status": 204}, "emulate": {"locale": "de-DE"},
+		"wait": {"text": "x"}, "expect": {"target": "#a", "check": "visible"}, "network_state": {"state": "offline"},
+	}
+	for _, v := range flow.Verbs {
+		a := args[v.Name]
+		if a == nil {
+			a = map[string]any{}
+			if v.Short != "" {
+				a[v.Short] = "#a"
+			}
+		}
+		f := &flow.Flow{Name: v.Name, Steps: []flow.Step{{Action: "click", Args: map[string]any{"target": "#first"}}, {Action: v.Name, Args: a}}}
+		s, err := Convert(f, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", v.Name, err)
+			continue
+		}
+		if strings.Contains(s.Text, "not exported") || len(s.Warnings) > 0 {
+			t.Errorf("%s is not exported:\n%s", v.Name, s.Text)
+		}
+	}
+}
+
+func TestConvert_Relative(t *testing.T) {
+	s := convert(t, steps("  - navigate: http://127.0.0.1:41234/signup?x=1#top\n  - navigate: http://127.0.0.1:9999/other\n"),
+		Options{DevURL: "http://127.0.0.1:41234"})
+	for _, w := range []string{"await page.goto('/signup?x=1#top');", "await page.goto('http://127.0.0.1:9999/other');"} {
+		if !strings.Contains(s.Text, w) {
+			t.Errorf("the spec lacks %s:\n%s", w, s.Text)
+		}
+	}
+}
+
+func TestConvert_BadFlow(t *testing.T) {
+	for _, st := range []string{"  - click: 'role=button[name=\"x'\n", "  - expect: {target: '#a', check: count, expected: many}\n",
+		"  - clock: {action: install, time: tomorrow}\n"} {
+		if _, err := Convert(steps(st), Options{}); err == nil || !strings.Contains(err.Error(), "step 1") {
+			t.Errorf("%s: err %v, want one naming step 1", st, err)
+		}
+	}
+}
+
+func TestExport_Config(t *testing.T) {
+	signup := &flow.Flow{Name: "sign up/ok", Dev: &flow.Dev{Run: "python3 app.py $PORT", Cwd: "app", ReadyPath: "/health"},
+		Steps: []flow.Step{{Action: "navigate", Args: map[string]any{"url": "/"}}}}
+	res, err := Export([]Input{{Flow: signup, Dir: "/repo/flows"}}, "/repo/e2e", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Specs[0].File != "sign-up-ok.spec.ts" {
+		t.Errorf("file %s", res.Specs[0].File)
+	}
+	for _, w := range []string{"const port = Number(process.env.PORT) || 3100;", "baseURL: `http://localhost:${port}`,",
+		"executablePath: process.env.CHROMIUM || undefined", "headless: true,",
+		"  webServer: {\n    command: 'python3 app.py $PORT',\n    cwd: '../flows/app',\n    url: `http://localhost:${port}` + '/health',\n    env: { PORT: String(port) },\n    reuseExistingServer: !process.env.CI,\n  },"} {
+		if !strings.Contains(res.Config, w) {
+			t.Errorf("the config lacks\n%s\n--- config:\n%s", w, res.Config)
+		}
+	}
+	// Two dev servers and a flow on a base URL: a project each.
+	other := &flow.Flow{Name: "admin", Dev: &flow.Dev{Run: "npm run dev"}, Steps: signup.Steps}
+	remote := &flow.Flow{Name: "docs", BaseURL: "https://docs.example.com", Steps: signup.Steps}
+	contract := &flow.Flow{Name: "legacy", Dev: &flow.Dev{Command: []string{"./devserver"}}, Steps: signup.Steps}
+	res, err = Export([]Input{{Flow: signup, Dir: "/repo/flows"}, {Flow: other, Dir: "/repo"}, {Flow: remote}, {Flow: contract}}, "/repo/e2e", Options{TestIDAttribute: "data-qa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"projects: [", "{ name: 'sign-up-ok', testMatch: ['sign-up-ok.spec.ts'], use: { baseURL: `http://localhost:${port}` } }",
+		"{ name: 'admin', testMatch: ['admin.spec.ts'], use: { baseURL: `http://localhost:${(port + 1)}` } }",
+		"{ name: 'docs', testMatch: ['docs.spec.ts'], use: { baseURL: 'https://docs.example.com' } }",
+		"{ name: 'legacy', testMatch: ['legacy.spec.ts'], use: { baseURL: process.env.BASE_URL } }",
+		"webServer: [", "command: 'npm run dev',\n      cwd: '..',", "testIdAttribute: 'data-qa',"} {
+		if !strings.Contains(res.Config, w) {
+			t.Errorf("the config lacks\n%s\n--- config:\n%s", w, res.Config)
+		}
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "contract command ./devserver") {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+}

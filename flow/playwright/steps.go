@@ -1,0 +1,609 @@
+package playwright
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/flow"
+)
+
+// Arguments as YAML (int) or JSON (float64) decode them.
+func str(a map[string]any, k string) string { s, _ := a[k].(string); return s }
+
+func boolean(a map[string]any, k string) bool { b, _ := a[k].(bool); return b }
+
+func num(a map[string]any, k string) (float64, bool) {
+	switch x := a[k].(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func strs(a map[string]any, k string) []string {
+	switch x := a[k].(type) {
+	case []string:
+		return x
+	case []any:
+		var out []string
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	case string:
+		return []string{x}
+	}
+	return nil
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = Quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// timeoutOpt is a step's timeout (seconds) as Playwright's option, or "".
+func timeoutOpt(a map[string]any) string {
+	if s, ok := num(a, "timeout"); ok && s > 0 {
+		return fmt.Sprintf("timeout: %g", s*1000)
+	}
+	return ""
+}
+
+func opts(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return "{ " + strings.Join(kept, ", ") + " }"
+}
+
+// stepCode writes one step; promise names what an earlier line waits for
+// (a file chooser, a download).
+func (w *writer) stepCode(st flow.Step, promise string) error {
+	a := st.Args
+	target := func(k string) (string, error) { return w.loc(str(a, k)) }
+	action := st.Action
+	if action == "fill" {
+		if _, ok := a["fields"]; ok {
+			action = "fill_form"
+		}
+	}
+	switch action {
+	case "navigate":
+		w.started = true
+		w.line("await page.goto(%s);", w.val(w.relative(str(a, "url"))))
+	case "back":
+		w.line("await page.goBack();")
+	case "forward":
+		w.line("await page.goForward();")
+	case "reload":
+		w.line("await page.reload();")
+	case "click":
+		l, err := target("target")
+		if err != nil {
+			return err
+		}
+		method := "click"
+		if boolean(a, "doubleClick") {
+			method = "dblclick"
+		}
+		var o []string
+		if b := str(a, "button"); b != "" && b != "left" {
+			o = append(o, "button: "+Quote(b))
+		}
+		if m := strs(a, "modifiers"); len(m) > 0 {
+			o = append(o, "modifiers: "+quoteAll(m))
+		}
+		w.line("await %s.%s(%s);", l, method, opts(o...))
+	case "type", "fill":
+		l, err := target("target")
+		if err != nil {
+			return err
+		}
+		text := w.val(str(a, "text"))
+		if boolean(a, "slowly") {
+			w.line("await %s.clear();", l)
+			w.line("await %s.pressSequentially(%s);", l, text)
+		} else {
+			w.line("await %s.fill(%s);", l, text)
+		}
+		if boolean(a, "submit") {
+			w.line("await %s.press('Enter');", l)
+		}
+	case "fill_form":
+		fields, _ := a["fields"].([]any)
+		for _, f := range fields {
+			m, _ := f.(map[string]any)
+			l, err := w.loc(str(m, "target"))
+			if err != nil {
+				return err
+			}
+			v := str(m, "value")
+			switch str(m, "type") {
+			case "checkbox", "radio":
+				w.line("await %s.setChecked(%t);", l, v == "true")
+			case "combobox":
+				w.line("await %s.selectOption(%s);", l, Quote(v))
+			default:
+				w.line("await %s.fill(%s);", l, Quote(v))
+			}
+		}
+	case "select":
+		l, err := target("target")
+		if err != nil {
+			return err
+		}
+		w.line("await %s.selectOption(%s);", l, quoteAll(strs(a, "values")))
+	case "check", "uncheck", "hover":
+		l, err := target("target")
+		if err != nil {
+			return err
+		}
+		w.line("await %s.%s();", l, action)
+	case "drag":
+		from, err := target("startTarget")
+		if err != nil {
+			return err
+		}
+		to, err := target("endTarget")
+		if err != nil {
+			return err
+		}
+		w.line("await %s.dragTo(%s);", from, to)
+	case "press":
+		w.line("await page.keyboard.press(%s);", w.val(str(a, "key")))
+	case "upload":
+		paths := quoteAll(strs(a, "paths"))
+		switch {
+		case str(a, "target") != "":
+			l, err := target("target")
+			if err != nil {
+				return err
+			}
+			w.line("await %s.setInputFiles(%s);", l, paths)
+		case promise != "":
+			w.line("await (await %s).setFiles(%s);", promise, paths)
+		default:
+			w.skip("an upload to a file chooser that no earlier step opened")
+		}
+	case "dialog":
+		if w.step == 1 {
+			w.skip("a dialog answered before any step opened it")
+		} else {
+			w.line("// answered by the page.once('dialog') handler before the step before")
+		}
+	case "resize":
+		wd, _ := num(a, "width")
+		ht, _ := num(a, "height")
+		w.line("await page.setViewportSize({ width: %g, height: %g });", wd, ht)
+	case "emulate_media":
+		var o []string
+		for _, k := range []string{"media", "colorScheme", "reducedMotion", "forcedColors"} {
+			if v := str(a, k); v != "" {
+				o = append(o, k+": "+Quote(v))
+			} else {
+				o = append(o, k+": null")
+			}
+		}
+		w.line("await page.emulateMedia(%s);", opts(o...))
+	case "emulate":
+		w.emulate(a)
+	case "clock":
+		return w.clock(a)
+	case "init_script":
+		if p := str(a, "path"); p != "" {
+			w.line("await page.context().addInitScript({ path: %s });", Quote(p))
+		} else {
+			w.line("await page.context().addInitScript(%s);", w.val(str(a, "script")))
+		}
+	case "route":
+		w.route(a)
+	case "unroute":
+		p := str(a, "pattern")
+		if p == "" {
+			w.line("await page.context().unrouteAll();")
+			w.routed = map[string]string{}
+		} else if name, ok := w.routed[p]; ok {
+			w.line("await page.context().unroute(%s);", name)
+			delete(w.routed, p)
+		} else {
+			w.line("await page.context().unroute(%s);", w.matcher(p))
+		}
+	case "network_state":
+		switch s := str(a, "state"); s {
+		case "online", "offline":
+			w.line("await page.context().setOffline(%t);", s == "offline")
+		default:
+			w.skip("network state " + s + " (Playwright Test has no throttling)")
+		}
+	case "set_storage_state":
+		w.line("await page.context().setStorageState(%s);", w.val(str(a, "filename")))
+	case "wait":
+		return w.wait(a, promise)
+	case "expect":
+		return w.expect(a)
+	default:
+		w.skip("the action " + st.Action)
+	}
+	return nil
+}
+
+// globRE is a URL glob as the regular expression e2e-mcp matches it with
+// (browser/wait.go parseURLPattern): ** any characters, * any but '/',
+// the rest literal, the whole URL (or path?query, for a glob starting with
+// '/').
+func globRE(g string) string {
+	var b strings.Builder
+	b.WriteByte('^')
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; {
+		case c == '*' && i+1 < len(g) && g[i+1] == '*':
+			b.WriteString(".*")
+			i++
+		case c == '*':
+			b.WriteString("[^/]*")
+		case strings.IndexByte(`\^$.|?+()[]{}/`, c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('$')
+	return b.String()
+}
+
+// matcher is a URL pattern (browser_route, browser_wait_for) as what
+// Playwright's route and waitForURL take: a /regex/ as a RegExp; a glob
+// as the RegExp e2e-mcp matches it with (Playwright's own globs differ in
+// ?, {} and relative URLs); a glob that starts with '/' as a predicate on
+// the URL's path and query, as e2e-mcp matches it.
+func (w *writer) matcher(p string) string {
+	if m := regexArgRE.FindStringSubmatch(p); m != nil && !strings.Contains(p, "**") && !strings.Contains(p, "/*") {
+		return Regex(m[1], m[2])
+	}
+	re := Regex(globRE(p), "")
+	if strings.HasPrefix(p, "/") {
+		return "(url: URL) => " + re + ".test(url.pathname + url.search)"
+	}
+	return re
+}
+
+func (w *writer) route(a map[string]any) {
+	p := str(a, "pattern")
+	if old, ok := w.routed[p]; ok {
+		// e2e-mcp replaces the route of the same pattern.
+		w.line("await page.context().unroute(%s);", old)
+	}
+	w.n++
+	name := fmt.Sprintf("route%d", w.n)
+	w.routed[p] = name
+	w.line("const %s = %s; // %s", name, w.matcher(p), comment(p))
+	var body []string
+	if d, ok := num(a, "delay"); ok && d > 0 {
+		body = append(body, fmt.Sprintf("await new Promise((resolve) => setTimeout(resolve, %g));", d*1000))
+	}
+	headers := map[string]string{}
+	for _, h := range strs(a, "headers") {
+		if k, v, ok := strings.Cut(h, ":"); ok && strings.TrimSpace(k) != "" {
+			headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	status, _ := num(a, "status")
+	fulfils := status != 0 || str(a, "body") != "" || str(a, "path") != "" || str(a, "contentType") != ""
+	switch {
+	case str(a, "abort") != "":
+		body = append(body, "await route.abort("+Quote(str(a, "abort"))+");")
+	case fulfils:
+		var o []string
+		if status != 0 {
+			o = append(o, fmt.Sprintf("status: %g", status))
+		}
+		if ct := str(a, "contentType"); ct != "" {
+			o = append(o, "contentType: "+Quote(ct))
+		}
+		if len(headers) > 0 {
+			o = append(o, "headers: "+object(headers, false))
+		}
+		if p := str(a, "path"); p != "" {
+			o = append(o, "path: "+Quote(p))
+		} else {
+			o = append(o, "body: "+w.val(str(a, "body")))
+		}
+		body = append(body, "await route.fulfill("+opts(o...)+");")
+	case len(headers) > 0 || str(a, "removeHeaders") != "":
+		body = append(body, "const headers = { ...route.request().headers(), ...("+object(headers, true)+") };")
+		for _, h := range strings.Split(str(a, "removeHeaders"), ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				body = append(body, "delete headers["+Quote(strings.ToLower(h))+"];")
+			}
+		}
+		body = append(body, "await route.continue({ headers });")
+	default:
+		body = append(body, "await route.continue();")
+	}
+	times := ""
+	if t, ok := num(a, "times"); ok && t > 0 {
+		times = fmt.Sprintf(", { times: %g }", t)
+	}
+	w.line("await page.context().route(%s, async (route) => {", name)
+	for _, l := range body {
+		w.line("  %s", l)
+	}
+	w.line("}%s);", times)
+}
+
+// object is a map of strings as an object literal, keys sorted
+// (lower-cased for request headers, as Playwright names them).
+func object(m map[string]string, lower bool) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		name := k
+		if lower {
+			name = strings.ToLower(k)
+		}
+		parts = append(parts, Quote(name)+": "+Quote(m[k]))
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+// emulate puts browser_emulate's settings into test.use: Playwright sets
+// them when it creates the test's context.
+func (w *writer) emulate(a map[string]any) {
+	if boolean(a, "reset") {
+		w.skip("emulate reset (the settings before it stay in test.use)")
+	}
+	if w.started {
+		w.line("// emulate: set for the whole test in test.use above")
+	}
+	if d := str(a, "device"); d != "" {
+		dev, ok := browser.Devices[d]
+		if !ok {
+			w.skip("the device preset " + d)
+		} else {
+			w.setUse("viewport", fmt.Sprintf("{ width: %d, height: %d }", dev.Width, dev.Height))
+			if dev.DeviceScaleFactor > 0 {
+				w.setUse("deviceScaleFactor", fmt.Sprintf("%g", dev.DeviceScaleFactor))
+			}
+			w.setUse("isMobile", fmt.Sprintf("%t", dev.Mobile))
+			w.setUse("hasTouch", fmt.Sprintf("%t", dev.Touch))
+			if dev.UserAgent != "" {
+				w.setUse("userAgent", Quote(dev.UserAgent))
+			}
+		}
+	}
+	wd, okw := num(a, "width")
+	ht, okh := num(a, "height")
+	if okw && okh && wd > 0 {
+		w.setUse("viewport", fmt.Sprintf("{ width: %g, height: %g }", wd, ht))
+	}
+	if f, ok := num(a, "deviceScaleFactor"); ok && f > 0 {
+		w.setUse("deviceScaleFactor", fmt.Sprintf("%g", f))
+	}
+	for _, k := range []string{"isMobile", "hasTouch"} {
+		if boolean(a, k) {
+			w.setUse(k, "true")
+		}
+	}
+	for _, k := range []string{"userAgent", "locale", "timezoneId"} {
+		if v := str(a, k); v != "" {
+			w.setUse(k, w.val(v))
+		}
+	}
+	perms := strs(a, "permissions")
+	lat, okLat := num(a, "latitude")
+	lon, okLon := num(a, "longitude")
+	if okLat && okLon {
+		w.setUse("geolocation", fmt.Sprintf("{ latitude: %g, longitude: %g }", lat, lon))
+		if !contains(perms, "geolocation") {
+			perms = append(perms, "geolocation") // e2e-mcp grants it with the position
+		}
+	}
+	if len(perms) > 0 {
+		w.setUse("permissions", quoteAll(perms))
+	}
+	if hs := strs(a, "headers"); len(hs) > 0 {
+		m := map[string]string{}
+		for _, h := range hs {
+			if k, v, ok := strings.Cut(h, ":"); ok {
+				m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+		}
+		w.setUse("extraHTTPHeaders", object(m, false))
+	}
+	if u := str(a, "httpUsername"); u != "" {
+		w.setUse("httpCredentials", "{ username: "+w.val(u)+", password: "+w.val(str(a, "httpPassword"))+" }")
+	}
+	if c, ok := num(a, "cpuThrottling"); ok && c > 0 {
+		w.line("await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: %g });", c)
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// clockLayouts are the times browser_clock reads (mcptools/clock.go).
+var clockLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"}
+
+// clockTime is browser_clock's time as a TypeScript Date, as e2e-mcp reads
+// it (a time without a zone is UTC).
+func clockTime(s string) (string, bool) {
+	if ms, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+		return strconv.FormatInt(ms, 10), true
+	}
+	for _, l := range clockLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return "new Date(" + Quote(t.UTC().Format("2006-01-02T15:04:05.000Z")) + ")", true
+		}
+	}
+	return "", false
+}
+
+func (w *writer) clock(a map[string]any) error {
+	act := str(a, "action")
+	at := ""
+	if t := str(a, "time"); strings.TrimSpace(t) != "" {
+		var ok bool
+		if at, ok = clockTime(t); !ok {
+			return fmt.Errorf("step %d: clock time %q: write it as 2030-01-01T09:00:00Z or ms since the epoch", w.step, t)
+		}
+	}
+	ms := ""
+	if d := str(a, "duration"); d != "" {
+		dur, err := time.ParseDuration(d)
+		if err != nil {
+			return fmt.Errorf("step %d: clock duration %q: write it as 1h, 90s or 500ms", w.step, d)
+		}
+		ms = fmt.Sprintf("%g", float64(dur)/float64(time.Millisecond))
+	}
+	switch act {
+	case "install":
+		if at != "" {
+			w.line("await page.clock.install({ time: %s });", at)
+		} else {
+			w.line("await page.clock.install();")
+		}
+	case "fast_forward", "run_for":
+		m := map[string]string{"fast_forward": "fastForward", "run_for": "runFor"}[act]
+		w.line("await page.clock.%s(%s);", m, ms)
+	case "pause_at", "set_fixed_time", "set_system_time":
+		m := map[string]string{"pause_at": "pauseAt", "set_fixed_time": "setFixedTime", "set_system_time": "setSystemTime"}[act]
+		w.line("await page.clock.%s(%s);", m, at)
+	case "resume":
+		w.line("await page.clock.resume();")
+	default:
+		w.skip("the clock action " + act)
+	}
+	return nil
+}
+
+func (w *writer) wait(a map[string]any, promise string) error {
+	to := timeoutOpt(a)
+	if s, ok := num(a, "time"); ok && s > 0 {
+		w.line("await page.waitForTimeout(%g);", s*1000)
+	}
+	if t := str(a, "text"); t != "" {
+		w.line("await expect(page.getByText(%s).first()).toBeVisible(%s);", w.val(t), opts(to))
+	}
+	if t := str(a, "textGone"); t != "" {
+		w.line("await expect(page.getByText(%s).filter({ visible: true })).toHaveCount(0%s);", w.val(t), prefixed(opts(to)))
+	}
+	if str(a, "target") != "" {
+		l, err := w.loc(str(a, "target"))
+		if err != nil {
+			return err
+		}
+		state := str(a, "state")
+		if state == "" {
+			state = "visible"
+		}
+		w.line("await %s.waitFor(%s);", l, opts("state: "+Quote(state), to))
+	}
+	if u := str(a, "url"); u != "" {
+		w.line("await page.waitForURL(%s%s);", w.matcher(u), prefixed(opts(to)))
+	}
+	if ls := str(a, "loadState"); ls != "" {
+		w.line("await page.waitForLoadState(%s);", Quote(ls))
+	}
+	if boolean(a, "download") {
+		if promise == "" {
+			w.skip("a wait for a download that no earlier step started")
+		} else {
+			w.line("await (await %s).path(); // the download has ended", promise)
+		}
+	}
+	return nil
+}
+
+func prefixed(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ", " + s
+}
+
+// expect writes browser_expect as Playwright's web-first assertion of the
+// same meaning: text contains (whitespace-normalized) or matches a
+// /regex/, value equals or matches, count is a number.
+func (w *writer) expect(a map[string]any) error {
+	l, err := w.loc(str(a, "target"))
+	if err != nil {
+		return err
+	}
+	to := opts(timeoutOpt(a))
+	exp := str(a, "expected")
+	re := ""
+	if m := regexArgRE.FindStringSubmatch(exp); m != nil {
+		re = Regex(m[1], m[2])
+	}
+	var call string
+	switch c := str(a, "check"); c {
+	case "visible":
+		call = "toBeVisible(" + to + ")"
+	case "hidden":
+		call = "toBeHidden(" + to + ")"
+	case "enabled":
+		call = "toBeEnabled(" + to + ")"
+	case "disabled":
+		call = "toBeDisabled(" + to + ")"
+	case "checked":
+		call = "toBeChecked(" + to + ")"
+	case "unchecked":
+		call = "toBeChecked(" + opts("checked: false", timeoutOpt(a)) + ")"
+	case "text":
+		if re != "" {
+			call = "toHaveText(" + re + prefixed(to) + ")"
+		} else {
+			call = "toContainText(" + w.val(exp) + prefixed(to) + ")"
+		}
+	case "value":
+		if re != "" {
+			call = "toHaveValue(" + re + prefixed(to) + ")"
+		} else {
+			call = "toHaveValue(" + w.val(exp) + prefixed(to) + ")"
+		}
+	case "count":
+		n, err := strconv.Atoi(strings.TrimSpace(exp))
+		if err != nil {
+			return fmt.Errorf("step %d: expect count %q is not a number", w.step, exp)
+		}
+		call = fmt.Sprintf("toHaveCount(%d%s)", n, prefixed(to))
+	default:
+		w.skip("the expect check " + c)
+		return nil
+	}
+	w.line("await expect(%s).%s;", l, call)
+	return nil
+}

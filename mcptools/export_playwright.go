@@ -1,0 +1,73 @@
+package mcptools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/flow/playwright"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// exportPlaywright writes the session's flow as a Playwright Test spec
+// (session_export_flow with format playwright), and a playwright.config.ts
+// beside it whose webServer is the session's dev server, unless that
+// directory has one already: a team's config is never written over.
+func exportPlaywright(d *Deps, s *Session, f *flow.Flow, path string) (*mcp.CallToolResult, error) {
+	o := playwright.Options{}
+	if s.dev != nil {
+		o.DevURL = s.dev.result.URL
+	}
+	if d.Browser != nil {
+		o.TestIDAttribute = d.Browser.TestIDAttribute()
+	}
+	wd, _ := os.Getwd()
+	var out *outputFile
+	outDir := ""
+	if path != "" {
+		var err error
+		if out, err = d.outputPath("path", path, "flow-*.spec.ts"); err != nil {
+			return nil, err
+		}
+		outDir = filepath.Dir(out.path)
+	}
+	res, err := playwright.Export([]playwright.Input{{Flow: f, Dir: wd}}, outDir, o)
+	if err != nil {
+		if out != nil {
+			out.discard()
+		}
+		return nil, invalidInput("format", "%v", err)
+	}
+	spec := res.Specs[0]
+	var r response
+	if out == nil {
+		r.resultf("Playwright spec of flow %s (%d steps):\n```ts\n%s```\nplaywright.config.ts:\n```ts\n%s```", f.Name, len(f.Steps), spec.Text, res.Config)
+	} else {
+		if err := out.write([]byte(spec.Text)); err != nil {
+			return nil, err
+		}
+		r.resultf("Wrote the Playwright spec of flow %s (%d steps) to %s.", f.Name, len(f.Steps), out.path)
+		r.set("path", out.path)
+		cfg := filepath.Join(outDir, "playwright.config.ts")
+		if _, err := os.Lstat(cfg); err == nil {
+			r.resultf("Kept the playwright.config.ts there; `e2e-mcp convert` writes one with the dev server as its webServer.")
+		} else if co, err := d.outputPath("path", cfg, ""); err == nil {
+			co.fresh = true
+			if err := co.write([]byte(res.Config)); err != nil {
+				return nil, err
+			}
+			r.resultf("Wrote %s (the dev server as its webServer). Run: npx playwright test -c %s", cfg, outDir)
+			r.set("config", cfg)
+		}
+	}
+	if len(spec.Env) > 0 {
+		r.resultf("It reads %s from the environment.", strings.Join(spec.Env, ", "))
+	}
+	for _, w := range res.Warnings {
+		r.resultf("Warning: %s", w)
+	}
+	r.set("steps", len(f.Steps))
+	r.set("warnings", append([]string{}, res.Warnings...))
+	return r.build(), nil
+}
