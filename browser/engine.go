@@ -44,6 +44,8 @@ const (
 	fnStableLocator  jsFn = "stableLocator"
 	fnRestyleAll     jsFn = "restyleAll"
 	fnRefBoxes       jsFn = "refBoxes"
+	fnBoxes          jsFn = "boxes"
+	fnHoldStill      jsFn = "holdStill"
 )
 
 // jsExpr is an argument that is JavaScript already, passed as it is: the

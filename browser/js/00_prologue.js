@@ -19,6 +19,7 @@
 //   quickPoint(el) -> clickPoint now, unless an animation runs
 //   checkState(el), selectOptions(el, values), sliderState(el, focus), setRange(el, v), fileInputOf(el),
 //   watchDrag(), dragStarted(), labelControl(el): see 45_input.js
+//   boxes(parts | el), holdStill(on): for visual checks, see 60_capture.js
 //
 // Everything is synchronous and, except resolve and one, never throws.
 // What it throws on purpose is an EngineError with a code; Go sees the
