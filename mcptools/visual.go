@@ -35,8 +35,12 @@ const (
 	maxMasks        = 20
 )
 
-// baselineNameRE is what a baseline's name may be: a file name, no path.
-var baselineNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+// baselineNameRE is what a baseline's name may be: a file name, no path;
+// a name made of a page's path has every other run of characters as '-'.
+var (
+	baselineNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+	nameRunRE      = regexp.MustCompile(`[^A-Za-z0-9._]+`)
+)
 
 // Attachment is an image an error answer carries, with its caption.
 type Attachment struct {
@@ -64,7 +68,7 @@ func baselineName(given, pageURL, target string) (string, error) {
 	if target != "" {
 		name += "-" + target
 	}
-	name = strings.Trim(regexp.MustCompile(`[^A-Za-z0-9._]+`).ReplaceAllString(name, "-"), "-.")
+	name = strings.Trim(nameRunRE.ReplaceAllString(name, "-"), "-.")
 	if len(name) > 100 {
 		name = strings.TrimRight(name[:100], "-.")
 	}
@@ -90,9 +94,9 @@ func (d *Deps) baselineDir(s *Session) (dir string, update, trusted bool, err er
 	return dir, false, false, os.MkdirAll(dir, 0o755)
 }
 
-// baselineFile is one of the check's files, checked like every file a tool
-// writes (files.go): no link followed, nothing but a regular file replaced,
-// over HTTP only new files.
+// baselineFile is one of the check's files, inside the roots; it is
+// written as every file a tool writes (files.go: no link followed, nothing
+// but a regular file replaced, over HTTP only new files).
 func (d *Deps) baselineFile(dir, file string, trusted bool) (*outputFile, error) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -107,13 +111,7 @@ func (d *Deps) baselineFile(dir, file string, trusted bool) (*outputFile, error)
 			return nil, outsideOutput("expected", filepath.Join(dir, file), roots, d.Remote)
 		}
 	}
-	o := &outputFile{path: filepath.Join(real, file), field: "expected", fresh: d.Remote && !trusted}
-	if fi, err := os.Lstat(o.path); err == nil {
-		if err := o.checkExisting(fi); err != nil {
-			return nil, err
-		}
-	}
-	return o, nil
+	return &outputFile{path: filepath.Join(real, file), field: "expected", fresh: d.Remote && !trusted}, nil
 }
 
 // visualOptions are the comparison's options of a visual check.
@@ -160,7 +158,10 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 		return nil, err
 	}
 	var base *image.RGBA
-	if !update {
+	if fi, err := os.Lstat(out.path); err == nil && !update {
+		if !fi.Mode().IsRegular() {
+			return nil, invalidInput("expected", "the baseline %s is not a regular file", out.path)
+		}
 		if raw, err := os.ReadFile(out.path); err == nil {
 			img, err := png.Decode(bytes.NewReader(raw))
 			if err != nil {
@@ -241,7 +242,7 @@ func (c *visualCheck) next(shot browser.VisualShot) (bool, error) {
 	first := c.prev == nil
 	still := !first && imagediff.Equal(c.prev, img)
 	c.prev = img
-	if !still && !(first && c.base != nil) {
+	if !still && (!first || c.base == nil) { // the first is compared at once: a page that matches needs no second
 		return false, nil
 	}
 	if still {
@@ -368,7 +369,7 @@ func half(img *image.RGBA, diff bool) *image.RGBA {
 				out.SetRGBA(x, y, mark)
 				continue
 			}
-			out.SetRGBA(x, y, color.RGBA{uint8(sum[0] / n), uint8(sum[1] / n), uint8(sum[2] / n), uint8(sum[3] / n)})
+			out.SetRGBA(x, y, color.RGBA{uint8(sum[0] / n), uint8(sum[1] / n), uint8(sum[2] / n), uint8(sum[3] / n)}) //nolint:gosec // the mean of bytes is a byte
 		}
 	}
 	return out

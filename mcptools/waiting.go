@@ -92,9 +92,9 @@ type ExpectParams struct {
 	Target    string   `json:"target,omitempty" jsonschema:"Ref or selector"`
 	Check     string   `json:"check" jsonschema:"enum=visible,enum=hidden,enum=enabled,enum=disabled,enum=checked,enum=unchecked,enum=text,enum=value,enum=count,enum=screenshot"`
 	Expected  string   `json:"expected,omitempty" jsonschema:"text: contained, value: equal, or /regex/; count: number; screenshot: baseline name"`
-	Mask      []string `json:"mask,omitempty" jsonschema:"screenshot: selectors to paint over"`
-	Threshold float64  `json:"threshold,omitempty" jsonschema:"screenshot: color distance 0-1 (0.2)"`
-	MaxDiff   float64  `json:"maxDiff,omitempty" jsonschema:"screenshot: pixels allowed to differ, or a ratio under 1"`
+	Mask      []string `json:"mask,omitempty" jsonschema:"Selectors painted over"`
+	Threshold float64  `json:"threshold,omitempty" jsonschema:"Color distance 0-1 (0.2)"`
+	MaxDiff   float64  `json:"maxDiff,omitempty" jsonschema:"Pixels that may differ; under 1: a ratio"`
 	Timeout   float64  `json:"timeout,omitempty" jsonschema:"Seconds to retry (max 60)"`
 	SessionArg
 }
