@@ -275,8 +275,12 @@ func (c *visualCheck) next(shot browser.VisualShot) (bool, error) {
 
 // unstable is the failure of a page that never held still.
 func (c *visualCheck) unstable(d *Deps, dir, name string, trusted bool, timeout time.Duration) error {
+	within := "the action timeout"
+	if timeout > 0 {
+		within = timeout.String()
+	}
 	te := &ToolError{Type: ErrExpectFailed,
-		Message:    fmt.Sprintf("FAIL: the page did not hold still for baseline %s: no two screenshots in a row were the same (%s)", name, timeout),
+		Message:    fmt.Sprintf("FAIL: the page did not hold still for baseline %s: no two screenshots in a row were the same within %s", name, within),
 		Suggestion: "mask what keeps changing (mask: a clock, a carousel), or wait for the page to settle first"}
 	if c.prev != nil {
 		te.Attach = append(te.Attach, d.attach(dir, name+".actual.png", trusted, "Actual: the last screenshot", c.prev, false))
