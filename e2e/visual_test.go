@@ -207,6 +207,15 @@ func TestVisualCheck(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 	}
+	size := 0
+	for _, c := range res.Content {
+		if img, ok := c.(mcp.ImageContent); ok {
+			size += base64.StdEncoding.DecodedLen(len(img.Data))
+		}
+	}
+	if size > 400<<10 {
+		t.Errorf("the failure's images are %d KB, over the failure screenshot's 400 KB", size>>10)
+	}
 	if strings.Contains(out, "Screenshot at the failure: attached") {
 		t.Errorf("the failure carries a screenshot besides its own images:\n%s", out)
 	}
