@@ -46,6 +46,8 @@ const (
 	fnRefBoxes       jsFn = "refBoxes"
 	fnAudit          jsFn = "audit"
 	fnVitals         jsFn = "vitals"
+	fnBoxes          jsFn = "boxes"
+	fnHoldStill      jsFn = "holdStill"
 )
 
 // jsExpr is an argument that is JavaScript already, passed as it is: the

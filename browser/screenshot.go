@@ -30,28 +30,11 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	defer cancel()
 	switch {
 	case o.Target != "":
-		var box struct{ X, Y, Width, Height, ScrollX, ScrollY float64 }
-		loc, err := p.resolveIn(cctx, o.Target, func(loc located) error {
-			return p.evalIn(cctx, loc.frame, fnViewRect.call(jsExpr(loc.expr)), &box)
-		})
+		clip, err := p.elementClip(cctx, o.Target)
 		if err != nil {
 			return nil, err
 		}
-		if box.Width <= 0 || box.Height <= 0 {
-			return nil, newError(KindNotActionable, "the element has no size: pick a visible element", "%s is not visible", o.Target)
-		}
-		if loc.frame != p.frame {
-			if box.X, box.Y, err = p.toViewport(cctx, loc.frame, box.X, box.Y); err != nil {
-				return nil, err
-			}
-			var main struct{ ScrollX, ScrollY float64 }
-			if err := p.evalEngine(cctx, "({scrollX: window.scrollX, scrollY: window.scrollY})", &main); err != nil {
-				return nil, err
-			}
-			box.ScrollX, box.ScrollY = main.ScrollX, main.ScrollY
-		}
-		params.Clip = &page.Viewport{X: box.X + box.ScrollX, Y: box.Y + box.ScrollY, Width: box.Width, Height: box.Height, Scale: 1}
-		params.CaptureBeyondViewport = new(true)
+		params.Clip, params.CaptureBeyondViewport = clip, new(true)
 	case o.FullPage:
 		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
@@ -67,6 +50,32 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 		return nil, p.ctxError(cctx, err, "screenshot")
 	}
 	return res.Data, nil
+}
+
+// elementClip is the box of an element in document CSS pixels (scrolled
+// into view first when off screen), as a screenshot's clip.
+func (p *Page) elementClip(ctx context.Context, target string) (*page.Viewport, error) {
+	var box struct{ X, Y, Width, Height, ScrollX, ScrollY float64 }
+	loc, err := p.resolveIn(ctx, target, func(loc located) error {
+		return p.evalIn(ctx, loc.frame, fnViewRect.call(jsExpr(loc.expr)), &box)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if box.Width <= 0 || box.Height <= 0 {
+		return nil, newError(KindNotActionable, "the element has no size: pick a visible element", "%s is not visible", target)
+	}
+	if loc.frame != p.frame {
+		if box.X, box.Y, err = p.toViewport(ctx, loc.frame, box.X, box.Y); err != nil {
+			return nil, err
+		}
+		var main struct{ ScrollX, ScrollY float64 }
+		if err := p.evalEngine(ctx, "({scrollX: window.scrollX, scrollY: window.scrollY})", &main); err != nil {
+			return nil, err
+		}
+		box.ScrollX, box.ScrollY = main.ScrollX, main.ScrollY
+	}
+	return &page.Viewport{X: box.X + box.ScrollX, Y: box.Y + box.ScrollY, Width: box.Width, Height: box.Height, Scale: 1}, nil
 }
 
 // EncodeBase64 is a helper for callers that send images as MCP content.

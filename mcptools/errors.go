@@ -17,6 +17,9 @@ type ToolError struct {
 	Type       ErrorType
 	Message    string
 	Suggestion string
+	// Attach are images the answer carries, each after its caption (a
+	// visual check's baseline, actual image and diff).
+	Attach []Attachment
 }
 
 func (e *ToolError) Error() string { return string(e.Type) + ": " + e.Message }

@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -74,9 +75,11 @@ func (d *Deps) failure(ctx context.Context, s *Session, tool, toolset string, re
 	structured := map[string]any{"error": errInfo}
 	var images []mcp.Content
 	var carried []string
+	var te *ToolError
+	attach := errors.As(err, &te) && len(te.Attach) > 0
 	if diagnosable(toolset, typ) {
 		diag := map[string]any{}
-		images, carried = d.diagnose(ctx, s, typ, &b, diag)
+		images, carried = d.diagnose(ctx, s, typ, attach, &b, diag)
 		if len(diag) > 0 {
 			structured["diagnostics"] = diag
 		}
@@ -84,13 +87,22 @@ func (d *Deps) failure(ctx context.Context, s *Session, tool, toolset string, re
 	s.recordError(errorRecord{Time: now, Tool: tool, Type: string(typ), Message: msg, Arguments: args, Carried: carried})
 	res := mcp.NewToolResultError(strings.TrimRight(b.String(), "\n"))
 	res.Content = append(res.Content, images...)
+	if attach {
+		// Each image after its caption, so that a reader (or a report
+		// rendering them) knows which is which.
+		for _, a := range te.Attach {
+			res.Content = append(res.Content, mcp.NewTextContent(a.Caption), mcp.NewImageContent(browser.EncodeBase64(a.Data), a.MIME))
+		}
+	}
 	res.StructuredContent = structured
 	return res
 }
 
 // diagnose adds the parts that are available, each on its own: a failing
 // part says why in one line.
-func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, b *strings.Builder, diag map[string]any) (images []mcp.Content, carried []string) {
+// A failure that attaches images of its own (a visual check's) gets no
+// screenshot besides them.
+func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, attached bool, b *strings.Builder, diag map[string]any) (images []mcp.Content, carried []string) {
 	part := func(name string, fn func() error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -108,7 +120,9 @@ func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, b *strin
 			p = c
 		}
 	}
-	if p != nil {
+	if p != nil && attached {
+		fmt.Fprintf(b, "Screenshot at the failure: the actual image below.\n")
+	} else if p != nil {
 		part("screenshot", func() error {
 			if dl := p.Dialog(); dl != nil {
 				return fmt.Errorf("a %s dialog blocks the page", dl.Type)

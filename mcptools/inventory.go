@@ -130,6 +130,10 @@ type Deps struct {
 	// OutputDir is the one directory tools write files to for a remote
 	// client (files.go).
 	OutputDir string
+	// Baselines, when set (e2e-mcp run), says where a session's visual
+	// checks keep their baselines and whether they rewrite them
+	// (--update-snapshots); "" keeps the default (visual.go).
+	Baselines func(session string) (dir string, update bool)
 }
 
 // browserDefaults are the options of a whole-page snapshot.

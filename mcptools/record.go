@@ -154,6 +154,11 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 			args["text"] = fmt.Sprintf("${E2E_SECRET_%d}", s.secrets)
 		}
 	}
+	if _, named := args["expected"]; tool == "browser_expect" && args["check"] == "screenshot" && !named && s.lastBaseline != "" {
+		// The name made of this page's path and target, kept as it was
+		// made: a replay locates the target another way.
+		args["expected"] = s.lastBaseline
+	}
 	if _, ok := args["httpPassword"].(string); ok && tool == "browser_emulate" {
 		s.secrets++
 		args["httpPassword"] = fmt.Sprintf("${E2E_SECRET_%d}", s.secrets)

@@ -73,8 +73,11 @@ type Session struct {
 	pageRefs map[string]browser.RefInfo // the refs of the last whole-page snapshot
 	devStart *SessionStartParams        // how the dev server was started, for flows
 	secrets  int                        // passwords typed, recorded as ${E2E_SECRET_n}
-	lastUsed time.Time
-	closed   bool
+	// lastBaseline is the baseline name of the last visual check, which
+	// its flow step records when the call named none.
+	lastBaseline string
+	lastUsed     time.Time
+	closed       bool
 }
 
 // runningCall is the call that holds a session.

@@ -89,20 +89,26 @@ func seconds(field string, v float64) (time.Duration, error) {
 
 // ExpectParams are the arguments of browser_expect.
 type ExpectParams struct {
-	Target   string  `json:"target" jsonschema:"Ref or selector"`
-	Check    string  `json:"check" jsonschema:"enum=visible,enum=hidden,enum=enabled,enum=disabled,enum=checked,enum=unchecked,enum=text,enum=value,enum=count"`
-	Expected string  `json:"expected,omitempty" jsonschema:"text: contained, value: equal, or /regex/; count: number"`
-	Timeout  float64 `json:"timeout,omitempty" jsonschema:"Seconds to retry (max 60)"`
+	Target    string   `json:"target,omitempty" jsonschema:"Ref or selector"`
+	Check     string   `json:"check" jsonschema:"enum=visible,enum=hidden,enum=enabled,enum=disabled,enum=checked,enum=unchecked,enum=text,enum=value,enum=count,enum=screenshot"`
+	Expected  string   `json:"expected,omitempty" jsonschema:"text: contained, value: equal, or /regex/; count: number; screenshot: baseline name"`
+	Mask      []string `json:"mask,omitempty" jsonschema:"Selectors painted over"`
+	Threshold float64  `json:"threshold,omitempty" jsonschema:"Color distance 0-1 (0.2)"`
+	MaxDiff   float64  `json:"maxDiff,omitempty" jsonschema:"Pixels that may differ; under 1: a ratio"`
+	Timeout   float64  `json:"timeout,omitempty" jsonschema:"Seconds to retry (max 60)"`
 	SessionArg
 }
 
 func expectTool(d *Deps) Tool {
 	return define(d, "browser_expect", ToolsetWaiting,
-		"Assert an element's state, text, value or count, retrying until timeout.",
+		"Assert an element's state, text, value or count, or a screenshot, retrying until timeout.",
 		annotations{title: "Expect", readOnly: true},
 		func(ctx context.Context, s *Session, a ExpectParams) (*mcp.CallToolResult, error) {
-			if a.Target == "" {
+			if a.Target == "" && a.Check != "screenshot" {
 				return nil, invalidInput("target", "empty: give a ref from the snapshot (e5) or a selector")
+			}
+			if a.Check != "screenshot" && (len(a.Mask) > 0 || a.Threshold != 0 || a.MaxDiff != 0) {
+				return nil, invalidInput("check", "mask, threshold and maxDiff are for check screenshot")
 			}
 			timeout, err := seconds("timeout", a.Timeout)
 			if err != nil {
@@ -111,6 +117,9 @@ func expectTool(d *Deps) Tool {
 			p, err := s.Page(ctx, d.Browser)
 			if err != nil {
 				return nil, err
+			}
+			if a.Check == "screenshot" {
+				return d.expectScreenshot(ctx, s, p, a, timeout)
 			}
 			res, err := p.Expect(ctx, a.Target, a.Check, a.Expected, timeout)
 			if err != nil {

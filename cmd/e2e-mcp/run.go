@@ -46,8 +46,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	artifacts := fs.String("artifacts", "", "save each failure's response and screenshot under this `directory`")
 	parallel := fs.Int("parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
+	update := fs.Bool("update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--parallel N] [--headed]\n\n"+
+		fmt.Fprintf(stderr, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n\n")
 		fs.PrintDefaults()
@@ -94,6 +95,13 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	superviseVerbs(log)
 	a := newApp(cfg, log)
 	a.reg.SetExitBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
+	// A flow's visual checks keep their baselines next to it: FLOW.yaml's
+	// in FLOW.snapshots/.
+	baselines := map[string]string{}
+	for i, f := range files {
+		baselines[flowSession(i)] = strings.TrimSuffix(f, filepath.Ext(f)) + ".snapshots"
+	}
+	a.deps.Baselines = func(session string) (string, bool) { return baselines[session], *update }
 	handlers := map[string]server.ToolHandlerFunc{}
 	for _, t := range mcptools.Inventory(a.deps) {
 		handlers[t.Def.Name] = t.Handler
@@ -108,7 +116,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = runFlow(context.Background(), handlers, files[i], f, fmt.Sprintf("flow-%d", i+1), *artifacts)
+			results[i] = runFlow(context.Background(), handlers, files[i], f, flowSession(i), *artifacts)
 		})
 	}
 	wg.Wait()
@@ -137,6 +145,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	}
 	return cli.ExitOK
 }
+
+// flowSession is the session the i-th flow (from 0) runs in.
+func flowSession(i int) string { return fmt.Sprintf("flow-%d", i+1) }
 
 // runFlow replays one flow in its own session, then ends the session (and
 // its dev server).
@@ -230,7 +241,8 @@ func describeStep(st flow.Step) string {
 }
 
 // saveArtifacts writes a failing step's whole response (error, dev-server
-// log, console errors, failed requests) and its screenshot.
+// log, console errors, failed requests) and its images: step-N.png, then
+// step-N-2.png... (a visual check's baseline, actual image and diff).
 func saveArtifacts(dir, name string, step int, r *mcp.CallToolResult) string {
 	d := filepath.Join(dir, safeName(name))
 	if err := os.MkdirAll(d, 0o755); err != nil {
@@ -238,12 +250,16 @@ func saveArtifacts(dir, name string, step int, r *mcp.CallToolResult) string {
 	}
 	base := filepath.Join(d, fmt.Sprintf("step-%d", step))
 	_ = os.WriteFile(base+".md", []byte(mcptools.ResultText(r)+"\n"), 0o644) //nolint:gosec // a report for the user
+	n := 0
 	for _, c := range r.Content {
 		if img, ok := c.(mcp.ImageContent); ok {
 			if b, err := base64.StdEncoding.DecodeString(img.Data); err == nil {
 				ext := ".png"
 				if img.MIMEType == "image/jpeg" {
 					ext = ".jpg"
+				}
+				if n++; n > 1 {
+					ext = fmt.Sprintf("-%d%s", n, ext)
 				}
 				_ = os.WriteFile(base+ext, b, 0o644) //nolint:gosec // a report for the user
 			}

@@ -1,0 +1,41 @@
+  // ---------- visual checks ----------
+
+  // boxes(parts | el): the boxes of every element a parsed selector matches
+  // (or of one element) in document CSS pixels, with the scroll position
+  // and the viewport's size. A visual check paints them over (masks).
+  function boxes(what) {
+    const els = Array.isArray(what) ? all(what) : what ? [what] : [];
+    const out = [];
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) out.push({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
+    }
+    return { boxes: out, scrollX, scrollY, width: innerWidth, height: innerHeight };
+  }
+
+  // holdStill(on): what a visual check's screenshots need, as Playwright's
+  // animations 'disabled' and caret 'hide': animations and transitions that
+  // end jump to their end, endless ones are cancelled, new ones stay at
+  // their start, and the text caret is transparent. holdStill(false) takes
+  // the style away again.
+  let stillStyle = null;
+  function holdStill(on) {
+    if (!on) {
+      if (stillStyle) stillStyle.remove();
+      stillStyle = null;
+      return true;
+    }
+    if (!stillStyle) {
+      stillStyle = document.createElement('style');
+      stillStyle.textContent = '*, *::before, *::after { transition: none !important; ' +
+        'animation-play-state: paused !important; caret-color: transparent !important; }';
+    }
+    (document.head || document.documentElement).appendChild(stillStyle);
+    for (const a of document.getAnimations()) {
+      try {
+        if (a.effect && a.effect.getComputedTiming().endTime === Infinity) a.cancel();
+        else a.finish();
+      } catch (e) { a.cancel(); }
+    }
+    return true;
+  }

@@ -1,0 +1,141 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"math"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// A visual check (browser_expect check screenshot) compares the page with
+// a baseline image. The page side is here: screenshots taken with the
+// page held still (holdStill in js/60_capture.js), and the boxes of the
+// masked elements in the screenshot's pixels. The comparison is pure Go
+// (internal/imagediff) and runs in the caller's loop.
+
+// VisualOptions say what a visual check captures.
+type VisualOptions struct {
+	Target string   // an element (ref or selector); empty: the viewport
+	Masks  []string // refs or selectors whose elements are painted over
+}
+
+// VisualShot is one screenshot of a visual check.
+type VisualShot struct {
+	PNG []byte
+	// Masks are the boxes of the masked elements, in the image's pixels.
+	Masks []image.Rectangle
+}
+
+// CaptureStill takes screenshots for a visual check, with animations
+// stopped and the caret hidden, and gives each to next until next says it
+// is done (or fails) or the timeout (0: the action timeout) has passed with
+// two taken. The page is given its animations back afterwards.
+func (p *Page) CaptureStill(ctx context.Context, o VisualOptions, timeout time.Duration, next func(VisualShot) (bool, error)) error {
+	timeout, err := p.timeoutOf(timeout)
+	if err != nil {
+		return err
+	}
+	if err := p.checkMasks(o.Masks); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(timeout)
+	cctx, cancel := p.callCtx(ctx, timeout+p.m.opts.ActionTimeout)
+	defer cancel()
+	if err := p.evalEngine(cctx, fnHoldStill.call(true), nil); err != nil {
+		return err
+	}
+	defer func() {
+		rctx, cancel := p.callCtx(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = p.evalEngine(rctx, fnHoldStill.call(false), nil)
+	}()
+	for n := 0; ; n++ {
+		shot, err := p.visualShot(cctx, o)
+		if err != nil {
+			return err
+		}
+		done, err := next(shot)
+		if err != nil || done || (n >= 1 && !time.Now().Before(deadline)) {
+			return err
+		}
+	}
+}
+
+// checkMasks refuses masks that are neither refs nor selectors, or refs of
+// elements inside iframes, before anything is captured.
+func (p *Page) checkMasks(masks []string) error {
+	for _, m := range masks {
+		loc, err := p.locate(m)
+		if err != nil {
+			return err
+		}
+		if loc.frame != p.frame {
+			return newError(KindInvalidInput, "mask the iframe element itself", "mask %s is inside an iframe", m)
+		}
+	}
+	return nil
+}
+
+// visualShot is one screenshot of the viewport or an element, with the
+// boxes of the masks where they are now.
+func (p *Page) visualShot(ctx context.Context, o VisualOptions) (VisualShot, error) {
+	var shot VisualShot
+	var view struct {
+		ScrollX, ScrollY, Width, Height float64
+	}
+	if err := p.evalEngine(ctx, fnBoxes.call(nil), &view); err != nil {
+		return shot, err
+	}
+	origin, width := struct{ X, Y float64 }{view.ScrollX, view.ScrollY}, view.Width
+	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, FromSurface: new(true)}
+	if o.Target != "" {
+		clip, err := p.elementClip(ctx, o.Target)
+		if err != nil {
+			return shot, err
+		}
+		params.Clip, params.CaptureBeyondViewport = clip, new(true)
+		origin.X, origin.Y, width = clip.X, clip.Y, clip.Width
+	}
+	var rects []struct{ X, Y, Width, Height float64 }
+	for _, m := range o.Masks {
+		loc, err := p.locate(m)
+		if err != nil {
+			return shot, err
+		}
+		arg := any(loc.rest)
+		if loc.sel == nil {
+			arg = jsExpr(loc.expr)
+		}
+		var res struct {
+			Boxes []struct{ X, Y, Width, Height float64 }
+		}
+		if err := p.evalIn(ctx, loc.frame, fnBoxes.call(arg), &res); err != nil {
+			return shot, p.targetError(ctx, err, m, loc)
+		}
+		rects = append(rects, res.Boxes...)
+	}
+	res, err := chromedp.Call(ctx, page.CaptureScreenshot, params)
+	if err != nil {
+		return shot, p.ctxError(ctx, err, "screenshot")
+	}
+	shot.PNG = res.Data
+	cfg, err := png.DecodeConfig(bytes.NewReader(res.Data))
+	if err != nil {
+		return shot, err
+	}
+	scale := 1.0
+	if width > 0 {
+		scale = float64(cfg.Width) / width
+	}
+	for _, r := range rects {
+		shot.Masks = append(shot.Masks, image.Rect(
+			int(math.Floor((r.X-origin.X)*scale)), int(math.Floor((r.Y-origin.Y)*scale)),
+			int(math.Ceil((r.X+r.Width-origin.X)*scale)), int(math.Ceil((r.Y+r.Height-origin.Y)*scale))))
+	}
+	return shot, nil
+}
