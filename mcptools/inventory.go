@@ -130,6 +130,12 @@ type Deps struct {
 	// OutputDir is the one directory tools write files to for a remote
 	// client (files.go).
 	OutputDir string
+	// ReportShots: sessions keep a small screenshot after each action for
+	// their report (--report-screenshots; `run --report`).
+	ReportShots bool
+	// ReportSecrets are values no report shows (the flow runner's
+	// E2E_SECRET_n).
+	ReportSecrets []string
 }
 
 // browserDefaults are the options of a whole-page snapshot.
@@ -147,6 +153,7 @@ func Inventory(d *Deps) []Tool {
 		serverLogsTool(d),
 		sessionErrorsTool(d),
 		exportFlowTool(d),
+		sessionReportTool(d),
 		navigateTool(d),
 		backTool(d),
 		forwardTool(d),

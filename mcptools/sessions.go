@@ -70,6 +70,7 @@ type Session struct {
 	pageRefs map[string]browser.RefInfo // the refs of the last whole-page snapshot
 	devStart *SessionStartParams        // how the dev server was started, for flows
 	secrets  int                        // passwords typed, recorded as ${E2E_SECRET_n}
+	steps    stepLog                    // every call, for the session's report (steplog.go)
 	lastUsed time.Time
 	closed   bool
 }
