@@ -36,8 +36,8 @@ type reportView struct {
 }
 
 // openReport opens an HTML report in session viewer, saves a screenshot of
-// it as a test artifact (in $E2E_ARTIFACTS when set), and returns what it
-// shows.
+// it as a test artifact (with the report itself, in $E2E_ARTIFACTS when
+// set), and returns what it shows.
 func openReport(t *testing.T, c *client.Client, path, viewer string) reportView {
 	t.Helper()
 	url := "file://" + path
@@ -84,6 +84,9 @@ func openReport(t *testing.T, c *client.Client, path, viewer string) reportView 
 	dir := os.Getenv("E2E_ARTIFACTS")
 	if dir == "" {
 		dir = t.TempDir()
+	}
+	if html, err := os.ReadFile(path); err == nil && os.Getenv("E2E_ARTIFACTS") != "" {
+		_ = os.WriteFile(filepath.Join(dir, t.Name()+"-"+filepath.Base(path)), html, 0o644)
 	}
 	for _, ct := range shot.Content {
 		if b64, ok := imageData(ct); ok {
@@ -286,7 +289,8 @@ func TestReport_SessionTool(t *testing.T) {
 			t.Errorf("step %d (%s): %d decoded screenshot(s), want %d: %+v", i+1, tools[i], shots, want, s.Images)
 		}
 	}
-	mustContain(t, "the report's text", v.Text, "e2e-mcp session stdio", "Welcome, Grace!", "POST", "/api/signup")
+	mustContain(t, "the report's text", v.Text, "e2e-mcp session stdio", "Welcome, Grace!", "POST", "/api/signup",
+		`= role=button[name=\"Sign up\"]`)
 }
 
 // imageData is the base64 data of an image content item.

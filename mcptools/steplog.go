@@ -90,6 +90,14 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	if pw, ok := args["httpPassword"].(string); ok {
 		l.secret(pw)
 	}
+	for _, k := range []string{"target", "startTarget", "endTarget"} {
+		// A ref means nothing to a reviewer: say which element it was.
+		if ref, ok := args[k].(string); ok && browser.IsRef(ref) {
+			if loc := s.locator(ref); loc != ref {
+				args[k] = ref + " = " + loc
+			}
+		}
+	}
 	st := loggedStep{tool: tool, args: report.MaskArgs(args), start: start, took: took, ok: !res.IsError}
 	if res.IsError {
 		st.failure = keepContent(res.Content)
