@@ -108,7 +108,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "e2e-mcp run: --report: %v\n", err)
 			return cli.ExitUsage
 		}
-		rep = &reporter{dir: *reportDir, deps: a.deps}
+		rep = &reporter{dir: *reportDir, deps: a.deps, stderr: stderr, names: reportNames(flows)}
 		a.deps.ReportShots = true
 		for _, kv := range os.Environ() {
 			if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "E2E_SECRET_") && v != "" {
@@ -160,13 +160,42 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 
 // reporter writes each flow's HTML report (run --report).
 type reporter struct {
-	dir  string
-	deps *mcptools.Deps
+	dir   string
+	deps  *mcptools.Deps
+	names map[string]string // the report's file name by the flow's session
+	mu    sync.Mutex        // one warning at a time on stderr
+	// stderr gets a report that could not be written.
+	stderr io.Writer
+}
+
+// reportNames names each flow's report after the flow, numbered when two
+// flows have one name.
+func reportNames(flows []*flow.Flow) map[string]string {
+	count := map[string]int{}
+	for _, f := range flows {
+		count[safeName(f.Name)]++
+	}
+	names := map[string]string{}
+	for i, f := range flows {
+		n := safeName(f.Name)
+		if count[n] > 1 {
+			n = fmt.Sprintf("%s-%d", n, i+1)
+		}
+		names[fmt.Sprintf("flow-%d", i+1)] = n + ".html"
+	}
+	return names
 }
 
 // write renders the report of the flow's session, before the session
-// ends, and returns its path ("" when it could not be written).
+// ends, and returns its path ("" when it could not be written, which it
+// says on stderr).
 func (rp *reporter) write(ctx context.Context, session string, res flowResult) string {
+	warn := func(err error) string {
+		rp.mu.Lock()
+		defer rp.mu.Unlock()
+		fmt.Fprintf(rp.stderr, "e2e-mcp run: the report of %s: %v\n", res.name, err)
+		return ""
+	}
 	info := mcptools.ReportInfo{Title: "Flow " + res.name, Status: "passed",
 		Meta: []report.KV{{Key: "flow file", Value: res.file}}}
 	if res.failed {
@@ -174,11 +203,11 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	}
 	b, err := rp.deps.SessionReport(ctx, session, info)
 	if err != nil {
-		return ""
+		return warn(err)
 	}
-	path := filepath.Join(rp.dir, safeName(res.name)+".html")
-	if os.WriteFile(path, b, 0o644) != nil { //nolint:gosec // a report for the user, its secrets masked
-		return ""
+	path := filepath.Join(rp.dir, rp.names[session])
+	if err := os.WriteFile(path, b, 0o644); err != nil { //nolint:gosec // a report for the user, its secrets masked
+		return warn(err)
 	}
 	return path
 }
