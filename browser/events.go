@@ -325,6 +325,20 @@ func (p *Page) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, d
 	return msgs, dropped, nil
 }
 
+// ConsoleLog returns every console message kept, oldest first, and how
+// many fell out of the buffer, without marking any as read (a report reads
+// them; the agent's next browser_console_messages still gets them).
+func (p *Page) ConsoleLog() (msgs []ConsoleMessage, dropped int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := &p.events
+	kept := l.console.list()
+	if len(kept) > 0 {
+		dropped = kept[0].seq - 1
+	}
+	return kept, dropped
+}
+
 // NetworkRequests returns the requests kept (the newest maxNetworkRecords
 // since the tab opened), oldest first: those whose URL matches filter (a
 // regular expression; "" matches all), and only failed ones when

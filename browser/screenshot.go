@@ -14,6 +14,12 @@ type ScreenshotOptions struct {
 	Target   string // an element (ref or selector); empty means the viewport
 	FullPage bool   // the whole scrollable page
 	Format   string // png (default) or jpeg
+	// Quality is the JPEG quality (0: 80).
+	Quality int
+	// MaxWidth scales a viewport capture down to at most this many pixels
+	// wide (0: as the viewport is); the session's report keeps such small
+	// shots.
+	MaxWidth int
 }
 
 // Screenshot captures the viewport, the full page or one element.
@@ -22,7 +28,11 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	switch o.Format {
 	case "", "png":
 	case "jpeg", "jpg":
-		params.Format, params.Quality = page.CaptureScreenshotFormatJpeg, new(int64(80))
+		q := int64(80)
+		if o.Quality > 0 && o.Quality <= 100 {
+			q = int64(o.Quality)
+		}
+		params.Format, params.Quality = page.CaptureScreenshotFormatJpeg, new(q)
 	default:
 		return nil, newError(KindInvalidInput, "use png or jpeg", "screenshot type %q", o.Format)
 	}
@@ -43,6 +53,15 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 		if cs := lm.CSSContentSize; cs != nil {
 			params.Clip = &page.Viewport{Width: cs.Width, Height: cs.Height, Scale: 1}
 			params.CaptureBeyondViewport = new(true)
+		}
+	case o.MaxWidth > 0:
+		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, p.ctxError(cctx, err, "screenshot")
+		}
+		if vv := lm.CSSVisualViewport; vv != nil && vv.ClientWidth > float64(o.MaxWidth) {
+			params.Clip = &page.Viewport{X: vv.PageX, Y: vv.PageY, Width: vv.ClientWidth, Height: vv.ClientHeight,
+				Scale: float64(o.MaxWidth) / vv.ClientWidth}
 		}
 	}
 	res, err := chromedp.Call(cctx, page.CaptureScreenshot, params)

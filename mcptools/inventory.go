@@ -134,6 +134,12 @@ type Deps struct {
 	// checks keep their baselines and whether they rewrite them
 	// (--update-snapshots); "" keeps the default (visual.go).
 	Baselines func(session string) (dir string, update bool)
+	// ReportShots: sessions keep a small screenshot after each action for
+	// their report (--report-screenshots; `run --report`).
+	ReportShots bool
+	// ReportSecrets are values no report shows (the flow runner's
+	// E2E_SECRET_n).
+	ReportSecrets []string
 }
 
 // browserDefaults are the options of a whole-page snapshot.
@@ -151,6 +157,7 @@ func Inventory(d *Deps) []Tool {
 		serverLogsTool(d),
 		sessionErrorsTool(d),
 		exportFlowTool(d),
+		sessionReportTool(d),
 		navigateTool(d),
 		backTool(d),
 		forwardTool(d),

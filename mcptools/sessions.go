@@ -76,6 +76,7 @@ type Session struct {
 	// lastBaseline is the baseline name of the last visual check, which
 	// its flow step records when the call named none.
 	lastBaseline string
+	steps        stepLog // every call, for the session's report (steplog.go)
 	lastUsed     time.Time
 	closed       bool
 }

@@ -32,7 +32,7 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
 		Caps:    caps,
 		Browser: bm, Sessions: reg, Logger: log,
-		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
+		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, ReportShots: cfg.ReportScreenshots,
 		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout,
 			Shutdown: cfg.ShutdownTimeout},

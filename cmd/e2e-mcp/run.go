@@ -18,6 +18,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/e2e-mcp/e2e-mcp/report"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -33,6 +34,7 @@ type flowResult struct {
 	headline   string // "type: message (next step)"
 	message    string // the whole failure answer, diagnostics included
 	artifacts  string
+	report     string // the HTML report's path, when --report asked for one
 }
 
 // runMain replays flow files, each in its own isolated session with its
@@ -44,11 +46,12 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	junit := fs.String("junit", "", "write a JUnit XML report to this `file`")
 	artifacts := fs.String("artifacts", "", "save each failure's response and screenshot under this `directory`")
+	reportDir := fs.String("report", "", "write each flow's HTML report (steps, a screenshot after each action, the failure, logs) under this `directory`")
 	parallel := fs.Int("parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
 	update := fs.Bool("update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
+		fmt.Fprintf(stderr, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n\n")
 		fs.PrintDefaults()
@@ -107,6 +110,20 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		handlers[t.Def.Name] = t.Handler
 	}
 	defer a.close()
+	var rep *reporter
+	if *reportDir != "" {
+		if err := os.MkdirAll(*reportDir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "e2e-mcp run: --report: %v\n", err)
+			return cli.ExitUsage
+		}
+		rep = &reporter{dir: *reportDir, deps: a.deps, stderr: stderr, names: reportNames(flows)}
+		a.deps.ReportShots = true
+		for _, kv := range os.Environ() {
+			if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "E2E_SECRET_") && v != "" {
+				a.deps.ReportSecrets = append(a.deps.ReportSecrets, v)
+			}
+		}
+	}
 
 	results := make([]flowResult, len(flows))
 	sem := make(chan struct{}, *parallel)
@@ -116,7 +133,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = runFlow(context.Background(), handlers, files[i], f, flowSession(i), *artifacts)
+			results[i] = runFlow(context.Background(), handlers, files[i], f, flowSession(i), *artifacts, rep)
 		})
 	}
 	wg.Wait()
@@ -131,6 +148,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.took.Seconds(), r.failedStep, r.step, r.headline)
 		if r.artifacts != "" {
 			fmt.Fprintf(stdout, "      artifacts: %s\n", r.artifacts)
+		}
+		if r.report != "" {
+			fmt.Fprintf(stdout, "      report: %s\n", r.report)
 		}
 	}
 	fmt.Fprintf(stdout, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(results), len(results)-failed, failed, time.Since(start).Seconds())
@@ -149,10 +169,64 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 // flowSession is the session the i-th flow (from 0) runs in.
 func flowSession(i int) string { return fmt.Sprintf("flow-%d", i+1) }
 
+// reporter writes each flow's HTML report (run --report).
+type reporter struct {
+	dir   string
+	deps  *mcptools.Deps
+	names map[string]string // the report's file name by the flow's session
+	mu    sync.Mutex        // one warning at a time on stderr
+	// stderr gets a report that could not be written.
+	stderr io.Writer
+}
+
+// reportNames names each flow's report after the flow, numbered when two
+// flows have one name.
+func reportNames(flows []*flow.Flow) map[string]string {
+	count := map[string]int{}
+	for _, f := range flows {
+		count[safeName(f.Name)]++
+	}
+	names := map[string]string{}
+	for i, f := range flows {
+		n := safeName(f.Name)
+		if count[n] > 1 {
+			n = fmt.Sprintf("%s-%d", n, i+1)
+		}
+		names[flowSession(i)] = n + ".html"
+	}
+	return names
+}
+
+// write renders the report of the flow's session, before the session
+// ends, and returns its path ("" when it could not be written, which it
+// says on stderr).
+func (rp *reporter) write(ctx context.Context, session string, res flowResult) string {
+	warn := func(err error) string {
+		rp.mu.Lock()
+		defer rp.mu.Unlock()
+		fmt.Fprintf(rp.stderr, "e2e-mcp run: the report of %s: %v\n", res.name, err)
+		return ""
+	}
+	info := mcptools.ReportInfo{Title: "Flow " + res.name, Status: "passed",
+		Meta: []report.KV{{Key: "flow file", Value: res.file}}}
+	if res.failed {
+		info.Status, info.Summary = "failed", fmt.Sprintf("flow step %d, %s: %s", res.failedStep, res.step, res.headline)
+	}
+	b, err := rp.deps.SessionReport(ctx, session, info)
+	if err != nil {
+		return warn(err)
+	}
+	path := filepath.Join(rp.dir, rp.names[session])
+	if err := os.WriteFile(path, b, 0o644); err != nil { //nolint:gosec // a report for the user, its secrets masked
+		return warn(err)
+	}
+	return path
+}
+
 // runFlow replays one flow in its own session, then ends the session (and
 // its dev server).
-func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, file string, f *flow.Flow, session, artifacts string) flowResult {
-	res := flowResult{file: file, name: f.Name}
+func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, file string, f *flow.Flow, session, artifacts string, rep *reporter) (res flowResult) {
+	res = flowResult{file: file, name: f.Name}
 	start := time.Now()
 	call := func(tool string, args map[string]any) (*mcp.CallToolResult, error) {
 		h, ok := handlers[tool]
@@ -165,6 +239,9 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 		return h(ctx, req)
 	}
 	defer func() {
+		if rep != nil {
+			res.report = rep.write(ctx, session, res)
+		}
 		_, _ = call("session_end", map[string]any{})
 		res.took = time.Since(start)
 	}()
@@ -296,6 +373,9 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	// SystemOut links the flow's HTML report as an attachment
+	// ([[ATTACHMENT|path]], relative to the JUnit file).
+	SystemOut string `xml:"system-out,omitempty"`
 }
 
 type junitFailure struct {
@@ -304,14 +384,35 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
+// relativeTo is path relative to dir, when it can be said so, else absolute.
+func relativeTo(dir, path string) string {
+	ad, err1 := filepath.Abs(dir)
+	ap, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(ad, ap); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return ap
+}
+
 func writeJUnit(path string, results []flowResult, took time.Duration) error {
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
 	for _, r := range results {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
+		link := ""
+		if r.report != "" {
+			link = relativeTo(filepath.Dir(path), r.report)
+			c.SystemOut = "[[ATTACHMENT|" + link + "]]\n"
+		}
 		if r.failed {
 			s.Failures++
 			c.Failure = &junitFailure{Message: fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline),
 				Type: r.errType, Text: r.message}
+			if link != "" {
+				c.Failure.Text += "\n\nReport: " + link
+			}
 		}
 		s.Cases = append(s.Cases, c)
 	}

@@ -1,12 +1,21 @@
 """A sign-up app for the flow tests. Run as: python3 app.py PORT.
 
 The button's label comes from label.txt in the working directory (default
-"Sign up"), so a test can change the app under a recorded flow.
+"Sign up"), so a test can change the app under a recorded flow. A label the
+app's message catalog lacks is shown as it is, and the failed lookup's stack
+trace goes to stderr, the way a framework logs an error it recovers from.
 """
 import http.server
 import json
 import os
 import sys
+import traceback
+
+CATALOG = {"Sign up": "Sign up"}
+
+
+def translate(key):
+    return CATALOG[key]
 
 PAGE = """<!doctype html>
 <title>Sign up</title>
@@ -41,6 +50,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         label = "Sign up"
         if os.path.exists("label.txt"):
             label = open("label.txt").read().strip()
+        try:
+            label = translate(label)
+        except KeyError:
+            sys.stderr.write("missing translation, showing the key:\n" + traceback.format_exc())
+            sys.stderr.flush()
         self.send(200, (PAGE % label).encode(), "text/html; charset=utf-8")
 
     def do_POST(self):

@@ -1,0 +1,348 @@
+package mcptools
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
+	"github.com/e2e-mcp/e2e-mcp/report"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A session logs every call on it (the layer `logged`, handler.go) for its
+// report (session_report, `e2e-mcp run --report`): the tool, its arguments
+// with secrets masked, when it ran and for how long, and how it ended: a
+// clipped answer, or a failure's whole answer, images included. With
+// Deps.ReportShots on, each successful action also keeps a small JPEG of the
+// viewport taken after it: 7-40 KB, but one more capture, which waits for a
+// frame (about 45 ms whatever the page, BenchmarkReportShot), so it is off
+// unless the operator (--report-screenshots) or `run --report` asks for it.
+// Everything is bounded, the oldest going first and counted.
+const (
+	maxLoggedSteps    = 300      // steps kept
+	maxLoggedShots    = 60       // screenshots kept (7-40 KB each)
+	maxLoggedFailures = 10       // failure answers kept whole
+	maxLoggedResult   = 2 << 10  // the text kept of a successful answer
+	maxLoggedFailure  = 64 << 10 // the text kept of a failure answer
+	maxLoggedSecrets  = 32
+	reportShotWidth   = 800
+	reportShotQuality = 50
+	reportShotTimeout = 2 * time.Second
+)
+
+// loggedStep is one call in a session's step log.
+type loggedStep struct {
+	tool    string
+	args    map[string]any // secrets masked
+	start   time.Time
+	took    time.Duration
+	ok      bool
+	result  string        // a successful answer's text, clipped
+	shot    []byte        // JPEG after the action, if taken
+	failure []mcp.Content // a failure's whole answer
+	cut     bool          // failure holds only the start of its text
+}
+
+// stepLog is a session's bounded log of calls.
+type stepLog struct {
+	steps   []loggedStep
+	dropped int      // the oldest steps no longer kept
+	secrets []string // values typed into password fields and the like
+}
+
+// logged keeps each call on the session in its step log (not
+// session_report's own calls). It sits outside diagnosed, so a failure is
+// kept with its whole answer.
+func logged[T any](d *Deps, name string, next sessionFunc[T]) sessionFunc[T] {
+	if name == "session_report" {
+		return next
+	}
+	return func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		res, err := next(ctx, s, req, args)
+		if err == nil && res != nil && s.interruptedBy() == "" {
+			s.logStep(ctx, d, name, req.Params.Arguments, start, time.Since(start), res)
+		}
+		return res, err
+	}
+}
+
+// logStep adds a call's outcome to the step log.
+func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, start time.Time, took time.Duration, res *mcp.CallToolResult) {
+	l := &s.steps
+	args := map[string]any{}
+	if b, err := json.Marshal(raw); err == nil {
+		_ = json.Unmarshal(b, &args)
+	}
+	delete(args, "sessionId")
+	if t, ok := args["text"].(string); ok && tool == "browser_type" && s.tabs != nil {
+		if p := s.tabs.Current(); p != nil && p.LastTypeWasSecret() {
+			l.secret(t)
+			args["text"] = report.Masked
+		}
+	}
+	if pw, ok := args["httpPassword"].(string); ok {
+		l.secret(pw)
+	}
+	for _, k := range []string{"target", "startTarget", "endTarget"} {
+		// A ref means nothing to a reviewer: say which element it was.
+		if ref, ok := args[k].(string); ok && browser.IsRef(ref) {
+			if loc := s.locator(ref); loc != ref {
+				args[k] = ref + " = " + loc
+			}
+		}
+	}
+	st := loggedStep{tool: tool, args: report.MaskArgs(args), start: start, took: took, ok: !res.IsError}
+	if res.IsError {
+		st.failure = keepContent(res.Content)
+		failures := 0
+		for i := len(l.steps) - 1; i >= 0; i-- {
+			old := &l.steps[i]
+			if old.failure == nil || old.cut {
+				continue
+			}
+			if failures++; failures >= maxLoggedFailures {
+				old.failure = []mcp.Content{mcp.NewTextContent(text.Clip(ResultText(&mcp.CallToolResult{Content: old.failure}), maxLoggedResult) +
+					"\n(the rest of this answer is not kept: a session keeps its newest failure answers whole)")}
+				old.cut = true
+			}
+		}
+	} else {
+		st.result = text.Clip(ResultText(res), maxLoggedResult)
+		if d.ReportShots && flow.ActionOf(tool) != "" {
+			st.shot = s.reportShot(ctx)
+		}
+	}
+	if st.shot != nil {
+		shots := 0
+		for i := len(l.steps) - 1; i >= 0; i-- {
+			if l.steps[i].shot != nil {
+				if shots++; shots >= maxLoggedShots {
+					l.steps[i].shot = nil
+				}
+			}
+		}
+	}
+	if len(l.steps) >= maxLoggedSteps {
+		l.steps = l.steps[1:]
+		l.dropped++
+	}
+	l.steps = append(l.steps, st)
+}
+
+// secret remembers a value the report must never show.
+func (l *stepLog) secret(v string) {
+	for _, s := range l.secrets {
+		if s == v {
+			return
+		}
+	}
+	if len(l.secrets) < maxLoggedSecrets {
+		l.secrets = append(l.secrets, v)
+	}
+}
+
+// keepContent copies an answer's content for the log, its text bounded.
+func keepContent(in []mcp.Content) []mcp.Content {
+	out := make([]mcp.Content, 0, len(in))
+	for _, c := range in {
+		if t, ok := c.(mcp.TextContent); ok {
+			c = mcp.NewTextContent(text.Clip(t.Text, maxLoggedFailure))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// reportShot is a small JPEG of the current tab's viewport, or nil when
+// there is none to take (no tab, a dialog up, a capture that fails).
+func (s *Session) reportShot(ctx context.Context) []byte {
+	if s.tabs == nil || s.tabs.Gone() {
+		return nil
+	}
+	p := s.tabs.Current()
+	if p == nil || p.Gone() || p.Dialog() != nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, reportShotTimeout)
+	defer cancel()
+	img, err := p.Screenshot(cctx, browser.ScreenshotOptions{Format: "jpeg", Quality: reportShotQuality, MaxWidth: reportShotWidth})
+	if err != nil {
+		return nil
+	}
+	return img
+}
+
+// ReportInfo is what a caller adds to a session's report.
+type ReportInfo struct {
+	Title, Status, Summary string
+	Meta                   []report.KV
+}
+
+// buildReport turns the session's step log and logs into a report.
+func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
+	r := report.Report{Title: info.Title, Status: info.Status, Summary: info.Summary, Generated: time.Now(),
+		Meta:         append([]report.KV{{Key: "session", Value: s.ID}, {Key: "started", Value: s.Created.UTC().Format("2006-01-02 15:04:05 UTC")}}, info.Meta...),
+		DroppedSteps: s.steps.dropped}
+	if r.Title == "" {
+		r.Title = "e2e-mcp session " + s.ID
+	}
+	failed := 0
+	for i, st := range s.steps.steps {
+		rs := report.Step{Tool: st.tool, Args: st.args, Start: st.start, Duration: st.took, OK: st.ok, Result: st.result}
+		if st.shot != nil {
+			rs.Shot = &report.Image{MIME: "image/jpeg", Data: st.shot, Caption: fmt.Sprintf("after step %d (%d KB)", i+1, (len(st.shot)+1023)/1024)}
+		}
+		if !st.ok {
+			failed++
+			rs.Failure = reportParts(st.failure)
+		}
+		r.Steps = append(r.Steps, rs)
+	}
+	if r.Status == "" && r.Summary == "" {
+		r.Summary = fmt.Sprintf("%d step(s), %d failed", len(s.steps.steps)+s.steps.dropped, failed)
+		r.Meta = append(r.Meta, report.KV{Key: "steps", Value: r.Summary})
+		r.Summary = ""
+	}
+	if !d.ReportShots {
+		r.Notes = append(r.Notes, "Screenshots after each action are off on this server (--report-screenshots turns them on); failures carry their own.")
+	}
+	if s.dev != nil {
+		dev := &report.Dev{Command: s.dev.desc}
+		if s.dev.result != nil {
+			dev.URL = s.dev.result.URL
+		}
+		if lines, note, err := d.devLogTail(s); err != nil {
+			dev.LogNote = "unavailable: " + err.Error()
+		} else {
+			dev.Log, dev.LogNote = lines, "last stderr lines"+note
+		}
+		r.Dev = dev
+	}
+	if s.tabs != nil && !s.tabs.Gone() {
+		if p := s.tabs.Current(); p != nil && !p.Gone() {
+			msgs, dropped := p.ConsoleLog()
+			for _, m := range msgs {
+				r.Console = append(r.Console, report.Console{Time: m.Time, Level: m.Level, Text: text.Clip(m.Text, 2000), Location: m.Location})
+			}
+			if dropped > 0 {
+				r.ConsoleNote = fmt.Sprintf("%d earlier message(s) are not kept.", dropped)
+			}
+			reqs, _ := p.NetworkRequests("", false)
+			for _, q := range reqs {
+				out := "in flight"
+				if q.Done {
+					out = requestOutcome(q)
+				}
+				r.Network = append(r.Network, report.Request{Method: q.Method, URL: text.Clip(q.URL, 2000), Type: q.Type, Outcome: out, Failed: q.Failed()})
+			}
+			r.ConsoleNote = strings.TrimSpace("Of the current tab. " + r.ConsoleNote)
+			r.NetworkNote = "Of the current tab, the newest kept."
+		}
+	}
+	return r
+}
+
+// reportParts turns an answer's content into the report's parts, in
+// order: text as text, every image with a caption (its _meta caption, title
+// or name when it has one), anything else named.
+func reportParts(content []mcp.Content) []report.Part {
+	var parts []report.Part
+	n := 0
+	for _, c := range content {
+		switch x := c.(type) {
+		case mcp.TextContent:
+			parts = append(parts, report.Part{Text: x.Text})
+		case mcp.ImageContent:
+			n++
+			im := &report.Image{MIME: x.MIMEType}
+			data, err := base64.StdEncoding.DecodeString(x.Data)
+			if err == nil {
+				im.Data = data
+			} else {
+				im.MIME = "undecodable " + x.MIMEType
+			}
+			im.Caption = fmt.Sprintf("image %d of the answer (%s, %d KB)", n, x.MIMEType, (len(data)+1023)/1024)
+			if x.Meta != nil {
+				for _, k := range []string{"caption", "title", "name"} {
+					if v, ok := x.Meta.AdditionalFields[k].(string); ok && v != "" {
+						im.Caption = v + " — " + im.Caption
+						break
+					}
+				}
+			}
+			parts = append(parts, report.Part{Image: im})
+		case mcp.EmbeddedResource:
+			if r, ok := x.Resource.(mcp.TextResourceContents); ok {
+				parts = append(parts, report.Part{Text: r.URI + "\n" + text.Clip(r.Text, maxLoggedFailure)})
+			} else {
+				parts = append(parts, report.Part{Text: "(an embedded resource)"})
+			}
+		default:
+			parts = append(parts, report.Part{Text: fmt.Sprintf("(a %T content item)", c)})
+		}
+	}
+	return parts
+}
+
+// renderReport is the session's report as HTML.
+func (d *Deps) renderReport(s *Session, info ReportInfo) ([]byte, report.Report, error) {
+	r := d.buildReport(s, info)
+	b, err := report.Render(r, report.Options{Secrets: append(append([]string{}, s.steps.secrets...), d.ReportSecrets...)})
+	return b, r, err
+}
+
+// SessionReport renders the report of session id (the flow runner's
+// sessions), holding it for the length of the call.
+func (d *Deps) SessionReport(ctx context.Context, id string, info ReportInfo) ([]byte, error) {
+	s, _, err := d.Sessions.acquire(ctx, id, "session_report")
+	if err != nil {
+		return nil, err
+	}
+	defer s.release()
+	b, _, err := d.renderReport(s, info)
+	return b, err
+}
+
+// SessionReportParams are the arguments of session_report.
+type SessionReportParams struct {
+	Path string `json:"path,omitempty" jsonschema:"File to write (file roots)"`
+	SessionArg
+}
+
+func sessionReportTool(d *Deps) Tool {
+	return define(d, "session_report", ToolsetSession,
+		"The session's steps, screenshots, failures and logs as one HTML file.",
+		annotations{title: "Session report", destructive: true, openWorld: false},
+		func(_ context.Context, s *Session, a SessionReportParams) (*mcp.CallToolResult, error) {
+			b, r, err := d.renderReport(s, ReportInfo{})
+			if err != nil {
+				return nil, err
+			}
+			out, err := d.outputPath("path", a.Path, "report-*.html")
+			if err != nil {
+				return nil, err
+			}
+			if err := out.write(b); err != nil {
+				out.discard()
+				return nil, err
+			}
+			shots := 0
+			for _, st := range r.Steps {
+				if st.Shot != nil {
+					shots++
+				}
+			}
+			var res response
+			res.resultf("Wrote the report of session %s (%d steps, %d screenshots, %d KB) to %s", s.ID, len(r.Steps), shots, (len(b)+1023)/1024, out.path)
+			res.set("path", out.path)
+			res.set("steps", len(r.Steps))
+			return res.build(), nil
+		})
+}

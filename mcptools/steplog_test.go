@@ -1,0 +1,84 @@
+package mcptools
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/report"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// TestStepLog_Bounds: the log keeps its newest steps and counts the rest,
+// keeps only the newest failure answers whole, and never holds a password
+// given as an argument.
+func TestStepLog_Bounds(t *testing.T) {
+	s := newSession(sessionKey{id: "t"}, "")
+	d := &Deps{}
+	fail := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent("### Error\n" + strings.Repeat("x", 5000)),
+		mcp.NewImageContent("AAAA", "image/png")}}
+	for i := range maxLoggedSteps + 10 {
+		res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(strings.Repeat("y", 10000))}}
+		if i%20 == 0 {
+			res = fail
+		}
+		s.logStep(context.Background(), d, "browser_click", map[string]any{"target": "#go", "sessionId": "t"}, time.Now(), time.Millisecond, res)
+	}
+	s.logStep(context.Background(), d, "browser_emulate", map[string]any{"httpPassword": "opensesame"}, time.Now(), 0, &mcp.CallToolResult{})
+	l := s.steps
+	if len(l.steps) != maxLoggedSteps || l.dropped != 11 {
+		t.Fatalf("kept %d steps, dropped %d; want %d and 11", len(l.steps), l.dropped, maxLoggedSteps)
+	}
+	whole := 0
+	for _, st := range l.steps {
+		if len(st.result) > maxLoggedResult+10 {
+			t.Fatalf("a successful answer kept at %d bytes", len(st.result))
+		}
+		if _, ok := st.args["sessionId"]; ok {
+			t.Fatal("the session id is kept as an argument")
+		}
+		if st.failure != nil && !st.cut {
+			whole++
+			if len(st.failure) != 2 {
+				t.Errorf("a whole failure answer lost its image: %d parts", len(st.failure))
+			}
+		}
+	}
+	if whole != maxLoggedFailures {
+		t.Errorf("%d failure answers kept whole, want %d", whole, maxLoggedFailures)
+	}
+	last := l.steps[len(l.steps)-1]
+	if last.args["httpPassword"] != report.Masked || len(l.secrets) != 1 || l.secrets[0] != "opensesame" {
+		t.Errorf("the password argument: %v, secrets %v", last.args, l.secrets)
+	}
+}
+
+// TestReportParts: a failure answer's content becomes the report's parts in
+// order, every image with a caption (its _meta caption when it has one).
+func TestReportParts(t *testing.T) {
+	diff := mcp.NewImageContent("iVBORw0K", "image/png")
+	diff.Meta = &mcp.Meta{AdditionalFields: map[string]any{"caption": "diff against the baseline"}}
+	parts := reportParts([]mcp.Content{
+		mcp.NewTextContent("### Error"),
+		mcp.NewImageContent("/9j/4AAQ", "image/jpeg"),
+		diff,
+		mcp.NewImageContent("not base64!", "image/png"),
+		mcp.NewAudioContent("AAAA", "audio/wav"),
+	})
+	if len(parts) != 5 || parts[0].Text != "### Error" {
+		t.Fatalf("parts: %+v", parts)
+	}
+	if im := parts[1].Image; im == nil || im.MIME != "image/jpeg" || !strings.Contains(im.Caption, "image 1 of the answer") {
+		t.Errorf("the screenshot: %+v", parts[1].Image)
+	}
+	if im := parts[2].Image; im == nil || !strings.HasPrefix(im.Caption, "diff against the baseline") {
+		t.Errorf("the captioned image: %+v", parts[2].Image)
+	}
+	if im := parts[3].Image; im == nil || im.Data != nil || !strings.HasPrefix(im.MIME, "undecodable") {
+		t.Errorf("an undecodable image must be named, not shown: %+v", parts[3].Image)
+	}
+	if !strings.Contains(parts[4].Text, "AudioContent") {
+		t.Errorf("an unknown content item is not named: %+v", parts[4])
+	}
+}

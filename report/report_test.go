@@ -1,0 +1,142 @@
+package report
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pngOf is a real PNG of w×h pixels.
+func pngOf(t *testing.T, w, h int) []byte {
+	t.Helper()
+	im := image.NewRGBA(image.Rect(0, 0, w, h))
+	for x := range w {
+		for y := range h {
+			im.Set(x, y, color.RGBA{uint8(x * 7), uint8(y * 13), uint8(x ^ y), 255})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, im); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+const hostile = `</script><img src=x onerror=alert(1)><script>alert(2)</script>"'&`
+
+// TestRender_EscapesEverything: a hostile string in every field the page
+// shows comes out as text, never as markup.
+func TestRender_EscapesEverything(t *testing.T) {
+	r := Report{
+		Title: hostile, Status: "failed", Summary: hostile, Generated: time.Now(),
+		Meta:  []KV{{"flow", hostile}},
+		Notes: []string{hostile},
+		Steps: []Step{
+			{Tool: "browser_type", Args: map[string]any{"target": hostile, "text": hostile}, OK: true, Result: hostile,
+				Shot: &Image{MIME: "image/png", Data: pngOf(t, 4, 4), Caption: hostile}},
+			{Tool: hostile, Failure: []Part{{Text: hostile}, {Image: &Image{MIME: "image/png", Data: pngOf(t, 4, 4), Caption: hostile}},
+				{Image: &Image{MIME: `text/html"><script>`, Data: []byte(hostile), Caption: "not an image"}}}},
+		},
+		Dev:     &Dev{Command: hostile, URL: "javascript:alert(1)", Log: []string{hostile}, LogNote: hostile},
+		Console: []Console{{Level: "error", Text: hostile, Location: hostile}},
+		Network: []Request{{Method: "GET", URL: hostile, Outcome: hostile, Failed: true}},
+	}
+	b, err := Render(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, bad := range []string{"<img src=x", "<script>", "onerror=alert(1)>", "</script><"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the hostile string came out as markup (%q):\n%s", bad, html)
+		}
+	}
+	if n := strings.Count(html, "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"); n < 10 {
+		t.Errorf("the hostile string is shown escaped only %d times; want it in every field", n)
+	}
+	if strings.Count(html, `src="data:image/png;base64,`) != 2 {
+		t.Errorf("want the two PNGs as data: URIs:\n%s", html)
+	}
+	if strings.Contains(html, "data:text/html") || !strings.Contains(html, "not shown") {
+		t.Errorf("an image of another type must not become a data: URI")
+	}
+	for _, want := range []string{`<meta name="viewport"`, `default-src 'none'`, "<style>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %s in the page", want)
+		}
+	}
+	for _, external := range []string{"http://", "https://", "<script", "<link"} {
+		if strings.Contains(strings.ToLower(html), external) {
+			t.Errorf("the page names %q: it must need nothing outside itself", external)
+		}
+	}
+}
+
+// TestRender_MasksSecrets: a known secret is masked wherever it appears,
+// and secret-looking arguments whatever their value.
+func TestRender_MasksSecrets(t *testing.T) {
+	r := Report{
+		Title: "run", Meta: []KV{{"url", "http://u:hunter2@x"}},
+		Steps: []Step{
+			{Tool: "browser_type", Args: map[string]any{"target": "#pw", "text": "hunter2"}, OK: true, Result: "typed hunter2"},
+			{Tool: "browser_emulate", Args: map[string]any{"httpPassword": "opensesame", "nested": []any{map[string]any{"apiKey": "k-123"}}}, OK: true},
+			{Tool: "browser_click", Failure: []Part{{Text: `Context: {"text":"hunter2"}`}, {Image: &Image{MIME: "image/png", Data: pngOf(t, 2, 2), Caption: "hunter2 shown"}}}},
+		},
+		Dev:     &Dev{Command: "app --password hunter2", Log: []string{"login hunter2 ok"}},
+		Console: []Console{{Level: "log", Text: "pw=hunter2"}},
+		Network: []Request{{Method: "GET", URL: "http://x/?p=hunter2"}},
+	}
+	b, err := Render(r, Options{Secrets: []string{"hunter2", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, secret := range []string{"hunter2", "opensesame", "k-123"} {
+		if strings.Contains(html, secret) {
+			t.Errorf("the secret %q is in the report", secret)
+		}
+	}
+	if c := strings.Count(html, Masked); c < 9 {
+		t.Errorf("want every secret shown as %s (9 places), got %d", Masked, c)
+	}
+	if r.Steps[0].Args["text"] != "hunter2" {
+		t.Error("Render changed the caller's report")
+	}
+}
+
+// TestRender_SizeCap: over the cap, the oldest screenshots go first and
+// the file says so; the failure's image stays while screenshots can go.
+func TestRender_SizeCap(t *testing.T) {
+	shot := pngOf(t, 120, 120)
+	var r Report
+	for range 10 {
+		r.Steps = append(r.Steps, Step{Tool: "browser_click", OK: true, Shot: &Image{MIME: "image/png", Data: shot}})
+	}
+	r.Steps = append(r.Steps, Step{Tool: "browser_expect", Failure: []Part{{Text: "failed"}, {Image: &Image{MIME: "image/png", Data: shot, Caption: "at the failure"}}}})
+	full, err := Render(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := len(full) - 3*len(shot)
+	b, err := Render(r, Options{MaxBytes: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	if len(b) > limit {
+		t.Errorf("the report is %d bytes, over its cap of %d", len(b), limit)
+	}
+	if !strings.Contains(html, "screenshot(s) left out (the oldest first)") {
+		t.Errorf("the report does not say what it left out")
+	}
+	if strings.Contains(html, `alt="screenshot after step 1"`) || !strings.Contains(html, `alt="screenshot after step 10"`) {
+		t.Errorf("want the oldest screenshot left out and the newest kept")
+	}
+	if !strings.Contains(html, `alt="image of the failure answer"`) {
+		t.Errorf("the failure's image went before the screenshots")
+	}
+}
