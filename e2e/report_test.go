@@ -244,7 +244,7 @@ func TestReport_SessionTool(t *testing.T) {
 	}
 	env, _ := serverEnv(t)
 	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn",
-		"E2E_MCP_REPORT_SCREENSHOTS=true", "E2E_MCP_ALLOW_FILE_URLS=true")
+		"E2E_MCP_CAPS=report", "E2E_MCP_ALLOW_FILE_URLS=true")
 	c := startClient(t, env)
 	mustCall(t, c, "session_start", map[string]any{"run": python + " " + filepath.Join(dir, "app.py") + " $PORT", "cwd": dir})
 	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": "/"})

@@ -34,10 +34,13 @@ const (
 	// CapAudit: the page's accessibility checked against a rule set, and
 	// its Core Web Vitals measured.
 	CapAudit = "audit"
+	// CapReport: session_report, and a small screenshot after each action
+	// for it.
+	CapReport = "report"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapAudit, CapEmulation, CapNetwork, CapPDF, CapStorage, CapTime, CapVision}
+var CapGroups = []string{CapAudit, CapEmulation, CapNetwork, CapPDF, CapReport, CapStorage, CapTime, CapVision}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

@@ -230,7 +230,7 @@ func (d *Deps) newServer(sessionID string, a SessionStartParams) (devserver.Serv
 
 // SessionParams are the arguments of the session tools that take no others.
 type SessionParams struct {
-	DevSessionArg
+	SessionArg
 }
 
 func requireDev(s *Session) error {
@@ -357,7 +357,7 @@ type ServerLogsParams struct {
 	Lines  int    `json:"lines,omitempty" jsonschema:"Last N lines (default 100, at most 2000)"`
 	Grep   string `json:"grep,omitempty" jsonschema:"Only lines matching this regex"`
 	Since  *int64 `json:"since,omitempty" jsonschema:"Cursor from an earlier call: only newer lines"`
-	DevSessionArg
+	SessionArg
 }
 
 // maxLogLines bounds server_logs.

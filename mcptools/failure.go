@@ -304,7 +304,7 @@ func (s *Session) recordError(e errorRecord) {
 
 // SessionErrorsParams are the arguments of session_errors.
 type SessionErrorsParams struct {
-	DevSessionArg
+	SessionArg
 }
 
 func sessionErrorsTool(d *Deps) Tool {

@@ -134,9 +134,10 @@ type Deps struct {
 	// checks keep their baselines and whether they rewrite them
 	// (--update-snapshots); "" keeps the default (visual.go).
 	Baselines func(session string) (dir string, update bool)
-	// ReportShots: sessions keep a small screenshot after each action for
-	// their report (--report-screenshots; `run --report`).
-	ReportShots bool
+	// Reports: sessions log their calls for a report (steplog.go): the
+	// report group is on, or `run --report` asks. ReportShots: they keep
+	// a small screenshot after each action too.
+	Reports, ReportShots bool
 	// ReportSecrets are values no report shows (the flow runner's
 	// E2E_SECRET_n).
 	ReportSecrets []string
@@ -157,7 +158,7 @@ func Inventory(d *Deps) []Tool {
 		serverLogsTool(d),
 		sessionErrorsTool(d),
 		exportFlowTool(d),
-		sessionReportTool(d),
+		inCap(CapReport, sessionReportTool(d)),
 		navigateTool(d),
 		backTool(d),
 		forwardTool(d),
@@ -194,15 +195,15 @@ func Inventory(d *Deps) []Tool {
 // SessionArg is the optional sessionId every tool takes.
 //
 // Its schema carries no description: the server's instructions explain it
-// once, and the session tools' own sessionId (DevSessionArg) says it again;
-// a description on every tool would cost 1.5 KB of every request.
+// once, and session_start's sessionId (DevSessionArg) says it again; a
+// description on every tool would cost 2 KB of every request.
 type SessionArg struct {
 	SessionID string `json:"sessionId,omitempty"`
 }
 
 func (a SessionArg) session() string { return a.SessionID }
 
-// DevSessionArg is SessionArg with its description, for the session tools.
+// DevSessionArg is SessionArg with its description, for session_start.
 type DevSessionArg struct {
 	SessionID string `json:"sessionId,omitempty" jsonschema:"Isolated session; omit for yours"`
 }

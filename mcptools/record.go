@@ -174,7 +174,7 @@ type ExportFlowParams struct {
 	Path   string `json:"path,omitempty" jsonschema:"File to write (file roots). Omit: the YAML"`
 	Name   string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
 	Format string `json:"format,omitempty" jsonschema:"enum=playwright"`
-	DevSessionArg
+	SessionArg
 }
 
 func exportFlowTool(d *Deps) Tool {

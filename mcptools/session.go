@@ -8,7 +8,7 @@ import (
 
 // SessionListParams are the arguments of session_list.
 type SessionListParams struct {
-	DevSessionArg
+	SessionArg
 }
 
 func sessionListTool(d *Deps) Tool {

@@ -16,13 +16,14 @@ import (
 )
 
 // A session logs every call on it (the layer `logged`, handler.go) for its
-// report (session_report, `e2e-mcp run --report`): the tool, its arguments
+// report (session_report in the report group, `e2e-mcp run --report`;
+// otherwise nothing is logged): the tool, its arguments
 // with secrets masked, when it ran and for how long, and how it ended: a
 // clipped answer, or a failure's whole answer, images included. With
 // Deps.ReportShots on, each successful action also keeps a small JPEG of the
 // viewport taken after it: 7-40 KB, but one more capture, which waits for a
 // frame (about 45 ms whatever the page, BenchmarkReportShot), so it is off
-// unless the operator (--report-screenshots) or `run --report` asks for it.
+// but for the report group (--caps report) and `run --report`.
 // Everything is bounded, the oldest going first and counted.
 const (
 	maxLoggedSteps    = 300      // steps kept
@@ -66,7 +67,7 @@ func logged[T any](d *Deps, name string, next sessionFunc[T]) sessionFunc[T] {
 	return func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		res, err := next(ctx, s, req, args)
-		if err == nil && res != nil && s.interruptedBy() == "" {
+		if d.Reports && err == nil && res != nil && s.interruptedBy() == "" {
 			s.logStep(ctx, d, name, req.Params.Arguments, start, time.Since(start), res)
 		}
 		return res, err
@@ -211,7 +212,7 @@ func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 		r.Summary = ""
 	}
 	if !d.ReportShots {
-		r.Notes = append(r.Notes, "Screenshots after each action are off on this server (--report-screenshots turns them on); failures carry their own.")
+		r.Notes = append(r.Notes, "Screenshots after each action are not kept by this server (the report group keeps them); failures carry their own.")
 	}
 	if s.dev != nil {
 		dev := &report.Dev{Command: s.dev.desc}

@@ -29,10 +29,11 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	if cfg.StorageState != "" {
 		reg.StartState, _ = mcptools.ReadStorageState(cfg.StorageState) // Validate read it once
 	}
+	report := slices.Contains(caps, mcptools.CapReport)
 	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
-		Caps:    caps,
+		Caps: caps, Reports: report, ReportShots: report,
 		Browser: bm, Sessions: reg, Logger: log,
-		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines, ReportShots: cfg.ReportScreenshots,
+		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
 		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout,
 			Shutdown: cfg.ShutdownTimeout},

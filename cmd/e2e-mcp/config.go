@@ -53,9 +53,6 @@ type Config struct {
 	ErrorLogLines int
 	// TestIDAttribute is the attribute testid= selectors match.
 	TestIDAttribute string
-	// ReportScreenshots: sessions keep a small screenshot after each
-	// action for session_report.
-	ReportScreenshots bool
 	// FileRoots lists the directories file uploads may come from (comma or
 	// path-list separated); empty means the working directory.
 	FileRoots string
@@ -191,8 +188,6 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.ErrorLogLines })},
 	{"test-id-attribute", "E2E_MCP_TEST_ID_ATTRIBUTE", "data-testid", "attribute that testid= selectors match",
 		str(func(c *Config) *string { return &c.TestIDAttribute })},
-	{"report-screenshots", "E2E_MCP_REPORT_SCREENSHOTS", "false", "sessions keep a small JPEG after each action for session_report (costs one capture per action)",
-		boolean(func(c *Config) *bool { return &c.ReportScreenshots })},
 	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and, over stdio, tools may write to, comma or colon separated (default: the working directory over stdio; over HTTP none: uploads need this flag)",
 		str(func(c *Config) *string { return &c.FileRoots })},
 	{"allowed-origins", "E2E_MCP_ALLOWED_ORIGINS", "", "only these origins may be requested by pages (every request, not only navigations), comma separated: [scheme://]host[:port], host may be *.example.com or *; the session's dev server is always allowed",

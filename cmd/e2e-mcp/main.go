@@ -213,7 +213,9 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 		reg.KeepOnDisconnect = true
 		// Its client is the CLI, not a model: every group is offered
 		// (pdf, storage...), whatever the list weighs.
-		a.deps.Caps, reg.Vitals = mcptools.CapGroups, true
+		// Its calls are logged for session_report, without a screenshot
+		// after each (a capture a command would wait for).
+		a.deps.Caps, reg.Vitals, a.deps.Reports = mcptools.CapGroups, true, true
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()

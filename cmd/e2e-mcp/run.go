@@ -117,7 +117,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			return cli.ExitUsage
 		}
 		rep = &reporter{dir: *reportDir, deps: a.deps, stderr: stderr, names: reportNames(flows)}
-		a.deps.ReportShots = true
+		a.deps.Reports, a.deps.ReportShots = true, true
 		for _, kv := range os.Environ() {
 			if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "E2E_SECRET_") && v != "" {
 				a.deps.ReportSecrets = append(a.deps.ReportSecrets, v)

@@ -243,6 +243,8 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		return w.wait(a, promise)
 	case "expect":
 		return w.expect(a)
+	case "audit_a11y":
+		w.skip("the accessibility audit (e2e-mcp's own rules, docs/audit.md): `e2e-mcp run` checks it; in Playwright, @axe-core/playwright is the usual way")
 	default:
 		w.skip("the action " + st.Action)
 	}
@@ -558,6 +560,9 @@ func prefixed(s string) string {
 // same meaning: text contains (whitespace-normalized) or matches a
 // /regex/, value equals or matches, count is a number.
 func (w *writer) expect(a map[string]any) error {
+	if str(a, "check") == "screenshot" {
+		return w.expectScreenshot(a)
+	}
 	l, err := w.loc(str(a, "target"))
 	if err != nil {
 		return err
@@ -605,5 +610,51 @@ func (w *writer) expect(a map[string]any) error {
 		return nil
 	}
 	w.line("await expect(%s).%s;", l, call)
+	return nil
+}
+
+// expectScreenshot is a visual check as Playwright's toHaveScreenshot: the
+// same name, masks, color threshold and pixels allowed to differ. The
+// baseline is Playwright's own (its snapshot directory, written by a run
+// with --update-snapshots), not the flow's FLOW.snapshots/ image: the two
+// render alike only on the same machine and browser.
+func (w *writer) expectScreenshot(a map[string]any) error {
+	subject := "page"
+	if t := str(a, "target"); t != "" {
+		l, err := w.loc(t)
+		if err != nil {
+			return err
+		}
+		subject = l
+	}
+	var masks []string
+	for _, m := range strs(a, "mask") {
+		l, err := w.loc(m)
+		if err != nil {
+			return err
+		}
+		masks = append(masks, l)
+	}
+	var mask, threshold, maxDiff string
+	if len(masks) > 0 {
+		mask = "mask: [" + strings.Join(masks, ", ") + "]"
+	}
+	if v, ok := num(a, "threshold"); ok {
+		threshold = fmt.Sprintf("threshold: %g", v)
+	}
+	if v, ok := num(a, "maxDiff"); ok && v > 0 {
+		if v < 1 {
+			maxDiff = fmt.Sprintf("maxDiffPixelRatio: %g", v)
+		} else {
+			maxDiff = fmt.Sprintf("maxDiffPixels: %g", v)
+		}
+	}
+	name := ""
+	if n := str(a, "expected"); n != "" {
+		name = Quote(n+".png") + ", "
+	}
+	w.line("// The baseline is Playwright's: a first run with --update-snapshots writes it.")
+	w.line("await expect(%s).toHaveScreenshot(%s%s);", subject, name,
+		opts("animations: 'disabled'", "caret: 'hide'", mask, threshold, maxDiff, timeoutOpt(a)))
 	return nil
 }
