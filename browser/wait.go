@@ -327,11 +327,18 @@ func parseURLPattern(s string) (urlMatcher, error) {
 	if m := regexArgRE.FindStringSubmatch(s); m != nil && !strings.Contains(s, "**") && !strings.Contains(s, "/*") {
 		return urlMatcher{src: m[1], flags: m[2]}, nil
 	}
+	return urlMatcher{src: GlobSource(s), rel: strings.HasPrefix(s, "/")}, nil
+}
+
+// GlobSource is a URL glob as the regular expression (RE2 and JavaScript
+// alike) it is matched with: ** any characters, * any but '/', the rest
+// literal, the whole string.
+func GlobSource(g string) string {
 	var b strings.Builder
 	b.WriteByte('^')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '*' && i+1 < len(s) && s[i+1] == '*':
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; {
+		case c == '*' && i+1 < len(g) && g[i+1] == '*':
 			b.WriteString(".*")
 			i++
 		case c == '*':
@@ -344,7 +351,7 @@ func parseURLPattern(s string) (urlMatcher, error) {
 		}
 	}
 	b.WriteByte('$')
-	return urlMatcher{src: b.String(), rel: strings.HasPrefix(s, "/")}, nil
+	return b.String()
 }
 
 // Checks [Page.Expect] knows.

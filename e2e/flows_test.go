@@ -42,21 +42,31 @@ func appProcesses(dir string) []string {
 	return out
 }
 
+// signUpApp copies the sign-up app (testdata/flowapp/app.py) into dir and
+// returns python3's path and dir.
+func signUpApp(t *testing.T, dir string) (python, _ string) {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 is needed for this test: %v", err)
+	}
+	app, err := os.ReadFile("testdata/flowapp/app.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "app.py"), app, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return python, dir
+}
+
 // TestFlowExportAndRun: sign up through MCP and check the welcome text;
 // export the session as a flow; `e2e-mcp run` replays it green with a
 // fresh dev server; with the button's label changed the run fails at that
 // step, with artifacts and a JUnit report; --parallel 4 over 8 copies
 // passes and leaves no process.
 func TestFlowExportAndRun(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("python3 is needed for this test: %v", err)
-	}
-	dir := t.TempDir()
-	app, _ := os.ReadFile("testdata/flowapp/app.py")
-	if err := os.WriteFile(filepath.Join(dir, "app.py"), app, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	python, dir := signUpApp(t, t.TempDir())
 	env, tmp := serverEnv(t)
 	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn")
 

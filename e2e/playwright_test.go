@@ -14,17 +14,7 @@ import (
 // ready for session_export_flow. Its file roots are dir.
 func signUpAndExport(t *testing.T, dir string) (python string, must func(tool string, args map[string]any) string, try func(tool string, args map[string]any) (string, bool)) {
 	t.Helper()
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("python3 is needed for this test: %v", err)
-	}
-	app, err := os.ReadFile("testdata/flowapp/app.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "app.py"), app, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	python, _ = signUpApp(t, dir)
 	env, _ := serverEnv(t)
 	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn")
 	c := startClient(t, env)

@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -110,15 +109,7 @@ func openReport(t *testing.T, c *client.Client, path, viewer string) reportView 
 // of the failure (decoded), the stack trace, a screenshot after each step
 // before it, no password; the JUnit report links it.
 func TestReport_FailingFlow(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("python3 is needed for this test: %v", err)
-	}
-	dir := t.TempDir()
-	app, _ := os.ReadFile("testdata/flowapp/app.py")
-	if err := os.WriteFile(filepath.Join(dir, "app.py"), app, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	python, dir := signUpApp(t, t.TempDir())
 	flowFile := filepath.Join(dir, "signup.yaml")
 	flowText := fmt.Sprintf(`name: sign-up
 dev:
@@ -233,15 +224,7 @@ steps:
 // writes its report with session_report: every call is listed, each action
 // with a screenshot that decodes, the typed password masked.
 func TestReport_SessionTool(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("python3 is needed for this test: %v", err)
-	}
-	dir := t.TempDir()
-	app, _ := os.ReadFile("testdata/flowapp/app.py")
-	if err := os.WriteFile(filepath.Join(dir, "app.py"), app, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	python, dir := signUpApp(t, t.TempDir())
 	env, _ := serverEnv(t)
 	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn",
 		"E2E_MCP_CAPS=report", "E2E_MCP_ALLOW_FILE_URLS=true")

@@ -28,19 +28,9 @@ func convertMain(args []string, stdout, stderr io.Writer) int {
 			"webServer starts the flows' dev server. Run them with: npx playwright test -c DIR\n\n")
 		fs.PrintDefaults()
 	}
-	var files []string
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			if err == flag.ErrHelp {
-				return cli.ExitOK
-			}
-			return cli.ExitUsage
-		}
-		rest = fs.Args()
-		if len(rest) > 0 {
-			files, rest = append(files, rest[0]), rest[1:]
-		}
+	files, code, ok := parseFiles(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) == 0 || *out == "" || *to == "" {
 		fs.Usage()

@@ -56,19 +56,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n\n")
 		fs.PrintDefaults()
 	}
-	var files []string
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			if err == flag.ErrHelp {
-				return cli.ExitOK
-			}
-			return cli.ExitUsage
-		}
-		rest = fs.Args()
-		if len(rest) > 0 {
-			files, rest = append(files, rest[0]), rest[1:]
-		}
+	files, code, ok := parseFiles(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) == 0 || *parallel < 1 {
 		fs.Usage()
@@ -421,4 +411,25 @@ func writeJUnit(path string, results []flowResult, took time.Duration) error {
 		return err
 	}
 	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644) //nolint:gosec // a report for the user
+}
+
+// parseFiles parses a subcommand's flags, which may come before, between
+// or after its file arguments (run a.yaml --junit r.xml b.yaml), and
+// returns the files. When it is not ok, the command exits with code
+// (--help: ExitOK; a bad flag, said by fs: ExitUsage).
+func parseFiles(fs *flag.FlagSet, args []string) (files []string, code int, ok bool) {
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			if err == flag.ErrHelp {
+				return nil, cli.ExitOK, false
+			}
+			return nil, cli.ExitUsage, false
+		}
+		rest = fs.Args()
+		if len(rest) > 0 {
+			files, rest = append(files, rest[0]), rest[1:]
+		}
+	}
+	return files, 0, true
 }

@@ -252,29 +252,8 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 }
 
 // globRE is a URL glob as the regular expression e2e-mcp matches it with
-// (browser/wait.go parseURLPattern): ** any characters, * any but '/',
-// the rest literal, the whole URL (or path?query, for a glob starting with
-// '/').
-func globRE(g string) string {
-	var b strings.Builder
-	b.WriteByte('^')
-	for i := 0; i < len(g); i++ {
-		switch c := g[i]; {
-		case c == '*' && i+1 < len(g) && g[i+1] == '*':
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case strings.IndexByte(`\^$.|?+()[]{}/`, c) >= 0:
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('$')
-	return b.String()
-}
+// (the whole URL, or path?query for a glob starting with '/').
+func globRE(g string) string { return browser.GlobSource(g) }
 
 // matcher is a URL pattern (browser_route, browser_wait_for) as what
 // Playwright's route and waitForURL take: a /regex/ as a RegExp; a glob
