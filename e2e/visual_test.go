@@ -271,8 +271,8 @@ func TestVisualFlowUpdateSnapshots(t *testing.T) {
 	}
 
 	moved.Store(true)
-	art := filepath.Join(dir, "artifacts")
-	out, code = runFlows(t, env, flowFile, "--artifacts", art)
+	art, rep := filepath.Join(dir, "artifacts"), filepath.Join(dir, "reports")
+	out, code = runFlows(t, env, flowFile, "--artifacts", art, "--report", rep)
 	if code != 1 || !strings.Contains(out, "FAIL  pricing-look") || !strings.Contains(out, "does not match baseline live-pricing") {
 		t.Fatalf("the run after the page changed (exit %d):\n%s", code, out)
 	}
@@ -283,6 +283,17 @@ func TestVisualFlowUpdateSnapshots(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(art, "pricing-look", "step-2-3.png")); err != nil {
 		t.Errorf("the artifacts hold no diff image: %v", err)
+	}
+	// The run's report shows the three images of the failure, each after
+	// its caption.
+	html, err := os.ReadFile(filepath.Join(rep, "pricing-look.html"))
+	if err != nil {
+		t.Fatalf("the failing run's report: %v", err)
+	}
+	report := string(html)
+	base, actual, diff := strings.Index(report, "Baseline "), strings.Index(report, "Actual ("), strings.Index(report, "Diff: ")
+	if base < 0 || actual < base || diff < actual || strings.Count(report[base:], "data:image/") < 3 || !strings.Contains(report[diff:], "data:image/png") {
+		t.Errorf("the report does not show the baseline, the actual image and the diff, in that order (at %d, %d, %d)", base, actual, diff)
 	}
 
 	out, code = runFlows(t, env, flowFile, "--update-snapshots")
