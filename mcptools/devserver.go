@@ -155,7 +155,7 @@ func sessionStartTool(d *Deps) Tool {
 				return nil, err
 			}
 			if a.StorageState != "" {
-				st, err := d.readState("storageState", a.StorageState)
+				st, err := d.readState(ctx, "storageState", a.StorageState)
 				if err != nil {
 					return nil, err
 				}

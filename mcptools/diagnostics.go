@@ -246,7 +246,7 @@ func networkRequestTool(d *Deps) Tool {
 				r.resultf("Body (%d bytes):\n%s", len(q.Body), text.Clip(string(q.Body), maxBodyShown))
 			}
 			if a.Filename != "" && q.BodyError == "" {
-				out, err := d.outputPath("filename", a.Filename, "body-*")
+				out, err := d.outputPath(ctx, "filename", a.Filename, "body-*")
 				if err != nil {
 					return nil, err
 				}

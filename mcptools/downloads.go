@@ -23,20 +23,16 @@ import (
 const downloadWait = 30 * time.Second
 
 // downloadDir is where downloads are kept: e2e-mcp-downloads in the first
-// file root (the working directory by default), or over HTTP the output
-// directory's downloads.
-func (d *Deps) downloadDir() (string, error) {
-	base, roots, err := d.writeRoots()
+// file root (roots.go), or over HTTP the output directory's downloads.
+func (d *Deps) downloadDir(ctx context.Context) (string, error) {
+	fr, err := d.writeRoots(ctx)
 	if err != nil {
 		return "", err
 	}
 	if d.Remote {
-		return filepath.Join(base, "downloads"), nil
+		return filepath.Join(fr.base, "downloads"), nil
 	}
-	if len(d.FileRoots) > 0 {
-		base = roots[0]
-	}
-	return filepath.Join(base, "e2e-mcp-downloads"), nil
+	return filepath.Join(fr.dirs[0], "e2e-mcp-downloads"), nil
 }
 
 // deliverDownloads adds the downloads the call started to its answer.
@@ -44,7 +40,7 @@ func (d *Deps) deliverDownloads(ctx context.Context, s *Session, res *mcp.CallTo
 	if s.tabs == nil || res == nil || res.IsError || !s.tabs.DownloadsBegun() {
 		return
 	}
-	d.reportDownloads(res, d.keepDownloads(s.tabs.TakeDownloads(ctx, downloadWait, false)))
+	d.reportDownloads(res, d.keepDownloads(ctx, s.tabs.TakeDownloads(ctx, downloadWait, false)))
 }
 
 // keptDownload is a download as the answer reports it.
@@ -58,9 +54,9 @@ type keptDownload struct {
 }
 
 // keepDownloads moves finished downloads into the downloads directory.
-func (d *Deps) keepDownloads(list []browser.Download) []keptDownload {
+func (d *Deps) keepDownloads(ctx context.Context, list []browser.Download) []keptDownload {
 	var out []keptDownload
-	dir, dirErr := d.downloadDir()
+	dir, dirErr := d.downloadDir(ctx)
 	for _, dl := range list {
 		k := keptDownload{Name: dl.Name, URL: dl.URL, State: dl.State, Size: dl.Size}
 		switch {

@@ -166,7 +166,7 @@ func initScriptTool(d *Deps) Tool {
 		"Run a script in every page the session loads from now on, before the page's own scripts.",
 		annotations{title: "Add an init script"},
 		func(ctx context.Context, s *Session, a InitScriptParams) (*mcp.CallToolResult, error) {
-			src, err := d.scriptOf(a.Script, a.Path)
+			src, err := d.scriptOf(ctx, a.Script, a.Path)
 			if err != nil {
 				return nil, err
 			}
@@ -184,12 +184,12 @@ func initScriptTool(d *Deps) Tool {
 }
 
 // scriptOf is an init script given inline or as a file under the read roots.
-func (d *Deps) scriptOf(script, path string) (string, error) {
+func (d *Deps) scriptOf(ctx context.Context, script, path string) (string, error) {
 	switch {
 	case script != "" && path != "":
 		return "", invalidInput("path", "give script or path, not both")
 	case path != "":
-		paths, err := d.readablePaths("path", []string{path})
+		paths, err := d.readablePaths(ctx, "path", []string{path})
 		if err != nil {
 			return "", err
 		}

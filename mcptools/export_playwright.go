@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // (session_export_flow with format playwright), and a playwright.config.ts
 // beside it whose webServer is the session's dev server, unless that
 // directory has one already: a team's config is never written over.
-func exportPlaywright(d *Deps, s *Session, f *flow.Flow, path string) (*mcp.CallToolResult, error) {
+func exportPlaywright(ctx context.Context, d *Deps, s *Session, f *flow.Flow, path string) (*mcp.CallToolResult, error) {
 	o := playwright.Options{}
 	if s.dev != nil {
 		o.DevURL = s.dev.result.URL
@@ -27,7 +28,7 @@ func exportPlaywright(d *Deps, s *Session, f *flow.Flow, path string) (*mcp.Call
 	outDir := ""
 	if path != "" {
 		var err error
-		if out, err = d.outputPath("path", path, "flow-*.spec.ts"); err != nil {
+		if out, err = d.outputPath(ctx, "path", path, "flow-*.spec.ts"); err != nil {
 			return nil, err
 		}
 		outDir = filepath.Dir(out.path)
@@ -52,7 +53,7 @@ func exportPlaywright(d *Deps, s *Session, f *flow.Flow, path string) (*mcp.Call
 		cfg := filepath.Join(outDir, "playwright.config.ts")
 		if _, err := os.Lstat(cfg); err == nil {
 			r.resultf("Kept the playwright.config.ts there; `e2e-mcp convert` writes one with the dev server as its webServer.")
-		} else if co, err := d.outputPath("path", cfg, ""); err == nil {
+		} else if co, err := d.outputPath(ctx, "path", cfg, ""); err == nil {
 			co.fresh = true
 			if err := co.write([]byte(res.Config)); err != nil {
 				return nil, err

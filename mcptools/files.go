@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,9 +13,11 @@ import (
 // Tools read and write files of the machine the server runs on: uploads
 // read them, browser_pdf_save and session_export_flow write them. A local
 // client (stdio, the CLI's Unix socket) is the machine's user, and may read
-// and write inside the file roots (--file-roots, else the working
-// directory), overwriting files it names. A remote client (serve --http) is
-// not: it may read only inside roots the operator named, and write only new
+// and write inside the file roots (--file-roots, else the client's own
+// roots, else the working directory or e2e-mcp's files directory:
+// roots.go), overwriting files it names. A remote client (serve --http) is
+// not: it may read only inside roots the operator named (never its own
+// roots, which name its machine's files), and write only new
 // files inside the output directory (--output-dir), which is not the
 // working directory, so that no file it writes can be a script the server
 // later runs (the dev-server command) or a file of the project. Nothing
@@ -22,38 +25,35 @@ import (
 // hard link out of where it may write.
 
 // readRoots are the directories files may be read from.
-func (d *Deps) readRoots() ([]string, error) {
-	if len(d.FileRoots) > 0 {
-		return d.FileRoots, nil
-	}
+func (d *Deps) readRoots(ctx context.Context) (fileRoots, error) {
 	if d.Remote {
-		return nil, &ToolError{Type: ErrNotAllowed,
+		if len(d.FileRoots) > 0 {
+			return fileRoots{dirs: d.FileRoots, from: fromFlag}, nil
+		}
+		return fileRoots{}, &ToolError{Type: ErrNotAllowed,
 			Message:    "over HTTP this server reads no files of its machine: its operator has named no --file-roots",
 			Suggestion: "ask the operator to start e2e-mcp with --file-roots naming a directory of files to upload"}
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("working directory: %w", err)
-	}
-	return []string{wd}, nil
+	return d.localRoots(ctx)
 }
 
 // uploadPaths checks that each path is an absolute path of a regular file
 // inside the read roots (symbolic links followed), and cleans it.
-func (d *Deps) uploadPaths(paths []string) ([]string, error) {
+func (d *Deps) uploadPaths(ctx context.Context, paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, invalidInput("paths", "empty: give the absolute path of at least one file")
 	}
-	return d.readablePaths("paths", paths)
+	return d.readablePaths(ctx, "paths", paths)
 }
 
 // readablePaths checks paths the way uploadPaths does, for the argument
 // named list (each path of a list of more than one is list[i]).
-func (d *Deps) readablePaths(list string, paths []string) ([]string, error) {
-	roots, err := d.readRoots()
+func (d *Deps) readablePaths(ctx context.Context, list string, paths []string) ([]string, error) {
+	fr, err := d.readRoots(ctx)
 	if err != nil {
 		return nil, err
 	}
+	roots := fr.dirs
 	real := realPaths(roots)
 	out := make([]string, len(paths))
 	for i, pth := range paths {
@@ -65,8 +65,8 @@ func (d *Deps) readablePaths(list string, paths []string) ([]string, error) {
 			return nil, invalidInput(field, "%q is not an absolute path", pth)
 		}
 		outside := &ToolError{Type: ErrNotAllowed,
-			Message:    fmt.Sprintf("%s: %q is outside the directories files may be read from: %s", field, pth, strings.Join(roots, ", ")),
-			Suggestion: "use a file inside one of them, or start the server with --file-roots (E2E_MCP_FILE_ROOTS) naming its directory"}
+			Message:    fmt.Sprintf("%s: %q is outside the directories files may be read from: %s", field, pth, fr),
+			Suggestion: "use a file inside one of them, " + fr.hint()}
 		// Refused before it is looked at, so that the answer tells nothing
 		// of what exists outside the roots; then again with links followed.
 		if !insideAny(filepath.Clean(pth), append(real, roots...)) {
@@ -141,11 +141,12 @@ func (o *outputFile) discard() {
 // directory). Over HTTP: a new file in the output directory (relative paths
 // start there). Without a path: a new file named after pattern, in the temp
 // directory (locally) or the output directory.
-func (d *Deps) outputPath(field, path, pattern string) (*outputFile, error) {
-	base, roots, err := d.writeRoots()
+func (d *Deps) outputPath(ctx context.Context, field, path, pattern string) (*outputFile, error) {
+	fr, err := d.writeRoots(ctx)
 	if err != nil {
 		return nil, err
 	}
+	base, roots := fr.base, fr.dirs
 	if path == "" {
 		if !d.Remote {
 			base = os.TempDir()
@@ -171,7 +172,7 @@ func (d *Deps) outputPath(field, path, pattern string) (*outputFile, error) {
 	}
 	abs = filepath.Join(dir, filepath.Base(abs))
 	if !insideAny(abs, realPaths(roots)) {
-		return nil, outsideOutput(field, path, roots, d.Remote)
+		return nil, outsideOutput(field, path, fr, d.Remote)
 	}
 	for _, r := range realPaths(roots) {
 		if abs == r {
@@ -187,34 +188,26 @@ func (d *Deps) outputPath(field, path, pattern string) (*outputFile, error) {
 	return o, nil
 }
 
-// writeRoots are the directory relative paths start in and the roots a
-// file may be written inside.
-func (d *Deps) writeRoots() (base string, roots []string, err error) {
+// writeRoots are the roots a file may be written inside, and the
+// directory relative paths start in.
+func (d *Deps) writeRoots(ctx context.Context) (fileRoots, error) {
 	if d.Remote {
 		if d.OutputDir == "" {
-			return "", nil, &ToolError{Type: ErrNotAllowed, Message: "over HTTP this server has no output directory, so it writes no files",
+			return fileRoots{}, &ToolError{Type: ErrNotAllowed, Message: "over HTTP this server has no output directory, so it writes no files",
 				Suggestion: "leave path out to get the content in the answer where the tool can, or ask the operator to set --output-dir"}
 		}
-		return d.OutputDir, []string{d.OutputDir}, nil
+		return fileRoots{dirs: []string{d.OutputDir}, from: "--output-dir", base: d.OutputDir}, nil
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", nil, fmt.Errorf("working directory: %w", err)
-	}
-	roots = d.FileRoots
-	if len(roots) == 0 {
-		roots = []string{wd}
-	}
-	return wd, roots, nil
+	return d.localRoots(ctx)
 }
 
-func outsideOutput(field, path string, roots []string, remote bool) *ToolError {
+func outsideOutput(field, path string, fr fileRoots, remote bool) *ToolError {
 	if remote {
-		return &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside the output directory %s; over HTTP files are written only there", field, path, roots[0]),
+		return &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside the output directory %s; over HTTP files are written only there", field, path, fr.dirs[0]),
 			Suggestion: "give a new file name (relative paths start in the output directory), or leave path out"}
 	}
-	return &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside the directories files may be saved in: %s", field, path, strings.Join(roots, ", ")),
-		Suggestion: "give a path inside one of them (relative paths start in the working directory), or leave it out for a temp file"}
+	return &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside the directories files may be saved in: %s", field, path, fr),
+		Suggestion: fmt.Sprintf("give a path inside one of them (relative paths start in %s), leave it out for a temp file, %s", fr.base, fr.hint())}
 }
 
 // checkExisting refuses to write over what must not be written over: a

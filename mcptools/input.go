@@ -390,7 +390,7 @@ func fileUploadTool(d *Deps) Tool {
 		"Choose files for a file input (target) or the file chooser the last action opened.",
 		annotations{title: "Upload files", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a FileUploadParams) (*mcp.CallToolResult, error) {
-			paths, err := d.uploadPaths(a.Paths)
+			paths, err := d.uploadPaths(ctx, a.Paths)
 			if err != nil {
 				return nil, err
 			}

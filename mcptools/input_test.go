@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ func TestUploadPaths(t *testing.T) {
 	}
 	d := &Deps{FileRoots: []string{root}}
 
-	got, err := d.uploadPaths([]string{inside, filepath.Join(root, "sub", "..", "a.txt")})
+	got, err := d.uploadPaths(context.Background(), []string{inside, filepath.Join(root, "sub", "..", "a.txt")})
 	if err != nil || len(got) != 2 || got[0] != inside || got[1] != inside {
 		t.Fatalf("uploadPaths(inside) = %v, %v", got, err)
 	}
@@ -39,22 +40,22 @@ func TestUploadPaths(t *testing.T) {
 		{"missing", filepath.Join(root, "nope.txt"), ErrInvalidInput},
 		{"directory", root, ErrInvalidInput},
 	} {
-		_, err := d.uploadPaths([]string{tc.path})
+		_, err := d.uploadPaths(context.Background(), []string{tc.path})
 		var te *ToolError
 		if !errors.As(err, &te) || te.Type != tc.want {
 			t.Errorf("%s: uploadPaths(%q) = %v, want %s", tc.name, tc.path, err, tc.want)
 		}
 	}
-	if _, err := d.uploadPaths(nil); err == nil {
+	if _, err := d.uploadPaths(context.Background(), nil); err == nil {
 		t.Errorf("uploadPaths(nil): want invalid_input")
 	}
 
 	// Without roots, the working directory is the one.
 	wd, _ := os.Getwd()
-	if _, err := (&Deps{}).uploadPaths([]string{filepath.Join(wd, "input.go")}); err != nil {
+	if _, err := (&Deps{}).uploadPaths(context.Background(), []string{filepath.Join(wd, "input.go")}); err != nil {
 		t.Errorf("a file in the working directory: %v", err)
 	}
-	if _, err := (&Deps{}).uploadPaths([]string{inside}); err == nil {
+	if _, err := (&Deps{}).uploadPaths(context.Background(), []string{inside}); err == nil {
 		t.Errorf("a file outside the working directory was allowed without roots")
 	}
 }

@@ -125,8 +125,11 @@ type Deps struct {
 	AllowCall func(ctx context.Context) (ok bool, retryAfter time.Duration)
 	// FileRoots are the directories browser_file_upload may read files
 	// from (and, for a local client, tools may write in); empty means the
-	// working directory locally, and none over HTTP (files.go).
+	// client's roots or the working directory locally (roots.go), and
+	// none over HTTP (files.go).
 	FileRoots []string
+	// clientRoots are the roots each client declared (roots.go).
+	clientRoots clientRoots
 	// OutputDir is the one directory tools write files to for a remote
 	// client (files.go).
 	OutputDir string

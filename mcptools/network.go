@@ -37,7 +37,7 @@ func routeTool(d *Deps) Tool {
 		"Mock, fail, delay or change the session's requests matching a URL pattern, popups and iframes included.",
 		annotations{title: "Route requests", idempotent: true},
 		func(ctx context.Context, s *Session, a RouteParams) (*mcp.CallToolResult, error) {
-			rt, err := d.routeOf(a)
+			rt, err := d.routeOf(ctx, a)
 			if err != nil {
 				return nil, err
 			}
@@ -60,7 +60,7 @@ func routeTool(d *Deps) Tool {
 }
 
 // routeOf reads browser_route's arguments into a route.
-func (d *Deps) routeOf(a RouteParams) (browser.Route, error) {
+func (d *Deps) routeOf(ctx context.Context, a RouteParams) (browser.Route, error) {
 	rt := browser.Route{Pattern: a.Pattern, Status: a.Status, ContentType: a.ContentType, Abort: a.Abort, Times: a.Times}
 	if a.Delay < 0 || a.Delay > browser.MaxRouteDelay.Seconds() {
 		return rt, invalidInput("delay", "%g: use 0 to %g seconds", a.Delay, browser.MaxRouteDelay.Seconds())
@@ -84,7 +84,7 @@ func (d *Deps) routeOf(a RouteParams) (browser.Route, error) {
 		}
 		rt.Body = []byte(a.Body)
 	case a.Path != "":
-		paths, err := d.readablePaths("path", []string{a.Path})
+		paths, err := d.readablePaths(ctx, "path", []string{a.Path})
 		if err != nil {
 			return rt, err
 		}

@@ -61,7 +61,7 @@ func snapshotTool(d *Deps) Tool {
 // snapshotToFile writes the whole tree (of a.Target, if given) to a file,
 // never folded or capped, and answers with where it is.
 func snapshotToFile(ctx context.Context, d *Deps, s *Session, a SnapshotParams) (*mcp.CallToolResult, error) {
-	out, err := d.outputPath("filename", a.Filename, "snapshot-*.yaml")
+	out, err := d.outputPath(ctx, "filename", a.Filename, "snapshot-*.yaml")
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +268,7 @@ func pdfTool(d *Deps) Tool {
 		"Save the page as a PDF file; returns its path and size.",
 		annotations{title: "Save as PDF", idempotent: true},
 		func(ctx context.Context, s *Session, a PDFParams) (*mcp.CallToolResult, error) {
-			out, err := d.outputPath("path", a.Path, "page-*.pdf")
+			out, err := d.outputPath(ctx, "path", a.Path, "page-*.pdf")
 			if err != nil {
 				return nil, err
 			}

@@ -181,7 +181,7 @@ func exportFlowTool(d *Deps) Tool {
 	return define(d, "session_export_flow", ToolsetSession,
 		"The session's actions and checks as a flow file that `e2e-mcp run` replays in CI.",
 		annotations{title: "Export a flow", idempotent: true, openWorld: false},
-		func(_ context.Context, s *Session, a ExportFlowParams) (*mcp.CallToolResult, error) {
+		func(ctx context.Context, s *Session, a ExportFlowParams) (*mcp.CallToolResult, error) {
 			if len(s.recorded) == 0 {
 				return nil, &ToolError{Type: ErrInvalidInput, Message: "session " + s.ID + " has no recorded step yet",
 					Suggestion: "act on a page first (browser_navigate, browser_click, browser_expect...): successful calls are recorded"}
@@ -201,7 +201,7 @@ func exportFlowTool(d *Deps) Tool {
 				f.StorageState = st.StorageState
 			}
 			if a.Format == "playwright" {
-				return exportPlaywright(d, s, f, a.Path)
+				return exportPlaywright(ctx, d, s, f, a.Path)
 			}
 			b, err := f.Marshal()
 			if err != nil {
@@ -209,7 +209,7 @@ func exportFlowTool(d *Deps) Tool {
 			}
 			var r response
 			if a.Path != "" {
-				out, err := d.outputPath("path", a.Path, "flow-*.yaml")
+				out, err := d.outputPath(ctx, "path", a.Path, "flow-*.yaml")
 				if err != nil {
 					return nil, err
 				}

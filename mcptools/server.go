@@ -20,6 +20,7 @@ func NewServer(version string, d *Deps) *server.MCPServer {
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		d.Logger.Debug("connection closed", zap.String("connection", cs.SessionID()))
 		d.Sessions.CloseOwnedBy(cs.SessionID())
+		d.clientRoots.forget(cs.SessionID())
 	})
 	tools := gate(Inventory(d), d.Caps, hooks)
 	srv := server.NewMCPServer("e2e-mcp", version,
@@ -32,6 +33,13 @@ func NewServer(version string, d *Deps) *server.MCPServer {
 		server.WithHooks(hooks),
 	)
 	Register(srv, tools)
+	if !d.Remote {
+		// A local client's workspace roots are where its files may be
+		// (roots.go): asked for once it is initialized, and when they change.
+		refresh := func(ctx context.Context, _ mcp.JSONRPCNotification) { d.clientRoots.refresh(ctx, d.Logger) }
+		srv.AddNotificationHandler(string(mcp.MethodNotificationInitialized), refresh)
+		srv.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, refresh)
+	}
 	return srv
 }
 

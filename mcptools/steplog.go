@@ -321,12 +321,12 @@ func sessionReportTool(d *Deps) Tool {
 	return define(d, "session_report", ToolsetSession,
 		"The session's steps, screenshots, failures and logs as one HTML file.",
 		annotations{title: "Session report", destructive: true, openWorld: false},
-		func(_ context.Context, s *Session, a SessionReportParams) (*mcp.CallToolResult, error) {
+		func(ctx context.Context, s *Session, a SessionReportParams) (*mcp.CallToolResult, error) {
 			b, r, err := d.renderReport(s, ReportInfo{})
 			if err != nil {
 				return nil, err
 			}
-			out, err := d.outputPath("path", a.Path, "report-*.html")
+			out, err := d.outputPath(ctx, "path", a.Path, "report-*.html")
 			if err != nil {
 				return nil, err
 			}

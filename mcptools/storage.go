@@ -38,7 +38,7 @@ func storageStateTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			out, err := d.outputPath("filename", a.Filename, "storage-*.json")
+			out, err := d.outputPath(ctx, "filename", a.Filename, "storage-*.json")
 			if err != nil {
 				return nil, err
 			}
@@ -98,7 +98,7 @@ func setStorageStateTool(d *Deps) Tool {
 		"Put a saved storage state into the session: its cookies and each origin's storage replace the session's.",
 		annotations{title: "Restore storage state", idempotent: true},
 		func(ctx context.Context, s *Session, a SetStorageStateParams) (*mcp.CallToolResult, error) {
-			st, err := d.readState("filename", a.Filename)
+			st, err := d.readState(ctx, "filename", a.Filename)
 			if err != nil {
 				return nil, err
 			}
@@ -120,11 +120,11 @@ func setStorageStateTool(d *Deps) Tool {
 }
 
 // readState reads and checks a storage state file under the read roots.
-func (d *Deps) readState(field, path string) (*browser.StorageState, error) {
+func (d *Deps) readState(ctx context.Context, field, path string) (*browser.StorageState, error) {
 	if path == "" {
 		return nil, invalidInput(field, "empty: give the path of a storage state file")
 	}
-	paths, err := d.readablePaths(field, []string{path})
+	paths, err := d.readablePaths(ctx, field, []string{path})
 	if err != nil {
 		return nil, err
 	}

@@ -80,35 +80,35 @@ func baselineName(given, pageURL, target string) (string, error) {
 
 // baselineDir is the directory of a session's baselines, made if missing,
 // and whether its checks rewrite them.
-func (d *Deps) baselineDir(s *Session) (dir string, update, trusted bool, err error) {
+func (d *Deps) baselineDir(ctx context.Context, s *Session) (dir string, update, trusted bool, err error) {
 	if d.Baselines != nil {
 		if dir, update := d.Baselines(s.ID); dir != "" {
 			return dir, update, true, os.MkdirAll(dir, 0o755)
 		}
 	}
-	_, roots, err := d.writeRoots()
+	fr, err := d.writeRoots(ctx)
 	if err != nil {
 		return "", false, false, err
 	}
-	dir = filepath.Join(roots[0], snapshotDirName)
+	dir = filepath.Join(fr.dirs[0], snapshotDirName)
 	return dir, false, false, os.MkdirAll(dir, 0o755)
 }
 
 // baselineFile is one of the check's files, inside the roots; it is
 // written as every file a tool writes (files.go: no link followed, nothing
 // but a regular file replaced, over HTTP only new files).
-func (d *Deps) baselineFile(dir, file string, trusted bool) (*outputFile, error) {
+func (d *Deps) baselineFile(ctx context.Context, dir, file string, trusted bool) (*outputFile, error) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, err
 	}
 	if !trusted {
-		_, roots, err := d.writeRoots()
+		fr, err := d.writeRoots(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if !insideAny(real, realPaths(roots)) {
-			return nil, outsideOutput("expected", filepath.Join(dir, file), roots, d.Remote)
+		if !insideAny(real, realPaths(fr.dirs)) {
+			return nil, outsideOutput("expected", filepath.Join(dir, file), fr, d.Remote)
 		}
 	}
 	return &outputFile{path: filepath.Join(real, file), field: "expected", fresh: d.Remote && !trusted}, nil
@@ -148,12 +148,12 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 	if err != nil {
 		return nil, err
 	}
-	dir, update, trusted, err := d.baselineDir(s)
+	dir, update, trusted, err := d.baselineDir(ctx, s)
 	if err != nil {
 		return nil, &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("expected: cannot make the baselines' directory: %v", err),
 			Suggestion: "give the server a writable file root (--file-roots)"}
 	}
-	out, err := d.baselineFile(dir, name+".png", trusted)
+	out, err := d.baselineFile(ctx, dir, name+".png", trusted)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 	r.set("baseline", out.path)
 	switch {
 	case c.stable == nil:
-		return nil, c.unstable(d, dir, name, trusted, timeout)
+		return nil, c.unstable(ctx, d, dir, name, trusted, timeout)
 	case base == nil:
 		var b bytes.Buffer
 		if err := png.Encode(&b, c.stable); err != nil {
@@ -203,10 +203,10 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 		r.set("expect", map[string]any{"pass": true, "baseline": verb, "name": name})
 		return r.build(), nil
 	case c.sizeErr != nil:
-		return nil, c.failed(d, dir, name, trusted, out.path, fmt.Sprintf("FAIL: %s does not match baseline %s: %v", what, name, c.sizeErr))
+		return nil, c.failed(ctx, d, dir, name, trusted, out.path, fmt.Sprintf("FAIL: %s does not match baseline %s: %v", what, name, c.sizeErr))
 	case !c.res.Pass:
 		res := c.res
-		return nil, c.failed(d, dir, name, trusted, out.path, fmt.Sprintf(
+		return nil, c.failed(ctx, d, dir, name, trusted, out.path, fmt.Sprintf(
 			"FAIL: %s does not match baseline %s: %d pixel(s) differ (%.2f%% of %dx%d, %d allowed), within x %d-%d, y %d-%d (image pixels); %d anti-aliased pixel(s) not counted",
 			what, name, res.Diff, 100*res.Ratio(), res.Width, res.Height, max(opts.MaxDiffPixels, int(opts.MaxDiffRatio*float64(res.Width*res.Height))),
 			res.Bounds.Min.X, res.Bounds.Max.X-1, res.Bounds.Min.Y, res.Bounds.Max.Y-1, res.AntiAliased))
@@ -274,7 +274,7 @@ func (c *visualCheck) next(shot browser.VisualShot) (bool, error) {
 }
 
 // unstable is the failure of a page that never held still.
-func (c *visualCheck) unstable(d *Deps, dir, name string, trusted bool, timeout time.Duration) error {
+func (c *visualCheck) unstable(ctx context.Context, d *Deps, dir, name string, trusted bool, timeout time.Duration) error {
 	within := "the action timeout"
 	if timeout > 0 {
 		within = timeout.String()
@@ -283,20 +283,20 @@ func (c *visualCheck) unstable(d *Deps, dir, name string, trusted bool, timeout 
 		Message:    fmt.Sprintf("FAIL: the page did not hold still for baseline %s: no two screenshots in a row were the same within %s", name, within),
 		Suggestion: "mask what keeps changing (mask: a clock, a carousel), or wait for the page to settle first"}
 	if c.prev != nil {
-		te.Attach = append(te.Attach, d.attach(dir, name+".actual.png", trusted, "Actual: the last screenshot", c.prev, false))
+		te.Attach = append(te.Attach, d.attach(ctx, dir, name+".actual.png", trusted, "Actual: the last screenshot", c.prev, false))
 	}
 	return te
 }
 
 // failed is the failure of a check that does not match its baseline, with
 // the baseline, the actual image and the diff attached.
-func (c *visualCheck) failed(d *Deps, dir, name string, trusted bool, basePath, msg string) error {
+func (c *visualCheck) failed(ctx context.Context, d *Deps, dir, name string, trusted bool, basePath, msg string) error {
 	te := &ToolError{Type: ErrExpectFailed, Message: msg,
 		Suggestion: "this is a test failure of the page: fix the app, or if the change is intended, delete the baseline (or `e2e-mcp run --update-snapshots`) to write it again"}
-	te.Attach = append(te.Attach, d.attach(dir, "", trusted, "Baseline "+basePath, c.base, false))
-	te.Attach = append(te.Attach, d.attach(dir, name+".actual.png", trusted, "Actual", c.stable, false))
+	te.Attach = append(te.Attach, d.attach(ctx, dir, "", trusted, "Baseline "+basePath, c.base, false))
+	te.Attach = append(te.Attach, d.attach(ctx, dir, name+".actual.png", trusted, "Actual", c.stable, false))
 	if c.sizeErr == nil {
-		te.Attach = append(te.Attach, d.attach(dir, name+".diff.png", trusted,
+		te.Attach = append(te.Attach, d.attach(ctx, dir, name+".diff.png", trusted,
 			"Diff: the baseline in faint grey, differing pixels red, anti-aliased ones yellow", c.res.Image, true))
 	}
 	return te
@@ -306,13 +306,13 @@ func (c *visualCheck) failed(d *Deps, dir, name string, trusted bool, basePath, 
 // makes it an attachment within its share of a failure's image budget: a
 // JPEG (a PNG for a diff, whose red pixels must stay exact), halved until
 // it fits.
-func (d *Deps) attach(dir, file string, trusted bool, caption string, img *image.RGBA, diff bool) Attachment {
+func (d *Deps) attach(ctx context.Context, dir, file string, trusted bool, caption string, img *image.RGBA, diff bool) Attachment {
 	if file != "" {
 		var b bytes.Buffer
 		err := png.Encode(&b, img)
 		var o *outputFile
 		if err == nil {
-			o, err = d.baselineFile(dir, file, trusted)
+			o, err = d.baselineFile(ctx, dir, file, trusted)
 		}
 		if err == nil {
 			err = o.write(b.Bytes())

@@ -56,7 +56,7 @@ func waitForTool(d *Deps) Tool {
 				if timeout == 0 {
 					timeout = downloadWait
 				}
-				if kept = d.keepDownloads(s.tabs.TakeDownloads(ctx, timeout, true)); len(kept) == 0 {
+				if kept = d.keepDownloads(ctx, s.tabs.TakeDownloads(ctx, timeout, true)); len(kept) == 0 {
 					return nil, &ToolError{Type: ErrTimeout, Message: fmt.Sprintf("no download ended within %s", timeout.Round(time.Second)),
 						Suggestion: "check that the action starts one (a link with download, a file response), or wait longer (timeout, in seconds)"}
 				}
