@@ -226,7 +226,7 @@ func fileURIPath(uri string, windows bool) (string, bool) {
 			p = p[1:]
 		}
 		p = strings.ReplaceAll(p, "/", `\`)
-		if !(len(p) >= 3 && p[1] == ':' && p[2] == '\\' && isASCIILetter(p[0])) {
+		if len(p) < 3 || p[1] != ':' || p[2] != '\\' || !isASCIILetter(p[0]) {
 			return "", false
 		}
 		return cleanWindows(p), true

@@ -54,7 +54,8 @@ type Config struct {
 	// TestIDAttribute is the attribute testid= selectors match.
 	TestIDAttribute string
 	// FileRoots lists the directories file uploads may come from (comma or
-	// path-list separated); empty means the working directory.
+	// path-list separated); empty means the client's roots or the working
+	// directory (mcptools/roots.go).
 	FileRoots string
 	// AllowedOrigins and BlockedOrigins are the request policy's origin
 	// patterns, comma separated; AllowFileURLs lets pages open file://.
@@ -188,7 +189,7 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.ErrorLogLines })},
 	{"test-id-attribute", "E2E_MCP_TEST_ID_ATTRIBUTE", "data-testid", "attribute that testid= selectors match",
 		str(func(c *Config) *string { return &c.TestIDAttribute })},
-	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and, over stdio, tools may write to, comma or colon separated (default: the working directory over stdio; over HTTP none: uploads need this flag)",
+	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and, over stdio, tools may write to, comma or colon separated; wins over the client's roots (default: the client's roots, else the working directory, or e2e-mcp's files directory when that is / or home; over HTTP none: uploads need this flag)",
 		str(func(c *Config) *string { return &c.FileRoots })},
 	{"allowed-origins", "E2E_MCP_ALLOWED_ORIGINS", "", "only these origins may be requested by pages (every request, not only navigations), comma separated: [scheme://]host[:port], host may be *.example.com or *; the session's dev server is always allowed",
 		str(func(c *Config) *string { return &c.AllowedOrigins })},
