@@ -35,12 +35,12 @@ func healthcheckMain(args []string, getenv func(string) string, stdout, stderr i
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), healthcheckTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil) //nolint:gosec // the URL the operator's health check names
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp healthcheck: %v\n", err)
 		return 2
 	}
-	resp, err := http.DefaultClient.Do(req) //nolint:gosec // the URL the operator's health check names
+	resp, err := http.DefaultClient.Do(req) //nolint:gosec // same URL
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp healthcheck: %v\n", err)
 		return 1
