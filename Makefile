@@ -6,7 +6,7 @@ LINT          := $(shell $(GO) env GOPATH)/bin/golangci-lint
 LDFLAGS       := -s -w
 CROSS         := darwin/amd64 darwin/arm64 windows/amd64 linux/arm64
 
-.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check image-check
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -87,6 +87,13 @@ oracle: ensure-browser ## dev-only (needs npm): rerun Playwright over the oracle
 playwright-check: ensure-browser ## the exported Playwright spec of the sign-up flow under real @playwright/test (npm; system Chromium)
 	cd scripts/pwcheck && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 	$(GO) test -tags pwcheck -count=1 -v -timeout 10m -run '^TestPlaywrightCheck$$' ./e2e/
+
+# The Dockerfile's steps are scripts/install-image.sh's; CI checks them
+# without Docker: the build into a temp prefix, the packages resolve with
+# apt-get --simulate (nothing installed, no user made), then the binary is
+# run as the image runs it (entrypoint, token, /health, SIGTERM).
+image-check: ensure-browser ## the container image's steps without Docker (scripts/install-image.sh --check)
+	@scripts/install-image.sh --check
 
 clean: ## remove build output
 	rm -rf bin

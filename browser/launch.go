@@ -102,8 +102,10 @@ func (m *Manager) start() (context.Context, error) {
 		return nil, fmt.Errorf("create browser temp directory: %w", err)
 	}
 	opts = append(opts, chromedp.Env("TMPDIR="+tmp))
-	if os.Getuid() == 0 {
-		// Chrome refuses to start as root with its sandbox.
+	if os.Getuid() == 0 || m.opts.NoSandbox {
+		// Chrome refuses to start as root with its sandbox; in a container
+		// without user namespaces (Docker's default seccomp profile) it
+		// cannot make one, and the operator turned it off (--no-sandbox).
 		opts = append(opts, chromedp.NoSandbox)
 	}
 	if m.opts.Headed {

@@ -20,6 +20,10 @@ type Options struct {
 	ExecPath string
 	// Headed shows browser windows instead of running headless.
 	Headed bool
+	// NoSandbox starts Chrome without its sandbox, as it always is as root:
+	// for containers whose seccomp profile forbids the user namespaces the
+	// sandbox needs.
+	NoSandbox bool
 	// ProfileRoot is where temporary profiles go; empty means the temp dir.
 	ProfileRoot string
 	// ActionTimeout bounds waiting for an element to become actionable (5s).

@@ -30,6 +30,8 @@ type Config struct {
 	BrowserPath string
 	// Headed shows browser windows instead of running headless.
 	Headed bool
+	// NoSandbox starts Chromium without its sandbox (always so as root).
+	NoSandbox bool
 	// ActionTimeout bounds waiting for an element to become actionable.
 	ActionTimeout time.Duration
 	// NavigationTimeout bounds one navigation.
@@ -163,6 +165,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.BrowserPath })},
 	{"headed", "E2E_MCP_HEADED", "false", "show browser windows (also HEADLESS=false)",
 		boolean(func(c *Config) *bool { return &c.Headed })},
+	{"no-sandbox", "E2E_MCP_NO_SANDBOX", "false", "start Chromium without its sandbox (always so as root): for containers whose seccomp profile forbids user namespaces",
+		boolean(func(c *Config) *bool { return &c.NoSandbox })},
 	{"action-timeout", "E2E_MCP_ACTION_TIMEOUT", "5s", "how long an action waits for its element to become actionable",
 		duration(func(c *Config) *time.Duration { return &c.ActionTimeout })},
 	{"navigation-timeout", "E2E_MCP_NAVIGATION_TIMEOUT", "30s", "how long a navigation may take to load",

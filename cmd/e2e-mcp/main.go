@@ -130,6 +130,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runMain(args, stdout, stderr)
 	case "convert":
 		return convertMain(args, stdout, stderr)
+	case "healthcheck": // hidden: the container image's HEALTHCHECK
+		return healthcheckMain(args, os.Getenv, stdout, stderr)
 	case "serve", "doctor":
 	default:
 		fmt.Fprintf(stderr, "e2e-mcp: unknown command %q\n\n%s", cmd, usage)
@@ -159,7 +161,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	policy, _ := cfg.policy()       // checked by Validate
 	endpoints, _ := cfg.endpoints() // checked by Validate
-	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, ActionTimeout: cfg.ActionTimeout,
+	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
 		SnapshotBudget: cfg.SnapshotBudget}
 }
