@@ -151,9 +151,9 @@ func TestReplicasBehindAffinityProxy(t *testing.T) {
 	const token = "replica-s3cret" // the same credential on every replica
 	var reps []*httpServer
 	var tmps []string
-	for range 2 {
+	for i := range 2 {
 		env, tmp := serverEnv(t)
-		s := startHTTP(t, append(env, "E2E_MCP_AUTH_TOKEN="+token))
+		s := startHTTP(t, append(env, "E2E_MCP_AUTH_TOKEN="+token, fmt.Sprintf("E2E_MCP_REPLICA_ID=r%d", i)))
 		s.token = token
 		reps, tmps = append(reps, s), append(tmps, tmp)
 	}
@@ -181,6 +181,28 @@ func TestReplicasBehindAffinityProxy(t *testing.T) {
 	}
 	if rb, _ := p.replicaOf(sb); rb != 1 {
 		t.Fatalf("client b's session %q is on replica %d, want 1 (round robin)", sb, rb)
+	}
+	// Each replica names itself in the ids it makes (--replica-id), and
+	// answers an id of another replica as unknown.
+	if !strings.HasPrefix(sa, "mcp-session-r0.") || !strings.HasPrefix(sb, "mcp-session-r1.") {
+		t.Errorf("session ids %q and %q, want them made by r0 and r1", sa, sb)
+	}
+	post := func(base, sid string) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post(reps[1].base, sa); code != http.StatusNotFound {
+		t.Errorf("replica 1 given replica 0's session id: %d, want 404", code)
 	}
 
 	// Each client signs up on the same page with its own name; each
@@ -224,13 +246,8 @@ func TestReplicasBehindAffinityProxy(t *testing.T) {
 	}
 
 	// An id no replica made is refused as the server refuses it.
-	req, _ := http.NewRequest(http.MethodPost, lb.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-	req.Header.Set("Mcp-Session-Id", "mcp-session-unknown")
-	req.Header.Set("Authorization", "Bearer "+token)
-	if resp, err := http.DefaultClient.Do(req); err != nil {
-		t.Fatal(err)
-	} else if resp.Body.Close(); resp.StatusCode != http.StatusNotFound {
-		t.Errorf("unknown Mcp-Session-Id: %d, want 404", resp.StatusCode)
+	if code := post(lb.URL, "mcp-session-unknown"); code != http.StatusNotFound {
+		t.Errorf("unknown Mcp-Session-Id through the proxy: %d, want 404", code)
 	}
 
 	// Replica 0 dies. Its client's next call fails at the proxy (502);
