@@ -26,6 +26,9 @@ type httpServer struct {
 	base string // http://127.0.0.1:port
 	log  *lockedBuffer
 	done chan struct{}
+	// token, when set, is sent as a bearer token by get (/metrics needs
+	// it on a server with E2E_MCP_AUTH_TOKEN).
+	token string
 }
 
 var listenRE = regexp.MustCompile(`serving MCP over HTTP.*"addr": "([^"]+)"`)
@@ -98,7 +101,14 @@ func (s *httpServer) client(t *testing.T) *client.Client {
 
 func (s *httpServer) get(t *testing.T, path string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(s.base + path)
+	req, err := http.NewRequest(http.MethodGet, s.base+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("GET %s: %v", path, err)
 	}

@@ -79,6 +79,9 @@ type Config struct {
 	HTTPMaxBody int64
 	// DrainTimeout bounds waiting for in-flight calls on shutdown (HTTP).
 	DrainTimeout time.Duration
+	// ReplicaID names this replica in the MCP session ids it makes
+	// (mcp-session-ID.UUID), so a load balancer can route by the id alone.
+	ReplicaID string
 	// CDPEndpoints are remote browsers to use instead of launching one
 	// (comma separated); CDPHeaders go with their websocket handshake
 	// ("Name: value", separated by ';').
@@ -218,6 +221,8 @@ var settings = []setting{
 		}},
 	{"drain-timeout", "E2E_MCP_DRAIN_TIMEOUT", "10s", "on SIGTERM over HTTP: how long in-flight calls may finish before sessions end",
 		duration(func(c *Config) *time.Duration { return &c.DrainTimeout })},
+	{"replica-id", "E2E_MCP_REPLICA_ID", "", "over HTTP, this replica's name in the MCP session ids it makes (mcp-session-NAME.UUID), for load balancers that route by it: letters, digits, - and _",
+		str(func(c *Config) *string { return &c.ReplicaID })},
 	{"cdp-endpoint", "E2E_MCP_CDP_ENDPOINT", "", "use browsers elsewhere instead of launching one: ws://host:9222/devtools/browser/ID or http://host:9222; sessions are spread across them",
 		list(func(c *Config) *string { return &c.CDPEndpoints })},
 	{"cdp-header", "E2E_MCP_CDP_HEADERS", "", "header for the --cdp-endpoint handshakes, \"Name: value\" (several separated by ;)",
@@ -345,6 +350,9 @@ func (c *Config) Validate() error {
 	if oauth := []string{c.OAuthIssuer, c.OAuthJWKSURL, c.OAuthResource}; (oauth[0] != "" || oauth[1] != "" || oauth[2] != "") &&
 		(oauth[0] == "" || oauth[1] == "" || oauth[2] == "") {
 		errs = append(errs, fmt.Errorf("OAuth needs all of --oauth-issuer, --oauth-jwks-url and --oauth-resource"))
+	}
+	if c.ReplicaID != "" && !replicaIDRE.MatchString(c.ReplicaID) {
+		errs = append(errs, fmt.Errorf("--replica-id must be 1 to 32 letters, digits, - or _, got %q", c.ReplicaID))
 	}
 	if c.HTTPMaxBody < 1024 {
 		errs = append(errs, fmt.Errorf("--http-max-body must be at least 1024 bytes, got %d", c.HTTPMaxBody))

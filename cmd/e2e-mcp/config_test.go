@@ -51,6 +51,8 @@ func TestParseConfig(t *testing.T) {
 				return len(r) == 3 && r[0] == filepath.Clean(os.TempDir()) && r[1] == "/" && r[2] == wd
 			}},
 		{name: "file root not a directory", args: []string{"--file-roots", "/nonexistent/uploads"}, err: `--file-roots: "/nonexistent/uploads" is not a directory`},
+		{name: "replica id", env: map[string]string{"E2E_MCP_REPLICA_ID": "web-2"}, want: func(c *Config) bool { return c.ReplicaID == "web-2" }},
+		{name: "bad replica id", args: []string{"--replica-id", "a.b"}, err: "--replica-id must be"},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}

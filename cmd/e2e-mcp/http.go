@@ -32,8 +32,9 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		// protocol versions that have Mcp-Session-Id (stack-notes §1.6).
 		server.WithStreamableHTTPProtocolVersions(mcp.LegacyProtocolVersions()...),
 		// Unknown or ended session ids get 404, so a client re-initializes
-		// instead of talking to a session whose hooks never ran.
-		server.WithStateful(true),
+		// instead of talking to a session whose hooks never ran. With
+		// --replica-id the ids name this replica (replica.go).
+		server.WithSessionIdManager(sessionIDs(cfg.ReplicaID)),
 		// Clients that vanish without DELETE are swept after the idle time.
 		server.WithSessionIdleTTL(cfg.IdleTimeout),
 		server.WithHeartbeatInterval(30*time.Second),
