@@ -81,7 +81,7 @@ const exitBudget = 5 * time.Second
 
 // secretEnv are the environment variables that carry credentials of this
 // server: read into the Config, then removed from the environment.
-var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS"}
+var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS", "E2E_MCP_WEBDRIVER_URLS", "E2E_MCP_WEBDRIVER_HEADERS"}
 
 // superviseVerbs has dev-server verbs run under this program as their
 // supervisor, so that they die with the server however it ends (Linux).
@@ -159,9 +159,10 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	policy, _ := cfg.policy()       // checked by Validate
 	endpoints, _ := cfg.endpoints() // checked by Validate
+	grids, _ := cfg.grids()         // checked by Validate
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
-		SnapshotBudget: cfg.SnapshotBudget}
+		Grids: grids, SnapshotBudget: cfg.SnapshotBudget}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or
