@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -92,8 +93,22 @@ func (m *Manager) gridFor(ctx context.Context) (*remoteBrowser, error) {
 	return nil, m.gridError(errs)
 }
 
+// gridError is the session's error after its tries: what the grids said,
+// each answer once, with how many tries got it.
 func (m *Manager) gridError(errs []string) error {
-	msg := "no browser from the WebDriver grid: " + strings.Join(errs, "; ")
+	var said []string
+	count := map[string]int{}
+	for _, e := range errs {
+		if count[e]++; count[e] == 1 {
+			said = append(said, e)
+		}
+	}
+	for i, e := range said {
+		if n := count[e]; n > 1 {
+			said[i] = fmt.Sprintf("%s (%d tries)", e, n)
+		}
+	}
+	msg := "no browser from the WebDriver grid: " + strings.Join(said, "; ")
 	m.mu.Lock()
 	m.gridErr = msg
 	m.mu.Unlock()

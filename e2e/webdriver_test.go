@@ -47,7 +47,8 @@ func startChromedriver(t *testing.T) *chromedriver {
 	_ = l.Close()
 	d := &chromedriver{url: "http://127.0.0.1:" + strconv.Itoa(port), tmp: t.TempDir(), done: make(chan struct{})}
 	d.cmd = exec.Command(path, "--port="+strconv.Itoa(port))
-	d.cmd.Env = append(os.Environ(), "TMPDIR="+d.tmp)
+	// Its home too: a download its browsers saved would land there.
+	d.cmd.Env = append(os.Environ(), "TMPDIR="+d.tmp, "HOME="+d.tmp)
 	if err := d.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -139,14 +140,15 @@ func signUp(c *client.Client, url, session string) error {
 
 // TestWebDriverGrid: with --webdriver-url each session takes a browser of
 // its own from a real chromedriver; two sessions sign up at once, each
-// seeing its own result; a session's end deletes its WebDriver session
-// (its Chrome and profile go), and so does the server's exit; a grid that
-// is down is a typed error naming it and the refused connection.
+// seeing its own result; popups and the request policy work there, and
+// downloads are denied; a session's end deletes its WebDriver session (its
+// Chrome and profile go), and so does the server's exit; a grid that is
+// down is a typed error naming it and the refused connection.
 func TestWebDriverGrid(t *testing.T) {
-	f := newFixture(t)
+	f := newFixture(t, filesAPI)
 	d := startChromedriver(t)
 	env, tmp := serverEnv(t)
-	env = append(env, "E2E_MCP_WEBDRIVER_URLS="+d.url)
+	env = append(env, "E2E_MCP_WEBDRIVER_URLS="+d.url, "E2E_MCP_BLOCKED_ORIGINS=blocked.example")
 	c := startClient(t, env)
 
 	var wg sync.WaitGroup
@@ -173,12 +175,35 @@ func TestWebDriverGrid(t *testing.T) {
 	// Each session saw its own page: s2's status names s2.
 	mustContain(t, "s2's page", mustCall(t, c, "browser_snapshot", map[string]any{"sessionId": "s2"}), "Welcome, Ada s2!")
 
+	// The other tools work on a grid's browser: a popup opens as a tab of
+	// the session; the request policy refuses a blocked origin; a download
+	// is denied (the browser would save it on the grid's machine).
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/tabs/opener.html", "sessionId": "s1"})
+	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, out, "button", "Open popup"), "sessionId": "s1"})
+	mustContain(t, "a popup on the grid's browser", out, "New tabs opened: 1", "- 1: [Popup]")
+	mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 1, "sessionId": "s1"})
+	mustCall(t, c, "browser_type", map[string]any{"target": "label=Greeting", "text": "from the grid", "sessionId": "s1"})
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name=Send]", "sessionId": "s1"})
+	mustContain(t, "the popup's page", out, "Popup says from the grid")
+	wantError(t, call(t, c, "browser_navigate", map[string]any{"url": "http://blocked.example/", "sessionId": "s1"}), "not_allowed", "blocked.example")
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/files/downloads.html", "sessionId": "s1"})
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Download report']", "sessionId": "s1"})
+	if strings.Contains(out, "### Downloads") {
+		t.Errorf("a grid browser's download was reported:\n%s", out)
+	}
+
 	mustCall(t, c, "session_end", map[string]any{"sessionId": "s1"})
 	d.waitBrowsers(t, 1, "after s1 ended")
 	mustContain(t, "s2 after s1 ended", mustCall(t, c, "browser_snapshot", map[string]any{"sessionId": "s2"}), "Welcome, Ada s2!")
 
 	_ = c.Close()
 	d.waitBrowsers(t, 0, "after the server exited")
+	_ = filepath.WalkDir(d.tmp, func(path string, e os.DirEntry, _ error) error {
+		if e != nil && strings.HasPrefix(e.Name(), "report") {
+			t.Errorf("the denied download was saved on the grid's machine: %s", path)
+		}
+		return nil
+	})
 
 	// The grid goes down: a new session answers a typed error naming it.
 	d.stop()

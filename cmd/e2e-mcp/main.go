@@ -271,14 +271,19 @@ func doctor(cfg *Config, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "e2e-mcp %s\n", Version())
-	path, err := browser.FindExecutable(cfg.BrowserPath)
-	if err != nil {
-		fmt.Fprintf(stderr, "browser: NOT FOUND: %v\nhint: %s\n", err, browser.InstallHint)
-		return 1
-	}
-	fmt.Fprintf(stdout, "browser: %s\n", path)
 	opts := browserOptions(cfg, log)
-	opts.ExecPath = path
+	if len(opts.Grids) > 0 {
+		// The browser is the grid's: ask it for one, as a session would.
+		fmt.Fprintf(stdout, "browser: from the WebDriver grid %s\n", opts.Grids[0])
+	} else {
+		path, err := browser.FindExecutable(cfg.BrowserPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "browser: NOT FOUND: %v\nhint: %s\n", err, browser.InstallHint)
+			return 1
+		}
+		fmt.Fprintf(stdout, "browser: %s\n", path)
+		opts.ExecPath = path
+	}
 	bm := browser.NewManager(opts)
 	defer func() { _ = bm.Close() }()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -286,7 +291,11 @@ func doctor(cfg *Config, stdout, stderr io.Writer) int {
 	start := time.Now()
 	v, err := bm.Version(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "browser: DOES NOT START: %v\nhint: %s\n", err, browser.InstallHint)
+		hint := browser.InstallHint
+		if len(opts.Grids) > 0 {
+			hint = "check that the grid runs, has a free slot and offers Chrome with CDP"
+		}
+		fmt.Fprintf(stderr, "browser: DOES NOT START: %v\nhint: %s\n", err, hint)
 		return 1
 	}
 	fmt.Fprintf(stdout, "browser version: %s (started in %s)\nok\n", v, time.Since(start).Round(time.Millisecond))
