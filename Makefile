@@ -14,7 +14,7 @@ help: ## list the targets
 build: ## build the static binary into bin/
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/e2e-mcp
 
-ensure-browser: ## make sure Chromium is installed (installs Debian's chromium as root)
+ensure-browser: ## make sure Chromium and chromedriver are installed (installs Debian's chromium, chromium-driver as root)
 	@scripts/ensure-chromium.sh
 
 test: ensure-browser vet cross fuzz-brief ## the one test command: browser check, vet, cross-compile, fuzz briefly, all tests with -race

@@ -52,9 +52,21 @@ type downloadLog struct {
 
 // enableDownloads has Chrome save the context's downloads in a directory
 // of their own and report them. A remote browser saves on its own machine,
-// where we cannot read: its downloads stay denied, as Chrome's default is.
+// where we cannot read: its downloads stay denied, as Chrome's default is
+// for a new context; a grid's browser, which the grid may have given a
+// download directory, is told so.
 func (t *Tabs) enableDownloads(ctx context.Context) error {
 	profile := t.m.ProfileDir()
+	if t.remote != nil && t.remote.wd != nil {
+		cctx, cancel := t.browserCtx(ctx)
+		defer cancel()
+		_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+			Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: t.id})
+		if err != nil {
+			return fmt.Errorf("deny downloads: %w", err)
+		}
+		return nil
+	}
 	if t.remote != nil || profile == "" {
 		return nil
 	}

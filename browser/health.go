@@ -23,6 +23,9 @@ type State struct {
 func (m *Manager) State() State {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if len(m.opts.Grids) > 0 {
+		return m.gridStateLocked()
+	}
 	if len(m.remotes) > 0 {
 		var st State
 		for _, rb := range m.remotes {

@@ -53,6 +53,10 @@ func (m *Manager) launch() (context.Context, error) {
 	return b, nil
 }
 
+// disabledFeatures are the Chrome features a test browser runs without
+// (start says why); a grid's browsers are asked for the same (grid.go).
+const disabledFeatures = "Translate,BlinkGenPropertyTrees,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup,DeferRendererTasksAfterInput"
+
 // maxLaunchBackoff bounds the wait between failed launches.
 const maxLaunchBackoff = 30 * time.Second
 
@@ -87,7 +91,7 @@ func (m *Manager) start() (context.Context, error) {
 		// fetch the click started) until it has painted a frame, which on
 		// a big page waits a frame or two; a test wants the page's answer:
 		// measured on a 1,500-row table, a click's answer 37 -> 32 ms.
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup,DeferRendererTasksAfterInput"),
+		chromedp.Flag("disable-features", disabledFeatures),
 		// Every session opens its tabs in a BrowserContext of its own, so
 		// the default context's startup tab would be a renderer nobody
 		// uses, and waiting for it would delay the first navigation.

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
+	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
 )
 
@@ -39,6 +40,9 @@ type Options struct {
 	// Endpoints are browsers elsewhere to use instead of launching one:
 	// sessions are spread across them.
 	Endpoints []Endpoint
+	// Grids are WebDriver grids to take browsers from instead: each
+	// session gets a browser of its own (grid.go).
+	Grids []*webdriver.Grid
 	// Policy decides which requests pages may make (policy.go); nil means
 	// the default: file:// blocked, nothing intercepted.
 	Policy *netpolicy.Policy
@@ -78,6 +82,11 @@ type Manager struct {
 	pages         map[*Page]struct{}
 	guards        map[context.Context]*browserGuard // the request policy at the browser level, per browser
 	remotes       []*remoteBrowser                  // with Options.Endpoints: the browsers elsewhere
+	// With Options.Grids: the sessions' browsers (grid.go), the next grid
+	// to ask, and why the last session got none.
+	grid     map[*remoteBrowser]struct{}
+	gridNext int
+	gridErr  string
 	// failures counts launches that failed in a row; nextTry is when the
 	// next may be tried, lastErr why the last failed.
 	failures int
@@ -128,7 +137,16 @@ func (m *Manager) Version(ctx context.Context) (string, error) {
 	m.mu.Lock()
 	var bctx context.Context
 	var err error
-	if len(m.remotes) > 0 {
+	if len(m.opts.Grids) > 0 {
+		m.mu.Unlock()
+		rb, gerr := m.gridFor(ctx)
+		if gerr != nil {
+			return "", gerr
+		}
+		defer m.releaseRemote(rb)
+		m.mu.Lock()
+		bctx = rb.bctx
+	} else if len(m.remotes) > 0 {
 		var rb *remoteBrowser
 		if rb, err = m.remoteFor(); err == nil {
 			bctx = rb.bctx
@@ -181,16 +199,22 @@ func (m *Manager) Close() error {
 		pages = append(pages, p)
 	}
 	m.closed = true
-	remote := len(m.remotes) > 0
+	remote := len(m.remotes) > 0 || len(m.opts.Grids) > 0
 	m.mu.Unlock()
 	if remote {
 		// Remote browsers stay: dispose of our browser contexts in them
-		// while connected, then disconnect.
+		// while connected, then disconnect. A grid's browsers go: their
+		// sessions are deleted, in parallel.
+		var wg sync.WaitGroup
+		seen := map[*Tabs]bool{}
 		for _, p := range pages {
-			if p.tabs != nil {
-				p.tabs.Close()
+			if p.tabs != nil && !seen[p.tabs] {
+				seen[p.tabs] = true
+				wg.Go(p.tabs.Close)
 			}
 		}
+		wg.Wait()
+		m.closeGrid()
 		m.mu.Lock()
 		m.disconnectLocked()
 		m.mu.Unlock()

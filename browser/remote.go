@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
 )
 
@@ -23,6 +24,9 @@ type Endpoint struct {
 	// Header goes with the websocket handshake (Authorization for a
 	// hosted browser service).
 	Header http.Header
+	// exact: URL is the browser's websocket, to be dialled as it is (a
+	// grid's se:cdp has no /devtools/browser/ in it).
+	exact bool
 }
 
 // remoteBrowser is one endpoint and our connection to it. Its fields are
@@ -38,6 +42,10 @@ type remoteBrowser struct {
 	failures int
 	nextTry  time.Time
 	lastErr  error
+	// wd is the WebDriver session the browser belongs to (grid.go): then
+	// it serves one session and goes with it; stopPing ends its pings.
+	wd       *webdriver.Session
+	stopPing context.CancelFunc
 }
 
 // remoteFor picks the endpoint with the fewest sessions among those not
@@ -93,7 +101,7 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 	if len(rb.ep.Header) > 0 {
 		opts = append(opts, remote.WithDialHTTPHeader(rb.ep.Header))
 	}
-	if strings.Contains(rb.ep.URL, "/devtools/browser/") {
+	if rb.ep.exact || strings.Contains(rb.ep.URL, "/devtools/browser/") {
 		opts = append(opts, remote.NoModifyURL)
 	}
 	actx, acancel := remote.NewAllocator(context.Background(), rb.ep.URL, opts...)
@@ -126,8 +134,13 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 	return nil
 }
 
-// releaseRemote uncounts a session on an endpoint.
+// releaseRemote uncounts a session on an endpoint; a grid's browser goes
+// with its session.
 func (m *Manager) releaseRemote(rb *remoteBrowser) {
+	if rb.wd != nil {
+		m.releaseGrid(rb)
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if rb.tabs > 0 {

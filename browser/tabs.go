@@ -81,7 +81,14 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 	var bctx context.Context
 	var rb *remoteBrowser
 	var err error
-	if len(m.remotes) > 0 {
+	if len(m.opts.Grids) > 0 {
+		m.mu.Unlock()
+		rb, err = m.gridFor(ctx)
+		m.mu.Lock()
+		if err == nil {
+			bctx = rb.bctx
+		}
+	} else if len(m.remotes) > 0 {
 		if rb, err = m.remoteFor(); err == nil {
 			bctx = rb.bctx
 		}
@@ -502,6 +509,9 @@ func (t *Tabs) CurrentIndex() int { return t.current }
 func (t *Tabs) Where() string {
 	if t.remote == nil {
 		return ""
+	}
+	if wd := t.remote.wd; wd != nil {
+		return wd.Grid().String() + " (WebDriver session " + wd.ID + ")"
 	}
 	return t.remote.ep.URL
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
+	"github.com/e2e-mcp/e2e-mcp/webdriver"
 )
 
 // Config is the whole configuration of a server, built once from flags with
@@ -86,6 +87,10 @@ type Config struct {
 	// (comma separated); CDPHeaders go with their websocket handshake
 	// ("Name: value", separated by ';').
 	CDPEndpoints, CDPHeaders string
+	// WebDriverURLs are WebDriver grids each session takes a browser of
+	// its own from (comma separated); WebDriverHeaders go with every
+	// request to them ("Name: value", separated by ';').
+	WebDriverURLs, WebDriverHeaders string
 	// AuthToken is the static bearer token HTTP clients must send.
 	AuthToken string
 	// HTTPAllowedHosts and HTTPAllowedOrigins widen the Host and Origin
@@ -137,6 +142,12 @@ func integer(get func(*Config) *int) func(*flag.FlagSet, *Config, string, string
 // list is a string flag that may be given more than once: the values are
 // joined with commas (the environment variable takes a comma list).
 func list(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
+	return joined(get, ",")
+}
+
+// joined is a string flag that may be given more than once, its values
+// joined with sep (the environment variable takes a list so separated).
+func joined(get func(*Config) *string, sep string) func(*flag.FlagSet, *Config, string, string, string) {
 	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
 		p := get(c)
 		*p = def
@@ -146,7 +157,7 @@ func list(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string
 				*p, set = "", true // the first value replaces the default
 			}
 			if *p != "" {
-				*p += ","
+				*p += sep
 			}
 			*p += v
 			return nil
@@ -227,6 +238,10 @@ var settings = []setting{
 		list(func(c *Config) *string { return &c.CDPEndpoints })},
 	{"cdp-header", "E2E_MCP_CDP_HEADERS", "", "header for the --cdp-endpoint handshakes, \"Name: value\" (several separated by ;)",
 		str(func(c *Config) *string { return &c.CDPHeaders })},
+	{"webdriver-url", "E2E_MCP_WEBDRIVER_URLS", "", "take each session's browser from a WebDriver grid (Selenium Grid 4, chromedriver, a cloud grid): http://host:4444; user:key@ in the URL is sent as Basic auth",
+		list(func(c *Config) *string { return &c.WebDriverURLs })},
+	{"webdriver-header", "E2E_MCP_WEBDRIVER_HEADERS", "", "header for every --webdriver-url request, \"Name: value\" (the variable separates several with ;)",
+		joined(func(c *Config) *string { return &c.WebDriverHeaders }, ";")},
 	{"auth-token", "E2E_MCP_AUTH_TOKEN", "", "bearer token HTTP clients must send (set it in the environment: flags show in ps)",
 		str(func(c *Config) *string { return &c.AuthToken })},
 	{"http-allowed-hosts", "E2E_MCP_HTTP_ALLOWED_HOSTS", "", "Host header values accepted beside the listen address and localhost, comma separated (behind a proxy)",
@@ -333,6 +348,9 @@ func (c *Config) Validate() error {
 	if _, err := c.endpoints(); err != nil {
 		errs = append(errs, err)
 	}
+	if _, err := c.grids(); err != nil {
+		errs = append(errs, err)
+	}
 	if c.StorageState != "" {
 		if _, err := mcptools.ReadStorageState(c.StorageState); err != nil {
 			errs = append(errs, fmt.Errorf("--storage-state: %v", err))
@@ -413,18 +431,48 @@ func (c *Config) fileRoots() []string {
 
 // policy builds the request policy. Serving over HTTP also blocks private
 // networks: a remote client must not reach the server's own network.
-// endpoints are the --cdp-endpoint browsers with the --cdp-header headers.
-func (c *Config) endpoints() ([]browser.Endpoint, error) {
+// headers parses "Name: value" pairs separated by ';' (the flag names the
+// setting in errors).
+func headers(flagName, list string) (http.Header, error) {
 	h := http.Header{}
-	for _, kv := range strings.Split(c.CDPHeaders, ";") {
+	for _, kv := range strings.Split(list, ";") {
 		if kv = strings.TrimSpace(kv); kv == "" {
 			continue
 		}
 		name, value, ok := strings.Cut(kv, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("--cdp-header %q: want \"Name: value\"", kv)
+			return nil, fmt.Errorf("--%s %q: want \"Name: value\"", flagName, kv)
 		}
 		h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	return h, nil
+}
+
+// grids are the --webdriver-url grids with the --webdriver-header headers.
+func (c *Config) grids() ([]*webdriver.Grid, error) {
+	h, err := headers("webdriver-header", c.WebDriverHeaders)
+	if err != nil {
+		return nil, err
+	}
+	var out []*webdriver.Grid
+	for _, u := range strings.FieldsFunc(c.WebDriverURLs, func(r rune) bool { return r == ',' || r == ' ' }) {
+		g, err := webdriver.New(u, h)
+		if err != nil {
+			return nil, fmt.Errorf("--webdriver-url: %v", err)
+		}
+		out = append(out, g)
+	}
+	if len(out) > 0 && c.CDPEndpoints != "" {
+		return nil, fmt.Errorf("--webdriver-url and --cdp-endpoint: give one or the other")
+	}
+	return out, nil
+}
+
+// endpoints are the --cdp-endpoint browsers with the --cdp-header headers.
+func (c *Config) endpoints() ([]browser.Endpoint, error) {
+	h, err := headers("cdp-header", c.CDPHeaders)
+	if err != nil {
+		return nil, err
 	}
 	var out []browser.Endpoint
 	for _, u := range strings.FieldsFunc(c.CDPEndpoints, func(r rune) bool { return r == ',' || r == ' ' }) {

@@ -53,6 +53,21 @@ func TestParseConfig(t *testing.T) {
 		{name: "file root not a directory", args: []string{"--file-roots", "/nonexistent/uploads"}, err: `--file-roots: "/nonexistent/uploads" is not a directory`},
 		{name: "replica id", env: map[string]string{"E2E_MCP_REPLICA_ID": "web-2"}, want: func(c *Config) bool { return c.ReplicaID == "web-2" }},
 		{name: "bad replica id", args: []string{"--replica-id", "a.b"}, err: "--replica-id must be"},
+		{name: "webdriver grids and headers", args: []string{"--webdriver-url", "http://a:4444", "--webdriver-url", "https://u:k@hub.example.com/wd/hub", "--webdriver-header", "X-A: 1, 2", "--webdriver-header", "X-B: 3"},
+			want: func(c *Config) bool {
+				gs, err := c.grids()
+				return err == nil && len(gs) == 2 && gs[0].String() == "http://a:4444" && gs[1].String() == "https://hub.example.com/wd/hub" &&
+					gs[0].Header().Get("X-A") == "1, 2" && gs[0].Header().Get("X-B") == "3" && gs[0].Header().Get("Authorization") == "" &&
+					gs[1].Header().Get("Authorization") == "Basic dTpr"
+			}},
+		{name: "webdriver env", env: map[string]string{"E2E_MCP_WEBDRIVER_URLS": "http://a:1,http://b:2", "E2E_MCP_WEBDRIVER_HEADERS": "X-A: 1; X-B: 2"},
+			want: func(c *Config) bool {
+				gs, err := c.grids()
+				return err == nil && len(gs) == 2 && gs[1].String() == "http://b:2" && gs[1].Header().Get("X-B") == "2"
+			}},
+		{name: "bad webdriver url", args: []string{"--webdriver-url", "ws://u:secret@a:1"}, err: "--webdriver-url"},
+		{name: "bad webdriver header", args: []string{"--webdriver-url", "http://a:1", "--webdriver-header", "nocolon"}, err: "--webdriver-header"},
+		{name: "webdriver and cdp endpoint", args: []string{"--webdriver-url", "http://a:1", "--cdp-endpoint", "http://b:9222"}, err: "one or the other"},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}

@@ -81,7 +81,7 @@ const exitBudget = 5 * time.Second
 
 // secretEnv are the environment variables that carry credentials of this
 // server: read into the Config, then removed from the environment.
-var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS"}
+var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS", "E2E_MCP_WEBDRIVER_URLS", "E2E_MCP_WEBDRIVER_HEADERS"}
 
 // superviseVerbs has dev-server verbs run under this program as their
 // supervisor, so that they die with the server however it ends (Linux).
@@ -161,9 +161,10 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	policy, _ := cfg.policy()       // checked by Validate
 	endpoints, _ := cfg.endpoints() // checked by Validate
+	grids, _ := cfg.grids() // checked by Validate
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
-		SnapshotBudget: cfg.SnapshotBudget}
+		Grids: grids, SnapshotBudget: cfg.SnapshotBudget}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or
@@ -272,14 +273,19 @@ func doctor(cfg *Config, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "e2e-mcp %s\n", Version())
-	path, err := browser.FindExecutable(cfg.BrowserPath)
-	if err != nil {
-		fmt.Fprintf(stderr, "browser: NOT FOUND: %v\nhint: %s\n", err, browser.InstallHint)
-		return 1
-	}
-	fmt.Fprintf(stdout, "browser: %s\n", path)
 	opts := browserOptions(cfg, log)
-	opts.ExecPath = path
+	if len(opts.Grids) > 0 {
+		// The browser is the grid's: ask it for one, as a session would.
+		fmt.Fprintf(stdout, "browser: from the WebDriver grid %s\n", opts.Grids[0])
+	} else {
+		path, err := browser.FindExecutable(cfg.BrowserPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "browser: NOT FOUND: %v\nhint: %s\n", err, browser.InstallHint)
+			return 1
+		}
+		fmt.Fprintf(stdout, "browser: %s\n", path)
+		opts.ExecPath = path
+	}
 	bm := browser.NewManager(opts)
 	defer func() { _ = bm.Close() }()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -287,7 +293,11 @@ func doctor(cfg *Config, stdout, stderr io.Writer) int {
 	start := time.Now()
 	v, err := bm.Version(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "browser: DOES NOT START: %v\nhint: %s\n", err, browser.InstallHint)
+		hint := browser.InstallHint
+		if len(opts.Grids) > 0 {
+			hint = "check that the grid runs, has a free slot and offers Chrome with CDP"
+		}
+		fmt.Fprintf(stderr, "browser: DOES NOT START: %v\nhint: %s\n", err, hint)
 		return 1
 	}
 	fmt.Fprintf(stdout, "browser version: %s (started in %s)\nok\n", v, time.Since(start).Round(time.Millisecond))

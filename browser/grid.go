@@ -1,0 +1,227 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/webdriver"
+	"go.uber.org/zap"
+)
+
+// Browsers from a WebDriver grid (Options.Grids): each session asks a grid
+// for a browser of its own over WebDriver, drives it over CDP as a remote
+// browser (remote.go) bound to that one session, and deletes the WebDriver
+// session when it ends (docs/architecture.md §10).
+
+// gridTries and gridBackoff bound how a session waits for a grid that is
+// full or down: three tries within about ten seconds.
+const gridTries = 3
+
+var gridBackoff = []time.Duration{time.Second, 3 * time.Second}
+
+// gridPingEvery is how often a grid session is sent a command that changes
+// nothing: a grid that ends idle sessions does not see CDP traffic.
+const gridPingEvery = time.Minute
+
+// gridCaps are the capabilities a session asks the grid for: Chrome (or
+// Chromium, which chromedriver calls chrome) with our flags that matter, and
+// CDP, which Selenium Grid 4 hands out as se:cdp.
+func (m *Manager) gridCaps(g *webdriver.Grid) map[string]any {
+	args := []string{"--disable-features=" + disabledFeatures, "--disable-component-update",
+		"--disable-domain-reliability", "--disable-quic", "--no-pings", "--disable-search-engine-choice-screen",
+		"--mute-audio", "--disable-dev-shm-usage"}
+	if !m.opts.Headed {
+		args = append(args, "--headless=new")
+	}
+	if os.Getuid() == 0 && g.Loopback() {
+		// A chromedriver of this machine starts Chrome as us, and Chrome
+		// refuses to run as root with its sandbox.
+		args = append(args, "--no-sandbox")
+	}
+	return map[string]any{"alwaysMatch": map[string]any{
+		"browserName":        "chrome",
+		"goog:chromeOptions": map[string]any{"args": args},
+		"se:cdpEnabled":      true,
+	}}
+}
+
+// gridFor takes a browser from a grid (the grids in turn), connects to it
+// and counts the session on it. A grid that is full or down is tried again,
+// within gridTries; the error carries what the grids said.
+func (m *Manager) gridFor(ctx context.Context) (*remoteBrowser, error) {
+	var errs []string
+	for i := range gridTries {
+		if i > 0 {
+			t := time.NewTimer(gridBackoff[min(i-1, len(gridBackoff)-1)])
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil, m.gridError(append(errs, ctx.Err().Error()))
+			case <-t.C:
+			}
+		}
+		m.mu.Lock()
+		if m.closed {
+			m.mu.Unlock()
+			return nil, ErrClosed
+		}
+		g := m.opts.Grids[m.gridNext%len(m.opts.Grids)]
+		m.gridNext++
+		m.mu.Unlock()
+		rb, err := m.gridSession(ctx, g)
+		if err == nil {
+			m.mu.Lock()
+			m.gridErr = ""
+			m.mu.Unlock()
+			return rb, nil
+		}
+		if errors.Is(err, ErrClosed) {
+			return nil, err
+		}
+		errs = append(errs, err.Error())
+		m.log.Warn("no browser from the WebDriver grid", zap.String("grid", g.String()), zap.Error(err), zap.Int("try", i+1))
+		var we *webdriver.Error
+		if errors.As(err, &we) && !we.Temporary() {
+			break // the grid refuses what we ask: asking again will not help
+		}
+	}
+	return nil, m.gridError(errs)
+}
+
+// gridError is the session's error after its tries: what the grids said,
+// each answer once, with how many tries got it.
+func (m *Manager) gridError(errs []string) error {
+	var said []string
+	count := map[string]int{}
+	for _, e := range errs {
+		if count[e]++; count[e] == 1 {
+			said = append(said, e)
+		}
+	}
+	for i, e := range said {
+		if n := count[e]; n > 1 {
+			said[i] = fmt.Sprintf("%s (%d tries)", e, n)
+		}
+	}
+	msg := "no browser from the WebDriver grid: " + strings.Join(said, "; ")
+	m.mu.Lock()
+	m.gridErr = msg
+	m.mu.Unlock()
+	return &Error{Kind: KindBrowserLaunchFail, Message: msg,
+		Hint: "check the --webdriver-url grid (running, with free slots, offering Chrome with CDP); the next call asks it again"}
+}
+
+// gridSession makes one WebDriver session on g and connects to its browser.
+func (m *Manager) gridSession(ctx context.Context, g *webdriver.Grid) (*remoteBrowser, error) {
+	cctx, cancel := context.WithTimeout(ctx, m.opts.LaunchTimeout)
+	s, err := g.NewSession(cctx, m.gridCaps(g))
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	m.log.Info("WebDriver session started", zap.String("grid", g.String()), zap.String("session", s.ID))
+	rb := &remoteBrowser{ep: Endpoint{URL: s.CDP, Header: g.Header(), exact: true}, wd: s}
+	// rb is no one else's yet: connecting needs no lock, and others need
+	// not wait for it.
+	if err := m.connectLocked(rb); err != nil {
+		m.deleteGrid(rb)
+		return nil, err
+	}
+	pctx, pcancel := context.WithCancel(context.Background())
+	rb.stopPing = pcancel
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		m.deleteGrid(rb)
+		return nil, ErrClosed
+	}
+	if m.grid == nil {
+		m.grid = map[*remoteBrowser]struct{}{}
+	}
+	m.grid[rb] = struct{}{}
+	rb.tabs = 1
+	m.mu.Unlock()
+	go m.pingGrid(pctx, rb)
+	return rb, nil
+}
+
+// pingGrid keeps a grid session from being ended as idle while we use it.
+func (m *Manager) pingGrid(ctx context.Context, rb *remoteBrowser) {
+	t := time.NewTicker(gridPingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		if err := rb.wd.Ping(cctx); err != nil && ctx.Err() == nil {
+			m.log.Warn("WebDriver session ping failed", zap.String("grid", rb.wd.Grid().String()), zap.String("session", rb.wd.ID), zap.Error(err))
+		}
+		cancel()
+	}
+}
+
+// releaseGrid ends the session's use of a grid browser: it leaves the
+// manager's list and its WebDriver session is deleted (the grid closes the
+// browser and removes its profile).
+func (m *Manager) releaseGrid(rb *remoteBrowser) {
+	m.mu.Lock()
+	_, mine := m.grid[rb]
+	delete(m.grid, rb)
+	m.mu.Unlock()
+	if mine {
+		m.deleteGrid(rb)
+	}
+}
+
+// deleteGrid disconnects from a grid browser and deletes its session.
+func (m *Manager) deleteGrid(rb *remoteBrowser) {
+	if rb.stopPing != nil {
+		rb.stopPing()
+	}
+	if rb.cancel != nil {
+		rb.cancel()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := rb.wd.Delete(ctx); err != nil {
+		m.log.Warn("delete WebDriver session", zap.String("grid", rb.wd.Grid().String()), zap.String("session", rb.wd.ID), zap.Error(err))
+		return
+	}
+	m.log.Info("WebDriver session deleted", zap.String("grid", rb.wd.Grid().String()), zap.String("session", rb.wd.ID))
+}
+
+// closeGrid deletes the grid sessions still open, in parallel: the server
+// is on its way out.
+func (m *Manager) closeGrid() {
+	m.mu.Lock()
+	rbs := make([]*remoteBrowser, 0, len(m.grid))
+	for rb := range m.grid {
+		rbs = append(rbs, rb)
+	}
+	m.grid = nil
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, rb := range rbs {
+		wg.Go(func() { m.deleteGrid(rb) })
+	}
+	wg.Wait()
+}
+
+// gridState is the health of a manager with grids: running while some
+// session has a grid browser, else the last failure to get one.
+func (m *Manager) gridStateLocked() State {
+	for rb := range m.grid {
+		if rb.bctx != nil && rb.bctx.Err() == nil && !rb.lost {
+			return State{Running: true}
+		}
+	}
+	return State{Problem: m.gridErr}
+}
