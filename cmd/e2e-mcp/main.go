@@ -161,7 +161,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	policy, _ := cfg.policy()       // checked by Validate
 	endpoints, _ := cfg.endpoints() // checked by Validate
-	grids, _ := cfg.grids() // checked by Validate
+	grids, _ := cfg.grids()         // checked by Validate
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
 		Grids: grids, SnapshotBudget: cfg.SnapshotBudget}
