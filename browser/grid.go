@@ -38,9 +38,10 @@ func (m *Manager) gridCaps(g *webdriver.Grid) map[string]any {
 	if !m.opts.Headed {
 		args = append(args, "--headless=new")
 	}
-	if os.Getuid() == 0 && g.Loopback() {
+	if (os.Getuid() == 0 && g.Loopback()) || m.opts.NoSandbox {
 		// A chromedriver of this machine starts Chrome as us, and Chrome
-		// refuses to run as root with its sandbox.
+		// refuses to run as root with its sandbox; or the operator turned
+		// the sandbox off (--no-sandbox: a grid node in a container).
 		args = append(args, "--no-sandbox")
 	}
 	return map[string]any{"alwaysMatch": map[string]any{
