@@ -3,10 +3,18 @@ GO            ?= go
 BIN           ?= bin/e2e-mcp
 LINT_VERSION  := v2.15.0
 LINT          := $(shell $(GO) env GOPATH)/bin/golangci-lint
-LDFLAGS       := -s -w
-CROSS         := darwin/amd64 darwin/arm64 windows/amd64 linux/arm64
+# The platforms make release ships; make cross compiles all but this machine's.
+PLATFORMS     := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+CROSS          = $(filter-out $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH),$(PLATFORMS))
+# The build stamp (e2e-mcp version): the tag, the commit and the commit's
+# time (not the clock's: two builds of one commit are the same bytes). Outside
+# a git checkout they are empty and the binary reads Go's build info instead.
+VERSION        = $(shell git describe --tags --always --dirty 2>/dev/null)
+COMMIT         = $(shell git rev-parse HEAD 2>/dev/null)
+DATE           = $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
+LDFLAGS        = -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check image-check
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check image-check release release-check
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -46,7 +54,7 @@ vet: ## go vet and gofmt
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-cross: ## cross-compile for macOS, Windows and linux/arm64 (CGO off)
+cross: ## cross-compile for the other release platforms (CGO off)
 	@for p in $(CROSS); do \
 	  echo "build $$p"; \
 	  CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/e2e-mcp || exit 1; \
@@ -59,7 +67,7 @@ lint: ## golangci-lint, pinned
 
 snaps: ## rewrite the tool schema snapshots and the README tool and flag tables
 	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots|TestReadmeToolTable' -count=1
-	UPDATE_TOOLSNAPS=true $(GO) test ./cmd/e2e-mcp/ -run 'TestReadmeFlagTable' -count=1
+	UPDATE_TOOLSNAPS=true $(GO) test ./cmd/e2e-mcp/ -run 'TestReadmeFlagTable|TestServerJSON' -count=1
 
 # ANCHORS installs the peers for make bench and prints their command lines:
 # the team's script beside the clone, else the project's own copy of its job.
@@ -95,5 +103,14 @@ playwright-check: ensure-browser ## the exported Playwright spec of the sign-up 
 image-check: ensure-browser ## the container image's steps without Docker (scripts/install-image.sh --check)
 	@scripts/install-image.sh --check
 
+release: ## archives for every platform in dist/, stamped, with SHA256SUMS and server.json
+	@GO=$(GO) PLATFORMS="$(PLATFORMS)" VERSION="$(VERSION)" COMMIT="$(COMMIT)" DATE="$(DATE)" scripts/release.sh
+
+# A fresh clone, tagged, through make release: every archive, SHA256SUMS,
+# the stamp in each binary (linux/amd64 runs `version`), and a second run
+# giving the same bytes. CI runs it after make test.
+release-check: ## make release from a fresh clone: archives, checksums, stamps, reproducible
+	$(GO) test -tags release -count=1 -v -timeout 20m -run '^TestReleaseCheck$$' ./scripts/release/
+
 clean: ## remove build output
-	rm -rf bin
+	rm -rf bin dist

@@ -122,7 +122,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage+"\n"+cli.Usage)
 		return 0
 	case "version":
-		fmt.Fprintf(stdout, "e2e-mcp %s\n", Version())
+		printVersion(stdout)
 		return 0
 	case "devserver":
 		return devserverMain(args, stdout, stderr)
