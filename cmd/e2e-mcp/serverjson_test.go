@@ -36,6 +36,7 @@ type registryPackage struct {
 	} `json:"transport"`
 	RuntimeHint      string             `json:"runtimeHint,omitempty"`
 	RuntimeArguments []registryArgument `json:"runtimeArguments,omitempty"`
+	PackageArguments []registryArgument `json:"packageArguments,omitempty"`
 	Env              []registryEnv      `json:"environmentVariables"`
 }
 
@@ -123,6 +124,17 @@ func TestServerJSON(t *testing.T) {
 		transports = append(transports, p.Transport.Type)
 		if p.RegistryType != "oci" || !strings.HasSuffix(p.Identifier, ":"+placeholder) {
 			t.Errorf("package %d: %s %q: want an oci image tagged %s", i, p.RegistryType, p.Identifier, placeholder)
+		}
+		// The image serves HTTP unless told otherwise (its entrypoint and
+		// E2E_MCP_HTTP): over stdio it runs `serve --http=`, stdin open.
+		if p.Transport.Type == "stdio" {
+			var args []string
+			for _, a := range p.PackageArguments {
+				args = append(args, a.Value)
+			}
+			if strings.Join(args, " ") != "serve --http=" || len(p.RuntimeArguments) != 1 || p.RuntimeArguments[0].Name != "-i" {
+				t.Errorf("package %d: stdio runs the image with %v %v: want -i, then serve --http=", i, p.RuntimeArguments, args)
+			}
 		}
 		if p.Transport.Type == "streamable-http" && !strings.HasSuffix(p.Transport.URL, "/mcp") {
 			t.Errorf("package %d: streamable-http url %q: want the /mcp endpoint", i, p.Transport.URL)
