@@ -57,7 +57,7 @@ vet: ## go vet and gofmt
 cross: ## cross-compile for the other release platforms (CGO off)
 	@for p in $(CROSS); do \
 	  echo "build $$p"; \
-	  CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/e2e-mcp || exit 1; \
+	  CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -o /dev/null ./cmd/e2e-mcp || exit 1; \
 	done
 
 lint: ## golangci-lint, pinned
