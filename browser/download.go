@@ -51,12 +51,22 @@ type downloadLog struct {
 }
 
 // enableDownloads has Chrome save the context's downloads in a directory
-// of their own and report them. A remote browser saves on its own machine,
-// where we cannot read: its downloads stay denied, as Chrome's default is
-// for a new context; a grid's browser, which the grid may have given a
-// download directory, is told so.
+// of their own and report them: in our browser's profile, or for the
+// browser of a grid on this machine (a chromedriver of ours) in a
+// directory named like a profile of this process (so that a later server
+// removes it should this one be killed). A remote browser saves on its own
+// machine, where we cannot read: its downloads stay denied, as Chrome's
+// default is for a new context; a remote grid's browser, which the grid
+// may have given a download directory, is told so.
 func (t *Tabs) enableDownloads(ctx context.Context) error {
 	profile := t.m.ProfileDir()
+	if t.remote != nil && t.remote.wd != nil && t.remote.local {
+		dir, err := newProfileDir(t.m.opts.ProfileRoot)
+		if err != nil {
+			return fmt.Errorf("downloads directory: %w", err)
+		}
+		return t.allowDownloads(ctx, dir)
+	}
 	if t.remote != nil && t.remote.wd != nil {
 		cctx, cancel := t.browserCtx(ctx)
 		defer cancel()
@@ -74,9 +84,15 @@ func (t *Tabs) enableDownloads(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("downloads directory: %w", err)
 	}
+	return t.allowDownloads(ctx, dir)
+}
+
+// allowDownloads has Chrome save the context's downloads in dir (which
+// the session removes as it ends) and report them.
+func (t *Tabs) allowDownloads(ctx context.Context, dir string) error {
 	cctx, cancel := t.browserCtx(ctx)
 	defer cancel()
-	_, err = chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
 		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
 	if err != nil {
 		_ = os.RemoveAll(dir)

@@ -126,7 +126,7 @@ func (m *Manager) gridSession(ctx context.Context, g *webdriver.Grid) (*remoteBr
 		return nil, err
 	}
 	m.log.Info("WebDriver session started", zap.String("grid", g.String()), zap.String("session", s.ID))
-	rb := &remoteBrowser{ep: Endpoint{URL: s.CDP, Header: g.Header(), exact: true}, wd: s}
+	rb := &remoteBrowser{ep: Endpoint{URL: s.CDP, Header: g.Header(), exact: true}, wd: s, local: g.Loopback()}
 	// rb is no one else's yet: connecting needs no lock, and others need
 	// not wait for it.
 	if err := m.connectLocked(rb); err != nil {

@@ -46,6 +46,9 @@ type remoteBrowser struct {
 	// it serves one session and goes with it; stopPing ends its pings.
 	wd       *webdriver.Session
 	stopPing context.CancelFunc
+	// local: the grid runs on this machine (a chromedriver of ours), so
+	// its browser writes files where we can read them.
+	local bool
 }
 
 // remoteFor picks the endpoint with the fewest sessions among those not

@@ -140,15 +140,17 @@ func signUp(c *client.Client, url, session string) error {
 
 // TestWebDriverGrid: with --webdriver-url each session takes a browser of
 // its own from a real chromedriver; two sessions sign up at once, each
-// seeing its own result; popups and the request policy work there, and
-// downloads are denied; a session's end deletes its WebDriver session (its
+// seeing its own result; popups, the request policy and downloads work
+// there (the grid runs on this machine); a session's end deletes its
+// WebDriver session (its
 // Chrome and profile go), and so does the server's exit; a grid that is
 // down is a typed error naming it and the refused connection.
 func TestWebDriverGrid(t *testing.T) {
 	f := newFixture(t, filesAPI)
 	d := startChromedriver(t)
 	env, tmp := serverEnv(t)
-	env = append(env, "E2E_MCP_WEBDRIVER_URLS="+d.url, "E2E_MCP_BLOCKED_ORIGINS=blocked.example")
+	roots := t.TempDir()
+	env = append(env, "E2E_MCP_WEBDRIVER_URLS="+d.url, "E2E_MCP_BLOCKED_ORIGINS=blocked.example", "E2E_MCP_FILE_ROOTS="+roots)
 	c := startClient(t, env)
 
 	var wg sync.WaitGroup
@@ -177,7 +179,7 @@ func TestWebDriverGrid(t *testing.T) {
 
 	// The other tools work on a grid's browser: a popup opens as a tab of
 	// the session; the request policy refuses a blocked origin; a download
-	// is denied (the browser would save it on the grid's machine).
+	// is saved under the file roots (the grid's machine is this one).
 	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/tabs/opener.html", "sessionId": "s1"})
 	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, out, "button", "Open popup"), "sessionId": "s1"})
 	mustContain(t, "a popup on the grid's browser", out, "New tabs opened: 1", "- 1: [Popup]")
@@ -188,8 +190,10 @@ func TestWebDriverGrid(t *testing.T) {
 	wantError(t, call(t, c, "browser_navigate", map[string]any{"url": "http://blocked.example/", "sessionId": "s1"}), "not_allowed", "blocked.example")
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/files/downloads.html", "sessionId": "s1"})
 	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Download report']", "sessionId": "s1"})
-	if strings.Contains(out, "### Downloads") {
-		t.Errorf("a grid browser's download was reported:\n%s", out)
+	saved := filepath.Join(roots, "e2e-mcp-downloads", "report.csv")
+	mustContain(t, "a download on the grid's browser", out, "### Downloads", "- report.csv: 34 bytes, saved to "+saved)
+	if b, err := os.ReadFile(saved); err != nil || !strings.HasPrefix(string(b), "order,total") {
+		t.Errorf("the saved download: %q, %v", b, err)
 	}
 
 	mustCall(t, c, "session_end", map[string]any{"sessionId": "s1"})
@@ -198,12 +202,10 @@ func TestWebDriverGrid(t *testing.T) {
 
 	_ = c.Close()
 	d.waitBrowsers(t, 0, "after the server exited")
-	_ = filepath.WalkDir(d.tmp, func(path string, e os.DirEntry, _ error) error {
-		if e != nil && strings.HasPrefix(e.Name(), "report") {
-			t.Errorf("the denied download was saved on the grid's machine: %s", path)
-		}
-		return nil
-	})
+	// The sessions' download directories went with them.
+	if left, _ := filepath.Glob(filepath.Join(tmp, "e2e-mcp-chrome-*")); len(left) > 0 {
+		t.Errorf("directories left after the server exited: %v", left)
+	}
 
 	// The grid goes down: a new session answers a typed error naming it.
 	d.stop()
