@@ -128,6 +128,13 @@ func startClientLog(t *testing.T, env []string) (*client.Client, *lockedBuffer) 
 	if err != nil {
 		t.Fatalf("start %s: %v", bin, err)
 	}
+	return initialized(t, c, stderr), stderr
+}
+
+// initialized initializes a started client and closes it when the test
+// ends, showing the server's stderr if the test failed.
+func initialized(t *testing.T, c *client.Client, stderr *lockedBuffer) *client.Client {
+	t.Helper()
 	t.Cleanup(func() {
 		_ = c.Close()
 		if t.Failed() {
@@ -137,7 +144,7 @@ func startClientLog(t *testing.T, env []string) (*client.Client, *lockedBuffer) 
 	if err := initialize(c); err != nil {
 		t.Fatal(err)
 	}
-	return c, stderr
+	return c
 }
 
 // initialize starts a client and initializes it on the session-oriented

@@ -57,17 +57,7 @@ func startServerIn(t *testing.T, dir string, env []string, roots client.RootsHan
 	if roots != nil {
 		opts = append(opts, client.WithRootsHandler(roots))
 	}
-	c := client.NewClient(tr, opts...)
-	t.Cleanup(func() {
-		_ = c.Close()
-		if t.Failed() {
-			t.Logf("server stderr:\n%s", stderr.String())
-		}
-	})
-	if err := initialize(c); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return initialized(t, client.NewClient(tr, opts...), stderr)
 }
 
 func writeFile(t *testing.T, path, content string) string {
