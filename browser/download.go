@@ -30,12 +30,18 @@ type Download struct {
 	Size  int64  `json:"size"`
 	// Path is where Chrome saved it (a completed download).
 	Path string `json:"-"`
+	// Error says why a remote browser's download could not be fetched
+	// (remotedownload.go).
+	Error string `json:"error,omitempty"`
 
 	guid  string
 	taken bool
-	// frame is the iframe that began it, while it is not known to be one
-	// of the session's (owned decides, off the read loop).
-	frame cdp.FrameID
+	// frameID is the frame that began it; frame is the same while it is
+	// an iframe not known to be one of the session's (dropOthers decides,
+	// off the read loop).
+	frameID, frame cdp.FrameID
+	// fetching: the session is fetching it from a remote browser.
+	fetching bool
 }
 
 // maxDownloads bounds the downloads a session remembers.
@@ -48,6 +54,10 @@ type downloadLog struct {
 	dir     string
 	list    []*Download
 	changed chan struct{}
+	// fetch: the browser is remote and denies downloads, which the session
+	// fetches itself (remotedownload.go); fetches are those under way.
+	fetch   bool
+	fetches sync.WaitGroup
 }
 
 // enableDownloads has Chrome save the context's downloads in a directory
@@ -55,9 +65,8 @@ type downloadLog struct {
 // browser of a grid on this machine (a chromedriver of ours) in a
 // directory named like a profile of this process (so that a later server
 // removes it should this one be killed). A remote browser saves on its own
-// machine, where we cannot read: its downloads stay denied, as Chrome's
-// default is for a new context; a remote grid's browser, which the grid
-// may have given a download directory, is told so.
+// machine, where we cannot read: it denies them, and the session fetches
+// each one itself (remotedownload.go).
 func (t *Tabs) enableDownloads(ctx context.Context) error {
 	profile := t.m.ProfileDir()
 	if t.remote != nil && t.remote.wd != nil && t.remote.local {
@@ -67,17 +76,10 @@ func (t *Tabs) enableDownloads(ctx context.Context) error {
 		}
 		return t.allowDownloads(ctx, dir)
 	}
-	if t.remote != nil && t.remote.wd != nil {
-		cctx, cancel := t.browserCtx(ctx)
-		defer cancel()
-		_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-			Behavior: cdpbrowser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: t.id})
-		if err != nil {
-			return fmt.Errorf("deny downloads: %w", err)
-		}
-		return nil
+	if t.remote != nil {
+		return t.denyAndFetchDownloads(ctx)
 	}
-	if t.remote != nil || profile == "" {
+	if profile == "" {
 		return nil
 	}
 	dir, err := os.MkdirTemp(profile, "downloads-")
@@ -90,18 +92,29 @@ func (t *Tabs) enableDownloads(ctx context.Context) error {
 // allowDownloads has Chrome save the context's downloads in dir (which
 // the session removes as it ends) and report them.
 func (t *Tabs) allowDownloads(ctx context.Context, dir string) error {
-	cctx, cancel := t.browserCtx(ctx)
-	defer cancel()
-	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
-	if err != nil {
+	if err := t.setDownloadBehavior(ctx, cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir); err != nil {
 		_ = os.RemoveAll(dir)
-		return fmt.Errorf("allow downloads: %w", err)
+		return err
 	}
 	t.downloads.mu.Lock()
 	t.downloads.dir = dir
 	t.downloads.changed = make(chan struct{})
 	t.downloads.mu.Unlock()
+	return nil
+}
+
+const denyBehavior = cdpbrowser.SetDownloadBehaviorBehaviorDeny
+
+// setDownloadBehavior tells Chrome what to do with the context's downloads
+// (saved in dir when allowed), with events on.
+func (t *Tabs) setDownloadBehavior(ctx context.Context, b cdpbrowser.SetDownloadBehaviorBehavior, dir string) error {
+	cctx, cancel := t.browserCtx(ctx)
+	defer cancel()
+	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: b, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
+	if err != nil {
+		return fmt.Errorf("set download behavior %s: %w", b, err)
+	}
 	return nil
 }
 
@@ -117,7 +130,7 @@ func (t *Tabs) onDownloadEvent(ev any) {
 		t.mu.Lock()
 		_, tab := t.infos[target.ID(e.FrameID)]
 		t.mu.Unlock()
-		d := &Download{URL: e.URL, Name: safeName(e.SuggestedFilename), State: "inProgress", guid: e.GUID}
+		d := &Download{URL: e.URL, Name: safeName(e.SuggestedFilename), State: "inProgress", guid: e.GUID, frameID: e.FrameID}
 		if !tab {
 			d.frame = e.FrameID
 		}
@@ -135,7 +148,14 @@ func (t *Tabs) onDownloadEvent(ev any) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		for _, d := range l.list {
-			if d.guid != e.GUID {
+			if d.guid != e.GUID || d.fetching {
+				continue
+			}
+			if l.fetch {
+				// Denied, as asked: the session fetches it.
+				if e.State == cdpbrowser.DownloadProgressStateCanceled && d.State == "inProgress" {
+					t.startFetchLocked(d)
+				}
 				continue
 			}
 			d.State, d.Size = string(e.State), int64(e.ReceivedBytes)

@@ -581,6 +581,9 @@ func (t *Tabs) Close() {
 		}
 		cancel()
 	}
+	// Fetches of a remote browser's downloads end with the tabs: wait for
+	// them before their directory goes.
+	t.downloads.fetches.Wait()
 	t.downloads.mu.Lock()
 	if t.downloads.dir != "" {
 		_ = os.RemoveAll(t.downloads.dir)

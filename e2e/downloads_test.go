@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,6 +20,19 @@ func filesAPI(mux *http.ServeMux, _ *fixture) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Disposition", `attachment; filename="export.json"`)
 		fmt.Fprint(w, `{"orders":2}`)
+	})
+	mux.HandleFunc("GET /files/mine.csv", func(w http.ResponseWriter, r *http.Request) {
+		if c, err := r.Cookie("account"); err != nil || c.Value != "ada" {
+			http.Error(w, "sign in first", http.StatusForbidden)
+			return
+		}
+		w.Header().Set("Content-Type", "text/csv")
+		fmt.Fprint(w, "order,total\n1500,7.00\n")
+	})
+	mux.HandleFunc("POST /files/export.csv", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/csv")
+		w.Header().Set("Content-Disposition", `attachment; filename="export.csv"`)
+		fmt.Fprint(w, "order\n1400\n1401\n")
 	})
 }
 
@@ -43,6 +57,9 @@ func TestDownloads(t *testing.T) {
 	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Download report']"})
 	mustContain(t, "the second download", out, "saved to "+filepath.Join(dir, "e2e-mcp-downloads", "report (2).csv"))
 
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export as CSV']"})
+	mustContain(t, "a download a form posted", out, "- export.csv: 16 bytes, saved to "+filepath.Join(dir, "e2e-mcp-downloads", "export.csv"))
+
 	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export later']"})
 	if strings.Contains(out, "### Downloads") {
 		t.Fatalf("the download started after the click's answer, yet it reports one:\n%s", out)
@@ -61,4 +78,59 @@ func TestDownloads(t *testing.T) {
 	mustContain(t, "a download from an iframe", out, "- export.json: 12 bytes, saved to "+filepath.Join(dir, "e2e-mcp-downloads", "export (2).json"))
 	out = mustFail(t, other, "browser_wait_for", map[string]any{"download": true, "timeout": 1}, "timeout")
 	mustContain(t, "another session's wait", out, "no download ended")
+}
+
+// TestRemoteDownloads: a remote browser (--cdp-endpoint) denies the
+// session's downloads, and the session fetches each one itself in the
+// frame that began it: the file is saved under the file roots as a local
+// download would be, with the frame's cookies, for a link, a download that
+// starts later and an iframe's; a download a form posted is reported with
+// why it cannot be fetched again; the remote browser saves nothing and the
+// server leaves no directory behind.
+func TestRemoteDownloads(t *testing.T) {
+	f := newFixture(t, filesAPI)
+	farm := startFarmBrowser(t)
+	dir := t.TempDir()
+	env, tmp := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_CDP_ENDPOINT="+farm.ws))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/files/downloads.html"})
+	saved := func(name string) string { return filepath.Join(dir, "e2e-mcp-downloads", name) }
+
+	for _, d := range []struct{ link, name, body string }{
+		{"Download report", "report.csv", "order,total\n1400,12.50\n1401,99.00\n"},
+		{"Download my orders", "mine.csv", "order,total\n1500,7.00\n"}, // with the page's cookie
+		{"Download totals", "totals.csv", "region,total\nEMEA,3\n"},    // a data: URL
+	} {
+		out := mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='" + d.link + "']"})
+		mustContain(t, d.link, out, fmt.Sprintf("- %s: %d bytes, saved to %s", d.name, len(d.body), saved(d.name)))
+		if b, err := os.ReadFile(saved(d.name)); err != nil || string(b) != d.body {
+			t.Fatalf("%s: the saved file is %q, %v", d.link, b, err)
+		}
+	}
+	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export later']"})
+	out := mustCall(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 10})
+	mustContain(t, "a later download", out, "- export.json: 12 bytes, saved to "+saved("export.json"))
+	snap := mustCall(t, c, "browser_snapshot", nil)
+	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "link", "Download invoice")})
+	mustContain(t, "an iframe's download", out, "- export.json: 12 bytes, saved to "+saved("export (2).json"))
+
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export as CSV']"})
+	if !strings.Contains(out, "### Downloads") { // it began after the click's answer
+		out = mustCall(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 10})
+	}
+	mustContain(t, "a download a form posted", out, "export.csv", "not kept: a POST download of a remote browser cannot be fetched again")
+	if _, err := os.Stat(saved("export.csv")); err == nil {
+		t.Errorf("a POST download was saved from a GET")
+	}
+
+	_ = filepath.WalkDir(farm.home, func(path string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.Contains("report.csv mine.csv export.json export.csv", strings.TrimSuffix(e.Name(), ".crdownload")) {
+			t.Errorf("the remote browser saved %s", path)
+		}
+		return nil
+	})
+	_ = c.Close()
+	if left, _ := filepath.Glob(filepath.Join(tmp, "e2e-mcp-chrome-*")); len(left) > 0 {
+		t.Errorf("the server left directories: %v", left)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/proctest"
 )
 
 // farmBrowser is a Chrome started by the test with a debugging port: a
@@ -18,6 +20,7 @@ type farmBrowser struct {
 	cmd  *exec.Cmd
 	port string
 	ws   string // ws://127.0.0.1:PORT/devtools/browser/ID
+	home string // its HOME, where it would save downloads
 }
 
 func startFarmBrowser(t *testing.T) *farmBrowser {
@@ -34,9 +37,10 @@ func startFarmBrowser(t *testing.T) *farmBrowser {
 	if path == "" {
 		t.Fatal("no Chrome or Chromium to play the remote browser")
 	}
-	dir := t.TempDir()
+	dir, home := t.TempDir(), t.TempDir()
 	cmd := exec.Command(path, "--headless", "--no-sandbox", "--remote-debugging-port=0", "--user-data-dir="+dir,
 		"--no-first-run", "--disable-dev-shm-usage", "about:blank")
+	cmd.Env = append(os.Environ(), "HOME="+home)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +49,11 @@ func startFarmBrowser(t *testing.T) *farmBrowser {
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		<-done
+		// Its helpers, which write to the profile too, follow shortly: wait
+		// for them before the profile is removed.
+		waitFor(t, 20*time.Second, "the remote browser's helpers to exit", func() bool {
+			return len(proctest.MustFind(proctest.CmdlineContains("--user-data-dir="+dir))) == 0
+		})
 	})
 	var b []byte
 	waitFor(t, 20*time.Second, "the remote browser's DevToolsActivePort", func() bool {
@@ -53,7 +62,7 @@ func startFarmBrowser(t *testing.T) *farmBrowser {
 		return err == nil && strings.Count(string(b), "\n") >= 1
 	})
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return &farmBrowser{cmd: cmd, port: lines[0], ws: "ws://127.0.0.1:" + lines[0] + lines[1]}
+	return &farmBrowser{cmd: cmd, port: lines[0], ws: "ws://127.0.0.1:" + lines[0] + lines[1], home: home}
 }
 
 // pages lists the URLs of the page targets of the remote browser.

@@ -60,6 +60,8 @@ func (d *Deps) keepDownloads(ctx context.Context, list []browser.Download) []kep
 	for _, dl := range list {
 		k := keptDownload{Name: dl.Name, URL: dl.URL, State: dl.State, Size: dl.Size}
 		switch {
+		case dl.Error != "":
+			k.Note = "not kept: " + dl.Error
 		case dl.State != "completed":
 			k.Note = "not finished: " + dl.State
 		case dirErr != nil:
