@@ -48,6 +48,7 @@ const (
 	fnVitals         jsFn = "vitals"
 	fnBoxes          jsFn = "boxes"
 	fnHoldStill      jsFn = "holdStill"
+	fnReadBlob       jsFn = "readBlob"
 )
 
 // jsExpr is an argument that is JavaScript already, passed as it is: the

@@ -25,15 +25,19 @@ import (
 // (with that frame's cookies), the body read over IO.read into a local
 // directory of the session's own, then reported like a local download.
 //
-// What cannot be fetched again is reported with why: a download a form
-// posted (fetching it again would be a GET, another request), and a blob:
-// URL (it lives in the page's memory, often revoked at once).
+// A blob: URL is read in the page's frame (up to 64 MB), while the page
+// still holds it. What cannot be fetched again is reported with why: a
+// download a form posted (fetching it again would be a GET, another
+// request), and a blob: URL the page revoked already.
 
 const (
 	// maxRemoteDownload bounds the bytes one fetched download may have.
 	maxRemoteDownload = 1 << 30
 	// remoteDownloadTimeout bounds one fetch, body included.
 	remoteDownloadTimeout = 5 * time.Minute
+	// maxBlobDownload bounds a blob: download, read in the page and sent
+	// over CDP as one base64 string.
+	maxBlobDownload = 64 << 20
 	// ioChunk is how much one IO.read asks for.
 	ioChunk = 1 << 20
 )
@@ -103,6 +107,8 @@ func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 	switch u.Scheme {
 	case "data":
 		return saveDataURL(d.URL, path)
+	case "blob":
+		return p.saveBlob(ctx, d, path)
 	case "http", "https":
 	default:
 		return "", 0, fmt.Errorf("the remote browser saves a %s: download on its own machine, and e2e-mcp cannot fetch it again", u.Scheme)
@@ -189,6 +195,30 @@ func (p *Page) lastMethodOf(u string) string {
 		}
 	}
 	return ""
+}
+
+// saveBlob writes the bytes of a blob: URL, read in the frame that began
+// the download, to path.
+func (p *Page) saveBlob(ctx context.Context, d Download, path string) (string, int64, error) {
+	var r struct {
+		B64   string `json:"b64"`
+		Size  int64  `json:"size"`
+		Error string `json:"error"`
+	}
+	if err := p.evalIn(ctx, d.frameID, fnReadBlob.call(d.URL, maxBlobDownload), &r); err != nil {
+		return "", 0, fmt.Errorf("reading the blob: URL in the page: %w", err)
+	}
+	if r.Error != "" {
+		return "", 0, errors.New(r.Error)
+	}
+	b, err := base64.StdEncoding.DecodeString(r.B64)
+	if err != nil {
+		return "", 0, fmt.Errorf("the blob's base64: %w", err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return "", 0, err
+	}
+	return path, int64(len(b)), nil
 }
 
 // saveDataURL writes a data: URL's bytes to path.

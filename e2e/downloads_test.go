@@ -59,6 +59,12 @@ func TestDownloads(t *testing.T) {
 
 	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export as CSV']"})
 	mustContain(t, "a download a form posted", out, "- export.csv: 16 bytes, saved to "+filepath.Join(dir, "e2e-mcp-downloads", "export.csv"))
+	for _, b := range []struct{ button, saved string }{
+		{"Export notes", "- notes.txt: 30 bytes"}, {"Export once", "- once.txt: 10 bytes"}, // blob: URLs
+	} {
+		out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='" + b.button + "']"})
+		mustContain(t, b.button, out, b.saved)
+	}
 
 	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export later']"})
 	if strings.Contains(out, "### Downloads") {
@@ -84,8 +90,9 @@ func TestDownloads(t *testing.T) {
 // session's downloads, and the session fetches each one itself in the
 // frame that began it: the file is saved under the file roots as a local
 // download would be, with the frame's cookies, for a link, a download that
-// starts later and an iframe's; a download a form posted is reported with
-// why it cannot be fetched again; the remote browser saves nothing and the
+// starts later, an iframe's, a data: URL's and a blob: URL's the page
+// keeps; a download a form posted, or of a blob: URL the page revoked at
+// once, is reported with why it cannot be fetched again; the remote browser saves nothing and the
 // server leaves no directory behind.
 func TestRemoteDownloads(t *testing.T) {
 	f := newFixture(t, filesAPI)
@@ -107,8 +114,16 @@ func TestRemoteDownloads(t *testing.T) {
 			t.Fatalf("%s: the saved file is %q, %v", d.link, b, err)
 		}
 	}
+	out := mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export notes']"})
+	mustContain(t, "a blob: URL the page keeps", out, "- notes.txt: 30 bytes, saved to "+saved("notes.txt"))
+	if b, err := os.ReadFile(saved("notes.txt")); err != nil || string(b) != "Call the bank\nShip order 1400\n" {
+		t.Fatalf("the blob's file: %q, %v", b, err)
+	}
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export once']"})
+	mustContain(t, "a blob: URL the page revoked", out, "once.txt", "not kept: the page no longer holds it")
+
 	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export later']"})
-	out := mustCall(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 10})
+	out = mustCall(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 10})
 	mustContain(t, "a later download", out, "- export.json: 12 bytes, saved to "+saved("export.json"))
 	snap := mustCall(t, c, "browser_snapshot", nil)
 	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "link", "Download invoice")})
@@ -124,7 +139,7 @@ func TestRemoteDownloads(t *testing.T) {
 	}
 
 	_ = filepath.WalkDir(farm.home, func(path string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && strings.Contains("report.csv mine.csv export.json export.csv", strings.TrimSuffix(e.Name(), ".crdownload")) {
+		if err == nil && !e.IsDir() && strings.Contains("report.csv mine.csv totals.csv notes.txt once.txt export.json export.csv", strings.TrimSuffix(e.Name(), ".crdownload")) {
 			t.Errorf("the remote browser saved %s", path)
 		}
 		return nil

@@ -21,7 +21,7 @@
 //   watchDrag(), dragStarted(), labelControl(el): see 45_input.js
 //   audit(root, refSeq, prefix, limit) -> accessibility findings: see 60_audit.js
 //   vitals(refSeq, prefix) -> a promise of the web vitals: see 62_vitals.js
-//   boxes(parts | el), holdStill(on): for visual checks, see 60_capture.js
+//   boxes(parts | el), holdStill(on): for visual checks; readBlob(url, max): see 60_capture.js
 //
 // Everything is synchronous and, except resolve and one, never throws.
 // What it throws on purpose is an EngineError with a code; Go sees the

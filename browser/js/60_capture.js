@@ -39,3 +39,21 @@
     }
     return true;
   }
+
+  // readBlob(url, max): the bytes of a blob: URL of this frame's document,
+  // for a download a remote browser was denied (remotedownload.go): a
+  // promise of {b64, size}, or {error} when the page revoked the URL or it
+  // holds more than max bytes.
+  async function readBlob(url, max) {
+    let blob;
+    try {
+      blob = await (await fetch(url)).blob();
+    } catch (e) {
+      return { error: 'the page no longer holds it (it revoked the blob: URL)' };
+    }
+    if (blob.size > max) return { error: 'it holds ' + blob.size + ' bytes, more than the ' + max + ' e2e-mcp reads from a page' };
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    let bin = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return { b64: btoa(bin), size: bytes.length };
+  }
