@@ -15,6 +15,7 @@ import (
 	cdpio "github.com/chromedp/cdproto/io"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
+	"go.uber.org/zap"
 )
 
 // Downloads of a remote browser (--cdp-endpoint, or a grid on another
@@ -92,12 +93,27 @@ var errNotOurs = errors.New("another session's download")
 func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), remoteDownloadTimeout)
 	defer cancel()
-	p, h := t.frameOwner(d.frameID)
+	frame := d.frameID
+	p, h := t.frameOwner(frame)
+	if p == nil && d.frame != "" {
+		return "", 0, errNotOurs
+	}
 	if p == nil {
-		if d.frame != "" {
-			return "", 0, errNotOurs
+		// A tab of the session's that is gone already, as a tab opened
+		// only to download closes itself: any of its tabs will do, the
+		// cookies being the context's.
+		pages := t.livePages()
+		if len(pages) == 0 {
+			return "", 0, errors.New("the session's tabs closed before the file could be fetched from the remote browser")
 		}
-		return "", 0, errors.New("its tab closed before the file could be fetched from the remote browser")
+		t.m.log.Debug("fetching a download of a closed tab in another", zap.String("url", d.URL))
+		p = pages[0]
+		p.mu.Lock()
+		h, frame = p.main, p.frame
+		p.mu.Unlock()
+		if h == nil {
+			return "", 0, errors.New("the session's tab is not attached")
+		}
 	}
 	u, err := url.Parse(d.URL)
 	if err != nil {
@@ -108,6 +124,9 @@ func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 	case "data":
 		return saveDataURL(d.URL, path)
 	case "blob":
+		if frame != d.frameID {
+			return "", 0, errors.New("the tab that made the blob: URL closed before it could be read")
+		}
 		return p.saveBlob(ctx, d, path)
 	case "http", "https":
 	default:
@@ -117,7 +136,7 @@ func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 		return "", 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
 	}
 	res, err := callOn(ctx, h, network.LoadNetworkResource, network.LoadNetworkResourceParams{
-		FrameID: d.frameID, URL: d.URL, Options: &network.LoadNetworkResourceOptions{IncludeCredentials: true}})
+		FrameID: frame, URL: d.URL, Options: &network.LoadNetworkResourceOptions{IncludeCredentials: true}})
 	if err != nil {
 		return "", 0, fmt.Errorf("fetching it from the remote browser: %w", err)
 	}

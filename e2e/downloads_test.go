@@ -84,14 +84,22 @@ func TestDownloads(t *testing.T) {
 	mustContain(t, "a download from an iframe", out, "- export.json: 12 bytes, saved to "+filepath.Join(dir, "e2e-mcp-downloads", "export (2).json"))
 	out = mustFail(t, other, "browser_wait_for", map[string]any{"download": true, "timeout": 1}, "timeout")
 	mustContain(t, "another session's wait", out, "no download ended")
+
+	// A tab opened only to download closes itself; the download is the
+	// session's still.
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Open the export in a new tab']"})
+	if !strings.Contains(out, "### Downloads") { // it began after the click's answer
+		out = mustCall(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 10})
+	}
+	mustContain(t, "a download in a new tab", out, "- export.json: 12 bytes, saved to "+filepath.Join(dir, "e2e-mcp-downloads", "export (3).json"))
 }
 
 // TestRemoteDownloads: a remote browser (--cdp-endpoint) denies the
 // session's downloads, and the session fetches each one itself in the
 // frame that began it: the file is saved under the file roots as a local
 // download would be, with the frame's cookies, for a link, a download that
-// starts later, an iframe's, a data: URL's and a blob: URL's the page
-// keeps; a download a form posted, or of a blob: URL the page revoked at
+// starts later, an iframe's, a new tab's (closed by then), a data: URL's
+// and a blob: URL's the page keeps; a download a form posted, or of a blob: URL the page revoked at
 // once, is reported with why it cannot be fetched again; the remote browser saves nothing and the
 // server leaves no directory behind.
 func TestRemoteDownloads(t *testing.T) {
@@ -128,6 +136,11 @@ func TestRemoteDownloads(t *testing.T) {
 	snap := mustCall(t, c, "browser_snapshot", nil)
 	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "link", "Download invoice")})
 	mustContain(t, "an iframe's download", out, "- export.json: 12 bytes, saved to "+saved("export (2).json"))
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Open the export in a new tab']"})
+	if !strings.Contains(out, "### Downloads") {
+		out = mustCall(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 10})
+	}
+	mustContain(t, "a download in a new tab", out, "- export.json: 12 bytes, saved to "+saved("export (3).json"))
 
 	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Export as CSV']"})
 	if !strings.Contains(out, "### Downloads") { // it began after the click's answer
