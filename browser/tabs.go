@@ -368,6 +368,20 @@ func (t *Tabs) Current() *Page {
 	return t.tabs[t.current].page
 }
 
+// Attached returns the attached tabs that are not gone, by their index
+// (a tab nobody selected or took in yet has no page to read).
+func (t *Tabs) Attached() map[int]*Page {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[int]*Page{}
+	for i, lt := range t.tabs {
+		if lt.page != nil && !lt.page.Gone() {
+			out[i] = lt.page
+		}
+	}
+	return out
+}
+
 // Sync takes in the popups opened and the tabs closed since the last call
 // and returns the current tab, opening a blank one if none is left.
 func (t *Tabs) Sync(ctx context.Context) (*Page, int, error) {

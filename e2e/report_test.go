@@ -283,3 +283,23 @@ func imageData(c mcp.Content) (string, bool) {
 	}
 	return "", false
 }
+
+// TestReport_EveryTab: the report holds the console and network logs of
+// every open tab, each entry naming its tab, not only the current one's.
+func TestReport_EveryTab(t *testing.T) {
+	f := newFixture(t)
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_CAPS=report", "E2E_MCP_LOG_LEVEL=warn", "E2E_MCP_ALLOW_FILE_URLS=true"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/tabs/opener.html"})
+	mustCall(t, c, "browser_evaluate", map[string]any{"function": "() => console.warn('said by the opener')"})
+	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name='Open popup']"})
+	mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 1})
+	mustCall(t, c, "browser_evaluate", map[string]any{"function": "() => fetch('history2.html').then((r) => console.warn('said by the popup', r.status))"})
+
+	page := filepath.Join(dir, "tabs.html")
+	mustCall(t, c, "session_report", map[string]any{"path": page})
+	v := openReport(t, c, page, "viewer")
+	mustContain(t, "the report of two tabs", v.Text, "[tab 0] warning said by the opener", "[tab 1] warning said by the popup 200",
+		"[tab 0] GET "+f.URL+"/tabs/opener.html", "[tab 1] GET "+f.URL+"/tabs/history2.html", "Of the 2 open tabs")
+}

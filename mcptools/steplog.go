@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -227,27 +229,45 @@ func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 		r.Dev = dev
 	}
 	if s.tabs != nil && !s.tabs.Gone() {
-		if p := s.tabs.Current(); p != nil && !p.Gone() {
-			msgs, dropped := p.ConsoleLog()
-			for _, m := range msgs {
-				r.Console = append(r.Console, report.Console{Time: m.Time, Level: m.Level, Text: text.Clip(m.Text, 2000), Location: m.Location})
-			}
-			if dropped > 0 {
-				r.ConsoleNote = fmt.Sprintf("%d earlier message(s) are not kept.", dropped)
-			}
-			reqs, _ := p.NetworkRequests("", false)
-			for _, q := range reqs {
-				out := "in flight"
-				if q.Done {
-					out = requestOutcome(q)
-				}
-				r.Network = append(r.Network, report.Request{Method: q.Method, URL: text.Clip(q.URL, 2000), Type: q.Type, Outcome: out, Failed: q.Failed()})
-			}
-			r.ConsoleNote = strings.TrimSpace("Of the current tab. " + r.ConsoleNote)
-			r.NetworkNote = "Of the current tab, the newest kept."
-		}
+		reportLogs(s.tabs.Attached(), &r)
 	}
 	return r
+}
+
+// reportLogs puts the console and network logs of every open tab into the
+// report, console messages in time order; each entry names its tab when
+// there are several.
+func reportLogs(tabs map[int]*browser.Page, r *report.Report) {
+	order := slices.Sorted(maps.Keys(tabs))
+	dropped := 0
+	for _, i := range order {
+		p, tab := tabs[i], ""
+		if len(order) > 1 {
+			tab = fmt.Sprintf("tab %d", i)
+		}
+		msgs, n := p.ConsoleLog()
+		dropped += n
+		for _, m := range msgs {
+			r.Console = append(r.Console, report.Console{Tab: tab, Time: m.Time, Level: m.Level, Text: text.Clip(m.Text, 2000), Location: m.Location})
+		}
+		reqs, _ := p.NetworkRequests("", false)
+		for _, q := range reqs {
+			out := "in flight"
+			if q.Done {
+				out = requestOutcome(q)
+			}
+			r.Network = append(r.Network, report.Request{Tab: tab, Method: q.Method, URL: text.Clip(q.URL, 2000), Type: q.Type, Outcome: out, Failed: q.Failed()})
+		}
+	}
+	slices.SortStableFunc(r.Console, func(a, b report.Console) int { return a.Time.Compare(b.Time) })
+	which := "Of the open tab."
+	if len(order) > 1 {
+		which = fmt.Sprintf("Of the %d open tabs (closed tabs' logs are gone with them).", len(order))
+	}
+	r.ConsoleNote, r.NetworkNote = which, strings.TrimSuffix(which, ".")+", the newest kept."
+	if dropped > 0 {
+		r.ConsoleNote += fmt.Sprintf(" %d earlier message(s) are not kept.", dropped)
+	}
 }
 
 // reportParts turns an answer's content into the report's parts, in

@@ -88,6 +88,8 @@ type Dev struct {
 
 // Console is one console message.
 type Console struct {
+	// Tab names the tab it came from when the session had several.
+	Tab      string
 	Time     time.Time
 	Level    string
 	Text     string
@@ -96,6 +98,8 @@ type Console struct {
 
 // Request is one network request.
 type Request struct {
+	// Tab names the tab it came from when the session had several.
+	Tab                        string
 	Method, URL, Type, Outcome string
 	Failed                     bool
 }
