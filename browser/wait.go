@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
@@ -159,7 +160,7 @@ func (p *Page) WaitFor(ctx context.Context, o WaitOptions) (WaitResult, error) {
 			continue
 		}
 		parts := []Part{{Engine: "text", Text: &TextMatch{Mode: "lax", Value: t.text}}}
-		r, err := p.untilIn(ctx, deadline, fnWaitText, parts, t.gone)
+		r, err := p.untilText(ctx, deadline, parts, t.gone)
 		if err != nil {
 			return res, err
 		}
@@ -199,6 +200,94 @@ func (p *Page) untilIn(ctx context.Context, deadline time.Time, fn jsFn, args ..
 	defer cancel()
 	err := p.evalIn(cctx, p.frame, fn.call(append(args, msUntil(deadline))...), &r)
 	return r, p.waitError(err)
+}
+
+// textRound bounds one round of a text wait over several frames: an
+// iframe that appears meanwhile is looked in from the next round.
+const textRound = time.Second
+
+// untilText waits until the text shows in the page (gone: in none of its
+// frames), its iframes included, as the snapshot shows them. A page
+// without iframes takes one round trip; with them, every frame waits at
+// once, in rounds of textRound, and where the text was seen names the
+// frame.
+func (p *Page) untilText(ctx context.Context, deadline time.Time, parts []Part, gone bool) (checkResult, error) {
+	for {
+		frames := p.engineFrames()
+		if len(frames) == 1 {
+			return p.untilIn(ctx, deadline, fnWaitText, parts, gone)
+		}
+		round := time.Now().Add(textRound)
+		if deadline.Before(round) {
+			round = deadline
+		}
+		r, err := p.textRound(ctx, round, frames, parts, gone)
+		if err != nil || r.OK || !time.Now().Before(deadline) {
+			return r, err
+		}
+	}
+}
+
+// textRound runs one round of a text wait in every frame at once, until
+// round: the first frame that shows the text ends it (gone: every frame
+// must be without it). A child frame that fails (it navigated, or went)
+// shows nothing.
+func (p *Page) textRound(ctx context.Context, round time.Time, frames []cdp.FrameID, parts []Part, gone bool) (checkResult, error) {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type answer struct {
+		f   cdp.FrameID
+		r   checkResult
+		err error
+	}
+	answers := make(chan answer, len(frames))
+	for _, f := range frames {
+		go func() {
+			var r checkResult
+			cctx, stop := p.callCtx(rctx, time.Until(round)+evalGrace)
+			defer stop()
+			err := p.evalIn(cctx, f, fnWaitText.call(parts, gone, msUntil(round)), &r)
+			answers <- answer{f, r, err}
+		}()
+	}
+	out := checkResult{OK: gone}
+	for range frames {
+		a := <-answers
+		switch {
+		case a.err != nil && a.f == p.frame:
+			return checkResult{}, p.waitError(a.err)
+		case a.err != nil:
+			continue // a child frame that went shows nothing
+		case !gone && a.r.OK:
+			if a.f != p.frame {
+				a.r.Seen = fmt.Sprintf("%s in frame f%d", a.r.Seen, p.frameNumber(a.f))
+			}
+			return a.r, nil
+		case gone && !a.r.OK:
+			out.OK = false
+			if out.Seen == "" || a.f == p.frame {
+				out.Seen = a.r.Seen
+				if a.f != p.frame {
+					out.Seen = fmt.Sprintf("%s in frame f%d", a.r.Seen, p.frameNumber(a.f))
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// engineFrames lists the main frame, then the page's other frames whose
+// engine world is up.
+func (p *Page) engineFrames() []cdp.FrameID {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := []cdp.FrameID{p.frame}
+	for f := range p.worlds {
+		if f != p.frame {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // untilTarget runs a wait of the engine on target, in the frame the target

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -219,4 +220,44 @@ func TestExpect(t *testing.T) {
 	}
 	mustFail(t, c, "browser_expect", map[string]any{"target": "li", "check": "visible"}, "not_unique")
 	mustFail(t, c, "browser_expect", map[string]any{"target": "#out", "check": "count", "expected": "many"}, "invalid_input")
+}
+
+// TestWaitForTextInFrames: browser_wait_for text looks in the page's
+// iframes too, a cross-site one included, as the snapshot shows them: it
+// waits for text that shows in an iframe later and names the frame; text
+// gone from every frame counts as gone; text in no frame still times out.
+func TestWaitForTextInFrames(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /wait/hold", func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			fmt.Fprint(w, "ok")
+		})
+	})
+	env, _ := serverEnv(t)
+	c, log := startClientLog(t, env)
+	other := strings.Replace(f.URL, "127.0.0.1", "localhost", 1)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/wait/frames.html?other=" + other})
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Loading payment form"})
+
+	out := mustFail(t, c, "browser_wait_for", map[string]any{"text": "Card accepted", "timeout": 1}, "timeout")
+	mustContain(t, "text not shown yet", out, `the text "Card accepted" did not appear`)
+	res := callDuring(t, c, log, "__e2e.waitText(", "browser_wait_for", map[string]any{"text": "Card accepted", "timeout": 20},
+		func() { once.Do(func() { close(release) }) })
+	if res.IsError {
+		t.Fatalf("the wait for the payment frame's text failed:\n%s", text(res))
+	}
+	mustContain(t, "text shown in a cross-site iframe", text(res), `the text "Card accepted" is shown in `, " in frame f")
+	out = mustCall(t, c, "browser_wait_for", map[string]any{"text": "Invoice ready"})
+	mustContain(t, "text shown in a same-site iframe", out, `the text "Invoice ready" is shown in `, " in frame f")
+	out = mustCall(t, c, "browser_wait_for", map[string]any{"textGone": "Loading payment form"})
+	mustContain(t, "text gone from every frame", out, `the text "Loading payment form" is gone`)
+	out = mustFail(t, c, "browser_wait_for", map[string]any{"textGone": "Invoice ready", "timeout": 1}, "timeout")
+	mustContain(t, "text still in an iframe", out, `the text "Invoice ready" did not go away`, " in frame f")
 }
