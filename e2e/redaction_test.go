@@ -166,6 +166,9 @@ steps:
 	mustContain(t, "the server's debug log", writers["server log (debug, DevTools traffic)"], "Input.insertText", "Fetch.")
 	mustContain(t, "the client's log", writers["client log"], "tool failed")
 
+	// What the agent itself stored (a cookie, a storage item) its own
+	// answers may show it again; every other writer masks it.
+	shownToItsAgent := map[string]bool{"cookie value": true, "storage value": true}
 	names := make([]string, 0, len(writers))
 	for w := range writers {
 		names = append(names, w)
@@ -173,6 +176,9 @@ steps:
 	sort.Strings(names)
 	for _, w := range names {
 		for kind, v := range secretKinds {
+			if shownToItsAgent[kind] && w == "answers (text and structured)" {
+				continue
+			}
 			if strings.Contains(writers[w], v) {
 				i := strings.Index(writers[w], v)
 				t.Errorf("%s shows the %s: …%s…", w, kind, writers[w][max(0, i-200):min(len(writers[w]), i+60)])

@@ -134,7 +134,7 @@ func diagnosed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessio
 			return res, err
 		}
 		typ, msg, _ := classify(err)
-		msg = s.secrets.String(msg)
+		msg = s.private.String(msg)
 		lvl := zap.InfoLevel
 		if typ == ErrInternal {
 			lvl = zap.ErrorLevel

@@ -192,16 +192,21 @@ func TestRedactAnswer(t *testing.T) {
 	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("pw-123 Bearer tok-9 env-secret-1 cookie-77 */*")},
 		StructuredContent: map[string]any{"d": detail{Headers: map[string]string{"X": "tok-9"}}}}
 	s.redactAnswer("browser_click", res)
-	if got := res.Content[0].(mcp.TextContent).Text; got != "••• ••• ••• ••• */*" {
+	// A cookie the agent set is its own to read back; others' writers
+	// (the report, the logs) mask it.
+	if got := res.Content[0].(mcp.TextContent).Text; got != "••• ••• ••• cookie-77 */*" {
 		t.Errorf("text: %q", got)
+	}
+	if got := s.private.String("pw-123 cookie-77 short"); got != "••• ••• short" {
+		t.Errorf("private: %q", got)
 	}
 	if sc := res.StructuredContent.(map[string]any); sc["d"].(map[string]any)["headers"].(map[string]any)["X"] != redact.Mask {
 		t.Errorf("structured: %v", sc)
 	}
-	got := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("sid=cookie-77")}}
-	s.redactAnswer("browser_cookie_get", got)
-	if got.Content[0].(mcp.TextContent).Text != "sid=cookie-77" {
-		t.Errorf("cookie_get: %v", got.Content)
+	got := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("pw=pw-123")}}
+	s.redactAnswer("browser_localstorage_get", got) // a page that kept a password where the agent asked to read
+	if got.Content[0].(mcp.TextContent).Text != "pw=pw-123" {
+		t.Errorf("localstorage_get: %v", got.Content)
 	}
 	clean := newSession(sessionKey{id: "c"}, "", nil)
 	sc := map[string]any{"n": 1}

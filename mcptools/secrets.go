@@ -17,9 +17,13 @@ import (
 //
 //   - a call's arguments, before the tool runs (markArgs, from held): the
 //     values of secret-looking arguments at any depth (httpPassword,
-//     apiKey...), of credential headers given as 'Name: value' lines
-//     (browser_emulate's and browser_route's headers), and the values the
-//     storage tools write (cookies, web storage);
+//     apiKey...), and of credential headers given as 'Name: value' lines
+//     (browser_emulate's and browser_route's headers);
+//   - the values the storage tools write (cookies, web storage), in the
+//     session's private set: its own answers show them (a theme, a cart;
+//     the agent wrote them and reads them back), the writers others read
+//     (the report, the client's and the server's log) mask them, as
+//     arguments always and by value when 8 characters or longer (a token);
 //   - a password typed or filled (browser_type, browser_fill_form, a batch's
 //     steps): the browser marks it in the session's set when the page says
 //     the field is a password field, before the text reaches the page (and
@@ -28,10 +32,10 @@ import (
 //     operator's credentials: in the server's set, every session's parent.
 //
 // The writers: the answer (text and structuredContent, held), the failure's
-// context line, structured arguments and session_errors (failure.go), the
-// server's and the client's log (diagnosed; the server's log sink masks
-// every secret of the process as well), the step log and its report
-// (steplog.go), the flow and so the Playwright spec (record.go: a secret
+// context line, structured arguments and session_errors (failure.go), with
+// the secrets; the server's and the client's log (diagnosed; the server's
+// log sink masks every secret of the process as well), the step log and
+// its report (steplog.go), with the private set too; the flow and so the Playwright spec (record.go: a secret
 // becomes ${E2E_SECRET_n}), and the flow runner's JUnit file and artifacts
 // (cmd/e2e-mcp/run.go). TestRedactionWriters holds the list to the code.
 
@@ -40,6 +44,11 @@ import (
 var writesValues = map[string]bool{
 	"browser_cookie_set": true, "browser_localstorage_set": true, "browser_sessionstorage_set": true,
 }
+
+// minPrivateLen is the shortest stored value masked by value in the
+// writers others read: a token is longer, a setting ("dark", "sepia",
+// "1") shorter, and masking a setting everywhere would hide the page.
+const minPrivateLen = 8
 
 // revealsValues are the tools whose answers show what the browser stores
 // because the agent asked for exactly that: their answers are not masked
@@ -54,8 +63,8 @@ func (s *Session) markArgs(tool string, raw any) {
 	if args == nil {
 		return
 	}
-	if v, ok := args["value"].(string); ok && writesValues[tool] {
-		s.secrets.Add(v)
+	if v, ok := args["value"].(string); ok && writesValues[tool] && len(v) >= minPrivateLen {
+		s.private.Add(v)
 	}
 	markValue(s.secrets, args)
 }

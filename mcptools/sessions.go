@@ -73,9 +73,11 @@ type Session struct {
 	refNames map[string]browser.RefInfo
 	pageRefs map[string]browser.RefInfo // the refs of the last whole-page snapshot
 	devStart *SessionStartParams        // how the dev server was started, for flows
-	// secrets are the session's secrets (secrets.go); secretRefs the
-	// E2E_SECRET_n each was recorded as in its flow.
+	// secrets are the session's secrets (secrets.go); private masks them
+	// and what only the session's own answers may show; secretRefs the
+	// E2E_SECRET_n each secret was recorded as in its flow.
 	secrets    *redact.Set
+	private    *redact.Set
 	secretRefs map[string]int
 	// lastBaseline is the baseline name of the last visual check, which
 	// its flow step records when the call named none.
@@ -98,8 +100,9 @@ type runningCall struct {
 // newSession makes a session whose secrets mask its own and parent's
 // (the server's: the flow runner's variables, the operator's credentials).
 func newSession(key sessionKey, conn string, parent *redact.Set) *Session {
+	secrets := redact.NewSet(parent)
 	return &Session{ID: key.id, Conn: conn, Created: time.Now(), key: key, hold: make(chan struct{}, 1),
-		secrets: redact.NewSet(parent)}
+		secrets: secrets, private: redact.NewSet(secrets)}
 }
 
 // lockWithin holds the session for a call, waiting at most d for the call

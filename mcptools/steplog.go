@@ -101,9 +101,9 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 			}
 		}
 	}
-	st := loggedStep{tool: tool, args: s.secrets.Args(args), start: start, took: took, ok: !res.IsError}
+	st := loggedStep{tool: tool, args: s.private.Args(args), start: start, took: took, ok: !res.IsError}
 	if res.IsError {
-		st.failure = keepContent(res.Content, s.secrets)
+		st.failure = keepContent(res.Content, s.private)
 		failures := 0
 		for i := len(l.steps) - 1; i >= 0; i-- {
 			old := &l.steps[i]
@@ -119,7 +119,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	} else if revealsValues[tool] {
 		st.result = "(what the browser stores is not kept in the report)"
 	} else {
-		st.result = s.secrets.String(text.Clip(ResultText(res), maxLoggedResult))
+		st.result = s.private.String(text.Clip(ResultText(res), maxLoggedResult))
 		if d.ReportShots && flow.ActionOf(tool) != "" {
 			st.shot = s.reportShot(ctx)
 		}
@@ -306,7 +306,7 @@ func reportParts(content []mcp.Content) []report.Part {
 // renderReport is the session's report as HTML.
 func (d *Deps) renderReport(s *Session, info ReportInfo) ([]byte, report.Report, error) {
 	r := d.buildReport(s, info)
-	b, err := report.Render(r, report.Options{Secrets: s.secrets})
+	b, err := report.Render(r, report.Options{Secrets: s.private})
 	return b, r, err
 }
 
