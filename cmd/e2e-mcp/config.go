@@ -43,6 +43,11 @@ type Config struct {
 	// IdleTimeout ends a session (dev server --shutdown, browser context
 	// closed) after this long without a tool call; 0 never.
 	IdleTimeout time.Duration
+	// ClientIdleTimeout ends an HTTP client's MCP session after this long
+	// without a request or an open stream (a client that vanished without
+	// DELETE); 0 never. It is not IdleTimeout: an agent that stops to
+	// write code for an hour keeps its connection.
+	ClientIdleTimeout time.Duration
 	// StartTimeout, RestartTimeout, StatusTimeout and ShutdownTimeout bound
 	// the dev-server command's verbs.
 	StartTimeout, RestartTimeout, StatusTimeout, ShutdownTimeout time.Duration
@@ -189,6 +194,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.ServerCommand })},
 	{"idle-timeout", "E2E_MCP_IDLE_TIMEOUT", "10m", "end a session (dev server --shutdown, browser context closed) after this long without a tool call; 0 never",
 		duration(func(c *Config) *time.Duration { return &c.IdleTimeout })},
+	{"client-idle-timeout", "E2E_MCP_CLIENT_IDLE_TIMEOUT", "24h", "over HTTP, end a client's MCP session after this long without a request or an open stream (its browser sessions end sooner, by --idle-timeout); 0 never",
+		duration(func(c *Config) *time.Duration { return &c.ClientIdleTimeout })},
 	{"start-timeout", "E2E_MCP_START_TIMEOUT", "30s", "how long the dev-server command may take to answer --start",
 		duration(func(c *Config) *time.Duration { return &c.StartTimeout })},
 	{"restart-timeout", "E2E_MCP_RESTART_TIMEOUT", "40s", "how long it may take to answer --restart",
@@ -339,6 +346,9 @@ func (c *Config) Validate() error {
 	}
 	if c.IdleTimeout < 0 {
 		errs = append(errs, fmt.Errorf("--idle-timeout must be 0 (never) or positive, got %s", c.IdleTimeout))
+	}
+	if c.ClientIdleTimeout < 0 {
+		errs = append(errs, fmt.Errorf("--client-idle-timeout must be 0 (never) or positive, got %s", c.ClientIdleTimeout))
 	}
 	for name, d := range map[string]time.Duration{"start": c.StartTimeout, "restart": c.RestartTimeout, "status": c.StatusTimeout, "shutdown": c.ShutdownTimeout} {
 		if d <= 0 {

@@ -27,6 +27,7 @@ import (
 // stops taking requests and lets the calls in flight finish, bounded by the
 // drain timeout; the caller then ends every session.
 func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MCPServer, bm *browser.Manager, reg *mcptools.Registry) error {
+	ids := newClientSessions(sessionIDs(cfg.ReplicaID), cfg.ClientIdleTimeout)
 	mcpHandler := server.NewStreamableHTTPServer(srv,
 		// Sessions are what isolation hangs on: keep clients on the
 		// protocol versions that have Mcp-Session-Id (stack-notes §1.6).
@@ -34,9 +35,10 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		// Unknown or ended session ids get 404, so a client re-initializes
 		// instead of talking to a session whose hooks never ran. With
 		// --replica-id the ids name this replica (replica.go).
-		server.WithSessionIdManager(sessionIDs(cfg.ReplicaID)),
-		// Clients that vanish without DELETE are swept after the idle time.
-		server.WithSessionIdleTTL(cfg.IdleTimeout),
+		server.WithSessionIdManager(ids),
+		// Clients that vanish without DELETE are swept after
+		// --client-idle-timeout of silence with no stream open, by ids
+		// (lifetime.go), not by mcp-go's sweeper.
 		server.WithHeartbeatInterval(30*time.Second),
 		// httpauth's guard checks Host and Origin (with the configured
 		// allowances) before a request reaches this handler.
@@ -71,7 +73,11 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		DevServersRunning: func() float64 { _, n := reg.Counts(); return float64(n) },
 	})
 	mux := http.NewServeMux()
-	gate := newMCPGate(mcpHandler, cfg.HTTPMaxBody, cfg.IdleTimeout)
+	gate := newMCPGate(mcpHandler, cfg.HTTPMaxBody, cfg.ClientIdleTimeout)
+	gate.ids = ids
+	sweepCtx, stopSweep := context.WithCancel(context.Background())
+	defer stopSweep()
+	go ids.sweep(sweepCtx, mcpHandler)
 	mux.Handle("/mcp", gate)
 	mux.Handle("/message", gate)
 	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions))

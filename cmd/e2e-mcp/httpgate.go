@@ -38,6 +38,8 @@ type mcpGate struct {
 	next    http.Handler
 	maxBody int64
 	owners  *sessionOwners
+	// ids, when set, tell a swept session's client why it is gone.
+	ids *clientSessions
 }
 
 func newMCPGate(next http.Handler, maxBody int64, ttl time.Duration) *mcpGate {
@@ -87,6 +89,10 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	who := principalKey(r)
+	if id != "" && g.ids != nil && g.ids.wasSwept(id) && g.owners.mayUse(id, who) {
+		g.ids.answerSwept(w, msg.ID)
+		return
+	}
 	if id != "" && !g.owners.mayUse(id, who) {
 		// What mcp-go answers for a session id it does not know.
 		http.Error(w, "Invalid session ID", http.StatusNotFound)
@@ -94,6 +100,9 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodPost && msg.Method == "initialize" && who != "" {
 		w = &ownerRecorder{ResponseWriter: w, owners: g.owners, who: who}
+	}
+	if id != "" && g.ids != nil {
+		defer g.ids.begin(id)()
 	}
 	g.next.ServeHTTP(w, r)
 	if r.Method == http.MethodDelete && id != "" {
