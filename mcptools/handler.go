@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -45,7 +46,9 @@ func (d *Deps) instrument(name string, next handlerFunc) handlerFunc {
 			metrics.ToolCalls.WithLabelValues(name).Inc()
 			metrics.ToolSeconds.WithLabelValues(name).Observe(time.Since(start).Seconds())
 			if res != nil && res.IsError {
-				metrics.ToolErrors.WithLabelValues(name, ResultError(res).Type).Inc()
+				if typ := ResultError(res).Type; typ != string(ErrCancelled) {
+					metrics.ToolErrors.WithLabelValues(name, typ).Inc()
+				}
 			}
 		}()
 		res, err = next(ctx, req)
@@ -133,6 +136,13 @@ func diagnosed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessio
 		if err == nil || s.interruptedBy() != "" {
 			return res, err
 		}
+		if cancelledByClient(ctx, s) {
+			// Not a failure: the client does not want the answer, which
+			// the transport drops.
+			d.Logger.Info("tool cancelled by the client", zap.String("tool", name), zap.String("session", s.ID))
+			return errorResult(name, &ToolError{Type: ErrCancelled, Message: name + " was cancelled by the client",
+				Suggestion: "call again if you still want it"}), nil
+		}
 		typ, msg, _ := classify(err)
 		msg = s.private.String(msg)
 		lvl := zap.InfoLevel
@@ -143,6 +153,13 @@ func diagnosed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessio
 		clientLog(ctx, mcp.LoggingLevelWarning, map[string]any{"event": "tool failed", "tool": name, "session": s.ID, "type": string(typ), "message": msg})
 		return d.failure(ctx, s, name, toolset, req, err), nil
 	}
+}
+
+// cancelledByClient says whether the call ended because its client
+// cancelled it (notifications/cancelled ends the request's context), not
+// session_end or the server's exit (interruptedBy says those).
+func cancelledByClient(ctx context.Context, s *Session) bool {
+	return errors.Is(ctx.Err(), context.Canceled) && s.interruptedBy() == ""
 }
 
 // recorded keeps a successful action or check as a flow step, with the

@@ -70,7 +70,7 @@ func logged[T any](d *Deps, name string, next sessionFunc[T]) sessionFunc[T] {
 	return func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		res, err := next(ctx, s, req, args)
-		if d.Reports && err == nil && res != nil && s.interruptedBy() == "" {
+		if d.Reports && err == nil && res != nil && s.interruptedBy() == "" && !cancelledByClient(ctx, s) {
 			s.logStep(ctx, d, name, req.Params.Arguments, start, time.Since(start), res)
 		}
 		return res, err

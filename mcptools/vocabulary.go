@@ -26,6 +26,11 @@ const (
 	// ErrSessionEnded: the server ended the session by itself (idle,
 	// evicted), or session_end ended it during this call.
 	ErrSessionEnded ErrorType = "session_ended"
+	// ErrCancelled: the client cancelled the call (notifications/cancelled).
+	// Its answer is never sent (the transports drop it, as the
+	// specification says), and it is no failure: not in session_errors,
+	// the client's log or the error metrics.
+	ErrCancelled ErrorType = "cancelled"
 
 	// The page and the browser.
 	ErrRefNotFound       ErrorType = "ref_not_found"

@@ -40,10 +40,12 @@ type mcpGate struct {
 	owners  *sessionOwners
 	// ids, when set, tell a swept session's client why it is gone.
 	ids *clientSessions
+	// cancelled are the requests whose responses are not to be sent.
+	cancelled *cancelledCalls
 }
 
 func newMCPGate(next http.Handler, maxBody int64, ttl time.Duration) *mcpGate {
-	return &mcpGate{next: next, maxBody: maxBody, owners: newSessionOwners(ttl)}
+	return &mcpGate{next: next, maxBody: maxBody, owners: newSessionOwners(ttl), cancelled: newCancelledCalls()}
 }
 
 func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -51,6 +53,7 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Method string          `json:"method"`
 		ID     json.RawMessage `json:"id"`
 	}
+	var trimmed []byte
 	if r.Method == http.MethodPost {
 		tooLarge := func() {
 			w.Header().Set("Connection", "close") // the rest of the body is not read
@@ -73,7 +76,7 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
-		trimmed := bytes.TrimSpace(body)
+		trimmed = bytes.TrimSpace(body)
 		if len(trimmed) > 0 && trimmed[0] == '[' {
 			writeRPCError(w, http.StatusBadRequest, nil, -32600,
 				"Invalid Request: JSON-RPC batches are not supported by the MCP protocol versions this server speaks; send one request per POST")
@@ -100,6 +103,14 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodPost && msg.Method == "initialize" && who != "" {
 		w = &ownerRecorder{ResponseWriter: w, owners: g.owners, who: who}
+	}
+	if r.Method == http.MethodPost && id != "" {
+		// No response follows a cancellation (cancel.go).
+		g.cancelled.noteMessage(id, trimmed)
+		if msg.Method != "" && len(msg.ID) > 0 && string(msg.ID) != "null" {
+			w = &cancelWriter{ResponseWriter: w, c: g.cancelled, session: id, id: msg.ID}
+			defer g.cancelled.forget(id, msg.ID)
+		}
 	}
 	if id != "" && g.ids != nil {
 		defer g.ids.begin(id)()
