@@ -68,11 +68,15 @@ func (s Step) Tool(lookup func(string) (string, bool)) (string, map[string]any, 
 	if !ok {
 		return "", nil, fmt.Errorf("unknown action %q (known: %s)", s.Action, strings.Join(knownActions(), ", "))
 	}
-	args, err := expandValue(s.Args, lookup)
+	args, err := MapTexts(s.Args, func(t string) (any, error) { return Expand(t, lookup) })
 	if err != nil {
 		return "", nil, err
 	}
-	return a.Tool, args.(map[string]any), nil
+	m, _ := args.(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return a.Tool, m, nil
 }
 
 func knownActions() []string {

@@ -177,39 +177,21 @@ func appendNew(names []string, n string) []string {
 	return append(names, n)
 }
 
-// EscapeArgs escapes every text of a tool's arguments in place, at any
-// depth (a fill_form field's value too): what an agent did becomes the
-// arguments of a flow step that replays it as it was.
+// EscapeArgs escapes every text of a tool's arguments, at any depth (a
+// fill_form field's value too): what an agent did becomes the arguments
+// of a flow step that replays it as it was.
 func EscapeArgs(args map[string]any) {
 	for k, v := range args {
-		args[k] = mapTexts(v, Escape)
+		args[k], _ = MapTexts(v, func(s string) (any, error) { return Escape(s), nil })
 	}
 }
 
-// mapTexts applies f to every text in a value as JSON or YAML decode it,
-// in place for maps and lists.
-func mapTexts(v any, f func(string) string) any {
-	switch x := v.(type) {
-	case string:
-		return f(x)
-	case map[string]any:
-		for k, e := range x {
-			x[k] = mapTexts(e, f)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = mapTexts(e, f)
-		}
-	case []string:
-		for i, e := range x {
-			x[i] = f(e)
-		}
-	}
-	return v
-}
-
-// eachText calls f on every text of a value, at any depth, until f fails.
-func eachText(v any, f func(string) error) error {
+// MapTexts is a copy of a value as JSON or YAML decode it (maps, lists,
+// scalars) with every text, at any depth, replaced by what f makes of it;
+// f's first error (in the order of sorted keys) comes back under the name
+// of the argument that holds it. Every walk over a step's texts is this
+// one.
+func MapTexts(v any, f func(string) (any, error)) (any, error) {
 	switch x := v.(type) {
 	case string:
 		return f(x)
@@ -219,62 +201,30 @@ func eachText(v any, f func(string) error) error {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		for _, k := range keys {
-			if err := eachText(x[k], f); err != nil {
-				return err
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if err := eachText(e, f); err != nil {
-				return err
-			}
-		}
-	case []string:
-		for _, e := range x {
-			if err := f(e); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// expandValue is a copy of an argument with every text expanded.
-func expandValue(v any, lookup func(string) (string, bool)) (any, error) {
-	switch x := v.(type) {
-	case string:
-		return Expand(x, lookup)
-	case map[string]any:
 		out := make(map[string]any, len(x))
-		for k, e := range x {
-			ev, err := expandValue(e, lookup)
+		for _, k := range keys {
+			e, err := MapTexts(x[k], f)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", k, err)
 			}
-			out[k] = ev
+			out[k] = e
 		}
 		return out, nil
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			ev, err := expandValue(e, lookup)
-			if err != nil {
+			var err error
+			if out[i], err = MapTexts(e, f); err != nil {
 				return nil, err
 			}
-			out[i] = ev
 		}
 		return out, nil
 	case []string:
 		out := make([]any, len(x))
 		for i, e := range x {
-			ev, err := Expand(e, lookup)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = ev
+			out[i] = e
 		}
-		return out, nil
+		return MapTexts(out, f)
 	}
 	return v, nil
 }
@@ -283,14 +233,14 @@ func expandValue(v any, lookup func(string) (string, bool)) (any, error) {
 func (f *Flow) Vars() ([]string, error) {
 	seen := map[string]bool{}
 	for i, st := range f.Steps {
-		err := eachText(st.Args, func(s string) error {
+		_, err := MapTexts(st.Args, func(s string) (any, error) {
 			parts, err := Parts(s)
 			for _, p := range parts {
 				if p.Var != "" {
 					seen[p.Var] = true
 				}
 			}
-			return err
+			return s, err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("step %d, %s: %w", i+1, st.Action, err)

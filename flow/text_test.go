@@ -2,6 +2,9 @@ package flow
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -232,3 +235,35 @@ func FuzzEscape(f *testing.F) {
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// TestNoOtherExpansion: the code that reads flows expands their texts only
+// through Parts (Expand, the Playwright export's Value): a file of the
+// module that imports this package and calls os.Expand or os.ExpandEnv
+// would read a recorded $ as a variable again.
+func TestNoOtherExpansion(t *testing.T) {
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".") && path != "..") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		src := string(b)
+		if strings.Contains(src, `"github.com/e2e-mcp/e2e-mcp/flow"`) || strings.HasPrefix(filepath.ToSlash(path), "../flow/") {
+			if strings.Contains(src, "os.Expand") {
+				t.Errorf("%s reads flow texts with os.Expand: use flow.Expand or flow.Parts", path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
