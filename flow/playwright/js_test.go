@@ -218,3 +218,36 @@ func TestRegex(t *testing.T) {
 		}
 	}
 }
+
+// FuzzConvertText: whatever an agent typed, recorded (flow.Escape) and
+// exported, the spec fills the field with exactly that text, on one line,
+// reading no environment.
+func FuzzConvertText(f *testing.F) {
+	for _, s := range []string{"PROMO-$AWS_SECRET_ACCESS_KEY", "${HOME}", "$100", "$$", "${", "it's \"q\" \\", "a\nb\u2028", "*/ </script>", "`${x}`", "😀"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return // tool arguments arrive as JSON: always UTF-8
+		}
+		fl := &flow.Flow{Name: "t", Steps: []flow.Step{{Action: "type", Args: map[string]any{"target": "#a", "text": flow.Escape(s)}}}}
+		spec, err := Convert(fl, Options{})
+		if err != nil {
+			t.Fatalf("Convert(%q): %v", s, err)
+		}
+		const call = "  await page.locator('#a').fill("
+		var line string
+		for _, l := range strings.Split(spec.Text, "\n") {
+			if strings.HasPrefix(l, call) {
+				line = l
+			}
+		}
+		if !strings.HasSuffix(line, ");") || len(spec.Env) > 0 {
+			t.Fatalf("no fill line, or the spec reads the environment (%v):\n%s", spec.Env, spec.Text)
+		}
+		got, _ := eval(t, strings.TrimSuffix(strings.TrimPrefix(line, call), ");"), nil)
+		if got != s {
+			t.Fatalf("the spec fills %q, want %q:\n%s", got, s, spec.Text)
+		}
+	})
+}
