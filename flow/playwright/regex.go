@@ -207,8 +207,9 @@ func plainRegex(src, flags string) bool {
 			if i+1 >= len(src) {
 				return false
 			}
-			c := src[i+1]
-			if !strings.ContainsRune("dDwWsSbBnrtfv", rune(c)) && !(c < 0x80 && (unicode.IsPunct(rune(c)) || unicode.IsSymbol(rune(c)))) {
+			c := rune(src[i+1])
+			punct := c < 0x80 && (unicode.IsPunct(c) || unicode.IsSymbol(c))
+			if !punct && !strings.ContainsRune("dDwWsSbBnrtfv", c) {
 				return false
 			}
 			i++

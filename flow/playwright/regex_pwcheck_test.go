@@ -4,7 +4,6 @@ package playwright
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand"
 	"os/exec"
 	"regexp"
@@ -99,5 +98,5 @@ func TestPlaywrightCheckGoRegex(t *testing.T) {
 			}
 		}
 	}
-	t.Log(fmt.Sprintf("%d patterns, %d inputs each: Node and Go agree", len(jobs), len(inputs)))
+	t.Logf("%d patterns, %d inputs each: Node and Go agree", len(jobs), len(inputs))
 }
