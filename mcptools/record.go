@@ -146,6 +146,9 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 			}
 		}
 	}
+	// What the agent typed or opened replays as it was: its $ are escaped
+	// before the recorder adds its own ${E2E_SECRET_n} (flow/text.go).
+	flow.EscapeArgs(args)
 	if tool == "browser_type" && s.tabs != nil {
 		if p := s.tabs.Current(); p != nil && p.LastTypeWasSecret() {
 			// A password is never written out: the flow reads it from

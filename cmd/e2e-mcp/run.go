@@ -248,6 +248,11 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 		}
 		return res
 	}
+	// Every variable the flow reads is set, or nothing starts: a missing
+	// secret is never typed as an empty text.
+	if err := f.CheckEnv(os.LookupEnv); err != nil {
+		return fail(0, "read the environment", nil, err)
+	}
 	steps := f.Steps
 	if f.Dev != nil {
 		a := map[string]any{}
@@ -281,7 +286,7 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 		}
 	}
 	for i, st := range steps {
-		tool, args, err := st.Tool(os.Getenv)
+		tool, args, err := st.Tool(os.LookupEnv)
 		if err != nil {
 			return fail(i+1, st.Action, nil, err)
 		}
