@@ -137,7 +137,7 @@ func (m *Manager) start() (context.Context, error) {
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	sugar := m.log.Sugar()
 	bctx, bcancel := chromedp.NewContext(allocCtx,
-		chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(sugar.Debugf))
+		chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(cdpDebugf(m.log)))
 
 	// The first call binds the browser's lifetime to bctx, so it must not
 	// carry a deadline; a timer cancels it instead if the launch hangs. It

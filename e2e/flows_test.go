@@ -82,7 +82,7 @@ func TestFlowExportAndRun(t *testing.T) {
 	mustCall(t, c, "browser_expect", map[string]any{"target": "role=status", "check": "text", "expected": "Welcome, Ada!"})
 	flowFile := filepath.Join(dir, "signup.yaml")
 	out := mustCall(t, c, "session_export_flow", map[string]any{"path": flowFile, "name": "sign-up"})
-	mustContain(t, "export", out, "Wrote flow sign-up (5 steps)", "set E2E_SECRET_1..1")
+	mustContain(t, "export", out, "Wrote flow sign-up (5 steps)", "set E2E_SECRET_1 in the environment")
 	_ = c.Close()
 	b, err := os.ReadFile(flowFile)
 	if err != nil {

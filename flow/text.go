@@ -18,8 +18,9 @@ import (
 //   - a ${ that does not close on a name (${, ${1x}, ${a b}) is an error,
 //     so that a typo is not read as text.
 //
-// The recorder writes every text through [Escape] (EscapeArgs) before it
-// adds its own ${E2E_SECRET_n}; e2e-mcp run and the Playwright export read
+// The recorder writes every text through [Escape], at any depth, and
+// writes its own ${E2E_SECRET_n} where a secret was (mcptools'
+// Session.flowArgs); e2e-mcp run and the Playwright export read
 // texts through [Parts]: nothing else in the module expands a flow's text.
 
 // Part is a piece of a flow text: literal Text, or a reference to the
@@ -175,15 +176,6 @@ func appendNew(names []string, n string) []string {
 		}
 	}
 	return append(names, n)
-}
-
-// EscapeArgs escapes every text of a tool's arguments, at any depth (a
-// fill_form field's value too): what an agent did becomes the arguments
-// of a flow step that replays it as it was.
-func EscapeArgs(args map[string]any) {
-	for k, v := range args {
-		args[k], _ = MapTexts(v, func(s string) (any, error) { return Escape(s), nil })
-	}
 }
 
 // MapTexts is a copy of a value as JSON or YAML decode it (maps, lists,

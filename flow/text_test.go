@@ -169,15 +169,6 @@ steps:
 	}
 }
 
-func TestEscapeArgs(t *testing.T) {
-	args := map[string]any{"text": "$HOME", "n": 3.0, "fields": []any{map[string]any{"value": "${X}", "on": true}}, "values": []any{"$$"}}
-	EscapeArgs(args)
-	want := map[string]any{"text": "$$HOME", "n": 3.0, "fields": []any{map[string]any{"value": "$${X}", "on": true}}, "values": []any{"$$$"}}
-	if !reflect.DeepEqual(args, want) {
-		t.Errorf("EscapeArgs: %#v", args)
-	}
-}
-
 // FuzzEscape: any text, escaped, reads back as itself with no variable
 // set (it names none), and through a flow file (Marshal, then Parse) too;
 // Escape changes only what would read otherwise.
