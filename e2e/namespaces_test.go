@@ -14,6 +14,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/internal/gocalls"
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // accountRoutes: /account?who=X is X's account page, in a colour of X's own
@@ -252,4 +253,41 @@ func writerCallers(t *testing.T) []string {
 		t.Fatal("no function of mcptools asks the writer for a file: the scan is wrong")
 	}
 	return slices.Sorted(maps.Keys(seen))
+}
+
+// TestHTTPSharedSessionsShareTheirFiles: with a static token each MCP
+// session is a client of its own, and so is its directory; under
+// --shared-sessions a named session's files are in the one shared
+// directory, whichever client writes them.
+func TestHTTPSharedSessionsShareTheirFiles(t *testing.T) {
+	out := t.TempDir()
+	env, _ := serverEnv(t)
+	s := startHTTP(t, append(env, "E2E_MCP_AUTH_TOKEN=tok", "E2E_MCP_SHARED_SESSIONS=true", "E2E_MCP_OUTPUT_DIR="+out))
+	var a, b *client.Client
+	for _, c := range []**client.Client{&a, &b} {
+		var err error
+		if *c, err = s.clientWith(t, map[string]string{"Authorization": "Bearer tok"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	export := func(c *client.Client, session string) *mcp.CallToolResult {
+		return call(t, c, "session_export_flow", map[string]any{"sessionId": session, "path": "flow.yaml"})
+	}
+	page := "data:text/html,<p>Hello</p>"
+	mustCall(t, a, "browser_navigate", map[string]any{"sessionId": "team", "url": page})
+	mustCall(t, a, "browser_navigate", map[string]any{"url": page})
+	mustCall(t, b, "browser_navigate", map[string]any{"url": page})
+	mustContain(t, "a's export of the shared session", text(export(a, "team")), filepath.Join(out, "shared", "flow.yaml"))
+	wantError(t, export(b, "team"), "invalid_input", filepath.Join(out, "shared", "flow.yaml"), "already exists")
+	own := map[string]string{}
+	for who, c := range map[string]*client.Client{"a": a, "b": b} {
+		res := call(t, c, "session_export_flow", map[string]any{"path": "flow.yaml"})
+		if res.IsError {
+			t.Fatalf("%s's export of its own session: %s", who, text(res))
+		}
+		own[who] = namespaceOf(t, out, text(res))
+	}
+	if own["a"] == own["b"] || own["a"] == "shared" || own["b"] == "shared" {
+		t.Errorf("the clients' own sessions write to %v", own)
+	}
 }
