@@ -151,10 +151,12 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 		// made: a replay locates the target another way.
 		args["expected"] = s.lastBaseline
 	}
-	// Every text as flow text; a secret (a password typed or filled, an
-	// HTTP credential, a credential header) is never written out: the flow
-	// reads it from the environment when it runs (secrets.go).
-	args = s.flowArgs(args, flowLiteral)
+	// Every text as flow text: what the agent typed or opened replays as
+	// it was, its $ escaped (flow/text.go); a secret (a password typed or
+	// filled, an HTTP credential, a credential header) is never written
+	// out: the flow reads it from the environment when it runs
+	// (secrets.go).
+	args = s.flowArgs(args, flow.Escape)
 	if len(s.recorded) >= maxRecorded {
 		s.recorded = s.recorded[1:]
 	}
@@ -221,10 +223,6 @@ func exportFlowTool(d *Deps) Tool {
 			return r.build(), nil
 		})
 }
-
-// flowLiteral writes a text the agent gave as flow text that replays as
-// that text.
-var flowLiteral = func(s string) string { return s }
 
 // plural is "1 step", "2 steps".
 func plural(n int, what string) string {
