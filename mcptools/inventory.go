@@ -84,9 +84,10 @@ var recordedSchemas = sync.OnceValue(func() map[string]json.RawMessage {
 	return m
 })
 
-// typeSchema derives a tool's input schema from its arguments' type.
+// typeSchema derives a tool's input schema from its arguments' type, in
+// the form strict clients accept (portableSchema).
 func typeSchema[T any]() json.RawMessage {
-	return mcp.NewTool("", mcp.WithInputSchema[T]()).RawInputSchema
+	return portableSchema(mcp.NewTool("", mcp.WithInputSchema[T]()).RawInputSchema)
 }
 
 // inputSchema is the recorded schema of the tool, or (for a tool not yet
