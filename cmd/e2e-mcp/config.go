@@ -165,6 +165,41 @@ func joined(get func(*Config) *string, sep string) func(*flag.FlagSet, *Config, 
 	}
 }
 
+// urls is a flag of URLs that may be given more than once, its values
+// joined with spaces, which no URL holds (a comma may be in a password);
+// the environment variable takes them separated by commas or spaces
+// (splitURLs).
+func urls(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
+	return joined(get, " ")
+}
+
+// splitURLs splits a list of URLs separated by spaces or commas. A comma
+// separates only where a scheme follows it: the userinfo of a URL may hold
+// commas (a grid's password), and splitting there would make two URLs of
+// one and show part of the password in the error.
+func splitURLs(list string) []string {
+	var out []string
+	for _, f := range strings.Fields(list) {
+		start := 0
+		for i := range len(f) {
+			if f[i] == ',' && schemeRE.MatchString(f[i+1:]) {
+				out = append(out, f[start:i])
+				start = i + 1
+			}
+		}
+		out = append(out, f[start:])
+	}
+	kept := out[:0]
+	for _, u := range out {
+		if u = strings.Trim(u, ","); u != "" {
+			kept = append(kept, u)
+		}
+	}
+	return kept
+}
+
+var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
 func duration(get func(*Config) *time.Duration) func(*flag.FlagSet, *Config, string, string, string) {
 	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
 		d, _ := time.ParseDuration(def)
@@ -235,11 +270,11 @@ var settings = []setting{
 	{"replica-id", "E2E_MCP_REPLICA_ID", "", "over HTTP, this replica's name in the MCP session ids it makes (mcp-session-NAME.UUID), for load balancers that route by it: letters, digits, - and _",
 		str(func(c *Config) *string { return &c.ReplicaID })},
 	{"cdp-endpoint", "E2E_MCP_CDP_ENDPOINT", "", "use browsers elsewhere instead of launching one: ws://host:9222/devtools/browser/ID or http://host:9222; sessions are spread across them",
-		list(func(c *Config) *string { return &c.CDPEndpoints })},
+		urls(func(c *Config) *string { return &c.CDPEndpoints })},
 	{"cdp-header", "E2E_MCP_CDP_HEADERS", "", "header for the --cdp-endpoint handshakes, \"Name: value\" (several separated by ;)",
 		str(func(c *Config) *string { return &c.CDPHeaders })},
 	{"webdriver-url", "E2E_MCP_WEBDRIVER_URLS", "", "take each session's browser from a WebDriver grid (Selenium Grid 4, chromedriver, a cloud grid): http://host:4444; user:key@ in the URL is sent as Basic auth",
-		list(func(c *Config) *string { return &c.WebDriverURLs })},
+		urls(func(c *Config) *string { return &c.WebDriverURLs })},
 	{"webdriver-header", "E2E_MCP_WEBDRIVER_HEADERS", "", "header for every --webdriver-url request, \"Name: value\" (the variable separates several with ;)",
 		joined(func(c *Config) *string { return &c.WebDriverHeaders }, ";")},
 	{"auth-token", "E2E_MCP_AUTH_TOKEN", "", "bearer token HTTP clients must send (set it in the environment: flags show in ps)",
@@ -455,7 +490,7 @@ func (c *Config) grids() ([]*webdriver.Grid, error) {
 		return nil, err
 	}
 	var out []*webdriver.Grid
-	for _, u := range strings.FieldsFunc(c.WebDriverURLs, func(r rune) bool { return r == ',' || r == ' ' }) {
+	for _, u := range splitURLs(c.WebDriverURLs) {
 		g, err := webdriver.New(u, h)
 		if err != nil {
 			return nil, fmt.Errorf("--webdriver-url: %v", err)
@@ -475,10 +510,10 @@ func (c *Config) endpoints() ([]browser.Endpoint, error) {
 		return nil, err
 	}
 	var out []browser.Endpoint
-	for _, u := range strings.FieldsFunc(c.CDPEndpoints, func(r rune) bool { return r == ',' || r == ' ' }) {
+	for _, u := range splitURLs(c.CDPEndpoints) {
 		pu, err := url.Parse(u)
 		if err != nil || (pu.Scheme != "ws" && pu.Scheme != "wss" && pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
-			return nil, fmt.Errorf("--cdp-endpoint %q: want ws://host:port/devtools/browser/ID or http://host:port", u)
+			return nil, fmt.Errorf("--cdp-endpoint %q: want ws://host:port/devtools/browser/ID or http://host:port", webdriver.Redact(u))
 		}
 		out = append(out, browser.Endpoint{URL: u, Header: h})
 	}
