@@ -153,7 +153,11 @@ func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 	if r.Stream == "" {
 		return "", 0, errors.New("the remote browser gave no body")
 	}
-	defer func() { _, _ = callOn(context.WithoutCancel(ctx), h, cdpio.Close, cdpio.CloseParams{Handle: r.Stream}) }()
+	defer func() {
+		rctx, cancel := detached(ctx)
+		defer cancel()
+		_, _ = callOn(rctx, h, cdpio.Close, cdpio.CloseParams{Handle: r.Stream})
+	}()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) //nolint:gosec // our own directory
 	if err != nil {
 		return "", 0, err

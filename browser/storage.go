@@ -312,37 +312,61 @@ func (p *Page) fillStorage(ctx context.Context, area string, items []NameValue) 
 // use when given (then brought back to about:blank with no history),
 // else a hidden tab opened for it and closed after, which never joins the
 // session's tabs.
-func (t *Tabs) withScratch(ctx context.Context, use *Page, fn func(p *Page) error) error {
+func (t *Tabs) withScratch(ctx context.Context, use *Page, fn func(p *Page) error) (err error) {
 	p := use
 	if p == nil {
-		var err error
-		if p, err = t.open(ctx, ""); err != nil {
+		var closeTab func()
+		if p, closeTab, err = t.hiddenTab(ctx); err != nil {
 			return err
 		}
-		defer func() {
-			id := p.main.target
-			p.Close()
-			t.mu.Lock()
-			t.popups = slices.DeleteFunc(t.popups, func(x target.ID) bool { return x == id })
-			t.mu.Unlock()
-		}()
+		defer closeTab()
 	}
 	p.guard.blank.Store(true)
-	err := p.enableGuard(ctx, p.main)
-	if err == nil {
+	defer func() {
+		rctx, cancel := detached(ctx)
+		defer cancel()
+		if rerr := p.leaveScratch(rctx, use != nil); err == nil {
+			err = rerr
+		}
+	}()
+	if err = p.enableGuard(ctx, p.main); err == nil {
 		err = fn(p)
 	}
+	return err
+}
+
+// hiddenTab opens a tab in the session's context that never joins its
+// tabs; the function returned closes it.
+func (t *Tabs) hiddenTab(ctx context.Context) (*Page, func(), error) {
+	p, err := t.open(ctx, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, func() {
+		id := p.main.target
+		p.Close()
+		t.mu.Lock()
+		t.popups = slices.DeleteFunc(t.popups, func(x target.ID) bool { return x == id })
+		t.mu.Unlock()
+	}, nil
+}
+
+// leaveScratch ends a scratch tab's blank mode; the session's own tab
+// (own) is brought back to about:blank with no history.
+func (p *Page) leaveScratch(ctx context.Context, own bool) error {
 	p.guard.blank.Store(false)
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	if !p.intercepting() {
 		_, _ = callOn(cctx, p.main, fetch.Disable, cdp.Empty{})
 	}
-	if use != nil && err == nil {
-		if _, err = use.Navigate(ctx, "about:blank"); err == nil {
-			_, err = chromedp.Call(cctx, page.ResetNavigationHistory, cdp.Empty{})
-		}
+	if !own {
+		return nil
 	}
+	if _, err := p.Navigate(ctx, "about:blank"); err != nil {
+		return err
+	}
+	_, err := chromedp.Call(cctx, page.ResetNavigationHistory, cdp.Empty{})
 	return err
 }
 
