@@ -224,8 +224,10 @@ func (g *pageGuard) decide(r pausedReq) {
 }
 
 // answerAuth answers an HTTP authentication challenge with the session's
-// credentials, once per request: a second challenge for the same request
-// (the credentials were refused) is cancelled, so the page gets the 401.
+// credentials, once per request, when the request and the challenger are
+// of the origin they were given for: any other site's challenge (a link, a
+// redirect, a proxy's) is cancelled, as is a second one for the same
+// request (the credentials were refused), so the page gets the 401.
 func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
 	ctx, cancel := context.WithTimeout(h.ctx, g.p.m.opts.ActionTimeout)
 	defer cancel()
@@ -241,12 +243,23 @@ func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
 		clear(g.authTried)
 	}
 	g.mu.Unlock()
-	if em.HTTPUser != "" && first {
+	if em.HTTPUser != "" && first && em.credentialsFor(e) {
 		resp = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials, Username: em.HTTPUser, Password: em.HTTPPassword}
 	}
 	if _, err := callOn(ctx, h, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: e.RequestID, AuthChallengeResponse: resp}); err != nil && ctx.Err() == nil {
 		g.p.log.Debug("answer an authentication challenge", zap.Error(err))
 	}
+}
+
+// credentialsFor says whether the session's credentials answer a
+// challenge: one a server (not a proxy) of their origin makes for a
+// request to that origin.
+func (e Emulation) credentialsFor(ev *fetch.EventAuthRequired) bool {
+	c := ev.AuthChallenge
+	if e.HTTPOrigin == "" || ev.Request == nil || c == nil || c.Source == fetch.AuthChallengeSourceProxy {
+		return false
+	}
+	return HTTPOrigin(ev.Request.URL) == e.HTTPOrigin && (c.Origin == "" || HTTPOrigin(c.Origin) == e.HTTPOrigin)
 }
 
 // TakeBlocked returns the requests the policy blocked since the last call

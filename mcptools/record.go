@@ -159,6 +159,11 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 		// made: a replay locates the target another way.
 		args["expected"] = s.lastBaseline
 	}
+	if _, given := args["httpOrigin"]; tool == "browser_emulate" && args["httpUsername"] != nil && !given && s.tabs != nil {
+		// The origin the call chose (the page's, the dev server's): a
+		// replay scopes the credentials the same way.
+		args["httpOrigin"] = s.tabs.Emulation().HTTPOrigin
+	}
 	if _, ok := args["httpPassword"].(string); ok && tool == "browser_emulate" {
 		s.secrets++
 		args["httpPassword"] = fmt.Sprintf("${E2E_SECRET_%d}", s.secrets)

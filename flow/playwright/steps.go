@@ -419,7 +419,11 @@ func (w *writer) emulate(a map[string]any) {
 		w.setUse("extraHTTPHeaders", object(m, false))
 	}
 	if u := str(a, "httpUsername"); u != "" {
-		w.setUse("httpCredentials", "{ username: "+w.val(u)+", password: "+w.val(str(a, "httpPassword"))+" }")
+		creds := "username: " + w.val(u) + ", password: " + w.val(str(a, "httpPassword"))
+		if o := str(a, "httpOrigin"); o != "" {
+			creds += ", origin: " + w.val(o) // sent to that origin only, as the session did
+		}
+		w.setUse("httpCredentials", "{ "+creds+" }")
 	}
 	if c, ok := num(a, "cpuThrottling"); ok && c > 0 {
 		w.line("await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: %g });", c)
