@@ -87,6 +87,11 @@ type Manager struct {
 	grid     map[*remoteBrowser]struct{}
 	gridNext int
 	gridErr  string
+	// gridMaking counts the grid sessions being made, on gridCtx, which
+	// closeGrid cancels once it has waited for them.
+	gridMaking sync.WaitGroup
+	gridCtx    context.Context
+	gridStop   context.CancelFunc
 	// failures counts launches that failed in a row; nextTry is when the
 	// next may be tried, lastErr why the last failed.
 	failures int
