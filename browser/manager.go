@@ -49,6 +49,9 @@ type Options struct {
 	// SnapshotBudget is about how many bytes a snapshot may take before it
 	// is folded (docs/architecture.md §5); 0 means never fold.
 	SnapshotBudget int
+	// MaxDownloadBytes bounds the file one download may be (1 GiB): a
+	// larger one is cancelled as it passes the limit and reported.
+	MaxDownloadBytes int64
 }
 
 func (o *Options) setDefaults() {
@@ -63,6 +66,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
+	}
+	if o.MaxDownloadBytes <= 0 {
+		o.MaxDownloadBytes = 1 << 30
 	}
 }
 

@@ -127,6 +127,9 @@ type pageGuard struct {
 	lastDoc *BlockedRequest
 	// authTried are the requests answered with credentials once.
 	authTried map[fetch.RequestID]bool
+	// take: the tab fetches a remote browser's download again, and its
+	// documents' responses are paused for their bodies (remotedownload.go).
+	take atomic.Pointer[bodyTake]
 }
 
 // newPageGuard is the guard of a page: the request policy's checks and the
@@ -144,9 +147,11 @@ func (p *Page) enableGuard(ctx context.Context, h *host) error {
 	if p.guard == nil || !p.intercepting() {
 		return nil
 	}
-	_, err := callOn(ctx, h, fetch.Enable, fetch.EnableParams{
-		Patterns:           []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
-		HandleAuthRequests: new(p.httpUser() != "")})
+	patterns := []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}
+	if p.guard.take.Load() != nil {
+		patterns = append(patterns, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageResponse})
+	}
+	_, err := callOn(ctx, h, fetch.Enable, fetch.EnableParams{Patterns: patterns, HandleAuthRequests: new(p.httpUser() != "")})
 	if err != nil {
 		return fmt.Errorf("enable request interception: %w", err)
 	}
@@ -165,8 +170,8 @@ func (p *Page) httpUser() string {
 // intercepting says whether the page's requests must be paused: for the
 // request policy, or for the session's routes.
 func (p *Page) intercepting() bool {
-	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any()) || (p.guard != nil && p.guard.blank.Load()) ||
-		p.httpUser() != ""
+	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any()) ||
+		(p.guard != nil && (p.guard.blank.Load() || p.guard.take.Load() != nil)) || p.httpUser() != ""
 }
 
 // onEvent takes the policy's events of a session. It runs on chromedp's
@@ -175,6 +180,10 @@ func (p *Page) intercepting() bool {
 func (g *pageGuard) onEvent(h *host, ev any) bool {
 	switch e := ev.(type) {
 	case *fetch.EventRequestPaused:
+		if pausedAtResponse(e) {
+			go g.atResponse(h, e) // it may read a body for minutes
+			return true
+		}
 		g.q.push(pausedReq{h: h, e: e})
 		return true
 	case *fetch.EventAuthRequired:

@@ -23,20 +23,8 @@ var talksToBrowser = map[string]bool{
 // tab stays changed for every later one (throttled, held still); and no
 // other code detaches a context from a call's.
 func TestRestoresDetached(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	restores := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachSource(t, []string{"."}, func(fset *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
@@ -66,7 +54,7 @@ func TestRestoresDetached(t *testing.T) {
 			}
 			return true
 		})
-	}
+	})
 	if restores < 6 {
 		t.Errorf("found %d deferred restores; the scan no longer sees them", restores)
 	}
@@ -85,4 +73,30 @@ func calleeName(c *ast.CallExpr) string {
 		return f.Sel.Name
 	}
 	return ""
+}
+
+// eachSource parses every Go file but the tests in dirs and gives it to
+// fn; it returns how many there were.
+func eachSource(t *testing.T, dirs []string, fn func(fset *token.FileSet, f *ast.File)) int {
+	t.Helper()
+	n := 0
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, name, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(fset, f)
+			n++
+		}
+	}
+	return n
 }

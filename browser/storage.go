@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -335,20 +336,29 @@ func (t *Tabs) withScratch(ctx context.Context, use *Page, fn func(p *Page) erro
 	return err
 }
 
+// hiddenURL is where a hidden tab starts: onBrowserEvent tells it from a
+// popup by it, as the target appears (a page cannot guess it).
+var hiddenURL = "about:blank#e2e-mcp-hidden-" + rand.Text()
+
 // hiddenTab opens a tab in the session's context that never joins its
-// tabs; the function returned closes it.
+// tabs, is not counted as a popup, and whose downloads are not the
+// session's; the function returned closes it.
 func (t *Tabs) hiddenTab(ctx context.Context) (*Page, func(), error) {
-	p, err := t.open(ctx, "")
+	cctx, cancel := t.browserCtx(ctx)
+	res, err := chromedp.CallBrowser(cctx, target.CreateTarget, target.CreateTargetParams{URL: hiddenURL, BrowserContextID: t.id})
+	cancel()
 	if err != nil {
+		return nil, nil, fmt.Errorf("open a hidden tab: %w", err)
+	}
+	id := res.TargetID
+	p, err := t.open(ctx, id)
+	if err != nil {
+		rctx, cancel := t.browserCtx(context.Background())
+		defer cancel()
+		_, _ = chromedp.CallBrowser(rctx, target.CloseTarget, target.CloseTargetParams{TargetID: id})
 		return nil, nil, err
 	}
-	return p, func() {
-		id := p.main.target
-		p.Close()
-		t.mu.Lock()
-		t.popups = slices.DeleteFunc(t.popups, func(x target.ID) bool { return x == id })
-		t.mu.Unlock()
-	}, nil
+	return p, p.Close, nil
 }
 
 // leaveScratch ends a scratch tab's blank mode; the session's own tab

@@ -73,7 +73,8 @@ func TestIsRef(t *testing.T) {
 }
 
 // TestSaveDataURL: a data: URL's bytes, base64 (padded or not) or
-// percent-encoded text, are what a remote browser's download of it saves.
+// percent-encoded text, are what a remote browser's download of it saves,
+// unless there are more than the limit.
 func TestSaveDataURL(t *testing.T) {
 	dir := t.TempDir()
 	for i, c := range []struct{ url, want, err string }{
@@ -83,9 +84,10 @@ func TestSaveDataURL(t *testing.T) {
 		{"data:,", "", ""},
 		{"data:text/plain;base64,%%%", "", "base64"},
 		{"data:text/plain", "", "without a comma"},
+		{"data:text/plain,123456789", "", "larger than 8 bytes"},
 	} {
 		path := filepath.Join(dir, fmt.Sprint(i))
-		_, n, err := saveDataURL(c.url, path)
+		_, n, err := saveDataURL(c.url, path, 8)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%s: error %v, want one about %s", c.url, err, c.err)

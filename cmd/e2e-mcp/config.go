@@ -78,6 +78,8 @@ type Config struct {
 	OutputDir string
 	// HTTPMaxBody bounds the body of one HTTP request, in bytes.
 	HTTPMaxBody int64
+	// MaxDownloadSize bounds the file one download may be, in bytes.
+	MaxDownloadSize int64
 	// DrainTimeout bounds waiting for in-flight calls on shutdown (HTTP).
 	DrainTimeout time.Duration
 	// ReplicaID names this replica in the MCP session ids it makes
@@ -139,10 +141,11 @@ func integer(get func(*Config) *int) func(*flag.FlagSet, *Config, string, string
 	}
 }
 
-// list is a string flag that may be given more than once: the values are
-// joined with commas (the environment variable takes a comma list).
-func list(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
-	return joined(get, ",")
+func int64Flag(get func(*Config) *int64) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		n, _ := strconv.ParseInt(def, 10, 64)
+		fs.Int64Var(get(c), name, n, help)
+	}
 }
 
 // joined is a string flag that may be given more than once, its values
@@ -261,10 +264,9 @@ var settings = []setting{
 	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to (session_export_flow, browser_pdf_save), new files only (default: output/ under the per-user state directory)",
 		str(func(c *Config) *string { return &c.OutputDir })},
 	{"http-max-body", "E2E_MCP_HTTP_MAX_BODY", "8388608", "the largest HTTP request body accepted, in bytes (8 MiB: a string argument has at most 1 MiB); larger ones get 413",
-		func(fs *flag.FlagSet, c *Config, name, def, help string) {
-			n, _ := strconv.ParseInt(def, 10, 64)
-			fs.Int64Var(&c.HTTPMaxBody, name, n, help)
-		}},
+		int64Flag(func(c *Config) *int64 { return &c.HTTPMaxBody })},
+	{"max-download-size", "E2E_MCP_MAX_DOWNLOAD_SIZE", "1073741824", "the largest file a page may download, in bytes (1 GiB): a larger download is cancelled as it passes the limit and reported as refused",
+		int64Flag(func(c *Config) *int64 { return &c.MaxDownloadSize })},
 	{"drain-timeout", "E2E_MCP_DRAIN_TIMEOUT", "10s", "on SIGTERM over HTTP: how long in-flight calls may finish before sessions end",
 		duration(func(c *Config) *time.Duration { return &c.DrainTimeout })},
 	{"replica-id", "E2E_MCP_REPLICA_ID", "", "over HTTP, this replica's name in the MCP session ids it makes (mcp-session-NAME.UUID), for load balancers that route by it: letters, digits, - and _",
@@ -409,6 +411,9 @@ func (c *Config) Validate() error {
 	}
 	if c.HTTPMaxBody < 1024 {
 		errs = append(errs, fmt.Errorf("--http-max-body must be at least 1024 bytes, got %d", c.HTTPMaxBody))
+	}
+	if c.MaxDownloadSize < 1 {
+		errs = append(errs, fmt.Errorf("--max-download-size must be at least 1 byte, got %d", c.MaxDownloadSize))
 	}
 	if c.BusyTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--busy-timeout must be positive, got %s", c.BusyTimeout))

@@ -68,6 +68,9 @@ func TestParseConfig(t *testing.T) {
 		{name: "bad webdriver url", args: []string{"--webdriver-url", "ws://u:secret@a:1"}, err: "--webdriver-url"},
 		{name: "bad webdriver header", args: []string{"--webdriver-url", "http://a:1", "--webdriver-header", "nocolon"}, err: "--webdriver-header"},
 		{name: "webdriver and cdp endpoint", args: []string{"--webdriver-url", "http://a:1", "--cdp-endpoint", "http://b:9222"}, err: "one or the other"},
+		{name: "download size", env: map[string]string{"E2E_MCP_MAX_DOWNLOAD_SIZE": "5000000"}, want: func(c *Config) bool { return c.MaxDownloadSize == 5000000 }},
+		{name: "default download size", want: func(c *Config) bool { return c.MaxDownloadSize == 1<<30 }},
+		{name: "no download size", args: []string{"--max-download-size", "0"}, err: "--max-download-size must be at least 1 byte"},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}
