@@ -94,7 +94,7 @@ oracle: ensure-browser ## dev-only (needs npm): rerun Playwright over the oracle
 # app's button changes. CI runs it after make test; it fails, never skips.
 playwright-check: ensure-browser ## the exported Playwright spec of the sign-up flow under real @playwright/test (npm; system Chromium)
 	cd scripts/pwcheck && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
-	$(GO) test -tags pwcheck -count=1 -v -timeout 10m -run '^TestPlaywrightCheck$$' ./e2e/
+	$(GO) test -tags pwcheck -count=1 -v -timeout 10m -run '^TestPlaywrightCheck' ./e2e/ ./flow/playwright/
 
 # The Dockerfile's steps are scripts/install-image.sh's; CI checks them
 # without Docker: the build into a temp prefix, the packages resolve with

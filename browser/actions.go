@@ -289,6 +289,11 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 		return err
 	}
 	p.lastSecret = ok.Secret
+	if ok.Secret && p.tabs != nil {
+		// Marked before the text reaches the page, so that no writer
+		// (the DevTools traffic's debug log first) sees it unmasked.
+		p.tabs.Secrets.Add(text)
+	}
 	before := p.mark()
 	// Keys pressed one by one take a few milliseconds each; inserted text
 	// is one call whatever its length.

@@ -38,7 +38,7 @@ var gridExitWait = 10 * time.Second
 func (m *Manager) gridCaps(g *webdriver.Grid) map[string]any {
 	args := []string{"--disable-features=" + disabledFeatures, "--disable-component-update",
 		"--disable-domain-reliability", "--disable-quic", "--no-pings", "--disable-search-engine-choice-screen",
-		"--mute-audio", "--disable-dev-shm-usage"}
+		"--mute-audio", "--disable-dev-shm-usage", "--disable-field-trial-config", "--no-service-autorun"}
 	if !m.opts.Headed {
 		args = append(args, "--headless=new")
 	}

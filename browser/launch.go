@@ -55,7 +55,16 @@ func (m *Manager) launch() (context.Context, error) {
 
 // disabledFeatures are the Chrome features a test browser runs without
 // (start says why); a grid's browsers are asked for the same (grid.go).
-const disabledFeatures = "Translate,BlinkGenPropertyTrees,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup,DeferRendererTasksAfterInput"
+const disabledFeatures = "Translate,BlinkGenPropertyTrees,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup,DeferRendererTasksAfterInput," +
+	// Chrome's own traffic, which --disable-background-networking does not
+	// stop, from inside each browser context, so through its request
+	// policy, which reported it as the page's: Chromium 148 asks
+	// www.google.com whether AI Mode is offered (AimEnabled) from every new
+	// context; others preconnect to the search engine, fetch autofill and
+	// optimization hints, look for cast devices, check the time.
+	"AimEnabled,PreconnectToSearch,SearchEnginePreconnect2,AutofillServerCommunication,OptimizationHints," +
+	"OptimizationGuideModelDownloading,MediaRouter,DialMediaRouteProvider,CertificateTransparencyComponentUpdater," +
+	"NetworkTimeServiceQuerying,InterestFeedContentSuggestions"
 
 // maxLaunchBackoff bounds the wait between failed launches.
 const maxLaunchBackoff = 30 * time.Second
@@ -80,6 +89,11 @@ func (m *Manager) start() (context.Context, error) {
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("disable-search-engine-choice-screen", true),
+		// Field trials turn on features the flags here turn off (and
+		// change from one run to the next); services do not start by
+		// themselves.
+		chromedp.Flag("disable-field-trial-config", true),
+		chromedp.Flag("no-service-autorun", true),
 		chromedp.Flag("mute-audio", true),
 		// The back/forward cache keeps left pages alive in their renderers
 		// (memory a test run does not need), and a page restored from it
@@ -123,7 +137,7 @@ func (m *Manager) start() (context.Context, error) {
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	sugar := m.log.Sugar()
 	bctx, bcancel := chromedp.NewContext(allocCtx,
-		chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(sugar.Debugf))
+		chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(cdpDebugf(m.log)))
 
 	// The first call binds the browser's lifetime to bctx, so it must not
 	// carry a deadline; a timer cancels it instead if the launch hangs. It

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 )
 
@@ -14,6 +15,18 @@ var networkStates = map[string]network.Conditions{
 	"slow-3g": {Latency: 2000, DownloadThroughput: 500 * 1000 / 8 * 0.8, UploadThroughput: 500 * 1000 / 8 * 0.8, ConnectionType: network.ConnectionTypeCellular3g},
 	"fast-3g": {Latency: 562.5, DownloadThroughput: 1.6 * 1000 * 1000 / 8 * 0.9, UploadThroughput: 750 * 1000 / 8 * 0.9, ConnectionType: network.ConnectionTypeCellular3g},
 	"fast-4g": {Latency: 165, DownloadThroughput: 9 * 1000 * 1000 / 8 * 0.9, UploadThroughput: 1.5 * 1000 * 1000 / 8 * 0.9, ConnectionType: network.ConnectionTypeCellular4g},
+}
+
+// emulateByRule is Network.emulateNetworkConditionsByRule with the
+// parameters of both protocol versions Chrome has had: up to Chromium 148
+// at least, offline is a parameter of the command (and required, or the
+// call fails with "Invalid parameters"); later, a field of each condition
+// (cdproto's). Chrome ignores the field it does not know.
+var emulateByRule = cdp.Command[byRuleParams, network.EmulateNetworkConditionsByRuleResult]{Method: network.CommandEmulateNetworkConditionsByRule}
+
+type byRuleParams struct {
+	Offline                  bool                  `json:"offline"`
+	MatchedNetworkConditions []*network.Conditions `json:"matchedNetworkConditions"`
 }
 
 // NetworkStates are the states SetNetworkState takes.
@@ -44,8 +57,7 @@ func (p *Page) applyNetworkState(ctx context.Context, state string) error {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	for _, h := range p.hosts() {
-		_, err := callOn(cctx, h, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{&c}})
+		_, err := callOn(cctx, h, emulateByRule, byRuleParams{Offline: c.Offline, MatchedNetworkConditions: []*network.Conditions{&c}})
 		if err == nil {
 			_, err = callOn(cctx, h, network.OverrideNetworkState, network.OverrideNetworkStateParams{
 				Offline: c.Offline, Latency: c.Latency, DownloadThroughput: c.DownloadThroughput,

@@ -109,7 +109,7 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 	}
 	actx, acancel := remote.NewAllocator(context.Background(), rb.ep.URL, opts...)
 	sugar := m.log.Sugar()
-	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(sugar.Debugf))
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(cdpDebugf(m.log)))
 	cancel := func() { bcancel(); acancel() }
 	// Listening binds the connection to bctx without opening a tab (a
 	// first Run would open one); a version call checks it answers.

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"go.uber.org/zap"
 )
 
@@ -23,6 +24,10 @@ import (
 // Its methods must not be called concurrently (the session serializes
 // them); the popup bookkeeping that browser events update is guarded by mu.
 type Tabs struct {
+	// Secrets is where a password typed into the session's pages is
+	// marked (redact: every writer masks it); nil marks nothing.
+	Secrets *redact.Set
+
 	m    *Manager
 	bctx context.Context // the browser's chromedp context
 	id   cdp.BrowserContextID

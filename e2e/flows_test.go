@@ -2,14 +2,17 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -79,7 +82,7 @@ func TestFlowExportAndRun(t *testing.T) {
 	mustCall(t, c, "browser_expect", map[string]any{"target": "role=status", "check": "text", "expected": "Welcome, Ada!"})
 	flowFile := filepath.Join(dir, "signup.yaml")
 	out := mustCall(t, c, "session_export_flow", map[string]any{"path": flowFile, "name": "sign-up"})
-	mustContain(t, "export", out, "Wrote flow sign-up (5 steps)", "set E2E_SECRET_1..1")
+	mustContain(t, "export", out, "Wrote flow sign-up (5 steps)", "set E2E_SECRET_1 in the environment")
 	_ = c.Close()
 	b, err := os.ReadFile(flowFile)
 	if err != nil {
@@ -167,4 +170,230 @@ func TestFlowExportAndRun(t *testing.T) {
 	if left := appProcesses(dir); len(left) > 0 {
 		t.Errorf("dev servers left: %v", left)
 	}
+}
+
+// What the agent types in the echo page's fields (textareas, so line breaks
+// stay): each must reach the page as it was typed, in the session and in
+// every replay, whatever it holds: $ and ${...} that look like environment
+// variables, the flow format's own escape, quotes, backslashes, line breaks,
+// what ends a comment or a script, and Unicode.
+var hostileTexts = []string{
+	"PROMO-$AWS_SECRET_ACCESS_KEY",
+	"${HOME} and $HOME and ${E2E_SECRET_1}",
+	"$100, $$, $${HOME}, $$$x, $",
+	"${",
+	"${NOT A NAME} ${} ${1x} $-x ${x",
+	`it's "quoted" \ back\\slash \n \u0041 \${x}`,
+	"line one\nline two\n\ttab",
+	"*/ </script><script>alert(1)</script> <!-- `${x}`",
+	"Grüße 日本語 😀 \u2028 ∑ \ufeff",
+}
+
+// What browser_fill_form fills (fields 10 and 11): the same care inside the
+// step's list of fields.
+var hostileForm = []string{"$AWS_SECRET_ACCESS_KEY", "${HOME}x$$"}
+
+// hostilePassword is typed into the password field: recorded as
+// ${E2E_SECRET_1}, whose value is read as it is (not expanded again).
+const hostilePassword = "pa$$word-${HOME}-$x"
+
+// hostileQuery is the query of the URL the agent navigates to.
+const hostileQuery = "ref=$AWS_SECRET_ACCESS_KEY&home=${HOME}&cost=$100&esc=$$"
+
+// hostileEnv sets the variables the hostile texts name to values that must
+// never reach the page, and E2E_SECRET_1 to the password typed.
+func hostileEnv() []string {
+	return []string{"AWS_SECRET_ACCESS_KEY=LEAKED-aws", "HOME=" + os.Getenv("HOME"), "x=LEAKED-x",
+		"E2E_SECRET_1=" + hostilePassword}
+}
+
+// echoPost is what the echo page posts: its fields, the password and what
+// /api/greeting answered (a route's body).
+type echoPost struct {
+	Fields   []string `json:"fields"`
+	Password string   `json:"password"`
+	Greeting string   `json:"greeting"`
+}
+
+// echoSite is the fixture of the echo page: each load's query, each post.
+type echoSite struct {
+	*fixture
+	mu      sync.Mutex
+	queries []string
+	posts   []echoPost
+}
+
+// hostileGreeting is the body the recorded route answers /api/greeting with.
+const hostileGreeting = "Hi $USER, ${HOME} costs $5$$"
+
+func newEchoSite(t *testing.T) *echoSite {
+	t.Helper()
+	s := &echoSite{}
+	n := len(hostileTexts) + len(hostileForm)
+	page := "<!doctype html>\n<title>Echo</title>\n<h1>Echo</h1>\n"
+	for i := range n {
+		page += fmt.Sprintf("<label>Field %d <textarea></textarea></label>\n", i+1)
+	}
+	page += `<label>Password <input type="password"></label>
+<button>Send</button>
+<p role="status"></p>
+<script>
+let sent = 0;
+document.querySelector('button').onclick = async () => {
+  const greeting = await (await fetch('/api/greeting')).text();
+  const fields = [...document.querySelectorAll('textarea')].map((t) => t.value);
+  const password = document.querySelector('input[type=password]').value;
+  await fetch('/api/observe', {method: 'POST', body: JSON.stringify({fields, password, greeting})});
+  document.querySelector('[role=status]').textContent = 'Received ' + (++sent);
+};
+</script>
+`
+	s.fixture = newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /echo.html", func(w http.ResponseWriter, r *http.Request) {
+			s.mu.Lock()
+			s.queries = append(s.queries, r.URL.RawQuery)
+			s.mu.Unlock()
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, page)
+		})
+		mux.HandleFunc("GET /api/greeting", func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprint(w, "not routed")
+		})
+		mux.HandleFunc("POST /api/observe", func(w http.ResponseWriter, r *http.Request) {
+			var p echoPost
+			if err := json.NewDecoder(r.Body).Decode(&p); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			s.mu.Lock()
+			s.posts = append(s.posts, p)
+			s.mu.Unlock()
+		})
+	})
+	return s
+}
+
+// seen returns the queries and posts so far.
+func (s *echoSite) seen() ([]string, []echoPost) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string{}, s.queries...), append([]echoPost{}, s.posts...)
+}
+
+// check says what the last post and load got wrong: every field as typed,
+// the password, the route's body, the query as the session's own load saw it.
+func (s *echoSite) check(t *testing.T, what string, password string) {
+	t.Helper()
+	queries, posts := s.seen()
+	if len(posts) == 0 || len(queries) == 0 {
+		t.Fatalf("%s: the page was not loaded or posted nothing (loads %q, posts %d)", what, queries, len(posts))
+	}
+	p := posts[len(posts)-1]
+	want := append(append([]string{}, hostileTexts...), hostileForm...)
+	if len(p.Fields) != len(want) {
+		t.Fatalf("%s: %d fields posted, want %d", what, len(p.Fields), len(want))
+	}
+	for i, w := range want {
+		if p.Fields[i] != w {
+			t.Errorf("%s: field %d reached the page as\n%q\nwant\n%q", what, i+1, p.Fields[i], w)
+		}
+	}
+	if p.Password != password {
+		t.Errorf("%s: the password reached the page as %q, want %q", what, p.Password, password)
+	}
+	if p.Greeting != hostileGreeting {
+		t.Errorf("%s: the route answered %q, want %q", what, p.Greeting, hostileGreeting)
+	}
+	if q := queries[len(queries)-1]; q != queries[0] || strings.Contains(q, "LEAKED") || !strings.Contains(q, "$AWS_SECRET_ACCESS_KEY") {
+		t.Errorf("%s: the page was loaded with the query %q; the session loaded it with %q", what, q, queries[0])
+	}
+}
+
+// hostileSession types the hostile texts into the echo page through MCP
+// (browser_type, browser_fill_form, a password, a route whose pattern is a
+// regular expression of Go's syntax and whose body holds $), sends them, and
+// returns a way to call tools on the session; its file roots are dir.
+func hostileSession(t *testing.T, dir string) (*echoSite, func(tool string, args map[string]any) string) {
+	t.Helper()
+	site := newEchoSite(t)
+	env, _ := serverEnv(t)
+	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn", "E2E_MCP_CAPS=network")
+	c := startClient(t, env)
+	must := func(tool string, args map[string]any) string { return mustCall(t, c, tool, args) }
+	// (?i) is Go's syntax, not JavaScript's: the Playwright export translates it.
+	must("browser_route", map[string]any{"pattern": "/(?i)/API/greeting$/", "body": hostileGreeting, "contentType": "text/plain"})
+	snap := must("browser_navigate", map[string]any{"url": site.URL + "/echo.html?" + hostileQuery})
+	for i, s := range hostileTexts {
+		must("browser_type", map[string]any{"target": refOf(t, snap, "textbox", fmt.Sprintf("Field %d", i+1)), "text": s})
+	}
+	var fields []any
+	for i, s := range hostileForm {
+		n := len(hostileTexts) + i + 1
+		fields = append(fields, map[string]any{"target": refOf(t, snap, "textbox", fmt.Sprintf("Field %d", n)), "type": "textbox", "value": s})
+	}
+	must("browser_fill_form", map[string]any{"fields": fields})
+	must("browser_type", map[string]any{"target": refOf(t, snap, "textbox", "Password"), "text": hostilePassword})
+	must("browser_click", map[string]any{"target": refOf(t, snap, "button", "Send")})
+	must("browser_expect", map[string]any{"target": "role=status", "check": "text", "expected": "Received 1"})
+	site.check(t, "the session", hostilePassword)
+	return site, must
+}
+
+// TestFlowReplaysTextExactly: what an agent typed or navigated to replays
+// byte for byte under `e2e-mcp run`, even with the variables its $ and ${...}
+// name set in the environment; only the recorder's ${E2E_SECRET_1} reads
+// the environment. A variable the flow reads that is not set fails the flow
+// before its first step, naming it (stdout and JUnit); set but empty, it is
+// read as empty.
+func TestFlowReplaysTextExactly(t *testing.T) {
+	dir := t.TempDir()
+	site, must := hostileSession(t, dir)
+	flowFile := filepath.Join(dir, "echo.yaml")
+	must("session_export_flow", map[string]any{"path": flowFile, "name": "echo"})
+	b, err := os.ReadFile(flowFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the exported flow:\n%s", b)
+	if strings.Contains(string(b), hostilePassword) {
+		t.Errorf("the password is written out:\n%s", b)
+	}
+
+	env, tmp := serverEnv(t)
+	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_LOG_LEVEL=warn")
+	out, code := runFlows(t, append(env, hostileEnv()...), flowFile)
+	if code != 0 || !strings.Contains(out, "PASS  echo") {
+		t.Fatalf("the flow does not replay green (exit %d):\n%s", code, out)
+	}
+	site.check(t, "e2e-mcp run", hostilePassword)
+
+	// E2E_SECRET_1 unset: the flow fails before its first step, naming it.
+	var unset []string
+	for _, kv := range append(env, hostileEnv()...) {
+		if !strings.HasPrefix(kv, "E2E_SECRET_1=") {
+			unset = append(unset, kv)
+		}
+	}
+	loads, _ := site.seen()
+	junit := filepath.Join(dir, "junit.xml")
+	out, code = runFlows(t, unset, flowFile, "--junit", junit)
+	if code != 1 || !strings.Contains(out, "FAIL  echo") || !strings.Contains(out, "E2E_SECRET_1") {
+		t.Fatalf("E2E_SECRET_1 unset: exit %d, want a failure naming it:\n%s", code, out)
+	}
+	if now, _ := site.seen(); len(now) != len(loads) {
+		t.Errorf("E2E_SECRET_1 unset: the flow loaded the page (a step ran):\n%s", out)
+	}
+	jb, err := os.ReadFile(junit)
+	if err != nil || !strings.Contains(string(jb), "E2E_SECRET_1") || !strings.Contains(string(jb), "<failure") {
+		t.Errorf("the JUnit report does not name the variable (%v):\n%s", err, jb)
+	}
+	t.Logf("unset: %s", out)
+
+	// Set but empty: read as empty.
+	out, code = runFlows(t, append(unset, "E2E_SECRET_1="), flowFile)
+	if code != 0 {
+		t.Fatalf("E2E_SECRET_1 empty: exit %d:\n%s", code, out)
+	}
+	site.check(t, "e2e-mcp run, E2E_SECRET_1 empty", "")
+	requireNoChrome(t, tmp, 10*time.Second)
 }

@@ -56,7 +56,7 @@ func TestExportPlaywright(t *testing.T) {
 	mustContain(t, "the spec", text, "import { test, expect } from '@playwright/test';", "test('sign-up', async ({ page }) => {",
 		"await page.goto('/');",
 		"await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada');",
-		"await page.getByRole('textbox', { name: 'Password', exact: true }).fill(process.env.E2E_SECRET_1 ?? '');",
+		"await page.getByRole('textbox', { name: 'Password', exact: true }).fill(env('E2E_SECRET_1'));",
 		"// step 4: click role=button[name=\"Sign up\"]\n  await page.getByRole('button', { name: 'Sign up', exact: true }).click();",
 		"await expect(page.getByRole('status')).toContainText('Welcome, Ada!');")
 	if strings.Contains(text, "hunter2") || regexp.MustCompile(`\be\d+\b`).MatchString(text) {

@@ -122,12 +122,10 @@ func lineOf(t *testing.T, spec string, step int) int {
 	return 0
 }
 
-// TestPlaywrightCheck (make playwright-check): the spec a session that
-// signed up exports passes under real @playwright/test with the system
-// Chromium and the config's webServer; with the button's label changed
-// (label.txt) it fails at step 4, the click, on the line the spec gives
-// that step; the spec e2e-mcp convert writes of the flow file passes too.
-func TestPlaywrightCheck(t *testing.T) {
+// pwcheckDir is a directory for a test's specs inside scripts/pwcheck,
+// where Node finds the pinned @playwright/test; it is removed after.
+func pwcheckDir(t *testing.T) string {
+	t.Helper()
 	dir, err := os.MkdirTemp("../scripts/pwcheck", "run-")
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +134,16 @@ func TestPlaywrightCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
+}
+
+// TestPlaywrightCheck (make playwright-check): the spec a session that
+// signed up exports passes under real @playwright/test with the system
+// Chromium and the config's webServer; with the button's label changed
+// (label.txt) it fails at step 4, the click, on the line the spec gives
+// that step; the spec e2e-mcp convert writes of the flow file passes too.
+func TestPlaywrightCheck(t *testing.T) {
+	dir := pwcheckDir(t)
 	_, must, _ := signUpAndExport(t, dir)
 	spec := filepath.Join(dir, "signup.spec.ts")
 	must("session_export_flow", map[string]any{"path": spec, "name": "sign-up", "format": "playwright"})
@@ -182,4 +190,55 @@ func TestPlaywrightCheck(t *testing.T) {
 	if left := appProcesses(dir); len(left) > 0 {
 		t.Errorf("dev servers left: %v", left)
 	}
+}
+
+// TestPlaywrightCheckExactText: the Playwright spec of a session that typed
+// hostile texts (TestFlowReplaysTextExactly's) parses under real
+// @playwright/test, whatever they hold, its route of Go's (?i) syntax
+// included, and sends the page byte for byte what the agent typed, with
+// the variables the texts name set; only ${E2E_SECRET_1} reads the
+// environment. With E2E_SECRET_1 unset the test fails before its first
+// step, naming it, as e2e-mcp run does.
+func TestPlaywrightCheckExactText(t *testing.T) {
+	dir := pwcheckDir(t)
+	site, must := hostileSession(t, dir)
+	spec := filepath.Join(dir, "echo.spec.ts")
+	must("session_export_flow", map[string]any{"path": spec, "name": "echo", "format": "playwright"})
+	if b, err := os.ReadFile(spec); err == nil {
+		t.Logf("the exported spec:\n%s", b)
+	}
+	config := filepath.Join(dir, "playwright.config.ts")
+
+	r, code := playwrightTest(t, config, hostileEnv()...)
+	if code != 0 || r.Stats.Expected != 1 || r.Stats.Unexpected != 0 {
+		var fails []string
+		for _, s := range r.Suites {
+			fails = append(fails, s.failures()...)
+		}
+		for _, e := range r.Errors {
+			fails = append(fails, e.Message)
+		}
+		t.Fatalf("the spec does not pass (exit %d): %+v\n%s", code, r.Stats, strings.Join(fails, "\n"))
+	}
+	site.check(t, "@playwright/test", hostilePassword)
+
+	var unset []string
+	for _, kv := range hostileEnv() {
+		if !strings.HasPrefix(kv, "E2E_SECRET_1=") {
+			unset = append(unset, kv)
+		}
+	}
+	loads, _ := site.seen()
+	r, code = playwrightTest(t, config, unset...)
+	var fails []string
+	for _, s := range r.Suites {
+		fails = append(fails, s.failures()...)
+	}
+	if code == 0 || r.Stats.Unexpected != 1 || len(fails) == 0 || !strings.Contains(fails[0], "E2E_SECRET_1") {
+		t.Fatalf("E2E_SECRET_1 unset: exit %d, %+v; want a failure naming it:\n%s", code, r.Stats, strings.Join(fails, "\n"))
+	}
+	if now, _ := site.seen(); len(now) != len(loads) {
+		t.Errorf("E2E_SECRET_1 unset: the spec loaded the page (a step ran)")
+	}
+	t.Logf("unset: %s", strings.SplitN(fails[0], "\n", 2)[0])
 }

@@ -15,7 +15,7 @@
 // Each step is one action: a short form (the action's main argument) or a
 // map of the tool's arguments. Targets are selectors, never snapshot refs.
 // Text may name environment variables (${PASSWORD}) so that secrets are
-// never written out.
+// never written out; $$ is a $ (text.go).
 package flow
 
 import (
@@ -60,21 +60,23 @@ type Step struct {
 	Args   map[string]any
 }
 
-// Tool is the MCP tool of a step and its arguments, with ${VAR} in text
-// values taken from the environment (getenv).
-func (s Step) Tool(getenv func(string) string) (string, map[string]any, error) {
+// Tool is the MCP tool of a step and its arguments, every text at any
+// depth expanded with the environment (lookup, as os.LookupEnv). A
+// reference to an unset variable is an *UnsetError.
+func (s Step) Tool(lookup func(string) (string, bool)) (string, map[string]any, error) {
 	a, ok := verbOf(s.Action, s.Args)
 	if !ok {
 		return "", nil, fmt.Errorf("unknown action %q (known: %s)", s.Action, strings.Join(knownActions(), ", "))
 	}
-	args := map[string]any{}
-	for k, v := range s.Args {
-		if str, ok := v.(string); ok {
-			v = os.Expand(str, getenv)
-		}
-		args[k] = v
+	args, err := MapTexts(s.Args, func(t string) (any, error) { return Expand(t, lookup) })
+	if err != nil {
+		return "", nil, err
 	}
-	return a.Tool, args, nil
+	m, _ := args.(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return a.Tool, m, nil
 }
 
 func knownActions() []string {
@@ -100,6 +102,9 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 		return err
 	}
 	v := n.Content[1]
+	if err := checkTexts(v, s.Action); err != nil {
+		return err
+	}
 	switch v.Kind {
 	case yaml.MappingNode:
 		if err := v.Decode(&s.Args); err != nil {
@@ -121,6 +126,39 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 		s.Args[verb.Short] = v.Value
 	default:
 		return fmt.Errorf("line %d: %s: give a value or a map of arguments", n.Line, s.Action)
+	}
+	return nil
+}
+
+// checkTexts reads every text of a step's value as a flow text (Parts):
+// a malformed ${ is an error with its line.
+func checkTexts(n *yaml.Node, action string) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!str" {
+			if _, err := Parts(n.Value); err != nil {
+				return fmt.Errorf("line %d: %s: %w", n.Line, action, err)
+			}
+		}
+	case yaml.MappingNode:
+		for i := 1; i < len(n.Content); i += 2 {
+			if err := checkTexts(n.Content[i], action); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if err := checkTexts(c, action); err != nil {
+				return err
+			}
+		}
+	case yaml.AliasNode:
+		// A text defined elsewhere; a list or map is checked where the
+		// step runs (Step.Tool), never followed here, where it could
+		// loop.
+		if n.Alias != nil && n.Alias.Kind == yaml.ScalarNode {
+			return checkTexts(n.Alias, action)
+		}
 	}
 	return nil
 }

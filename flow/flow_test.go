@@ -30,7 +30,7 @@ steps:
 	if f.Name != "sign-up" || f.Dev.Run != "python3 app.py $PORT" || len(f.Steps) != 5 {
 		t.Fatalf("parsed: %+v", f)
 	}
-	tool, args, err := f.Steps[1].Tool(func(k string) string { return map[string]string{"NAME": "Ada"}[k] })
+	tool, args, err := f.Steps[1].Tool(func(k string) (string, bool) { v, ok := map[string]string{"NAME": "Ada"}[k]; return v, ok })
 	if err != nil || tool != "browser_type" || args["text"] != "Ada" || args["target"] != "label=Name" {
 		t.Errorf("type step: %s %v %v", tool, args, err)
 	}
@@ -172,6 +172,8 @@ func FuzzMarshal(f *testing.F) {
 		if CheckName(name) != nil || name == "" {
 			name = "n"
 		}
+		// Texts as the recorder writes them: escaped (text.go).
+		text, target = Escape(text), Escape(target)
 		fl := &Flow{Name: name, Steps: []Step{
 			{Action: "type", Args: map[string]any{"target": target, "text": text}},
 			{Action: "click", Args: map[string]any{"target": target}},

@@ -2,7 +2,10 @@ package logs
 
 import (
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -35,5 +38,14 @@ func New(level, format string) (*zap.Logger, error) {
 	cfg.Sampling = nil
 	cfg.OutputPaths = []string{"stderr"}
 	cfg.ErrorOutputPaths = []string{"stderr"}
-	return cfg.Build()
+	enc := zapcore.NewConsoleEncoder(cfg.EncoderConfig)
+	if cfg.Encoding == "json" {
+		enc = zapcore.NewJSONEncoder(cfg.EncoderConfig)
+	}
+	// Every entry is masked on its way out, whatever logged it and at
+	// whatever level: the secrets of every session (redact.Process).
+	sink := zapcore.Lock(zapcore.AddSync(redact.Writer(os.Stderr, redact.Process)))
+	return cfg.Build(zap.WrapCore(func(zapcore.Core) zapcore.Core {
+		return zapcore.NewCore(enc, sink, cfg.Level)
+	}))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -257,18 +258,36 @@ func networkRequestTool(d *Deps) Tool {
 				r.resultf("Saved the body to %s.", out.path)
 				r.set("path", out.path)
 			}
-			r.set("request", q)
+			r.set("request", shownRequest(q))
 			return r.build(), nil
 		})
 }
 
 // headerValue shows a header's value, credentials clipped.
 func headerValue(name, v string) string {
-	switch strings.ToLower(name) {
-	case "cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key":
-		if len(v) > 8 {
-			return text.Clip(v, 6) + fmt.Sprintf(" (%d chars)", len(v))
-		}
+	if redact.IsSecretHeader(name) && len(v) > 8 {
+		return text.Clip(v, 6) + fmt.Sprintf(" (%d chars)", len(v))
 	}
 	return text.Clip(v, 300)
+}
+
+// shownRequest is a request as the answer's text shows it: the structured
+// content never holds more than the text says (credentials clipped, the
+// URL and post data as long as shown).
+func shownRequest(q *browser.RequestDetail) browser.RequestDetail {
+	out := *q
+	out.URL = text.Clip(q.URL, 300)
+	out.PostData = text.Clip(q.PostData, maxBodyShown)
+	clip := func(h map[string]string) map[string]string {
+		if h == nil {
+			return nil
+		}
+		c := make(map[string]string, len(h))
+		for k, v := range h {
+			c[k] = headerValue(k, v)
+		}
+		return c
+	}
+	out.RequestHeaders, out.ResponseHeaders = clip(q.RequestHeaders), clip(q.ResponseHeaders)
+	return out
 }

@@ -65,13 +65,16 @@ func diagnosable(toolset string, typ ErrorType) bool {
 // session's error history.
 func (d *Deps) failure(ctx context.Context, s *Session, tool, toolset string, req mcp.CallToolRequest, err error) *mcp.CallToolResult {
 	typ, msg, hint := classify(err)
+	msg, hint = s.secrets.String(msg), s.secrets.String(hint)
 	now := time.Now().UTC()
-	args := compactArgs(req.Params.Arguments)
+	// The arguments as every writer shows them: secrets masked.
+	masked := s.secrets.Value(req.Params.Arguments)
+	args := compactArgs(masked)
 	var b strings.Builder
 	errorHead(&b, typ, msg, hint)
 	fmt.Fprintf(&b, "Context: session %s, %s %s, at %s\n", s.ID, tool, args, now.Format("15:04:05.000Z"))
 	errInfo := errorInfo(tool, typ, msg, hint)
-	errInfo["session"], errInfo["arguments"], errInfo["time"] = s.ID, json.RawMessage(argsJSON(req.Params.Arguments)), now
+	errInfo["session"], errInfo["arguments"], errInfo["time"] = s.ID, json.RawMessage(argsJSON(masked)), now
 	structured := map[string]any{"error": errInfo}
 	var images []mcp.Content
 	var carried []string

@@ -17,9 +17,10 @@ import (
 //	instrument  metrics, and a panic becomes an internal_error result
 //	limit       the per-client rate limit on calls
 //	bind        the arguments checked (sizes, then the schema) and bound to T
-//	held        the session held for the call, with the request on it; a
-//	            cancellation said as such; the downloads it started
-//	            waited for and reported (downloads.go)
+//	held        the session held for the call, with the request on it; the
+//	            secrets its arguments carry marked, and the answer masked
+//	            (secrets.go); a cancellation said as such; the downloads
+//	            it started waited for and reported (downloads.go)
 //	logged      the call kept in the session's step log, for its report
 //	            (steplog.go)
 //	diagnosed   a failure answered with its diagnostics, and logged
@@ -47,7 +48,13 @@ func (d *Deps) instrument(name string, next handlerFunc) handlerFunc {
 				metrics.ToolErrors.WithLabelValues(name, ResultError(res).Type).Inc()
 			}
 		}()
-		return next(ctx, req)
+		res, err = next(ctx, req)
+		if res != nil && d.Sessions != nil && d.Sessions.Secrets != nil {
+			// What no session masked (an answer before one was held):
+			// the server's own secrets.
+			redactResult(d.Sessions.Secrets, res)
+		}
+		return res, err
 	}
 }
 
@@ -102,9 +109,11 @@ func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx con
 			s.req = mcp.CallToolRequest{}
 			s.release()
 		}()
+		s.markArgs(name, req.Params.Arguments)
 		res, err := next(callCtx, s, req, args)
 		if err == nil {
 			d.deliverDownloads(callCtx, s, res)
+			s.redactAnswer(name, res)
 		}
 		if by := s.interruptedBy(); by != "" {
 			d.Logger.Info("tool cancelled", zap.String("tool", name), zap.String("session", s.ID), zap.String("by", by))
@@ -125,6 +134,7 @@ func diagnosed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessio
 			return res, err
 		}
 		typ, msg, _ := classify(err)
+		msg = s.private.String(msg)
 		lvl := zap.InfoLevel
 		if typ == ErrInternal {
 			lvl = zap.ErrorLevel

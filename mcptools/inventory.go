@@ -141,9 +141,6 @@ type Deps struct {
 	// report group is on, or `run --report` asks. ReportShots: they keep
 	// a small screenshot after each action too.
 	Reports, ReportShots bool
-	// ReportSecrets are values no report shows (the flow runner's
-	// E2E_SECRET_n).
-	ReportSecrets []string
 }
 
 // browserDefaults are the options of a whole-page snapshot.

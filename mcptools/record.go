@@ -146,14 +146,6 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 			}
 		}
 	}
-	if tool == "browser_type" && s.tabs != nil {
-		if p := s.tabs.Current(); p != nil && p.LastTypeWasSecret() {
-			// A password is never written out: the flow reads it from
-			// the environment when it runs.
-			s.secrets++
-			args["text"] = fmt.Sprintf("${E2E_SECRET_%d}", s.secrets)
-		}
-	}
 	if _, named := args["expected"]; tool == "browser_expect" && args["check"] == "screenshot" && !named && s.lastBaseline != "" {
 		// The name made of this page's path and target, kept as it was
 		// made: a replay locates the target another way.
@@ -164,10 +156,12 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 		// replay scopes the credentials the same way.
 		args["httpOrigin"] = s.tabs.Emulation().HTTPOrigin
 	}
-	if _, ok := args["httpPassword"].(string); ok && tool == "browser_emulate" {
-		s.secrets++
-		args["httpPassword"] = fmt.Sprintf("${E2E_SECRET_%d}", s.secrets)
-	}
+	// Every text as flow text: what the agent typed or opened replays as
+	// it was, its $ escaped (flow/text.go); a secret (a password typed or
+	// filled, an HTTP credential, a credential header) is never written
+	// out: the flow reads it from the environment when it runs
+	// (secrets.go).
+	args = s.flowArgs(args, flow.Escape)
 	if len(s.recorded) >= maxRecorded {
 		s.recorded = s.recorded[1:]
 	}
@@ -222,15 +216,31 @@ func exportFlowTool(d *Deps) Tool {
 					return nil, err
 				}
 				path := out.path
-				r.resultf("Wrote flow %s (%d steps) to %s. Replay it with: e2e-mcp run %s", f.Name, len(f.Steps), path, path)
-				if s.secrets > 0 {
-					r.resultf("Passwords typed are not in it: set E2E_SECRET_1..%d in the environment of the run.", s.secrets)
+				r.resultf("Wrote flow %s (%s) to %s. Replay it with: e2e-mcp run %s", f.Name, plural(len(f.Steps), "step"), path, path)
+				if n := len(s.secretRefs); n > 0 {
+					r.resultf("Its secrets (passwords, credentials) are not in it: set %s in the environment of the run.", secretVars(n))
 				}
 				r.set("path", path)
 			} else {
-				r.resultf("Flow %s (%d steps):\n```yaml\n%s```", f.Name, len(f.Steps), strings.TrimRight(string(b), "\n")+"\n")
+				r.resultf("Flow %s (%s):\n```yaml\n%s```", f.Name, plural(len(f.Steps), "step"), strings.TrimRight(string(b), "\n")+"\n")
 			}
 			r.set("steps", len(f.Steps))
 			return r.build(), nil
 		})
+}
+
+// plural is "1 step", "2 steps".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// secretVars names the variables E2E_SECRET_1 to n.
+func secretVars(n int) string {
+	if n == 1 {
+		return "E2E_SECRET_1"
+	}
+	return fmt.Sprintf("E2E_SECRET_1 to E2E_SECRET_%d", n)
 }

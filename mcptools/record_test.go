@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
@@ -44,5 +45,36 @@ func TestRecordHidesHTTPPassword(t *testing.T) {
 	s.record("browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "s3cret"}, nil)
 	if len(s.recorded) != 1 || s.recorded[0].Args["httpPassword"] != "${E2E_SECRET_1}" || s.recorded[0].Args["httpUsername"] != "ada" {
 		t.Errorf("recorded: %+v", s.recorded)
+	}
+}
+
+// TestRecordEscapesTexts: every text recorded, at any depth (a fill_form
+// field's value, a locator made of an accessible name), replays as it was,
+// whatever environment the replay has; only the recorder's own
+// ${E2E_SECRET_n} reads the environment.
+func TestRecordEscapesTexts(t *testing.T) {
+	s := &Session{}
+	s.rememberRefs(map[string]browser.RefInfo{"e1": {Role: "button", Name: "Pay $AMOUNT"}}, true)
+	s.record("browser_navigate", map[string]any{"url": "/a?ref=$AWS_SECRET_ACCESS_KEY&c=$100"}, nil)
+	s.record("browser_type", map[string]any{"target": "#promo", "text": "PROMO-${HOME}$$"}, nil)
+	s.record("browser_fill_form", map[string]any{"fields": []any{map[string]any{"target": "#a", "type": "textbox", "value": "$USER"}}}, nil)
+	s.record("browser_click", map[string]any{"target": "e1"}, nil)
+	s.record("browser_emulate", map[string]any{"httpUsername": "$ada", "httpPassword": "s3cret"}, nil)
+	if len(s.recorded) != 5 {
+		t.Fatalf("recorded %d steps", len(s.recorded))
+	}
+	lookup := func(k string) (string, bool) { return "LEAKED-" + k, true }
+	want := []map[string]any{
+		{"url": "/a?ref=$AWS_SECRET_ACCESS_KEY&c=$100"},
+		{"target": "#promo", "text": "PROMO-${HOME}$$"},
+		{"fields": []any{map[string]any{"target": "#a", "type": "textbox", "value": "$USER"}}},
+		{"target": `role=button[name="Pay $AMOUNT"]`},
+		{"httpUsername": "$ada", "httpPassword": "LEAKED-E2E_SECRET_1"},
+	}
+	for i, st := range s.recorded {
+		_, args, err := st.Tool(lookup)
+		if err != nil || !reflect.DeepEqual(args, want[i]) {
+			t.Errorf("step %d replays as %#v, %v; want %#v", i+1, args, err, want[i])
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 )
@@ -54,6 +55,10 @@ type Registry struct {
 	// Vitals has every session's documents watch their web vitals from
 	// their start, for browser_perf (set when the audit group is on).
 	Vitals bool
+	// Secrets are the server's secrets, which every session's answers,
+	// logs, reports and flows mask as well as its own (secrets.go); nil
+	// for none.
+	Secrets *redact.Set
 
 	browser *browser.Manager
 	log     *zap.Logger
@@ -193,7 +198,7 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 				delete(r.sessions, evicted.key)
 				r.noteEndLocked(evicted.key, fmt.Sprintf("it was the least recently used of %d sessions and made room for a new one (--max-sessions)", r.MaxSessions))
 			}
-			s = newSession(key, conn)
+			s = newSession(key, conn, r.Secrets)
 			s.startState, s.initScripts, s.vitals = r.StartState, r.InitScripts, r.Vitals
 			s.endNote = pending
 			r.sessions[key] = s

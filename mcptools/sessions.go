@@ -13,6 +13,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/zap"
 )
@@ -72,7 +73,12 @@ type Session struct {
 	refNames map[string]browser.RefInfo
 	pageRefs map[string]browser.RefInfo // the refs of the last whole-page snapshot
 	devStart *SessionStartParams        // how the dev server was started, for flows
-	secrets  int                        // passwords typed, recorded as ${E2E_SECRET_n}
+	// secrets are the session's secrets (secrets.go); private masks them
+	// and what only the session's own answers may show; secretRefs the
+	// E2E_SECRET_n each secret was recorded as in its flow.
+	secrets    *redact.Set
+	private    *redact.Set
+	secretRefs map[string]int
 	// lastBaseline is the baseline name of the last visual check, which
 	// its flow step records when the call named none.
 	lastBaseline string
@@ -91,8 +97,12 @@ type runningCall struct {
 	by string
 }
 
-func newSession(key sessionKey, conn string) *Session {
-	return &Session{ID: key.id, Conn: conn, Created: time.Now(), key: key, hold: make(chan struct{}, 1)}
+// newSession makes a session whose secrets mask its own and parent's
+// (the server's: the flow runner's variables, the operator's credentials).
+func newSession(key sessionKey, conn string, parent *redact.Set) *Session {
+	secrets := redact.NewSet(parent)
+	return &Session{ID: key.id, Conn: conn, Created: time.Now(), key: key, hold: make(chan struct{}, 1),
+		secrets: secrets, private: redact.NewSet(secrets)}
 }
 
 // lockWithin holds the session for a call, waiting at most d for the call
@@ -237,6 +247,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 			w.cancel() // done: nothing of the tabs hangs on its context
 			if w.err == nil {
 				s.tabs = w.tabs
+				s.tabs.Secrets = s.secrets
 				s.allowDevOrigin()
 			} // else open it below, and report what goes wrong then
 		case <-ctx.Done():
@@ -249,6 +260,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 			return nil, err
 		}
 		s.tabs = t
+		s.tabs.Secrets = s.secrets
 		s.allowDevOrigin()
 	}
 	p, added, err := s.tabs.Sync(ctx)

@@ -13,6 +13,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/e2e-mcp/e2e-mcp/report"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -84,14 +85,13 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 		_ = json.Unmarshal(b, &args)
 	}
 	delete(args, "sessionId")
-	if t, ok := args["text"].(string); ok && tool == "browser_type" && s.tabs != nil {
+	if _, ok := args["text"].(string); ok && tool == "browser_type" && s.tabs != nil {
 		if p := s.tabs.Current(); p != nil && p.LastTypeWasSecret() {
-			l.secret(t)
-			args["text"] = report.Masked
+			args["text"] = redact.Mask // however short: it stands where a password does
 		}
 	}
-	if pw, ok := args["httpPassword"].(string); ok {
-		l.secret(pw)
+	if _, ok := args["value"].(string); ok && writesValues[tool] {
+		args["value"] = redact.Mask
 	}
 	for _, k := range []string{"target", "startTarget", "endTarget"} {
 		// A ref means nothing to a reviewer: say which element it was.
@@ -101,9 +101,9 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 			}
 		}
 	}
-	st := loggedStep{tool: tool, args: report.MaskArgs(args), start: start, took: took, ok: !res.IsError}
+	st := loggedStep{tool: tool, args: s.private.Args(args), start: start, took: took, ok: !res.IsError}
 	if res.IsError {
-		st.failure = keepContent(res.Content)
+		st.failure = keepContent(res.Content, s.private)
 		failures := 0
 		for i := len(l.steps) - 1; i >= 0; i-- {
 			old := &l.steps[i]
@@ -116,8 +116,10 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 				old.cut = true
 			}
 		}
+	} else if revealsValues[tool] {
+		st.result = "(what the browser stores is not kept in the report)"
 	} else {
-		st.result = text.Clip(ResultText(res), maxLoggedResult)
+		st.result = s.private.String(text.Clip(ResultText(res), maxLoggedResult))
 		if d.ReportShots && flow.ActionOf(tool) != "" {
 			st.shot = s.reportShot(ctx)
 		}
@@ -139,24 +141,13 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	l.steps = append(l.steps, st)
 }
 
-// secret remembers a value the report must never show.
-func (l *stepLog) secret(v string) {
-	for _, s := range l.secrets {
-		if s == v {
-			return
-		}
-	}
-	if len(l.secrets) < maxLoggedSecrets {
-		l.secrets = append(l.secrets, v)
-	}
-}
-
-// keepContent copies an answer's content for the log, its text bounded.
-func keepContent(in []mcp.Content) []mcp.Content {
+// keepContent copies an answer's content for the log, its text bounded
+// and its secrets masked.
+func keepContent(in []mcp.Content, secrets *redact.Set) []mcp.Content {
 	out := make([]mcp.Content, 0, len(in))
 	for _, c := range in {
 		if t, ok := c.(mcp.TextContent); ok {
-			c = mcp.NewTextContent(text.Clip(t.Text, maxLoggedFailure))
+			c = mcp.NewTextContent(secrets.String(text.Clip(t.Text, maxLoggedFailure)))
 		}
 		out = append(out, c)
 	}
@@ -315,7 +306,7 @@ func reportParts(content []mcp.Content) []report.Part {
 // renderReport is the session's report as HTML.
 func (d *Deps) renderReport(s *Session, info ReportInfo) ([]byte, report.Report, error) {
 	r := d.buildReport(s, info)
-	b, err := report.Render(r, report.Options{Secrets: append(append([]string{}, s.steps.secrets...), d.ReportSecrets...)})
+	b, err := report.Render(r, report.Options{Secrets: s.private})
 	return b, r, err
 }
 

@@ -361,8 +361,10 @@ func webStorageTools(d *Deps, session bool) []Tool {
 				switch action {
 				case "list":
 					r.resultf("%d %s item(s) of %s:", len(items), area, origin)
-					for _, it := range items {
-						r.resultf("- %s: %s", it.Name, text.Clip(it.Value, 80))
+					for i, it := range items {
+						// The structured items say no more than the text.
+						items[i].Value = text.Clip(it.Value, 80)
+						r.resultf("- %s: %s", it.Name, items[i].Value)
 					}
 				case "get":
 					if len(items) == 0 {

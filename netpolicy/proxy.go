@@ -169,8 +169,9 @@ func (x *Proxy) connect(w http.ResponseWriter, r *http.Request) {
 		case v.Blocked && !strings.HasPrefix(v.Rule, "allowed-origins"):
 			x.refuse(w, "https://"+hostport, v.Rule) // a blocked-origins or private-network rule wins
 			return
+		case v.Blocked && refusedBy == "":
+			refusedBy = v.Rule // https's rule: the scheme a CONNECT is reported as
 		case v.Blocked:
-			refusedBy = v.Rule
 		case allowed == nil:
 			allowed = &checked{host: hostport, addrs: addrs}
 		}

@@ -206,3 +206,20 @@ func TestProxyCloseCutsTunnels(t *testing.T) {
 		t.Errorf("the tunnel is still open after Close")
 	}
 }
+
+// TestProxyNamesTheSchemeItReports: a CONNECT refused by an allowlist is
+// reported as https://host:port, with the allowlist's rule for https, not
+// for the last scheme a tunnel could carry (it said "ws://... is not
+// listed" beside an https URL).
+func TestProxyNamesTheSchemeItReports(t *testing.T) {
+	_, tlsPort := backend(t, true)
+	p, _ := testPolicy(t, Config{AllowedOrigins: []string{"http://allowed.test"}}, nil)
+	x, refused := proxyFor(t, p)
+	if _, body, err := get(t, through(x), "https://127.0.0.1:"+tlsPort+"/"); err == nil || strings.Contains(body, "secret") {
+		t.Fatalf("a CONNECT outside the allowlist went through: %q", body)
+	}
+	got := refused.String()
+	if !strings.Contains(got, "https://127.0.0.1:"+tlsPort+" allowed-origins (https://127.0.0.1:"+tlsPort+" is not listed)") {
+		t.Errorf("refusal reported as %q", got)
+	}
+}

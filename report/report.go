@@ -19,9 +19,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"regexp"
+	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // Report is what one file shows.
@@ -106,8 +109,10 @@ type Request struct {
 
 // Options bound what Render writes.
 type Options struct {
-	// Secrets are values that never appear in the file (typed passwords).
-	Secrets []string
+	// Secrets masks every string the file shows (redact: the values
+	// marked secret, secret-looking arguments and headers). Nil masks
+	// secret-looking arguments only.
+	Secrets *redact.Set
 	// MaxBytes caps the file (0: DefaultMaxBytes): the oldest step
 	// screenshots are left out first, then the oldest failure images.
 	MaxBytes int
@@ -156,34 +161,130 @@ func imgURL(im *Image) template.URL {
 }
 
 // Render writes the report as one HTML file. It masks the secrets in every
-// string first, then leaves out the oldest images until the file fits.
+// string first, then, while the file is over its cap, leaves out what a
+// reader misses least: the oldest images, then the oldest console and
+// network entries, then the longest texts of steps (clipped), so that the
+// cap holds whatever the session logged (escaping can make markup several
+// times its size).
 func Render(r Report, o Options) ([]byte, error) {
 	maxBytes := o.MaxBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	r = masked(r, o.Secrets)
+	secrets := o.Secrets
+	if secrets == nil {
+		secrets = redact.NewSet(nil)
+	}
+	r = masked(r, secrets)
 	var out bytes.Buffer
-	dropped := 0
+	var left leftOut
 	for {
 		out.Reset()
 		view := r
-		if dropped > 0 {
-			view.Notes = append(append([]string{}, r.Notes...),
-				fmt.Sprintf("%d screenshot(s) left out (the oldest first) to keep this file under %d MB.", dropped, maxBytes>>20))
-		}
+		view.Notes = append(append([]string{}, r.Notes...), left.notes(maxBytes)...)
 		if err := tmpl.Execute(&out, view); err != nil {
 			return nil, err
 		}
-		if out.Len() <= maxBytes {
+		over := out.Len() - maxBytes
+		if over <= 0 {
 			return out.Bytes(), nil
 		}
-		n := dropOldestImages(&r, out.Len()-maxBytes)
-		if n == 0 {
-			return out.Bytes(), nil // nothing more to leave out: text only
+		switch {
+		case left.add(&left.images, dropOldestImages(&r, over)):
+		case left.add(&left.logs, dropOldestLogs(&r, over)):
+		case left.add(&left.texts, clipTexts(&r, over)):
+		default:
+			return out.Bytes(), nil // only the skeleton is left
 		}
-		dropped += n
 	}
+}
+
+// leftOut counts what Render left out to keep a file under its cap.
+type leftOut struct{ images, logs, texts int }
+
+// add counts n into *to and says whether anything was left out.
+func (l *leftOut) add(to *int, n int) bool {
+	*to += n
+	return n > 0
+}
+
+func (l leftOut) notes(maxBytes int) []string {
+	var out []string
+	mb := maxBytes >> 20
+	if l.images > 0 {
+		out = append(out, fmt.Sprintf("%d screenshot(s) left out (the oldest first) to keep this file under %d MB.", l.images, mb))
+	}
+	if l.logs > 0 {
+		out = append(out, fmt.Sprintf("%d console and network entries left out (the oldest first) to keep this file under %d MB.", l.logs, mb))
+	}
+	if l.texts > 0 {
+		out = append(out, fmt.Sprintf("%d step text(s) clipped to keep this file under %d MB.", l.texts, mb))
+	}
+	return out
+}
+
+// dropOldestLogs leaves out the oldest console messages and requests, from
+// the longer log first, until about over bytes are gone; it returns how
+// many entries it left out.
+func dropOldestLogs(r *Report, over int) int {
+	n, freed := 0, 0
+	for freed < over && (len(r.Console) > 0 || len(r.Network) > 0) {
+		if len(r.Console) >= len(r.Network) && len(r.Console) > 0 {
+			c := r.Console[0]
+			freed += htmlSize(c.Text) + htmlSize(c.Location) + 64
+			r.Console = r.Console[1:]
+		} else {
+			q := r.Network[0]
+			freed += htmlSize(q.URL) + 64
+			r.Network = r.Network[1:]
+		}
+		n++
+	}
+	return n
+}
+
+// clipTexts clips the longest step results and failure texts to a tenth
+// of what they were (at least 1 KB kept each), longest first, until about
+// over bytes are gone; it returns how many it clipped.
+func clipTexts(r *Report, over int) int {
+	type ref struct{ s *string }
+	var all []ref
+	for i := range r.Steps {
+		st := &r.Steps[i]
+		all = append(all, ref{&st.Result})
+		for j := range st.Failure {
+			all = append(all, ref{&st.Failure[j].Text})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return len(*all[i].s) > len(*all[j].s) })
+	n, freed := 0, 0
+	for _, t := range all {
+		if freed >= over || len(*t.s) <= 2<<10 {
+			break
+		}
+		keep := max(len(*t.s)/10, 1<<10)
+		before := htmlSize(*t.s)
+		*t.s = clipUTF8(*t.s, keep) + fmt.Sprintf("\n(clipped from %d bytes to keep the report small)", len(*t.s))
+		freed += before - htmlSize(*t.s)
+		n++
+	}
+	return n
+}
+
+// clipUTF8 is the first n bytes of s, not cutting a character.
+func clipUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// htmlSize is about what s takes in the file, escaped.
+func htmlSize(s string) int {
+	return len(s) + 4*strings.Count(s, "<") + 4*strings.Count(s, ">") + 4*strings.Count(s, "&") + 5*strings.Count(s, `"`) + 4*strings.Count(s, "'")
 }
 
 // dropOldestImages leaves out images, step screenshots before failure
@@ -232,67 +333,12 @@ func argsText(args map[string]any) string {
 	return strings.TrimSpace(b.String())
 }
 
-// secretKey matches the names of arguments whose values are never shown.
-var secretKey = regexp.MustCompile(`(?i)pass(word|wd|phrase)?$|secret|token|api_?key|authorization|cookie`)
-
-// MaskArgs returns a copy of args with the values of secret-looking keys
-// masked, at any depth.
-func MaskArgs(args map[string]any) map[string]any {
-	if args == nil {
-		return nil
-	}
-	out := make(map[string]any, len(args))
-	for k, v := range args {
-		if secretKey.MatchString(k) {
-			if _, isStr := v.(string); isStr {
-				out[k] = Masked
-				continue
-			}
-		}
-		out[k] = maskValue(v)
-	}
-	return out
-}
-
-func maskValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		return MaskArgs(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = maskValue(e)
-		}
-		return out
-	}
-	return v
-}
-
 // Masked is what a secret is shown as.
-const Masked = "•••"
-
-// Mask replaces every secret in s with [Masked].
-func Mask(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if len(sec) >= 3 && strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Masked)
-		}
-	}
-	return s
-}
+const Masked = redact.Mask
 
 // masked is r with the secrets masked in every string it shows.
-func masked(r Report, secrets []string) Report {
-	var sec []string
-	for _, s := range secrets {
-		if len(s) >= 3 {
-			sec = append(sec, s)
-		}
-	}
-	if len(sec) == 0 {
-		return r
-	}
-	m := func(s string) string { return Mask(s, sec) }
+func masked(r Report, secrets *redact.Set) Report {
+	m := secrets.String
 	r.Title, r.Summary = m(r.Title), m(r.Summary)
 	r.Meta = append([]KV{}, r.Meta...)
 	for i := range r.Meta {
@@ -305,7 +351,7 @@ func masked(r Report, secrets []string) Report {
 	r.Steps = append([]Step{}, r.Steps...)
 	for i := range r.Steps {
 		s := &r.Steps[i]
-		s.Args = maskStrings(MaskArgs(s.Args), m).(map[string]any)
+		s.Args = secrets.Args(s.Args)
 		s.Result = m(s.Result)
 		parts := make([]Part, len(s.Failure))
 		for j, p := range s.Failure {
@@ -336,24 +382,4 @@ func masked(r Report, secrets []string) Report {
 		r.Network[i].URL = m(r.Network[i].URL)
 	}
 	return r
-}
-
-func maskStrings(v any, m func(string) string) any {
-	switch x := v.(type) {
-	case string:
-		return m(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = maskStrings(e, m)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = maskStrings(e, m)
-		}
-		return out
-	}
-	return v
 }

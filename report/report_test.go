@@ -2,12 +2,15 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // pngOf is a real PNG of w×h pixels.
@@ -90,7 +93,9 @@ func TestRender_MasksSecrets(t *testing.T) {
 		Console: []Console{{Level: "log", Text: "pw=hunter2"}},
 		Network: []Request{{Method: "GET", URL: "http://x/?p=hunter2"}},
 	}
-	b, err := Render(r, Options{Secrets: []string{"hunter2", ""}})
+	set := redact.NewSet(nil)
+	set.Add("hunter2", "")
+	b, err := Render(r, Options{Secrets: set})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,5 +143,50 @@ func TestRender_SizeCap(t *testing.T) {
 	}
 	if !strings.Contains(html, `alt="image of the failure answer"`) {
 		t.Errorf("the failure's image went before the screenshots")
+	}
+}
+
+// TestRender_SizeCapHoldsForText: a report made of escaped logs (console
+// messages and requests full of markup, from two tabs) stays under its
+// cap, the oldest entries going first; one made of long step texts too,
+// the longest clipped. Before, only images were left out and such reports
+// went far over their cap. Each says what it left out.
+func TestRender_SizeCapHoldsForText(t *testing.T) {
+	markup := strings.Repeat(`<div class="x">&amp;"'</div>`, 40) // about 1 KB, five times that escaped
+	const limit = 2 << 20
+	render := func(r Report) string {
+		t.Helper()
+		b, err := Render(r, Options{MaxBytes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) > limit {
+			t.Fatalf("the report is %d bytes, over its cap of %d", len(b), limit)
+		}
+		return string(b)
+	}
+	var logs Report
+	for i := range 4000 {
+		tab := fmt.Sprintf("tab %d", i%2)
+		logs.Console = append(logs.Console, Console{Tab: tab, Level: "log", Text: fmt.Sprintf("message %d %s", i, markup)})
+		logs.Network = append(logs.Network, Request{Tab: tab, Method: "GET", URL: fmt.Sprintf("http://app.test/%d?q=%s", i, markup)})
+	}
+	logs.Steps = []Step{{Tool: "browser_click", Failure: []Part{{Text: "the failure's own text"}}}}
+	html := render(logs)
+	if !strings.Contains(html, "console and network entries left out (the oldest first)") {
+		t.Error("the report does not say it left out log entries")
+	}
+	if !strings.Contains(html, "message 3999 ") || strings.Contains(html, "message 0 ") || !strings.Contains(html, "the failure&#39;s own text") {
+		t.Error("want the newest console message and the failure kept, the oldest message left out")
+	}
+
+	var texts Report
+	for i := range 50 {
+		texts.Steps = append(texts.Steps, Step{Tool: "browser_click", OK: i%2 == 0, Result: strings.Repeat("<b>result</b>", 150),
+			Failure: []Part{{Text: fmt.Sprintf("failure %d: ", i) + strings.Repeat("<failure & trace>", 3000)}}})
+	}
+	html = render(texts)
+	if !strings.Contains(html, "step text(s) clipped") || !strings.Contains(html, "failure 49: ") {
+		t.Error("want long texts clipped, said, and each failure's start kept")
 	}
 }

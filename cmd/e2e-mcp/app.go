@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -8,6 +9,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"go.uber.org/zap"
 )
 
@@ -26,6 +28,8 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	caps, _ := mcptools.ParseCaps(cfg.Caps) // Validate refused a bad one
 	reg.InitScripts, _ = cfg.initScripts()  // Validate read them once
 	reg.Vitals = slices.Contains(caps, mcptools.CapAudit)
+	reg.Secrets = redact.NewSet(nil)
+	reg.Secrets.Add(cfg.operatorSecrets()...)
 	if cfg.StorageState != "" {
 		reg.StartState, _ = mcptools.ReadStorageState(cfg.StorageState) // Validate read it once
 	}
@@ -47,4 +51,24 @@ func (a *app) close() {
 	wg.Go(a.reg.CloseAll)
 	wg.Go(func() { _ = a.bm.Close() })
 	wg.Wait()
+}
+
+// userinfoRE finds the password of a URL's userinfo in a setting, whatever
+// separates the URLs (a password may hold a comma).
+var userinfoRE = regexp.MustCompile(`://[^/@:\s]*:([^@\s]+)@`)
+
+// operatorSecrets are the credentials in the server's own settings: the
+// HTTP token, the headers sent to remote browsers and grids, and the
+// passwords in their URLs. No answer or log shows them.
+func (c *Config) operatorSecrets() []string {
+	out := []string{c.AuthToken}
+	for _, h := range strings.FieldsFunc(c.CDPHeaders+";"+c.WebDriverHeaders, func(r rune) bool { return r == ';' || r == '\n' }) {
+		if _, v, ok := strings.Cut(h, ":"); ok {
+			out = append(out, redact.CredentialParts(strings.TrimSpace(v))...)
+		}
+	}
+	for _, m := range userinfoRE.FindAllStringSubmatch(c.WebDriverURLs+" "+c.CDPEndpoints, -1) {
+		out = append(out, m[1])
+	}
+	return out
 }

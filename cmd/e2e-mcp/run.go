@@ -18,6 +18,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/e2e-mcp/e2e-mcp/report"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -108,12 +109,12 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 		rep = &reporter{dir: *reportDir, deps: a.deps, stderr: stderr, names: reportNames(flows)}
 		a.deps.Reports, a.deps.ReportShots = true, true
-		for _, kv := range os.Environ() {
-			if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "E2E_SECRET_") && v != "" {
-				a.deps.ReportSecrets = append(a.deps.ReportSecrets, v)
-			}
-		}
 	}
+	// The flows' secrets (E2E_SECRET_n, and any variable named like a
+	// secret) are masked by every writer: answers, reports, JUnit,
+	// artifacts, the log.
+	secrets := a.reg.Secrets
+	secrets.Add(envSecrets(os.Environ())...)
 
 	results := make([]flowResult, len(flows))
 	sem := make(chan struct{}, *parallel)
@@ -123,7 +124,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = runFlow(context.Background(), handlers, files[i], f, flowSession(i), *artifacts, rep)
+			results[i] = runFlow(context.Background(), handlers, files[i], f, flowSession(i), *artifacts, rep, secrets)
 		})
 	}
 	wg.Wait()
@@ -145,7 +146,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(results), len(results)-failed, failed, time.Since(start).Seconds())
 	if *junit != "" {
-		if err := writeJUnit(*junit, results, time.Since(start)); err != nil {
+		if err := writeJUnit(*junit, results, time.Since(start), secrets); err != nil {
 			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
 			return cli.ExitFailed
 		}
@@ -154,6 +155,18 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return cli.ExitFailed
 	}
 	return cli.ExitOK
+}
+
+// envSecrets are the values of the environment's E2E_SECRET_n and of the
+// variables whose names say they hold a secret (API_TOKEN, DB_PASSWORD).
+func envSecrets(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); v != "" && (strings.HasPrefix(k, "E2E_SECRET_") || redact.IsSecretKey(k)) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // flowSession is the session the i-th flow (from 0) runs in.
@@ -215,7 +228,10 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 
 // runFlow replays one flow in its own session, then ends the session (and
 // its dev server).
-func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, file string, f *flow.Flow, session, artifacts string, rep *reporter) (res flowResult) {
+//
+// What it says of a failure (the summary line, JUnit, artifacts) is
+// masked with secrets, as the answers it reads already are.
+func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, file string, f *flow.Flow, session, artifacts string, rep *reporter, secrets *redact.Set) (res flowResult) {
 	res = flowResult{file: file, name: f.Name}
 	start := time.Now()
 	call := func(tool string, args map[string]any) (*mcp.CallToolResult, error) {
@@ -236,17 +252,22 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 		res.took = time.Since(start)
 	}()
 	fail := func(n int, what string, r *mcp.CallToolResult, err error) flowResult {
-		res.failed, res.failedStep, res.step = true, n, what
+		res.failed, res.failedStep, res.step = true, n, secrets.String(what)
 		if err != nil {
-			res.errType, res.headline, res.message = "error", err.Error(), err.Error()
+			res.errType, res.headline, res.message = "error", secrets.String(err.Error()), secrets.String(err.Error())
 			return res
 		}
 		e := mcptools.ResultError(r)
-		res.errType, res.headline, res.message = e.Type, e.Line(), mcptools.ResultText(r)
+		res.errType, res.headline, res.message = e.Type, secrets.String(e.Line()), secrets.String(mcptools.ResultText(r))
 		if artifacts != "" {
-			res.artifacts = saveArtifacts(artifacts, f.Name, n, r)
+			res.artifacts = saveArtifacts(artifacts, f.Name, n, r, res.message)
 		}
 		return res
+	}
+	// Every variable the flow reads is set, or nothing starts: a missing
+	// secret is never typed as an empty text.
+	if err := f.CheckEnv(os.LookupEnv); err != nil {
+		return fail(0, "read the environment", nil, err)
 	}
 	steps := f.Steps
 	if f.Dev != nil {
@@ -281,7 +302,7 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 		}
 	}
 	for i, st := range steps {
-		tool, args, err := st.Tool(os.Getenv)
+		tool, args, err := st.Tool(os.LookupEnv)
 		if err != nil {
 			return fail(i+1, st.Action, nil, err)
 		}
@@ -308,15 +329,16 @@ func describeStep(st flow.Step) string {
 }
 
 // saveArtifacts writes a failing step's whole response (error, dev-server
-// log, console errors, failed requests) and its images: step-N.png, then
-// step-N-2.png... (a visual check's baseline, actual image and diff).
-func saveArtifacts(dir, name string, step int, r *mcp.CallToolResult) string {
+// log, console errors, failed requests), its text as given (masked), and
+// its images: step-N.png, then step-N-2.png... (a visual check's baseline,
+// actual image and diff).
+func saveArtifacts(dir, name string, step int, r *mcp.CallToolResult, text string) string {
 	d := filepath.Join(dir, safeName(name))
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		return ""
 	}
 	base := filepath.Join(d, fmt.Sprintf("step-%d", step))
-	_ = os.WriteFile(base+".md", []byte(mcptools.ResultText(r)+"\n"), 0o644) //nolint:gosec // a report for the user
+	_ = os.WriteFile(base+".md", []byte(text+"\n"), 0o644) //nolint:gosec // a report for the user
 	n := 0
 	for _, c := range r.Content {
 		if img, ok := c.(mcp.ImageContent); ok {
@@ -387,7 +409,7 @@ func relativeTo(dir, path string) string {
 	return ap
 }
 
-func writeJUnit(path string, results []flowResult, took time.Duration) error {
+func writeJUnit(path string, results []flowResult, took time.Duration, secrets *redact.Set) error {
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
 	for _, r := range results {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
@@ -398,8 +420,8 @@ func writeJUnit(path string, results []flowResult, took time.Duration) error {
 		}
 		if r.failed {
 			s.Failures++
-			c.Failure = &junitFailure{Message: fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline),
-				Type: r.errType, Text: r.message}
+			c.Failure = &junitFailure{Message: secrets.String(fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline)),
+				Type: r.errType, Text: secrets.String(r.message)}
 			if link != "" {
 				c.Failure.Text += "\n\nReport: " + link
 			}

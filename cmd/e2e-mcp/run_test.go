@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // TestReportNames: each flow's report is named after it, numbered only
@@ -35,7 +36,7 @@ func TestJUnitLinksReports(t *testing.T) {
 			message: "### Error", report: filepath.Join(dir, "reports", "bad.html")},
 		{name: "plain", file: "plain.yaml"},
 	}
-	if err := writeJUnit(junit, results, 0); err != nil {
+	if err := writeJUnit(junit, results, 0, redact.NewSet(nil)); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(junit)

@@ -2,11 +2,11 @@ package playwright
 
 import (
 	"fmt"
-	"os"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
 // Quote writes s as a single-quoted TypeScript string literal. Quotes,
@@ -51,65 +51,62 @@ func Quote(s string) string {
 	return b.String()
 }
 
-// identRE is a name that can follow process.env. as it is.
-var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+// envHelper is what a spec that reads the environment starts with: the
+// names it reads, and env(), which fails the test when one of them is not
+// set (set but empty is allowed), as e2e-mcp run fails the flow before its
+// first step; the test's first line calls checkEnv().
+const envHelper = `// The environment variables the flow reads. As with e2e-mcp run, the test fails
+// before its first step when one is not set (set to an empty value is allowed).
+const envNames: string[] = %s;
+function checkEnv(): void {
+  const unset = envNames.filter((name) => process.env[name] === undefined);
+  if (unset.length > 0) throw new Error('environment variables the flow reads are not set: ' + unset.join(', '));
+}
+function env(name: string): string {
+  checkEnv();
+  return process.env[name] ?? '';
+}
+`
 
-// envRef is how the spec reads an environment variable: empty when unset, as
-// e2e-mcp run has it (os.Expand).
-func envRef(name string) string {
-	if identRE.MatchString(name) {
-		return "(process.env." + name + " ?? '')"
+// expr is a flow text's parts (flow.Parts) as a TypeScript expression: a
+// literal, or the literal parts joined with env() reads of the variables.
+// vars collects the names.
+func expr(parts []flow.Part, vars map[string]bool) string {
+	var out []string
+	for _, p := range parts {
+		if p.Var == "" {
+			if p.Text != "" || len(parts) == 1 {
+				out = append(out, Quote(p.Text))
+			}
+			continue
+		}
+		out = append(out, "env("+Quote(p.Var)+")")
+		if vars != nil {
+			vars[p.Var] = true
+		}
 	}
-	return "(process.env[" + Quote(name) + "] ?? '')"
+	return strings.Join(out, " + ")
 }
 
-// Value is a string argument of a step as a TypeScript expression: a
-// literal, or, when it names environment variables ($VAR, ${VAR}, as
-// e2e-mcp run expands them with os.Expand), the literal parts joined with
-// process.env reads. vars collects the names.
-func Value(s string, vars map[string]bool) string {
-	if !strings.Contains(s, "$") {
-		return Quote(s)
+// Value is a flow text as a TypeScript expression of what e2e-mcp run
+// types for it: a literal ($$ read as $), or literals and env() reads of
+// the variables it names (collected in vars).
+func Value(text string, vars map[string]bool) (string, error) {
+	parts, err := flow.Parts(text)
+	if err != nil {
+		return "", err
 	}
-	// os.Expand itself decides what is a reference: each name it asks for
-	// becomes a marker that cannot occur in s, and s is cut at them.
-	mark := "\ue000"
-	for strings.Contains(s, mark) {
-		mark += "\ue001"
-	}
-	var names []string
-	out := os.Expand(s, func(name string) string {
-		names = append(names, name)
-		return mark
-	})
-	if len(names) == 0 {
-		return Quote(out)
-	}
-	pieces := strings.Split(out, mark)
-	var parts []string
-	for i, p := range pieces {
-		if p != "" {
-			parts = append(parts, Quote(p))
-		}
-		if i < len(names) {
-			parts = append(parts, envRef(names[i]))
-			if vars != nil {
-				vars[names[i]] = true
-			}
-		}
-	}
-	if len(parts) == 1 {
-		return strings.TrimSuffix(strings.TrimPrefix(parts[0], "("), ")")
-	}
-	return strings.Join(parts, " + ")
+	return expr(parts, vars), nil
 }
 
 // Regex is a regular expression (its source and flags, JavaScript's
 // syntax) as a TypeScript expression: a /literal/ (a / in it escaped) when
-// that can be written on one line, else new RegExp(...).
+// that can be written on one line and JavaScript surely parses it
+// (plainRegex), else new RegExp(...), which fails at its step, not as a
+// syntax error of the whole spec.
 func Regex(src, flags string) string {
 	var b strings.Builder
-	safe := src != "" && !strings.HasPrefix(src, "*")
+	safe := src != "" && plainRegex(src, flags)
 	for i := 0; safe && i < len(src); {
 		r, n := utf8.DecodeRuneInString(src[i:])
 		switch {

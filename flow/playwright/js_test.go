@@ -1,12 +1,14 @@
 package playwright
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
 // unquote reads a literal Quote writes, as JavaScript reads it, and
@@ -61,8 +63,8 @@ func unquote(t testing.TB, s string) (string, string) {
 	return "", ""
 }
 
-// eval reads an expression Value writes, with process.env read by getenv.
-func eval(t testing.TB, expr string, getenv func(string) string) string {
+// eval reads an expression Value writes, with env() read by lookup.
+func eval(t testing.TB, expr string, lookup func(string) (string, bool)) (string, bool) {
 	t.Helper()
 	var out strings.Builder
 	for rest := expr; rest != ""; {
@@ -71,34 +73,26 @@ func eval(t testing.TB, expr string, getenv func(string) string) string {
 			lit, r := unquote(t, rest)
 			out.WriteString(lit)
 			rest = r
+		case strings.HasPrefix(rest, "env("):
+			name, r := unquote(t, rest[len("env("):])
+			if !strings.HasPrefix(r, ")") {
+				t.Fatalf("env( not closed in %q", expr)
+			}
+			rest = r[1:]
+			v, ok := lookup(name)
+			if !ok {
+				return "", false // env() throws
+			}
+			out.WriteString(v)
 		default:
-			paren := strings.HasPrefix(rest, "(")
-			rest = strings.TrimPrefix(rest, "(")
-			if !strings.HasPrefix(rest, "process.env") {
-				t.Fatalf("unexpected %q in %q", rest, expr)
-			}
-			rest = rest[len("process.env"):]
-			var name string
-			if strings.HasPrefix(rest, "[") {
-				name, rest = unquote(t, rest[1:])
-				rest = strings.TrimPrefix(rest, "]")
-			} else {
-				rest = rest[1:]
-				end := strings.Index(rest, " ")
-				name, rest = rest[:end], rest[end:]
-			}
-			if !strings.HasPrefix(rest, " ?? ''") {
-				t.Fatalf("no default after process.env in %q", expr)
-			}
-			rest = rest[len(" ?? ''"):]
-			if paren {
-				rest = strings.TrimPrefix(rest, ")")
-			}
-			out.WriteString(getenv(name))
+			t.Fatalf("unexpected %q in %q", rest, expr)
+		}
+		if rest != "" && !strings.HasPrefix(rest, " + ") {
+			t.Fatalf("unexpected %q in %q", rest, expr)
 		}
 		rest = strings.TrimPrefix(rest, " + ")
 	}
-	return out.String()
+	return out.String(), true
 }
 
 func TestQuote(t *testing.T) {
@@ -150,42 +144,62 @@ func FuzzQuote(f *testing.F) {
 }
 
 func TestValue(t *testing.T) {
-	env := map[string]string{"E2E_SECRET_1": "hunter2", "NAME": "Ada", "A-B": "dash"}
-	getenv := func(k string) string { return env[k] }
+	env := map[string]string{"E2E_SECRET_1": "hunter2", "NAME": "Ada"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	for _, c := range []struct{ in, want string }{
 		{"plain", `'plain'`},
-		{"${E2E_SECRET_1}", `process.env.E2E_SECRET_1 ?? ''`},
-		{"Hi $NAME!", `'Hi ' + (process.env.NAME ?? '') + '!'`},
-		{"${A-B}", `process.env['A-B'] ?? ''`},
+		{"", `''`},
+		{"${E2E_SECRET_1}", `env('E2E_SECRET_1')`},
+		{"Hi $NAME!", `'Hi ' + env('NAME') + '!'`},
 		{"cost $", `'cost $'`},
-		{"${NAME}${NAME}", `(process.env.NAME ?? '') + (process.env.NAME ?? '')`},
+		{"$100 $$NAME $${NAME}", `'$100 $NAME ${NAME}'`},
+		{"${NAME}${NAME}", `env('NAME') + env('NAME')`},
+		{"`$${x}` */ </script>", "'`${x}` */ </script>'"},
 	} {
 		vars := map[string]bool{}
-		got := Value(c.in, vars)
-		if got != c.want {
-			t.Errorf("Value(%q) = %s, want %s", c.in, got, c.want)
+		got, err := Value(c.in, vars)
+		if err != nil || got != c.want {
+			t.Errorf("Value(%q) = %s, %v; want %s", c.in, got, err, c.want)
 		}
-		if ev, want := eval(t, got, getenv), os.Expand(c.in, getenv); ev != want {
+		ev, _ := eval(t, got, lookup)
+		if want, _ := flow.Expand(c.in, lookup); ev != want {
 			t.Errorf("Value(%q) = %s evaluates to %q; e2e-mcp run reads %q", c.in, got, ev, want)
 		}
 	}
+	if _, err := Value("${", nil); err == nil {
+		t.Error("a malformed text converts")
+	}
 }
 
-// FuzzValue: what the spec reads is what e2e-mcp run reads (os.Expand).
+// FuzzValue: what the spec reads is what e2e-mcp run reads (flow.Expand),
+// and an unset variable fails both.
 func FuzzValue(f *testing.F) {
-	for _, s := range []string{"${X}", "$X$Y", "a$", "${}", "$$", "${a b}", "$1x", "\ue000${X}", "'${X}'\n"} {
+	for _, s := range []string{"${X}", "$X$Y", "a$", "${}", "$$", "${a b}", "$1x", "\ue000${X}", "'${X}'\n", "$UNSET", "$$$X"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if !utf8.ValidString(s) {
 			return // flows are UTF-8
 		}
-		getenv := func(k string) string { return fmt.Sprintf("<%s>", k) }
-		expr := Value(s, nil)
-		if got, want := eval(t, expr, getenv), os.Expand(s, getenv); got != want {
-			t.Fatalf("Value(%q) = %s evaluates to %q, want %q", s, expr, got, want)
+		lookup := func(k string) (string, bool) { return fmt.Sprintf("<%s>", k), k != "UNSET" }
+		want, werr := flow.Expand(s, lookup)
+		expr, err := Value(s, nil)
+		if (err != nil) != (werr != nil && !isUnset(werr)) {
+			t.Fatalf("Value(%q): %v; Expand: %v", s, err, werr)
+		}
+		if err != nil {
+			return
+		}
+		got, ok := eval(t, expr, lookup)
+		if ok != (werr == nil) || ok && got != want {
+			t.Fatalf("Value(%q) = %s evaluates to %q (%v), want %q (%v)", s, expr, got, ok, want, werr)
 		}
 	})
+}
+
+func isUnset(err error) bool {
+	var u *flow.UnsetError
+	return errors.As(err, &u)
 }
 
 func TestRegex(t *testing.T) {
@@ -203,4 +217,37 @@ func TestRegex(t *testing.T) {
 			t.Errorf("Regex(%q, %q) = %s, want %s", c.src, c.flags, got, c.want)
 		}
 	}
+}
+
+// FuzzConvertText: whatever an agent typed, recorded (flow.Escape) and
+// exported, the spec fills the field with exactly that text, on one line,
+// reading no environment.
+func FuzzConvertText(f *testing.F) {
+	for _, s := range []string{"PROMO-$AWS_SECRET_ACCESS_KEY", "${HOME}", "$100", "$$", "${", "it's \"q\" \\", "a\nb\u2028", "*/ </script>", "`${x}`", "😀"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return // tool arguments arrive as JSON: always UTF-8
+		}
+		fl := &flow.Flow{Name: "t", Steps: []flow.Step{{Action: "type", Args: map[string]any{"target": "#a", "text": flow.Escape(s)}}}}
+		spec, err := Convert(fl, Options{})
+		if err != nil {
+			t.Fatalf("Convert(%q): %v", s, err)
+		}
+		const call = "  await page.locator('#a').fill("
+		var line string
+		for _, l := range strings.Split(spec.Text, "\n") {
+			if strings.HasPrefix(l, call) {
+				line = l
+			}
+		}
+		if !strings.HasSuffix(line, ");") || len(spec.Env) > 0 {
+			t.Fatalf("no fill line, or the spec reads the environment (%v):\n%s", spec.Env, spec.Text)
+		}
+		got, _ := eval(t, strings.TrimSuffix(strings.TrimPrefix(line, call), ");"), nil)
+		if got != s {
+			t.Fatalf("the spec fills %q, want %q:\n%s", got, s, spec.Text)
+		}
+	})
 }

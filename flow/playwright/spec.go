@@ -81,6 +81,16 @@ func (w *writer) skip(why string) {
 	w.warnings = append(w.warnings, fmt.Sprintf("step %d: not exported: %s", w.step, why))
 }
 
+// setUseText sets a test.use option to an expression that may read the
+// environment: then as a fixture, so that it is read when a test starts,
+// not when the file loads.
+func (w *writer) setUseText(key, expr string, env bool) {
+	if env {
+		expr = "async ({}, use) => { await use(" + expr + "); }"
+	}
+	w.setUse(key, expr)
+}
+
 func (w *writer) setUse(key, expr string) {
 	if _, ok := w.use[key]; !ok {
 		w.useOrder = append(w.useOrder, key)
@@ -88,12 +98,108 @@ func (w *writer) setUse(key, expr string) {
 	w.use[key] = expr
 }
 
-// val is a top-level string argument as an expression (with ${VAR}).
-func (w *writer) val(s string) string { return Value(s, w.vars) }
+// envText is a flow text that reads the environment, as the converter
+// holds a step's arguments (decode): its parts, and whether the step's
+// code wrote it (text). A text that reads a variable where the spec can
+// only hold a literal (a selector, a pattern) is an error, not a literal.
+type envText struct {
+	parts []flow.Part
+	used  bool
+}
 
-// loc is a target as a locator; a bad selector is an error of the flow.
-func (w *writer) loc(target string) (string, error) {
-	l, err := Locator(target, w.o.TestIDAttribute)
+// decode is a step's arguments with every text, at any depth, read as
+// e2e-mcp run reads it (flow.Parts): a literal as a string ($$ read as
+// $), a text that names variables as an *envText. The step's code sees
+// only decoded arguments: no flow text reaches the spec unread.
+func decode(args map[string]any) (map[string]any, error) {
+	v, err := flow.MapTexts(args, func(s string) (any, error) {
+		parts, err := flow.Parts(s)
+		if err != nil {
+			return nil, err
+		}
+		if len(parts) == 1 && parts[0].Var == "" {
+			return parts[0].Text, nil
+		}
+		return &envText{parts: parts}, nil
+	})
+	m, _ := v.(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m, err
+}
+
+// unread finds a text that names a variable and that the step's code did
+// not write: its argument's name and the variable.
+func unread(v any, key string) (string, string) {
+	switch x := v.(type) {
+	case *envText:
+		if !x.used {
+			for _, p := range x.parts {
+				if p.Var != "" {
+					return key, p.Var
+				}
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			name := k
+			if key != "" {
+				name = key + "." + k
+			}
+			if k, n := unread(x[k], name); k != "" {
+				return k, n
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if k, n := unread(e, fmt.Sprintf("%s[%d]", key, i)); k != "" {
+				return k, n
+			}
+		}
+	}
+	return "", ""
+}
+
+// text is a decoded argument as an expression of what e2e-mcp run types
+// for it: a literal, or literals and env() reads.
+func (w *writer) text(v any) string {
+	switch x := v.(type) {
+	case string:
+		return Quote(x)
+	case *envText:
+		x.used = true
+		return expr(x.parts, w.vars)
+	}
+	return Quote("")
+}
+
+// has reports whether a decoded argument is a text that is not empty.
+func has(a map[string]any, k string) bool {
+	switch x := a[k].(type) {
+	case string:
+		return x != ""
+	case *envText:
+		return true
+	}
+	return false
+}
+
+// loc is a target as a locator; a bad selector is an error of the flow,
+// and so is one that reads the environment (a locator is written from
+// the selector's text).
+func (w *writer) loc(target any) (string, error) {
+	if e, ok := target.(*envText); ok {
+		_, name := unread(e, "")
+		return "", fmt.Errorf("step %d: the target reads the environment variable %s: a Playwright locator is written from the selector's text, so write it in the flow", w.step, name)
+	}
+	s, _ := target.(string)
+	l, err := Locator(s, w.o.TestIDAttribute)
 	if err != nil {
 		return "", fmt.Errorf("step %d: %w", w.step, err)
 	}
@@ -114,9 +220,17 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	// What a step needs registered before the step before it runs: the
 	// handler of the dialog it answers, the file chooser or download it
 	// waits for.
-	pre := make([][]string, len(f.Steps)+1)
-	promise := make([]string, len(f.Steps))
+	steps := make([]flow.Step, len(f.Steps))
 	for i, st := range f.Steps {
+		args, err := decode(st.Args)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		steps[i] = flow.Step{Action: st.Action, Args: args}
+	}
+	pre := make([][]string, len(steps)+1)
+	promise := make([]string, len(steps))
+	for i, st := range steps {
 		if i == 0 {
 			continue
 		}
@@ -126,8 +240,8 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 			h := "dialog.dismiss()"
 			if accept {
 				h = "dialog.accept()"
-				if t, ok := st.Args["promptText"].(string); ok && t != "" {
-					h = "dialog.accept(" + Value(t, w.vars) + ")"
+				if has(st.Args, "promptText") {
+					h = "dialog.accept(" + w.text(st.Args["promptText"]) + ")"
 				}
 			}
 			pre[i-1] = append(pre[i-1], "page.once('dialog', (dialog) => { void "+h+"; });")
@@ -145,7 +259,7 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 			}
 		}
 	}
-	for i, st := range f.Steps {
+	for i, st := range steps {
 		w.step = i + 1
 		w.line("// step %d: %s", i+1, comment(describe(st)))
 		for _, p := range pre[i] {
@@ -153,6 +267,9 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		}
 		if err := w.stepCode(st, promise[i]); err != nil {
 			return nil, err
+		}
+		if key, name := unread(st.Args, ""); key != "" {
+			return nil, fmt.Errorf("step %d: %s reads the environment variable %s, which a Playwright spec cannot read there: write its value in the flow", i+1, key, name)
 		}
 	}
 	spec := &Spec{File: FileName(f.Name), Warnings: w.warnings}
@@ -170,6 +287,9 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		b.WriteString("import path from 'node:path';\n")
 	}
 	b.WriteString("\n")
+	if len(spec.Env) > 0 {
+		fmt.Fprintf(&b, envHelper+"\n", quoteAll(spec.Env))
+	}
 	if len(w.useOrder) > 0 {
 		b.WriteString("test.use({\n")
 		for _, k := range w.useOrder {
@@ -178,6 +298,9 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		b.WriteString("});\n\n")
 	}
 	fmt.Fprintf(&b, "test(%s, async ({ page }) => {\n", Quote(f.Name))
+	if len(spec.Env) > 0 {
+		b.WriteString("  checkEnv();\n")
+	}
 	for _, l := range w.body {
 		b.WriteString(l + "\n")
 	}

@@ -98,7 +98,7 @@ func TestConvert_Steps(t *testing.T) {
 			[]string{"await page.locator('#n').fill('Ada');", "await page.locator('#n').press('Enter');",
 				"await page.locator('#m').clear();", "await page.locator('#m').pressSequentially('x');"}, ""},
 		{"secret", "  - type: {target: '#pw', text: '${E2E_SECRET_1}'}\n",
-			[]string{"await page.locator('#pw').fill(process.env.E2E_SECRET_1 ?? '');"}, ""},
+			[]string{"await page.locator('#pw').fill(env('E2E_SECRET_1'));"}, ""},
 		{"fill_form", "  - fill_form: {fields: [{target: '#a', type: textbox, value: v}, {target: '#b', type: checkbox, value: 'true'}, {target: '#c', type: combobox, value: Red}, {target: '#d', type: slider, value: '7'}]}\n",
 			[]string{"await page.locator('#a').fill('v');", "await page.locator('#b').setChecked(true);",
 				"await page.locator('#c').selectOption('Red');", "await page.locator('#d').fill('7');"}, ""},
@@ -188,7 +188,7 @@ func TestConvert_Routes(t *testing.T) {
 		`}, { times: 2 });`,
 		`const route2 = (url: URL) => /^\/api\/slow$/.test(url.pathname + url.search); // /api/slow`,
 		"await new Promise((resolve) => setTimeout(resolve, 1500));\n    await route.abort('timedout');",
-		`const route3 = /users\/\d+/i;`,
+		`const route3 = /[Uu][Ssſ][Ee][Rr][Ssſ]\/[0-9]+/u; // /users/\d+/i`,
 		`const headers = { ...route.request().headers(), ...({ 'authorization': 'Bearer x' }) };`,
 		`delete headers['cookie'];`, `delete headers['x-old'];`, `await route.continue({ headers });`,
 		`const route4 = /^https:\/\/cdn\.example\.com\/[^\/]*\.png$/;`, `await route.fulfill({ path: '/tmp/img.png' });`,
@@ -216,7 +216,7 @@ func TestConvert_EmulationAndStorage(t *testing.T) {
 		"test.use({\n  storageState: async ({}, use, testInfo) => { await use(path.resolve(path.dirname(testInfo.file), 'auth/state.json')); },\n",
 		"  viewport: { width: 800, height: 600 },\n  deviceScaleFactor: 3,\n  isMobile: true,\n  hasTouch: true,\n  userAgent: 'Mozilla/5.0 (iPhone;",
 		"  locale: 'de-DE',\n  timezoneId: 'Europe/Berlin',\n  geolocation: { latitude: 52.52, longitude: 13.4 },\n  permissions: ['notifications', 'geolocation'],\n",
-		"  extraHTTPHeaders: { 'X-Team': 'qa' },\n  httpCredentials: { username: 'admin', password: process.env.E2E_SECRET_1 ?? '', origin: 'https://staging.example.com' },\n",
+		"  extraHTTPHeaders: { 'X-Team': 'qa' },\n  httpCredentials: async ({}, use) => { await use({ username: 'admin', password: env('E2E_SECRET_1'), origin: 'https://staging.example.com' }); },\n",
 		"// emulate: set for the whole test in test.use above",
 		"await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });",
 		"// not exported: emulate reset",
@@ -333,5 +333,62 @@ func TestExport_Config(t *testing.T) {
 	}
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "contract command ./devserver") {
 		t.Errorf("warnings %q", res.Warnings)
+	}
+}
+
+// TestConvert_Texts: a spec sends the page what e2e-mcp run sends it: an
+// escaped $ as $, a text that reads the environment through env(), which
+// fails the test before its first step when a variable is not set (a
+// test.use option reads it when the test starts); a variable where the
+// spec can only hold a literal (a selector, a pattern, a header) is an
+// error, not a literal.
+func TestConvert_Texts(t *testing.T) {
+	s := convert(t, steps(`  - navigate: /a?ref=$$AWS_KEY&c=$100
+  - type: {target: 'role=textbox[name="Promo $$CODE"]', text: 'PROMO-$$AWS_KEY $${HOME} $$$$'}
+  - fill_form: {fields: [{target: '#pw', type: textbox, value: '${E2E_SECRET_2}'}, {target: '#c', type: combobox, value: '$$x'}]}
+  - type: {target: '#n', text: 'Hi $NAME!'}
+  - emulate: {locale: '$LOCALE', userAgent: 'UA $$5'}
+  - route: {pattern: '**/api/x', body: '{"user": "${NAME}", "cost": "$$5"}'}
+`), Options{})
+	for _, w := range []string{
+		"// It reads from the environment: E2E_SECRET_2, LOCALE, NAME.",
+		"const envNames: string[] = ['E2E_SECRET_2', 'LOCALE', 'NAME'];",
+		"throw new Error('environment variables the flow reads are not set: ' + unset.join(', '));",
+		"locale: async ({}, use) => { await use(env('LOCALE')); },",
+		"userAgent: 'UA $5',",
+		"test('t', async ({ page }) => {\n  checkEnv();\n",
+		"// step 1: navigate /a?ref=$AWS_KEY&c=$100\n  await page.goto('/a?ref=$AWS_KEY&c=$100');",
+		"await page.getByRole('textbox', { name: 'Promo $CODE', exact: true }).fill('PROMO-$AWS_KEY ${HOME} $$');",
+		"await page.locator('#pw').fill(env('E2E_SECRET_2'));",
+		"await page.locator('#c').selectOption('$x');",
+		"await page.locator('#n').fill('Hi ' + env('NAME') + '!');",
+		`body: '{"user": "' + env('NAME') + '", "cost": "$5"}'`,
+	} {
+		if !strings.Contains(s.Text, w) {
+			t.Errorf("the spec lacks\n%s\n--- spec:\n%s", w, s.Text)
+		}
+	}
+	if strings.Contains(s.Text, "process.env.") || strings.Contains(s.Text, "$$AWS") {
+		t.Errorf("the spec reads the environment past env(), or holds an escape:\n%s", s.Text)
+	}
+	// No variable: no env() at all.
+	if s := convert(t, steps("  - type: {target: '#a', text: '$$HOME'}\n"), Options{}); strings.Contains(s.Text, "env") || len(s.Env) > 0 {
+		t.Errorf("a flow without variables reads the environment:\n%s", s.Text)
+	}
+	for st, want := range map[string]string{
+		"  - click: 'text=${LABEL}'\n":                                           "step 1: the target reads the environment variable LABEL",
+		"  - fill_form: {fields: [{target: '$SEL', type: textbox, value: x}]}\n": "the environment variable SEL",
+		"  - route: {pattern: '**/$API/*', status: 204}\n":                       "step 1: pattern reads the environment variable API",
+		"  - emulate: {headers: ['Authorization: Bearer ${TOKEN}']}\n":           "step 1: headers[0] reads the environment variable TOKEN",
+		"  - wait: {url: '**/${PAGE}'}\n":                                        "step 1: url reads the environment variable PAGE",
+	} {
+		if _, err := Convert(steps(st), Options{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error with %q", st, err, want)
+		}
+	}
+	// A flow built in code (not parsed) with a malformed text.
+	bad := &flow.Flow{Name: "b", Steps: []flow.Step{{Action: "type", Args: map[string]any{"target": "#a", "text": "${"}}}}
+	if _, err := Convert(bad, Options{}); err == nil || !strings.Contains(err.Error(), "step 1: text") {
+		t.Errorf("a malformed text: %v", err)
 	}
 }

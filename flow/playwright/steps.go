@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,19 +17,26 @@ func str(a map[string]any, k string) string { s, _ := a[k].(string); return s }
 
 func boolean(a map[string]any, k string) bool { b, _ := a[k].(bool); return b }
 
+// num is a number argument; one that is not finite (YAML's .inf, .nan)
+// is none: %g would write +Inf, which is not TypeScript.
 func num(a map[string]any, k string) (float64, bool) {
+	var f float64
 	switch x := a[k].(type) {
 	case int:
-		return float64(x), true
+		f = float64(x)
 	case int64:
-		return float64(x), true
+		f = float64(x)
 	case float64:
-		return x, true
+		f = x
 	case string:
-		f, err := strconv.ParseFloat(x, 64)
-		return f, err == nil
+		var err error
+		if f, err = strconv.ParseFloat(x, 64); err != nil {
+			return 0, false
+		}
+	default:
+		return 0, false
 	}
-	return 0, false
+	return f, !math.IsInf(f, 0) && !math.IsNaN(f)
 }
 
 func strs(a map[string]any, k string) []string {
@@ -82,7 +90,7 @@ func opts(parts ...string) string {
 // (a file chooser, a download).
 func (w *writer) stepCode(st flow.Step, promise string) error {
 	a := st.Args
-	target := func(k string) (string, error) { return w.loc(str(a, k)) }
+	target := func(k string) (string, error) { return w.loc(a[k]) }
 	action := st.Action
 	if action == "fill" {
 		if _, ok := a["fields"]; ok {
@@ -92,7 +100,11 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 	switch action {
 	case "navigate":
 		w.started = true
-		w.line("await page.goto(%s);", w.val(w.relative(str(a, "url"))))
+		u := w.text(a["url"])
+		if s, ok := a["url"].(string); ok {
+			u = Quote(w.relative(s))
+		}
+		w.line("await page.goto(%s);", u)
 	case "back":
 		w.line("await page.goBack();")
 	case "forward":
@@ -121,7 +133,7 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		if err != nil {
 			return err
 		}
-		text := w.val(str(a, "text"))
+		text := w.text(a["text"])
 		if boolean(a, "slowly") {
 			w.line("await %s.clear();", l)
 			w.line("await %s.pressSequentially(%s);", l, text)
@@ -135,18 +147,17 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		fields, _ := a["fields"].([]any)
 		for _, f := range fields {
 			m, _ := f.(map[string]any)
-			l, err := w.loc(str(m, "target"))
+			l, err := w.loc(m["target"])
 			if err != nil {
 				return err
 			}
-			v := str(m, "value")
 			switch str(m, "type") {
 			case "checkbox", "radio":
-				w.line("await %s.setChecked(%t);", l, v == "true")
+				w.line("await %s.setChecked(%t);", l, str(m, "value") == "true")
 			case "combobox":
-				w.line("await %s.selectOption(%s);", l, Quote(v))
+				w.line("await %s.selectOption(%s);", l, w.text(m["value"]))
 			default:
-				w.line("await %s.fill(%s);", l, Quote(v))
+				w.line("await %s.fill(%s);", l, w.text(m["value"]))
 			}
 		}
 	case "select":
@@ -172,11 +183,11 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		}
 		w.line("await %s.dragTo(%s);", from, to)
 	case "press":
-		w.line("await page.keyboard.press(%s);", w.val(str(a, "key")))
+		w.line("await page.keyboard.press(%s);", w.text(a["key"]))
 	case "upload":
 		paths := quoteAll(strs(a, "paths"))
 		switch {
-		case str(a, "target") != "":
+		case has(a, "target"):
 			l, err := target("target")
 			if err != nil {
 				return err
@@ -215,20 +226,24 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		if p := str(a, "path"); p != "" {
 			w.line("await page.context().addInitScript({ path: %s });", Quote(p))
 		} else {
-			w.line("await page.context().addInitScript(%s);", w.val(str(a, "script")))
+			w.line("await page.context().addInitScript(%s);", w.text(a["script"]))
 		}
 	case "route":
-		w.route(a)
+		return w.route(a)
 	case "unroute":
 		p := str(a, "pattern")
-		if p == "" {
+		if p == "" && !has(a, "pattern") {
 			w.line("await page.context().unrouteAll();")
 			w.routed = map[string]string{}
 		} else if name, ok := w.routed[p]; ok {
 			w.line("await page.context().unroute(%s);", name)
 			delete(w.routed, p)
-		} else {
-			w.line("await page.context().unroute(%s);", w.matcher(p))
+		} else if p != "" {
+			m, err := w.routeMatcher(p)
+			if err != nil {
+				return err
+			}
+			w.line("await page.context().unroute(%s);", m)
 		}
 	case "network_state":
 		switch s := str(a, "state"); s {
@@ -238,7 +253,7 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 			w.skip("network state " + s + " (Playwright Test has no throttling)")
 		}
 	case "set_storage_state":
-		w.line("await page.context().setStorageState(%s);", w.val(str(a, "filename")))
+		w.line("await page.context().setStorageState(%s);", w.text(a["filename"]))
 	case "wait":
 		return w.wait(a, promise)
 	case "expect":
@@ -255,15 +270,33 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 // (the whole URL, or path?query for a glob starting with '/').
 func globRE(g string) string { return browser.GlobSource(g) }
 
-// matcher is a URL pattern (browser_route, browser_wait_for) as what
-// Playwright's route and waitForURL take: a /regex/ as a RegExp; a glob
-// as the RegExp e2e-mcp matches it with (Playwright's own globs differ in
-// ?, {} and relative URLs); a glob that starts with '/' as a predicate on
-// the URL's path and query, as e2e-mcp matches it.
-func (w *writer) matcher(p string) string {
+// urlMatcher is a URL pattern of browser_wait_for as what Playwright's
+// waitForURL takes: a /regex/ (JavaScript's, as the page reads it) as a
+// RegExp; a glob as the RegExp e2e-mcp matches it with (Playwright's own
+// globs differ in ?, {} and relative URLs); a glob that starts with '/' as
+// a predicate on the URL's path and query, as e2e-mcp matches it.
+func (w *writer) urlMatcher(p string) string {
 	if m := regexArgRE.FindStringSubmatch(p); m != nil && !strings.Contains(p, "**") && !strings.Contains(p, "/*") {
 		return Regex(m[1], m[2])
 	}
+	return globMatcher(p)
+}
+
+// routeMatcher is a route's pattern, as urlMatcher, but a /regex/ is Go's
+// (browser_route compiles it with regexp): translated (GoRegex), or an
+// error of the step.
+func (w *writer) routeMatcher(p string) (string, error) {
+	if m := regexArgRE.FindStringSubmatch(p); m != nil && !strings.Contains(p, "**") && !strings.Contains(p, "/*") {
+		re, err := GoRegex(m[1], m[2])
+		if err != nil {
+			return "", fmt.Errorf("step %d: %w", w.step, err)
+		}
+		return re, nil
+	}
+	return globMatcher(p), nil
+}
+
+func globMatcher(p string) string {
 	re := Regex(globRE(p), "")
 	if strings.HasPrefix(p, "/") {
 		return "(url: URL) => " + re + ".test(url.pathname + url.search)"
@@ -271,8 +304,12 @@ func (w *writer) matcher(p string) string {
 	return re
 }
 
-func (w *writer) route(a map[string]any) {
+func (w *writer) route(a map[string]any) error {
 	p := str(a, "pattern")
+	m, err := w.routeMatcher(p)
+	if err != nil {
+		return err
+	}
 	if old, ok := w.routed[p]; ok {
 		// e2e-mcp replaces the route of the same pattern.
 		w.line("await page.context().unroute(%s);", old)
@@ -280,7 +317,7 @@ func (w *writer) route(a map[string]any) {
 	w.n++
 	name := fmt.Sprintf("route%d", w.n)
 	w.routed[p] = name
-	w.line("const %s = %s; // %s", name, w.matcher(p), comment(p))
+	w.line("const %s = %s; // %s", name, m, comment(p))
 	var body []string
 	if d, ok := num(a, "delay"); ok && d > 0 {
 		body = append(body, fmt.Sprintf("await new Promise((resolve) => setTimeout(resolve, %g));", d*1000))
@@ -292,7 +329,7 @@ func (w *writer) route(a map[string]any) {
 		}
 	}
 	status, _ := num(a, "status")
-	fulfils := status != 0 || str(a, "body") != "" || str(a, "path") != "" || str(a, "contentType") != ""
+	fulfils := status != 0 || has(a, "body") || str(a, "path") != "" || str(a, "contentType") != ""
 	switch {
 	case str(a, "abort") != "":
 		body = append(body, "await route.abort("+Quote(str(a, "abort"))+");")
@@ -310,7 +347,7 @@ func (w *writer) route(a map[string]any) {
 		if p := str(a, "path"); p != "" {
 			o = append(o, "path: "+Quote(p))
 		} else {
-			o = append(o, "body: "+w.val(str(a, "body")))
+			o = append(o, "body: "+w.text(a["body"]))
 		}
 		body = append(body, "await route.fulfill("+opts(o...)+");")
 	case len(headers) > 0 || str(a, "removeHeaders") != "":
@@ -333,6 +370,7 @@ func (w *writer) route(a map[string]any) {
 		w.line("  %s", l)
 	}
 	w.line("}%s);", times)
+	return nil
 }
 
 // object is a map of strings as an object literal, keys sorted
@@ -393,8 +431,8 @@ func (w *writer) emulate(a map[string]any) {
 		}
 	}
 	for _, k := range []string{"userAgent", "locale", "timezoneId"} {
-		if v := str(a, k); v != "" {
-			w.setUse(k, w.val(v))
+		if has(a, k) {
+			w.setUseText(k, w.text(a[k]), isEnv(a[k]))
 		}
 	}
 	perms := strs(a, "permissions")
@@ -418,17 +456,20 @@ func (w *writer) emulate(a map[string]any) {
 		}
 		w.setUse("extraHTTPHeaders", object(m, false))
 	}
-	if u := str(a, "httpUsername"); u != "" {
-		creds := "username: " + w.val(u) + ", password: " + w.val(str(a, "httpPassword"))
-		if o := str(a, "httpOrigin"); o != "" {
-			creds += ", origin: " + w.val(o) // sent to that origin only, as the session did
+	if has(a, "httpUsername") {
+		creds := "username: " + w.text(a["httpUsername"]) + ", password: " + w.text(a["httpPassword"])
+		if has(a, "httpOrigin") {
+			creds += ", origin: " + w.text(a["httpOrigin"]) // sent to that origin only, as the session did
 		}
-		w.setUse("httpCredentials", "{ "+creds+" }")
+		w.setUseText("httpCredentials", "{ "+creds+" }",
+			isEnv(a["httpUsername"]) || isEnv(a["httpPassword"]) || isEnv(a["httpOrigin"]))
 	}
 	if c, ok := num(a, "cpuThrottling"); ok && c > 0 {
 		w.line("await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: %g });", c)
 	}
 }
+
+func isEnv(v any) bool { _, ok := v.(*envText); return ok }
 
 func contains(ss []string, s string) bool {
 	for _, x := range ss {
@@ -499,14 +540,14 @@ func (w *writer) wait(a map[string]any, promise string) error {
 	if s, ok := num(a, "time"); ok && s > 0 {
 		w.line("await page.waitForTimeout(%g);", s*1000)
 	}
-	if t := str(a, "text"); t != "" {
-		w.line("await expect(page.getByText(%s).first()).toBeVisible(%s);", w.val(t), opts(to))
+	if has(a, "text") {
+		w.line("await expect(page.getByText(%s).first()).toBeVisible(%s);", w.text(a["text"]), opts(to))
 	}
-	if t := str(a, "textGone"); t != "" {
-		w.line("await expect(page.getByText(%s).filter({ visible: true })).toHaveCount(0%s);", w.val(t), prefixed(opts(to)))
+	if has(a, "textGone") {
+		w.line("await expect(page.getByText(%s).filter({ visible: true })).toHaveCount(0%s);", w.text(a["textGone"]), prefixed(opts(to)))
 	}
-	if str(a, "target") != "" {
-		l, err := w.loc(str(a, "target"))
+	if has(a, "target") {
+		l, err := w.loc(a["target"])
 		if err != nil {
 			return err
 		}
@@ -517,7 +558,7 @@ func (w *writer) wait(a map[string]any, promise string) error {
 		w.line("await %s.waitFor(%s);", l, opts("state: "+Quote(state), to))
 	}
 	if u := str(a, "url"); u != "" {
-		w.line("await page.waitForURL(%s%s);", w.matcher(u), prefixed(opts(to)))
+		w.line("await page.waitForURL(%s%s);", w.urlMatcher(u), prefixed(opts(to)))
 	}
 	if ls := str(a, "loadState"); ls != "" {
 		w.line("await page.waitForLoadState(%s);", Quote(ls))
@@ -546,7 +587,7 @@ func (w *writer) expect(a map[string]any) error {
 	if str(a, "check") == "screenshot" {
 		return w.expectScreenshot(a)
 	}
-	l, err := w.loc(str(a, "target"))
+	l, err := w.loc(a["target"])
 	if err != nil {
 		return err
 	}
@@ -574,13 +615,13 @@ func (w *writer) expect(a map[string]any) error {
 		if re != "" {
 			call = "toHaveText(" + re + prefixed(to) + ")"
 		} else {
-			call = "toContainText(" + w.val(exp) + prefixed(to) + ")"
+			call = "toContainText(" + w.text(a["expected"]) + prefixed(to) + ")"
 		}
 	case "value":
 		if re != "" {
 			call = "toHaveValue(" + re + prefixed(to) + ")"
 		} else {
-			call = "toHaveValue(" + w.val(exp) + prefixed(to) + ")"
+			call = "toHaveValue(" + w.text(a["expected"]) + prefixed(to) + ")"
 		}
 	case "count":
 		n, err := strconv.Atoi(strings.TrimSpace(exp))
@@ -603,8 +644,8 @@ func (w *writer) expect(a map[string]any) error {
 // render alike only on the same machine and browser.
 func (w *writer) expectScreenshot(a map[string]any) error {
 	subject := "page"
-	if t := str(a, "target"); t != "" {
-		l, err := w.loc(t)
+	if has(a, "target") {
+		l, err := w.loc(a["target"])
 		if err != nil {
 			return err
 		}

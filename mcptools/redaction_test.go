@@ -1,0 +1,259 @@
+package mcptools
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// writerTable is every place the server writes out what a session holds,
+// found by TestRedactionWriters in the code of mcptools and cmd/e2e-mcp,
+// with how it masks secrets (secrets.go) and the writer of e2e's
+// TestRedactionTable that shows it does. A writer added anywhere else
+// fails TestRedactionWriters until it is listed here with its row there.
+//
+// Answers are not listed one by one: every tool is built by define, whose
+// layers mask the answer (held) and any answer before a session is held
+// (instrument); TestRedactionWriters holds define to being the only way.
+// The server's log is masked at its sink (logs.New), whatever logs.
+var writerTable = map[string]string{
+	"mcptools.diagnosed: clientLog":                "client log: the message masked with the session's set",
+	"mcptools.storageStateTool: write":             "not masked on purpose: a storage state file holds the session's cookies (0600, never echoed)",
+	"mcptools.Deps.expectScreenshot: write":        "not text: a baseline image",
+	"mcptools.Deps.attach: write":                  "not text: a visual check's actual and diff images",
+	"mcptools.snapshotToFile: write":               "no secret: a snapshot names password fields, never their values",
+	"mcptools.pdfTool: write":                      "not text: the page as PDF",
+	"mcptools.Deps.renderReport: report.Render":    "session report: report.Options.Secrets is the session's set",
+	"mcptools.sessionReportTool: write":            "session report: what renderReport rendered",
+	"mcptools.exportFlowTool: Marshal":             "flow file: the steps were recorded through Session.flowArgs",
+	"mcptools.exportFlowTool: write":               "flow file: what Marshal wrote",
+	"mcptools.networkRequestTool: write":           "not ours to mask: the response body the agent asked to save",
+	"mcptools.exportPlaywright: playwright.Export": "Playwright spec: made of the recorded steps (flowArgs)",
+	"mcptools.exportPlaywright: write":             "Playwright spec: what Export wrote",
+	"mcptools.moveDownload: os.OpenFile":           "not ours to mask: a file the page downloaded",
+	"mcptools.outputFile.write: os.OpenFile":       "the one file writer itself",
+	"main.runFlow: write":                          "run report: reporter.write, rendered by mcptools.renderReport",
+	"main.reporter.write: os.WriteFile":            "run report: as above",
+	"main.saveArtifacts: os.WriteFile":             "artifacts: the failure's text masked in runFlow (the run's set), images",
+	"main.writeJUnit: os.WriteFile":                "JUnit: messages masked with the run's set",
+	"main.writeJUnit: xml.MarshalIndent":           "JUnit: as above",
+	"main.convertMain: playwright.Export":          "not a session's: specs of flow files a person wrote",
+	"main.convertMain: write":                      "not a session's: as above",
+	"main.convertMain: os.WriteFile":               "not a session's: as above",
+	"main.serve: os.Create":                        "not a session's: the CPU profile the operator asked for",
+	"cli.screenshotShape: os.WriteFile":            "the CLI's screenshot file: an image from a masked answer",
+	"cli.startDaemon: os.OpenFile":                 "the CLI daemon's own log file: its logger masks at the sink",
+	"cli.startDaemon: os.WriteFile":                "the CLI daemon's pid file",
+}
+
+// sinks are the calls that write out: a file, a report, a flow, a spec, a
+// JUnit document, the client's log. A call counts when its function (or
+// method) has one of these names.
+var sinks = []string{"clientLog", "write", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
+	"playwright.Export", "xml.MarshalIndent", "xml.Marshal"}
+
+// TestRedactionWriters finds every writer of mcptools and cmd/e2e-mcp (a
+// call of a sink) and holds the list to writerTable, both ways; it also
+// holds define to being the only maker of a tool (so that every answer goes
+// through held and instrument), and logs.New to being the only maker of a
+// logger.
+func TestRedactionWriters(t *testing.T) {
+	found := map[string]bool{}
+	var loggers, tools []string
+	for _, dir := range []string{".", "../cmd/e2e-mcp", "../cmd/e2e-mcp/internal/cli"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
+			af, err := parser.ParseFile(fset, file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, decl := range af.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				owner := af.Name.Name + "." + funcName(fd)
+				imported := importNames(af)
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					switch x := n.(type) {
+					case *ast.CallExpr:
+						name := callName(x.Fun, imported)
+						if slices.Contains(sinks, name) {
+							found[owner+": "+name] = true
+						}
+						if name == "zap.New" || name == "zap.NewProduction" || name == "zap.NewDevelopment" || name == "Build" {
+							loggers = append(loggers, fset.Position(x.Pos()).String())
+						}
+					case *ast.CompositeLit:
+						if id, ok := x.Type.(*ast.Ident); ok && id.Name == "Tool" && af.Name.Name == "mcptools" && owner != "mcptools.define" {
+							tools = append(tools, fset.Position(x.Pos()).String())
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	for w := range found {
+		if _, ok := writerTable[w]; !ok {
+			t.Errorf("a writer not in writerTable: %s\n  say how it masks secrets (secrets.go) and give it a row in e2e's TestRedactionTable", w)
+		}
+	}
+	for w := range writerTable {
+		if !found[w] {
+			t.Errorf("writerTable lists %s, which the code no longer has", w)
+		}
+	}
+	if len(loggers) > 0 {
+		t.Errorf("loggers made outside logs.New, whose sink masks secrets: %v", loggers)
+	}
+	if len(tools) > 0 {
+		t.Errorf("tools made outside define, whose answers no layer masks: %v", tools)
+	}
+}
+
+// funcName is Recv.Name for a method, Name for a function.
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = st.X
+	}
+	if ix, ok := t.(*ast.IndexExpr); ok {
+		t = ix.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
+}
+
+// importNames are the names a file's imports go by.
+func importNames(af *ast.File) map[string]bool {
+	out := map[string]bool{}
+	for _, im := range af.Imports {
+		p := strings.Trim(im.Path.Value, `"`)
+		name := p[strings.LastIndex(p, "/")+1:]
+		if strings.HasPrefix(name, "v") && strings.Contains(p, "/") && len(name) <= 3 { // gopkg.in/yaml.v3, .../v2
+			name = filepath.Base(strings.TrimSuffix(p, "/"+name))
+		}
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		out[strings.TrimSuffix(name, ".v3")] = true
+	}
+	return out
+}
+
+// callName is pkg.Func for a package's function, Method for any method
+// (its receiver unknown without types), Func for a local function.
+func callName(fun ast.Expr, imported map[string]bool) string {
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		if id, ok := f.X.(*ast.Ident); ok && imported[id.Name] {
+			return id.Name + "." + f.Sel.Name
+		}
+		return f.Sel.Name
+	case *ast.IndexExpr:
+		return callName(f.X, imported)
+	}
+	return ""
+}
+
+// TestRedactAnswer: an answer's texts and structured strings are masked
+// with the session's secrets, whatever Go types the structured content is
+// made of; a tool that reveals what the agent asked to read is not masked
+// by value; nothing is touched when the session has no secret.
+func TestRedactAnswer(t *testing.T) {
+	root := redact.NewSet(nil)
+	root.Add("env-secret-1")
+	s := newSession(sessionKey{id: "t"}, "", root)
+	s.markArgs("browser_emulate", map[string]any{"httpPassword": "pw-123", "headers": []any{"Authorization: Bearer tok-9", "Accept: */*"}})
+	s.markArgs("browser_cookie_set", map[string]any{"name": "sid", "value": "cookie-77"})
+	type detail struct {
+		Headers map[string]string `json:"headers"`
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("pw-123 Bearer tok-9 env-secret-1 cookie-77 */*")},
+		StructuredContent: map[string]any{"d": detail{Headers: map[string]string{"X": "tok-9"}}}}
+	s.redactAnswer("browser_click", res)
+	// A cookie the agent set is its own to read back; others' writers
+	// (the report, the logs) mask it.
+	if got := res.Content[0].(mcp.TextContent).Text; got != "••• ••• ••• cookie-77 */*" {
+		t.Errorf("text: %q", got)
+	}
+	if got := s.private.String("pw-123 cookie-77 short"); got != "••• ••• short" {
+		t.Errorf("private: %q", got)
+	}
+	if sc := res.StructuredContent.(map[string]any); sc["d"].(map[string]any)["headers"].(map[string]any)["X"] != redact.Mask {
+		t.Errorf("structured: %v", sc)
+	}
+	got := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("pw=pw-123")}}
+	s.redactAnswer("browser_localstorage_get", got) // a page that kept a password where the agent asked to read
+	if got.Content[0].(mcp.TextContent).Text != "pw=pw-123" {
+		t.Errorf("localstorage_get: %v", got.Content)
+	}
+	clean := newSession(sessionKey{id: "c"}, "", nil)
+	sc := map[string]any{"n": 1}
+	res = &mcp.CallToolResult{StructuredContent: sc}
+	clean.redactAnswer("browser_click", res)
+	if _, same := res.StructuredContent.(map[string]any); !same {
+		t.Error("an answer of a session without secrets was rewritten")
+	}
+}
+
+// TestFlowArgs: what a step records of a secret is its ${E2E_SECRET_n},
+// the same n for the same value, inside longer texts too; every other text
+// goes through the literal writer.
+func TestFlowArgs(t *testing.T) {
+	s := newSession(sessionKey{id: "t"}, "", nil)
+	s.secrets.Add("hunter2", "pw")
+	lit := func(x string) string { return strings.ReplaceAll(x, "$", "$$") }
+	got := s.flowArgs(map[string]any{
+		"text":         "hunter2",
+		"url":          "/login?pw=hunter2&cost=$5",
+		"httpPassword": "new-one",
+		"headers":      []any{"Authorization: Bearer abc", "X-A: 1"},
+		"fields":       []any{map[string]any{"value": "pw", "target": "#pw"}},
+		"count":        3,
+	}, lit)
+	// Numbered in the order of the arguments' names, so that an export is
+	// the same every time.
+	want := map[string]any{
+		"fields":       []any{map[string]any{"value": "${E2E_SECRET_1}", "target": "#pw"}},
+		"headers":      []any{"Authorization: ${E2E_SECRET_2}", "X-A: 1"},
+		"httpPassword": "${E2E_SECRET_3}",
+		"text":         "${E2E_SECRET_4}",
+		"url":          "/login?pw=${E2E_SECRET_4}&cost=$$5",
+		"count":        3,
+	}
+	for k, v := range want {
+		if g := got[k]; !equalJSON(g, v) {
+			t.Errorf("%s: got %v, want %v", k, g, v)
+		}
+	}
+	if n := len(s.secretRefs); n != 4 {
+		t.Errorf("%d refs", n)
+	}
+}
+
+func equalJSON(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}

@@ -1,0 +1,239 @@
+package mcptools
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Secrets (docs/architecture.md §12) are marked once, where they enter,
+// in the session's redact.Set, and every writer renders through that set:
+//
+//   - a call's arguments, before the tool runs (markArgs, from held): the
+//     values of secret-looking arguments at any depth (httpPassword,
+//     apiKey...), and of credential headers given as 'Name: value' lines
+//     (browser_emulate's and browser_route's headers);
+//   - the values the storage tools write (cookies, web storage), in the
+//     session's private set: its own answers show them (a theme, a cart;
+//     the agent wrote them and reads them back), the writers others read
+//     (the report, the client's and the server's log) mask them, as
+//     arguments always and by value when 8 characters or longer (a token);
+//   - a password typed or filled (browser_type, browser_fill_form, a batch's
+//     steps): the browser marks it in the session's set when the page says
+//     the field is a password field, before the text reaches the page (and
+//     the debug log of the DevTools traffic);
+//   - the flow runner's E2E_SECRET_n and secret-looking variables, and the
+//     operator's credentials: in the server's set, every session's parent.
+//
+// The writers: the answer (text and structuredContent, held), the failure's
+// context line, structured arguments and session_errors (failure.go), with
+// the secrets; the server's and the client's log (diagnosed; the server's
+// log sink masks every secret of the process as well), the step log and
+// its report (steplog.go), with the private set too; the flow and so the Playwright spec (record.go: a secret
+// becomes ${E2E_SECRET_n}), and the flow runner's JUnit file and artifacts
+// (cmd/e2e-mcp/run.go). TestRedactionWriters holds the list to the code.
+
+// writesValues are the storage tools whose value argument is stored in the
+// browser (a cookie, a web storage item): a credential, as often as not.
+var writesValues = map[string]bool{
+	"browser_cookie_set": true, "browser_localstorage_set": true, "browser_sessionstorage_set": true,
+}
+
+// minPrivateLen is the shortest stored value masked by value in the
+// writers others read: a token is longer, a setting ("dark", "sepia",
+// "1") shorter, and masking a setting everywhere would hide the page.
+const minPrivateLen = 8
+
+// revealsValues are the tools whose answers show what the browser stores
+// because the agent asked for exactly that: their answers are not masked
+// by value (their arguments and the report still are).
+var revealsValues = map[string]bool{
+	"browser_cookie_get": true, "browser_localstorage_get": true, "browser_sessionstorage_get": true,
+}
+
+// markArgs marks the secrets a call's arguments carry.
+func (s *Session) markArgs(tool string, raw any) {
+	args, _ := raw.(map[string]any)
+	if args == nil {
+		return
+	}
+	if v, ok := args["value"].(string); ok && writesValues[tool] && len(v) >= minPrivateLen {
+		s.private.Add(v)
+	}
+	markValue(s.secrets, args)
+}
+
+// markValue marks the values of secret-looking keys and credential header
+// lines in v, at any depth.
+func markValue(set *redact.Set, v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if str, ok := e.(string); ok && redact.IsSecretKey(k) {
+				set.Add(str)
+				continue
+			}
+			markValue(set, e)
+		}
+	case []any:
+		for _, e := range x {
+			markValue(set, e)
+		}
+	case string:
+		if _, value, secret := redact.HeaderLine(x); secret && !strings.ContainsAny(x, "\r\n") {
+			set.Add(redact.CredentialParts(value)...)
+		}
+	}
+}
+
+// redactAnswer masks the session's secrets in an answer: every text and
+// every string of its structured content.
+func (s *Session) redactAnswer(tool string, res *mcp.CallToolResult) {
+	if revealsValues[tool] && res != nil && !res.IsError {
+		return
+	}
+	redactResult(s.secrets, res)
+}
+
+// redactResult masks set's secrets in every text and every string of the
+// structured content of res.
+func redactResult(set *redact.Set, res *mcp.CallToolResult) {
+	if res == nil || len(set.Values()) == 0 {
+		return
+	}
+	for i, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			t.Text = set.String(t.Text)
+			res.Content[i] = t
+		}
+	}
+	if res.StructuredContent != nil {
+		res.StructuredContent = redactStructured(set, res.StructuredContent)
+	}
+}
+
+// redactStructured masks the set's values in every string of structured
+// content, whatever Go types it is made of (it is read as the JSON the
+// client will get).
+func redactStructured(set *redact.Set, v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	masked := set.Bytes(b)
+	if len(masked) == len(b) && string(masked) == string(b) {
+		return v
+	}
+	var out any
+	if json.Unmarshal(masked, &out) != nil {
+		return map[string]any{"redacted": true}
+	}
+	return out
+}
+
+// secretRef is the flow variable a secret is recorded as: each value gets
+// the next E2E_SECRET_n the first time it is recorded, and keeps it.
+func (s *Session) secretRef(v string) string {
+	if s.secretRefs == nil {
+		s.secretRefs = map[string]int{}
+	}
+	n, ok := s.secretRefs[v]
+	if !ok {
+		n = len(s.secretRefs) + 1
+		s.secretRefs[v] = n
+	}
+	return fmt.Sprintf("${E2E_SECRET_%d}", n)
+}
+
+// flowArgs turns a call's arguments into a flow step's: every string
+// written as flow text (literal, via lit), and every secret in it (the
+// value of a secret-looking key, a credential header's value, a value the
+// session marked anywhere in a string) as its ${E2E_SECRET_n}.
+func (s *Session) flowArgs(args map[string]any, lit func(string) string) map[string]any {
+	secrets := s.secrets.Values()
+	out, _ := s.flowValue(args, "", secrets, lit).(map[string]any)
+	return out
+}
+
+func (s *Session) flowValue(v any, key string, secrets []string, lit func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		if x != "" && redact.IsSecretKey(key) {
+			return s.secretRef(x)
+		}
+		if name, value, secret := redact.HeaderLine(x); secret && !strings.ContainsAny(x, "\r\n") {
+			return lit(name+": ") + s.secretRef(value)
+		}
+		return s.flowText(x, secrets, lit)
+	case map[string]any:
+		// In the order of the names: the same arguments get the same
+		// E2E_SECRET_n in every export.
+		out := make(map[string]any, len(x))
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			out[k] = s.flowValue(x[k], k, secrets, lit)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = s.flowValue(e, key, secrets, lit)
+		}
+		return out
+	}
+	return v
+}
+
+// flowText is a string as flow text: a value that is a secret of the
+// session whole is its reference (however short); a longer secret inside
+// it is cut out and referenced, the rest literal.
+func (s *Session) flowText(x string, secrets []string, lit func(string) string) string {
+	for _, sec := range secrets {
+		if x == sec {
+			return s.secretRef(sec)
+		}
+	}
+	type cut struct{ at, n int }
+	var cuts []cut
+	for _, sec := range secrets { // longest first: a secret inside another is part of it
+		if len(sec) < redact.MinLen {
+			continue
+		}
+		for from := 0; ; {
+			i := strings.Index(x[from:], sec)
+			if i < 0 {
+				break
+			}
+			at := from + i
+			overlaps := false
+			for _, c := range cuts {
+				if at < c.at+c.n && c.at < at+len(sec) {
+					overlaps = true
+					break
+				}
+			}
+			if !overlaps {
+				cuts = append(cuts, cut{at, len(sec)})
+			}
+			from = at + len(sec)
+		}
+	}
+	if len(cuts) == 0 {
+		return lit(x)
+	}
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i].at < cuts[j].at })
+	var b strings.Builder
+	prev := 0
+	for _, c := range cuts {
+		b.WriteString(lit(x[prev:c.at]))
+		b.WriteString(s.secretRef(x[c.at : c.at+c.n]))
+		prev = c.at + c.n
+	}
+	b.WriteString(lit(x[prev:]))
+	return b.String()
+}

@@ -1,0 +1,367 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Mask is what a secret is shown as.
+const Mask = "•••"
+
+// MinLen is the shortest value masked wherever it occurs in a text: a
+// shorter one would mask ordinary words. Shorter secrets are still masked
+// where they are known to stand (an argument, a field, a header).
+const MinLen = 3
+
+// maxValues bounds the values a set keeps; the oldest go first. A session
+// that marks more secrets than this is not a session we can protect by
+// value, and the bound keeps masking linear in what it masks.
+const maxValues = 256
+
+// secretKey matches the names of arguments and fields whose values are
+// secrets, at any depth: passwords, tokens, keys, credentials.
+var secretKey = regexp.MustCompile(`(?i)(pass(word|wd|phrase)?$|secret|token|api[_-]?key|authorization|cookie|credential|private[_-]?key)`)
+
+// secretHeaders are the request and response headers that carry
+// credentials.
+var secretHeaders = map[string]bool{
+	"authorization": true, "proxy-authorization": true, "cookie": true, "set-cookie": true,
+	"x-api-key": true, "x-auth-token": true, "x-csrf-token": true, "x-xsrf-token": true,
+}
+
+// IsSecretKey says whether an argument or field of this name holds a
+// secret.
+func IsSecretKey(name string) bool { return secretKey.MatchString(name) }
+
+// IsSecretHeader says whether a header of this name carries a credential.
+func IsSecretHeader(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	return secretHeaders[n] || secretKey.MatchString(n)
+}
+
+// HeaderLine splits a 'Name: value' line and says whether its value is a
+// secret.
+func HeaderLine(line string) (name, value string, secret bool) {
+	name, value, ok := strings.Cut(line, ":")
+	if !ok {
+		return "", "", false
+	}
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	return name, value, value != "" && IsSecretHeader(name)
+}
+
+// CredentialParts are the values to mark for a credential header's value:
+// the value, and for "Scheme credentials" (Bearer, Basic...) the
+// credentials alone, which a page or a log may show without the scheme.
+func CredentialParts(value string) []string {
+	out := []string{value}
+	if _, cred, ok := strings.Cut(value, " "); ok && strings.TrimSpace(cred) != "" {
+		out = append(out, strings.TrimSpace(cred))
+	}
+	return out
+}
+
+// Set is the secrets of one scope: a session, or the process. It masks
+// its own values and its parent's. Every value added also goes to the
+// process's set ([Process]), which the logs are masked with. Safe for
+// concurrent use; the zero value is not usable: see [NewSet].
+type Set struct {
+	parent *Set
+	mu     sync.RWMutex
+	vals   []string // longest first, so a secret inside another is masked as part of it
+	order  []string // in the order added, for the bound
+	// escaped are the values as they appear inside JSON strings, where
+	// they differ from the values (a quote, a backslash, a control).
+	escaped []string
+}
+
+// NewSet returns an empty set whose masking includes parent's values
+// (parent may be nil).
+func NewSet(parent *Set) *Set { return &Set{parent: parent} }
+
+// Process holds every secret marked anywhere in this process: the logs
+// are masked with it (never an answer, which must not tell one client
+// another's secret, not even by masking it).
+var Process = &Set{}
+
+// Add marks values as secrets (empty ones are ignored).
+func (s *Set) Add(values ...string) {
+	if s == nil {
+		return
+	}
+	s.add(values)
+	if s != Process {
+		Process.add(values)
+	}
+}
+
+func (s *Set) add(values []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	changed := false
+	for _, v := range values {
+		if v == "" || contains(s.order, v) {
+			continue
+		}
+		s.order = append(s.order, v)
+		changed = true
+	}
+	if !changed {
+		return
+	}
+	if len(s.order) > maxValues {
+		s.order = s.order[len(s.order)-maxValues:]
+	}
+	s.vals = append(s.vals[:0], s.order...)
+	sort.SliceStable(s.vals, func(i, j int) bool { return len(s.vals[i]) > len(s.vals[j]) })
+	s.escaped = s.escaped[:0]
+	for _, v := range s.vals {
+		if e := jsonInner(v); e != v {
+			s.escaped = append(s.escaped, e)
+		}
+	}
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Has says whether v is one of the set's values (its parent's included).
+func (s *Set) Has(v string) bool {
+	for ; s != nil; s = s.parent {
+		s.mu.RLock()
+		ok := contains(s.order, v)
+		s.mu.RUnlock()
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Values are the set's own values and its parent's, longest first.
+func (s *Set) Values() []string {
+	var out []string
+	for ; s != nil; s = s.parent {
+		s.mu.RLock()
+		out = append(out, s.vals...)
+		s.mu.RUnlock()
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// String is in with every secret of the set masked.
+func (s *Set) String(in string) string {
+	if s == nil || in == "" {
+		return in
+	}
+	for _, v := range s.Values() {
+		if len(v) >= MinLen && strings.Contains(in, v) {
+			in = strings.ReplaceAll(in, v, Mask)
+		}
+	}
+	return in
+}
+
+// Except is like String but leaves the values in keep as they are: an
+// answer that shows a value the caller asked to read.
+func (s *Set) Except(in string, keep []string) string {
+	if len(keep) == 0 {
+		return s.String(in)
+	}
+	if s == nil || in == "" {
+		return in
+	}
+	for _, v := range s.Values() {
+		if len(v) >= MinLen && !contains(keep, v) && strings.Contains(in, v) {
+			in = strings.ReplaceAll(in, v, Mask)
+		}
+	}
+	return in
+}
+
+// Value is a copy of v (as JSON decodes: maps, lists, strings...) with
+// every secret masked: the values of secret-looking keys, secret header
+// lines, and the set's values inside every string.
+func (s *Set) Value(v any) any {
+	switch x := v.(type) {
+	case string:
+		return s.String(maskHeaderLine(x))
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if _, isStr := e.(string); isStr && IsSecretKey(k) {
+				out[k] = Mask
+				continue
+			}
+			out[k] = s.Value(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = s.Value(e)
+		}
+		return out
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = s.Value(e)
+		}
+		return out
+	case map[string]string:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if IsSecretKey(k) || IsSecretHeader(k) {
+				out[k] = Mask
+				continue
+			}
+			out[k] = s.String(e)
+		}
+		return out
+	}
+	return v
+}
+
+// Args is a copy of a call's arguments with every secret masked (see
+// [Set.Value]).
+func (s *Set) Args(args map[string]any) map[string]any {
+	if args == nil {
+		return nil
+	}
+	m, _ := s.Value(args).(map[string]any)
+	return m
+}
+
+// JSON masks a JSON document: the values of secret-looking keys and
+// headers, and the set's values in every string. A document that does not
+// parse is masked as text.
+func (s *Set) JSON(b []byte) []byte {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return s.Bytes(b)
+	}
+	out, err := json.Marshal(s.jsonValue(v))
+	if err != nil {
+		return s.Bytes(b)
+	}
+	return out
+}
+
+// jsonValue is Value for a decoded JSON document, which also knows the
+// shapes the DevTools protocol carries secrets in: {name, value} pairs of
+// a secret header or of a cookie.
+func (s *Set) jsonValue(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if l, ok := v.([]any); ok {
+			out := make([]any, len(l))
+			for i, e := range l {
+				out[i] = s.jsonValue(e)
+			}
+			return out
+		}
+		return s.Value(v)
+	}
+	out := make(map[string]any, len(m))
+	name, _ := m["name"].(string)
+	_, isCookie := m["domain"]
+	for k, e := range m {
+		switch {
+		case k == "value" && (isCookie || IsSecretHeader(name)):
+			out[k] = Mask
+		case IsSecretKey(k) || IsSecretHeader(k):
+			if _, isStr := e.(string); isStr {
+				out[k] = Mask
+				continue
+			}
+			out[k] = s.jsonValue(e)
+		default:
+			out[k] = s.jsonValue(e)
+		}
+	}
+	return out
+}
+
+// Bytes is b with every secret of the set masked, as it is and as it
+// appears inside a JSON string.
+func (s *Set) Bytes(b []byte) []byte {
+	if s == nil || len(b) == 0 {
+		return b
+	}
+	for ; s != nil; s = s.parent {
+		s.mu.RLock()
+		for _, list := range [][]string{s.vals, s.escaped} {
+			for _, v := range list {
+				if len(v) >= MinLen && bytes.Contains(b, []byte(v)) {
+					b = bytes.ReplaceAll(b, []byte(v), []byte(Mask))
+				}
+			}
+		}
+		s.mu.RUnlock()
+	}
+	return b
+}
+
+// maskHeaderLine masks the value of a 'Name: value' line whose header
+// carries a credential.
+func maskHeaderLine(s string) string {
+	if len(s) > 4096 || strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	if name, _, secret := HeaderLine(s); secret && validHeaderName(name) {
+		return name + ": " + Mask
+	}
+	return s
+}
+
+func validHeaderName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for _, r := range n {
+		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonInner is v as it appears between the quotes of a JSON string.
+func jsonInner(v string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	out := strings.TrimSuffix(b.String(), "\n")
+	return strings.TrimSuffix(strings.TrimPrefix(out, `"`), `"`)
+}
+
+// Writer masks every write to w with s: a log sink, where each write is
+// one whole entry.
+func Writer(w io.Writer, s *Set) io.Writer { return &writer{w: w, s: s} }
+
+type writer struct {
+	w io.Writer
+	s *Set
+}
+
+func (w *writer) Write(p []byte) (int, error) {
+	if _, err := w.w.Write(w.s.Bytes(append([]byte(nil), p...))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
