@@ -226,7 +226,10 @@ func (g *pageGuard) atResponse(h *host, e *fetch.EventRequestPaused) {
 	} else {
 		r.n, r.err = takeBody(ctx, h, e.RequestID, take.path, take.max)
 	}
-	take.done <- r
+	select {
+	case take.done <- r:
+	default: // the fetch has its answer already
+	}
 	_, _ = callOn(ctx, h, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonAborted})
 }
 
