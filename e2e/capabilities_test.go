@@ -169,11 +169,10 @@ func TestEmulateDevice(t *testing.T) {
 	mustFail(t, c, "browser_emulate", map[string]any{"permissions": []string{"Not A Permission"}}, "invalid_input")
 }
 
-// TestHTTPCredentials: a page behind HTTP Basic authentication fails to
-// load until the session has credentials; with them it loads; wrong ones
-// get the server's 401 rather than a loop; the password is never shown.
-func TestHTTPCredentials(t *testing.T) {
-	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+// staging serves /private/ behind Basic authentication (ada, s3cret-pass),
+// with a link to partner when it is given.
+func staging(partner string) func(mux *http.ServeMux, _ *fixture) {
+	return func(mux *http.ServeMux, _ *fixture) {
 		mux.HandleFunc("GET /private/", func(w http.ResponseWriter, r *http.Request) {
 			if u, pw, ok := r.BasicAuth(); !ok || u != "ada" || pw != "s3cret-pass" {
 				w.Header().Set("WWW-Authenticate", `Basic realm="staging"`)
@@ -181,8 +180,18 @@ func TestHTTPCredentials(t *testing.T) {
 				return
 			}
 			fmt.Fprint(w, "<!doctype html><title>Staging</title><h1>Staging for ada</h1>")
+			if partner != "" {
+				fmt.Fprintf(w, `<a href="%s">Partner portal</a>`, partner)
+			}
 		})
-	})
+	}
+}
+
+// TestHTTPCredentials: a page behind HTTP Basic authentication fails to
+// load until the session has credentials; with them it loads; wrong ones
+// get the server's 401 rather than a loop; the password is never shown.
+func TestHTTPCredentials(t *testing.T) {
+	f := newFixture(t, staging(""))
 	env, _ := serverEnv(t)
 	c := startClient(t, append(env, "E2E_MCP_CAPS=emulation"))
 	out := mustFail(t, c, "browser_navigate", map[string]any{"url": f.URL + "/private/"}, "navigation_failed")
@@ -223,15 +232,7 @@ func TestHTTPCredentialsScoped(t *testing.T) {
 			http.Error(w, "Other site: Unauthorized", http.StatusUnauthorized)
 		})
 	})
-	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
-		mux.HandleFunc("GET /private/", func(w http.ResponseWriter, r *http.Request) {
-			if u, pw, ok := r.BasicAuth(); !ok || u != "ada" || pw != "s3cret-pass" {
-				w.Header().Set("WWW-Authenticate", `Basic realm="staging"`)
-				http.Error(w, "Unauthorized", http.StatusUnauthorized)
-				return
-			}
-			fmt.Fprintf(w, `<!doctype html><title>Staging</title><h1>Staging for ada</h1><a href="%s/private/">Partner portal</a>`, other.URL)
-		})
+	f := newFixture(t, staging(other.URL+"/private/"), func(mux *http.ServeMux, _ *fixture) {
 		mux.HandleFunc("GET /partner", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+"/private/", http.StatusFound)
 		})
