@@ -22,6 +22,9 @@ import (
 type VisualOptions struct {
 	Target string   // an element (ref or selector); empty: the viewport
 	Masks  []string // refs or selectors whose elements are painted over
+	// MaxPixels refuses, before it is taken, a screenshot of more device
+	// pixels than this (0: no bound): its caller decodes and compares it.
+	MaxPixels int
 }
 
 // VisualShot is one screenshot of a visual check.
@@ -86,7 +89,7 @@ func (p *Page) checkMasks(masks []string) error {
 func (p *Page) visualShot(ctx context.Context, o VisualOptions) (VisualShot, error) {
 	var shot VisualShot
 	var view struct {
-		ScrollX, ScrollY, Width, Height float64
+		ScrollX, ScrollY, Width, Height, DPR float64
 	}
 	if err := p.evalEngine(ctx, fnBoxes.call(nil), &view); err != nil {
 		return shot, err
@@ -100,6 +103,9 @@ func (p *Page) visualShot(ctx context.Context, o VisualOptions) (VisualShot, err
 		}
 		params.Clip, params.CaptureBeyondViewport = clip, new(true)
 		origin.X, origin.Y, width = clip.X, clip.Y, clip.Width
+	}
+	if err := checkPixels(o, params.Clip, view.Width, view.Height, view.DPR); err != nil {
+		return shot, err
 	}
 	var rects []struct{ X, Y, Width, Height float64 }
 	for _, m := range o.Masks {
@@ -138,4 +144,22 @@ func (p *Page) visualShot(ctx context.Context, o VisualOptions) (VisualShot, err
 			int(math.Ceil((r.X+r.Width-origin.X)*scale)), int(math.Ceil((r.Y+r.Height-origin.Y)*scale))))
 	}
 	return shot, nil
+}
+
+// checkPixels refuses a screenshot (of clip, else of the w by h viewport)
+// of more device pixels than o.MaxPixels.
+func checkPixels(o VisualOptions, clip *page.Viewport, w, h, dpr float64) error {
+	what, hint := "the viewport", "make the viewport smaller, or check one element of the page (target)"
+	if clip != nil {
+		what, w, h, hint = o.Target, clip.Width, clip.Height, "check a smaller part of it (target), or the viewport"
+	}
+	if dpr <= 0 {
+		dpr = 1
+	}
+	pw, ph := math.Ceil(w*dpr), math.Ceil(h*dpr)
+	if o.MaxPixels <= 0 || pw*ph <= float64(o.MaxPixels) {
+		return nil
+	}
+	return newError(KindInvalidInput, hint, "a screenshot of %s would be %.0fx%.0f pixels (%.0f megapixels), more than a visual check compares (%.0f megapixels)",
+		what, pw, ph, pw*ph/1e6, float64(o.MaxPixels)/1e6)
 }

@@ -277,3 +277,23 @@ func TestDownloadSizeLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestDownloadsFollowNoLinkOut: e2e-mcp-downloads (or a directory on the
+// way to it) made a link to a directory outside the file roots does not
+// carry a page's download there, under the page's file name: the download
+// is reported as not kept, and nothing lands outside.
+func TestDownloadsFollowNoLinkOut(t *testing.T) {
+	f := newFixture(t, filesAPI)
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "e2e-mcp-downloads")); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/files/downloads.html"})
+	out := mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Download report']"})
+	mustContain(t, "the click's answer", out, "### Downloads", "report.csv", "not kept")
+	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+		t.Errorf("the download went through the link, outside the file roots: %v", entries[0].Name())
+	}
+}

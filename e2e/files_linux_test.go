@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -23,9 +24,10 @@ func startHTTPIn(t *testing.T, dir string, env []string, args ...string) *httpSe
 
 // TestHTTPWritesNoFileItCouldRun: over HTTP a client cannot write over the
 // server's files (the dev-server script first of all) or through a link:
-// tools write only new files, without an executable bit, into the output
-// directory, which is not the working directory. Uploads read only from
-// roots the operator named.
+// tools write only new files, without an executable bit, into the client's
+// own directory of the output directory, which is not the working
+// directory. Uploads read only from roots the operator named, and the
+// client's own directory.
 func TestHTTPWritesNoFileItCouldRun(t *testing.T) {
 	f := newFixture(t)
 	env, _ := serverEnv(t)
@@ -39,13 +41,10 @@ func TestHTTPWritesNoFileItCouldRun(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("outside"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Link(secret, filepath.Join(out, "link.pdf")); err != nil {
-		t.Fatal(err)
-	}
 	if err := os.WriteFile(filepath.Join(work, ".env"), []byte("KEY=1"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := startHTTPIn(t, work, append(env, "E2E_MCP_OUTPUT_DIR="+out, "E2E_MCP_SERVER_COMMAND="+script, "E2E_MCP_CAPS=pdf"))
+	s := startHTTPIn(t, work, append(env, "E2E_MCP_OUTPUT_DIR="+out, "E2E_MCP_SERVER_COMMAND="+script, "E2E_MCP_CAPS=pdf,storage"))
 	c := s.client(t)
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/"})
 
@@ -60,10 +59,12 @@ func TestHTTPWritesNoFileItCouldRun(t *testing.T) {
 	if b, _ := os.ReadFile(script); string(b) != original {
 		t.Fatalf("the dev-server script was rewritten:\n%s", b)
 	}
-	// A relative path is a new file in the output directory, 0644.
+	// A relative path is a new file in the client's own directory of the
+	// output directory, 0644.
 	written := mustCall(t, c, "session_export_flow", map[string]any{"path": "devserver"})
-	mustContain(t, "export", written, filepath.Join(out, "devserver"))
-	fi, err := os.Stat(filepath.Join(out, "devserver"))
+	own := filepath.Join(out, namespaceOf(t, out, written))
+	mustContain(t, "export", written, filepath.Join(own, "devserver"))
+	fi, err := os.Stat(filepath.Join(own, "devserver"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +73,11 @@ func TestHTTPWritesNoFileItCouldRun(t *testing.T) {
 	}
 	// Never twice: an existing file, a hard link, a symbolic link.
 	wantError(t, call(t, c, "session_export_flow", map[string]any{"path": "devserver"}), "invalid_input", "already exists")
+	if err := os.Link(secret, filepath.Join(own, "link.pdf")); err != nil {
+		t.Fatal(err)
+	}
 	wantError(t, call(t, c, "browser_pdf_save", map[string]any{"path": "link.pdf"}), "invalid_input", "already exists")
-	if err := os.Symlink(script, filepath.Join(out, "sym.yaml")); err != nil {
+	if err := os.Symlink(script, filepath.Join(own, "sym.yaml")); err != nil {
 		t.Fatal(err)
 	}
 	wantError(t, call(t, c, "session_export_flow", map[string]any{"path": "sym.yaml"}), "invalid_input", "already exists")
@@ -85,9 +89,21 @@ func TestHTTPWritesNoFileItCouldRun(t *testing.T) {
 	}
 	// A PDF with no path is a new file in the output directory too.
 	pdf := mustCall(t, c, "browser_pdf_save", nil)
-	mustContain(t, "pdf", pdf, out+"/e2e-mcp-page-")
+	mustContain(t, "pdf", pdf, own+"/e2e-mcp-page-")
+	// A directory on the way that links out of the client's directory
+	// carries no write there.
+	if err := os.Symlink(outside, filepath.Join(own, "out")); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, call(t, c, "browser_pdf_save", map[string]any{"path": "out/x.pdf"}), "not_allowed", "output directory")
+	if _, err := os.Stat(filepath.Join(outside, "x.pdf")); err == nil {
+		t.Errorf("a write went through a linked directory")
+	}
 
-	// No --file-roots: no upload reads the server's files.
+	// No --file-roots: the client reads back what it saved, in its own
+	// directory, and no upload reads the server's files.
+	mustCall(t, c, "browser_storage_state", map[string]any{"filename": "state.json"})
+	mustCall(t, c, "browser_set_storage_state", map[string]any{"filename": filepath.Join(own, "state.json")})
 	wantError(t, call(t, c, "browser_file_upload", map[string]any{"paths": []any{filepath.Join(work, ".env")}}), "not_allowed", "--file-roots")
 }
 
@@ -147,6 +163,32 @@ func TestLocalWritesKeepNoLinkOrMode(t *testing.T) {
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".tmp") {
 			t.Errorf("temp file left: %s", e.Name())
+		}
+	}
+}
+
+// TestLocalTempFilesArePrivate: a PDF, a report or a storage state saved
+// without a path is a new file in the shared temp directory, readable by
+// its owner only (0600), whatever the umask.
+func TestLocalTempFilesArePrivate(t *testing.T) {
+	f := newFixture(t)
+	env, tmp := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+t.TempDir(), "E2E_MCP_CAPS=pdf,report,storage"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/"})
+	for _, tool := range []string{"browser_pdf_save", "session_report", "browser_storage_state"} {
+		out := mustCall(t, c, tool, nil)
+		m := regexp.MustCompile(regexp.QuoteMeta(tmp) + `/e2e-mcp-[^\s,:)]+`).FindString(out)
+		if m == "" {
+			t.Errorf("%s names no file in the temp directory %s:\n%s", tool, tmp, out)
+			continue
+		}
+		fi, err := os.Stat(m)
+		if err != nil {
+			t.Errorf("%s: %v", tool, err)
+			continue
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s wrote %s with mode %v, want 0600 in the shared temp directory", tool, m, fi.Mode().Perm())
 		}
 	}
 }

@@ -3,7 +3,9 @@ package e2e
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"image/png"
 	"net/http"
@@ -310,4 +312,39 @@ func TestVisualFlowUpdateSnapshots(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "pricing.snapshots", "live-pricing.diff.png")); err == nil {
 		t.Error("a passing run left the failure's diff behind")
 	}
+}
+
+// pngHeader is the start of a PNG that says it is w by h pixels: enough
+// for its size to be read, nothing to decode.
+func pngHeader(w, h uint32) []byte {
+	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32([]byte("IHDR"), w), h)
+	ihdr = append(ihdr, 8, 6, 0, 0, 0)
+	b := append([]byte("\x89PNG\r\n\x1a\n"), binary.BigEndian.AppendUint32(nil, uint32(len(ihdr)-4))...)
+	b = append(b, ihdr...)
+	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(ihdr))
+}
+
+// TestVisualCheckBoundsItsPixels: a visual check of an element bigger than
+// it compares (10000x10000) is refused before anything is captured, and so
+// is a baseline that says it is bigger, before it is decoded: neither
+// takes the server's memory.
+func TestVisualCheckBoundsItsPixels(t *testing.T) {
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": "data:text/html,<div id=big style='width:10000px;height:10000px;background:linear-gradient(red,blue)'></div><p id=small>Small</p>"})
+	out := mustFail(t, c, "browser_expect", map[string]any{"check": "screenshot", "target": "#big"}, "invalid_input")
+	mustContain(t, "a 10000x10000 element", out, "10000x10000", "megapixels", "target")
+	if _, err := os.Stat(filepath.Join(dir, "e2e-mcp-snapshots", "index-big.png")); err == nil {
+		t.Error("a baseline was written for the refused check")
+	}
+	snaps := filepath.Join(dir, "e2e-mcp-snapshots")
+	if err := os.MkdirAll(snaps, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(snaps, "small.png"), pngHeader(20000, 20000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = mustFail(t, c, "browser_expect", map[string]any{"check": "screenshot", "target": "#small", "expected": "small"}, "invalid_input")
+	mustContain(t, "a baseline of 20000x20000", out, "20000x20000", "megapixels")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,17 +21,13 @@ import (
 // downloadWait bounds how long an answer waits for its downloads to end.
 const downloadWait = 30 * time.Second
 
-// downloadDir is where downloads are kept: e2e-mcp-downloads in the first
-// file root (roots.go), or over HTTP the output directory's downloads.
-func (d *Deps) downloadDir(ctx context.Context) (string, error) {
-	fr, err := d.writeRoots(ctx)
-	if err != nil {
-		return "", err
-	}
+// downloadDir is where downloads are kept, in the first file root (over
+// HTTP, the caller's own directory of the output directory).
+func (d *Deps) downloadDir() string {
 	if d.Remote {
-		return filepath.Join(fr.base, "downloads"), nil
+		return "downloads"
 	}
-	return filepath.Join(fr.dirs[0], "e2e-mcp-downloads"), nil
+	return "e2e-mcp-downloads"
 }
 
 // deliverDownloads adds the downloads the call started to its answer.
@@ -56,7 +51,6 @@ type keptDownload struct {
 // keepDownloads moves finished downloads into the downloads directory.
 func (d *Deps) keepDownloads(ctx context.Context, list []browser.Download) []keptDownload {
 	var out []keptDownload
-	dir, dirErr := d.downloadDir(ctx)
 	for _, dl := range list {
 		k := keptDownload{Name: dl.Name, URL: dl.URL, State: dl.State, Size: dl.Size}
 		switch {
@@ -64,10 +58,8 @@ func (d *Deps) keepDownloads(ctx context.Context, list []browser.Download) []kep
 			k.Note = "not kept: " + dl.Error
 		case dl.State != "completed":
 			k.Note = "not finished: " + dl.State
-		case dirErr != nil:
-			k.Note = "not kept: " + dirErr.Error()
 		default:
-			path, size, err := moveDownload(dl.Path, dir, dl.Name)
+			path, size, err := d.moveDownload(ctx, dl.Path, dl.Name)
 			if err != nil {
 				k.Note = "not kept: " + err.Error()
 			} else {
@@ -79,43 +71,39 @@ func (d *Deps) keepDownloads(ctx context.Context, list []browser.Download) []kep
 	return out
 }
 
-// moveDownload moves Chrome's file to dir under name, or name (2), (3)...
-// when taken; a new file, 0644, never through a link.
-func moveDownload(from, dir, name string) (string, int64, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil { //nolint:gosec // a directory the user reads
+// moveDownload moves Chrome's file into the downloads directory under
+// name, or name (2), (3)... when taken: a new file, 0644, written as every
+// file a tool writes (files.go), so no link leads it out of the roots.
+func (d *Deps) moveDownload(ctx context.Context, from, name string) (string, int64, error) {
+	out, err := d.serverFile(ctx, "download", d.downloadDir(), name)
+	if err != nil {
 		return "", 0, err
 	}
+	out.fresh = true
 	src, err := os.Open(from) //nolint:gosec // Chrome's file in the profile we made
 	if err != nil {
 		return "", 0, err
 	}
 	defer src.Close() //nolint:errcheck // read only
-	ext := filepath.Ext(name)
-	stem := strings.TrimSuffix(name, ext)
+	base := filepath.Base(out.rel)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
 	for i := 1; i < 1000; i++ {
-		path := filepath.Join(dir, name)
+		o := out
 		if i > 1 {
-			path = filepath.Join(dir, fmt.Sprintf("%s (%d)%s", stem, i, ext))
+			o = out.sibling(fmt.Sprintf("%s (%d)%s", stem, i, ext))
 		}
-		dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o644) //nolint:gosec // a file the user reads
+		n, err := o.create(src)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
 			return "", 0, err
 		}
-		n, err := io.Copy(dst, src)
-		if cerr := dst.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			_ = os.Remove(path)
-			return "", 0, err
-		}
-		_ = os.Remove(from)
-		return path, n, nil
+		_ = os.Remove(from) // Chrome's copy, in the profile we made
+		return o.path, n, nil
 	}
-	return "", 0, fmt.Errorf("no free name for %s in %s", name, dir)
+	return "", 0, fmt.Errorf("no free name for %s in %s", name, filepath.Dir(out.path))
 }
 
 // reportDownloads adds a ### Downloads section and the structured list.

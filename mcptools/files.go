@@ -1,13 +1,20 @@
 package mcptools
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"go.uber.org/zap"
 )
 
 // Tools read and write files of the machine the server runs on: uploads
@@ -16,25 +23,112 @@ import (
 // and write inside the file roots (--file-roots, else the client's own
 // roots, else the working directory or e2e-mcp's files directory:
 // roots.go), overwriting files it names. A remote client (serve --http) is
-// not: it may read only inside roots the operator named (never its own
-// roots, which name its machine's files), and write only new
-// files inside the output directory (--output-dir), which is not the
-// working directory, so that no file it writes can be a script the server
-// later runs (the dev-server command) or a file of the project. Nothing
-// written ever has an executable bit, and no write follows a symbolic or
-// hard link out of where it may write.
+// not: it writes only new files, and only in its own directory of the
+// output directory (--output-dir, which is not the working directory, so
+// that no file it writes can be a script the server later runs or a file
+// of the project); it reads inside roots the operator named (never its own
+// roots, which name its machine's files) and in its own directory, never
+// in another client's.
+//
+// A remote client's directory is that of its session's namespace (§3,
+// Registry.ownerOf): its OAuth principal's, else its MCP session's, or the
+// shared one of --shared-sessions; held puts it in the call's context.
+//
+// Every file a tool writes goes through one writer, outputFile.create:
+// below a root directory it cannot leave (os.Root: no link at any
+// component leads out of it), a new file or one replaced whole (never
+// written through a link, no mode of the old file kept), 0644 for what
+// the user reads, 0600 for credentials and for anything in the shared temp
+// directory, never executable. A test (files_writers_test.go) fails when
+// code of this package writes a file any other way.
+
+// fileSpaceKey is the context key of the call's file namespace.
+type fileSpaceKey struct{}
+
+// withFileSpace returns ctx carrying the namespace of the session a call
+// is on (its Registry owner key): over HTTP its files are that
+// namespace's.
+func withFileSpace(ctx context.Context, owner string) context.Context {
+	return context.WithValue(ctx, fileSpaceKey{}, owner)
+}
+
+func fileSpaceOf(ctx context.Context) (string, bool) {
+	owner, ok := ctx.Value(fileSpaceKey{}).(string)
+	return owner, ok
+}
+
+// sharedSpace is the directory of the namespace of --shared-sessions.
+const sharedSpace = "shared"
+
+// namespaceName is the name of a namespace's directory in the output
+// directory: a hash of its owner key, which no client chooses (the
+// issuer's subject, or the server's MCP session id) and none can make
+// collide with another's; the log says whose it is when it is made.
+func namespaceName(owner string) string {
+	if owner == "" {
+		return sharedSpace
+	}
+	sum := sha256.Sum256([]byte(owner))
+	return hex.EncodeToString(sum[:16])
+}
+
+// namespaceDir is the call's own directory in the output directory, made
+// (0700) the first time.
+func (d *Deps) namespaceDir(ctx context.Context) (string, error) {
+	owner, ok := fileSpaceOf(ctx)
+	if !ok {
+		return "", errors.New("the call is on no session, and over HTTP every file belongs to a session's namespace")
+	}
+	out, err := filepath.EvalSymlinks(d.OutputDir)
+	if err != nil {
+		return "", fmt.Errorf("the output directory: %w", err)
+	}
+	r, err := os.OpenRoot(out)
+	if err != nil {
+		return "", fmt.Errorf("the output directory: %w", err)
+	}
+	defer r.Close() //nolint:errcheck // a directory opened to look in
+	name := namespaceName(owner)
+	switch err := r.Mkdir(name, 0o700); {
+	case err == nil:
+		if d.Logger != nil {
+			d.Logger.Info("file namespace made", zap.String("dir", filepath.Join(out, name)), zap.String("owner", owner))
+		}
+	case !errors.Is(err, fs.ErrExist):
+		return "", fmt.Errorf("the output directory: %w", err)
+	}
+	if fi, err := r.Lstat(name); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s in the output directory is not a directory", name)
+	}
+	return filepath.Join(out, name), nil
+}
+
+// Where a remote client's roots come from, as answers name it.
+const (
+	fromNamespace = "your directory in the output directory"
+	fromRemote    = "--file-roots and " + fromNamespace
+)
 
 // readRoots are the directories files may be read from.
 func (d *Deps) readRoots(ctx context.Context) (fileRoots, error) {
-	if d.Remote {
-		if len(d.FileRoots) > 0 {
-			return fileRoots{dirs: d.FileRoots, from: fromFlag}, nil
+	if !d.Remote {
+		return d.localRoots(ctx)
+	}
+	fr := fileRoots{dirs: append([]string(nil), d.FileRoots...), from: fromFlag}
+	if d.OutputDir != "" {
+		own, err := d.namespaceDir(ctx)
+		if err != nil {
+			return fileRoots{}, err
 		}
+		fr.dirs, fr.from, fr.own = append(fr.dirs, own), fromRemote, own
+		fr.fenced, _ = filepath.EvalSymlinks(d.OutputDir)
+	}
+	if len(fr.dirs) == 0 {
 		return fileRoots{}, &ToolError{Type: ErrNotAllowed,
 			Message:    "over HTTP this server reads no files of its machine: its operator has named no --file-roots",
 			Suggestion: "ask the operator to start e2e-mcp with --file-roots naming a directory of files to upload"}
 	}
-	return d.localRoots(ctx)
+	return fr, nil
 }
 
 // uploadPaths checks that each path is an absolute path of a regular file
@@ -47,7 +141,9 @@ func (d *Deps) uploadPaths(ctx context.Context, paths []string) ([]string, error
 }
 
 // readablePaths checks paths the way uploadPaths does, for the argument
-// named list (each path of a list of more than one is list[i]).
+// named list (each path of a list of more than one is list[i]). Over HTTP
+// a file in the output directory is readable only in the caller's own
+// directory, even when the operator named the output directory a root.
 func (d *Deps) readablePaths(ctx context.Context, list string, paths []string) ([]string, error) {
 	fr, err := d.readRoots(ctx)
 	if err != nil {
@@ -76,7 +172,7 @@ func (d *Deps) readablePaths(ctx context.Context, list string, paths []string) (
 		if err != nil {
 			return nil, invalidInput(field, "%q: no such file", pth)
 		}
-		if !insideAny(resolved, real) {
+		if !insideAny(resolved, real) || fr.fenced != "" && insideAny(resolved, []string{fr.fenced}) && !insideAny(resolved, []string{fr.own}) {
 			return nil, outside
 		}
 		if fi, err := os.Stat(resolved); err != nil || !fi.Mode().IsRegular() {
@@ -100,25 +196,37 @@ func realPaths(dirs []string) []string {
 
 // insideAny reports whether path is one of roots or below one.
 func insideAny(path string, roots []string) bool {
-	for _, r := range roots {
-		rel, err := filepath.Rel(r, path)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-			return true
-		}
-	}
-	return false
+	return rootOf(path, roots) != ""
 }
 
-// outputFile is where a tool will write: checked by [Deps.outputPath],
-// written by write.
+// rootOf is the deepest of roots that path is, or is below ("": none).
+func rootOf(path string, roots []string) string {
+	best := ""
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, path)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) && len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// outputFile is one file a tool writes: a path below a root directory
+// that no write leaves, and how it is written. Made by [Deps.outputPath]
+// (a file the agent names, or a temp file), [Deps.serverFile] (one the
+// server names in a directory of its own: baselines, downloads) or
+// userDirFile (the CLI's user's); written by create.
 type outputFile struct {
-	path  string
+	root  string // the directory no write leaves, its links resolved
+	rel   string // the file, below root
+	path  string // root/rel: what answers name
 	field string
 	// fresh: the file must not exist (remote clients).
 	fresh bool
 	// temp: a name made up for it (no path given), removed by discard.
 	temp bool
-	// mode is the file's permissions (0: 0644); 0600 for credentials.
+	// mode is the file's permissions (0: 0644); 0600 for credentials and
+	// for files in the shared temp directory.
 	mode os.FileMode
 }
 
@@ -129,57 +237,96 @@ func (o *outputFile) perm() os.FileMode {
 	return 0o644
 }
 
+// sibling is the file name in the same directory, written the same way.
+func (o *outputFile) sibling(name string) *outputFile {
+	s := *o
+	s.rel = filepath.Join(filepath.Dir(o.rel), name)
+	s.path = filepath.Join(o.root, s.rel)
+	s.temp = false
+	return &s
+}
+
 // discard removes a made-up file that will not be written after all.
 func (o *outputFile) discard() {
 	if o.temp {
-		_ = os.Remove(o.path)
+		o.remove()
 	}
 }
 
-// outputPath checks where a tool may write a file and returns it, unwritten.
-// Locally: inside the file roots (relative paths start in the working
-// directory). Over HTTP: a new file in the output directory (relative paths
-// start there). Without a path: a new file named after pattern, in the temp
-// directory (locally) or the output directory.
+// remove removes the file (a stale one), never anything outside the root.
+func (o *outputFile) remove() {
+	if r, err := os.OpenRoot(o.root); err == nil {
+		_ = r.Remove(o.rel)
+		_ = r.Close()
+	}
+}
+
+// read is the file's content, at most max bytes (fs.ErrNotExist when
+// there is none); anything but a regular file is refused.
+func (o *outputFile) read(maxBytes int64) ([]byte, error) {
+	r, err := os.OpenRoot(o.root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close() //nolint:errcheck // read only
+	fi, err := r.Lstat(o.rel)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", o.path)
+	}
+	if fi.Size() > maxBytes {
+		return nil, fmt.Errorf("%s is %d bytes, more than %d", o.path, fi.Size(), maxBytes)
+	}
+	return r.ReadFile(o.rel)
+}
+
+// outputPath checks where a tool may write a file the agent names and
+// returns it, unwritten. Locally: inside the file roots (relative paths
+// start in the working directory, or the first client root). Over HTTP: a
+// new file in the caller's own directory of the output directory
+// (relative paths start there). Without a path: a new file named after
+// pattern, 0600 in the temp directory (locally) or in the caller's
+// directory.
 func (d *Deps) outputPath(ctx context.Context, field, path, pattern string) (*outputFile, error) {
 	fr, err := d.writeRoots(ctx)
 	if err != nil {
 		return nil, err
 	}
-	base, roots := fr.base, fr.dirs
 	if path == "" {
+		dir, mode := fr.base, os.FileMode(0)
 		if !d.Remote {
-			base = os.TempDir()
+			dir, mode = os.TempDir(), 0o600
 		}
-		f, err := os.CreateTemp(base, "e2e-mcp-"+pattern)
-		if err != nil {
-			return nil, fmt.Errorf("create output file: %w", err)
-		}
-		name := f.Name()
-		_ = f.Close()
-		// The name is ours now: write replaces the empty file.
-		return &outputFile{path: name, field: field, temp: true}, nil
+		return newTempFile(dir, "e2e-mcp-"+pattern, field, mode)
 	}
 	abs := path
 	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(base, abs)
+		abs = filepath.Join(fr.base, abs)
 	}
-	// The directory must exist; its links are resolved so that none leads
-	// out of the roots.
-	dir, err := filepath.EvalSymlinks(filepath.Dir(filepath.Clean(abs)))
+	abs = filepath.Clean(abs)
+	// Refused before it is looked at, so that the answer tells nothing of
+	// what exists outside the roots. Then the directory must exist; its
+	// links are resolved so that none leads out of the roots (and create
+	// refuses any that appears later).
+	if !insideAny(abs, append(realPaths(fr.dirs), fr.dirs...)) {
+		return nil, outsideOutput(field, path, fr, d.Remote)
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
 	if err != nil {
 		return nil, invalidInput(field, "%q: its directory does not exist", path)
 	}
 	abs = filepath.Join(dir, filepath.Base(abs))
-	if !insideAny(abs, realPaths(roots)) {
+	root := rootOf(abs, realPaths(fr.dirs))
+	if root == "" {
 		return nil, outsideOutput(field, path, fr, d.Remote)
 	}
-	for _, r := range realPaths(roots) {
-		if abs == r {
-			return nil, invalidInput(field, "%q is a directory: name a file in it", path)
-		}
+	if abs == root {
+		return nil, invalidInput(field, "%q is a directory: name a file in it", path)
 	}
-	o := &outputFile{path: abs, field: field, fresh: d.Remote}
+	rel, _ := filepath.Rel(root, abs)
+	o := &outputFile{root: root, rel: rel, path: abs, field: field, fresh: d.Remote}
 	if fi, err := os.Lstat(abs); err == nil {
 		if err := o.checkExisting(fi); err != nil {
 			return nil, err
@@ -188,23 +335,113 @@ func (d *Deps) outputPath(ctx context.Context, field, path, pattern string) (*ou
 	return o, nil
 }
 
+// serverFile is a file the server names (a baseline, a download) in a
+// directory of its own, sub, in the first write root: the caller's own
+// directory over HTTP. sub is made if missing, within the root.
+func (d *Deps) serverFile(ctx context.Context, field, sub, name string) (*outputFile, error) {
+	fr, err := d.writeRoots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root, err := filepath.EvalSymlinks(fr.dirs[0])
+	if err != nil {
+		return nil, err
+	}
+	return newFileIn(root, sub, name, field, d.Remote)
+}
+
+// userDirFile is a file in a directory the CLI's user named (a flow's
+// baselines, `run --report`): the directory is made if missing and its
+// links followed, as the user named it; nothing below it leads out of it.
+func userDirFile(dir, name, field string) (*outputFile, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil { //nolint:gosec // a directory the user named, of files they read
+		return nil, err
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	return newFileIn(root, filepath.Dir(name), filepath.Base(name), field, false)
+}
+
+// newFileIn is name in root's sub (made if missing, within root).
+func newFileIn(root, sub, name, field string, fresh bool) (*outputFile, error) {
+	if name = filepath.Base(name); name == "." || name == ".." || name == string(filepath.Separator) {
+		return nil, fmt.Errorf("%q is not a file name", name)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close() //nolint:errcheck // opened to make a directory in
+	if err := r.MkdirAll(sub, 0o755); err != nil {
+		return nil, err
+	}
+	rel := filepath.Join(sub, name)
+	return &outputFile{root: root, rel: rel, path: filepath.Join(root, rel), field: field, fresh: fresh}, nil
+}
+
+// newTempFile makes a new empty file named after pattern in dir, for a
+// tool to write later (create replaces it).
+func newTempFile(dir, pattern, field string, mode os.FileMode) (*outputFile, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("create output file: %w", err)
+	}
+	o := &outputFile{root: root, field: field, temp: true, mode: mode}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("create output file: %w", err)
+	}
+	defer r.Close() //nolint:errcheck // opened to make a file in
+	f, rel, err := createUnique(r, ".", pattern, o.perm())
+	if err != nil {
+		return nil, fmt.Errorf("create output file: %w", err)
+	}
+	_ = f.Close()
+	o.rel, o.path = rel, filepath.Join(root, rel)
+	return o, nil
+}
+
+// createUnique makes a new file in dir of r, named after pattern with a
+// random part for its last '*' (or at its end).
+func createUnique(r *os.Root, dir, pattern string, perm os.FileMode) (*os.File, string, error) {
+	prefix, suffix := pattern, ""
+	if i := strings.LastIndex(pattern, "*"); i >= 0 {
+		prefix, suffix = pattern[:i], pattern[i+1:]
+	}
+	for range 100 {
+		rel := filepath.Join(dir, prefix+rand.Text()[:10]+suffix)
+		f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, rel, err
+	}
+	return nil, "", fmt.Errorf("no free name for %s", pattern)
+}
+
 // writeRoots are the roots a file may be written inside, and the
 // directory relative paths start in.
 func (d *Deps) writeRoots(ctx context.Context) (fileRoots, error) {
-	if d.Remote {
-		if d.OutputDir == "" {
-			return fileRoots{}, &ToolError{Type: ErrNotAllowed, Message: "over HTTP this server has no output directory, so it writes no files",
-				Suggestion: "leave path out to get the content in the answer where the tool can, or ask the operator to set --output-dir"}
-		}
-		return fileRoots{dirs: []string{d.OutputDir}, from: "--output-dir", base: d.OutputDir}, nil
+	if !d.Remote {
+		return d.localRoots(ctx)
 	}
-	return d.localRoots(ctx)
+	if d.OutputDir == "" {
+		return fileRoots{}, &ToolError{Type: ErrNotAllowed, Message: "over HTTP this server has no output directory, so it writes no files",
+			Suggestion: "leave path out to get the content in the answer where the tool can, or ask the operator to set --output-dir"}
+	}
+	own, err := d.namespaceDir(ctx)
+	if err != nil {
+		return fileRoots{}, err
+	}
+	return fileRoots{dirs: []string{own}, from: fromNamespace, base: own}, nil
 }
 
 func outsideOutput(field, path string, fr fileRoots, remote bool) *ToolError {
 	if remote {
-		return &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside the output directory %s; over HTTP files are written only there", field, path, fr.dirs[0]),
-			Suggestion: "give a new file name (relative paths start in the output directory), or leave path out"}
+		return &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside your directory of the output directory, %s; over HTTP files are written only there", field, path, fr.dirs[0]),
+			Suggestion: "give a new file name (relative paths start in your directory), or leave path out"}
 	}
 	return &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %q is outside the directories files may be saved in: %s", field, path, fr),
 		Suggestion: fmt.Sprintf("give a path inside one of them (relative paths start in %s), leave it out for a temp file, %s", fr.base, fr.hint())}
@@ -226,56 +463,88 @@ func (o *outputFile) checkExisting(fi fs.FileInfo) error {
 	return nil
 }
 
-// write writes data to the file. A new file is created exclusively (a
-// name that appeared since the check, or a link, makes it fail); an
-// existing one is replaced by a new file renamed over it, so that the
-// write never goes through a link and no mode of the old file (an
-// executable bit) carries over. Files are 0644, or o.mode.
+// write writes data to the file, as create does; a failure is the
+// agent's to act on.
 func (o *outputFile) write(data []byte) error {
-	fail := func(err error) error {
-		return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("%s: cannot write %s: %v", o.field, o.path, err),
-			Suggestion: "give a writable path where this server may write"}
+	_, err := o.create(bytes.NewReader(data))
+	var te *ToolError
+	switch {
+	case err == nil || errors.As(err, &te):
+		return err
+	case errors.Is(err, fs.ErrExist):
+		return invalidInput(o.field, "%q already exists; over HTTP a tool writes only new files: give a new name", o.path)
 	}
-	if o.fresh {
-		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, o.perm()) //nolint:gosec // files the user asked for, readable as any file they save
-		if errors.Is(err, fs.ErrExist) {
-			return invalidInput(o.field, "%q already exists; over HTTP a tool writes only new files: give a new name", o.path)
-		}
-		if err != nil {
-			return fail(err)
-		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			_ = os.Remove(o.path)
-			return fail(err)
-		}
-		return nil
-	}
-	if fi, err := os.Lstat(o.path); err == nil {
-		if err := o.checkExisting(fi); err != nil {
-			return err
-		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(o.path), "."+filepath.Base(o.path)+".*.tmp")
+	return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("%s: cannot write %s: %v", o.field, o.path, err),
+		Suggestion: "give a writable path where this server may write"}
+}
+
+// create writes what src holds to the file, the one way this package
+// writes a file. Everything happens inside the root (os.Root): no link at
+// any component of the path leads out of it. A fresh file is created
+// exclusively (an existing name, or a link, makes it fail with
+// fs.ErrExist); otherwise a new file is renamed over the old, so that the
+// write never goes through a link and no mode of the old file (an
+// executable bit) carries over. The file has exactly o.perm().
+func (o *outputFile) create(src io.Reader) (int64, error) {
+	r, err := os.OpenRoot(o.root)
 	if err != nil {
-		return fail(err)
+		return 0, err
 	}
-	_, err = tmp.Write(data)
+	defer r.Close() //nolint:errcheck // the files are closed and checked below
+	if o.fresh {
+		f, err := r.OpenFile(o.rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, o.perm())
+		if err != nil {
+			return 0, err
+		}
+		n, err := fill(f, src, o.perm())
+		if err != nil {
+			_ = r.Remove(o.rel)
+		}
+		return n, err
+	}
+	if fi, err := r.Lstat(o.rel); err == nil {
+		if err := o.checkExisting(fi); err != nil {
+			return 0, err
+		}
+	}
+	f, tmp, err := createUnique(r, filepath.Dir(o.rel), "."+filepath.Base(o.rel)+".*.tmp", 0o600)
+	if err != nil {
+		return 0, err
+	}
+	n, err := fill(f, src, o.perm())
 	if err == nil {
-		err = tmp.Chmod(o.perm())
+		err = r.Rename(tmp, o.rel)
 	}
-	if cerr := tmp.Close(); err == nil {
+	if err != nil {
+		_ = r.Remove(tmp)
+		return 0, err
+	}
+	return n, nil
+}
+
+// fill copies src into a new file, gives it its mode (whatever the
+// umask), and closes it.
+func fill(f *os.File, src io.Reader, perm os.FileMode) (int64, error) {
+	n, err := io.Copy(f, src)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), o.path)
-	}
+	return n, err
+}
+
+// WriteUserFile writes data to rel in dir, for the CLI's user, who named
+// dir on the command line (`run --report`, --artifacts, --junit): dir is
+// made if missing and its links followed, as named; rel's directories are
+// made below it, none leads out of it, and the file is replaced whole by a
+// new 0644 one (no link followed, a file with other hard links refused).
+func WriteUserFile(dir, rel string, data []byte) error {
+	o, err := userDirFile(dir, rel, "file")
 	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fail(err)
+		return err
 	}
-	return nil
+	_, err = o.create(bytes.NewReader(data))
+	return err
 }

@@ -7,9 +7,6 @@ import (
 	"syscall"
 )
 
-// noFollow makes opening a file fail when its last component is a link.
-const noFollow = syscall.O_NOFOLLOW
-
 // linkCount is the number of names (hard links) a file has.
 func linkCount(fi fs.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {

@@ -17,7 +17,8 @@ import (
 //	instrument  metrics, and a panic becomes an internal_error result
 //	limit       the per-client rate limit on calls
 //	bind        the arguments checked (sizes, then the schema) and bound to T
-//	held        the session held for the call, with the request on it; the
+//	held        the session held for the call, with the request on it and
+//	            its namespace, whose files it writes (files.go); the
 //	            secrets its arguments carry marked, and the answer masked
 //	            (secrets.go); a cancellation said as such; the downloads
 //	            it started waited for and reported (downloads.go)
@@ -104,6 +105,8 @@ func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx con
 		if err != nil {
 			return errorResult(name, err), nil
 		}
+		// The call's files are its session's namespace's (files.go).
+		callCtx = withFileSpace(callCtx, s.key.owner)
 		s.req = req
 		defer func() {
 			s.req = mcp.CallToolRequest{}

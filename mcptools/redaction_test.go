@@ -28,7 +28,7 @@ var writerTable = map[string]string{
 	"mcptools.diagnosed: clientLog":                "client log: the message masked with the session's set",
 	"mcptools.storageStateTool: write":             "not masked on purpose: a storage state file holds the session's cookies (0600, never echoed)",
 	"mcptools.Deps.expectScreenshot: write":        "not text: a baseline image",
-	"mcptools.Deps.attach: write":                  "not text: a visual check's actual and diff images",
+	"mcptools.attach: write":                       "not text: a visual check's actual and diff images",
 	"mcptools.snapshotToFile: write":               "no secret: a snapshot names password fields, never their values",
 	"mcptools.pdfTool: write":                      "not text: the page as PDF",
 	"mcptools.Deps.renderReport: report.Render":    "session report: report.Options.Secrets is the session's set",
@@ -38,16 +38,14 @@ var writerTable = map[string]string{
 	"mcptools.networkRequestTool: write":           "not ours to mask: the response body the agent asked to save",
 	"mcptools.exportPlaywright: playwright.Export": "Playwright spec: made of the recorded steps (flowArgs)",
 	"mcptools.exportPlaywright: write":             "Playwright spec: what Export wrote",
-	"mcptools.moveDownload: os.OpenFile":           "not ours to mask: a file the page downloaded",
-	"mcptools.outputFile.write: os.OpenFile":       "the one file writer itself",
 	"main.runFlow: write":                          "run report: reporter.write, rendered by mcptools.renderReport",
-	"main.reporter.write: os.WriteFile":            "run report: as above",
-	"main.saveArtifacts: os.WriteFile":             "artifacts: the failure's text masked in runFlow (the run's set), images",
-	"main.writeJUnit: os.WriteFile":                "JUnit: messages masked with the run's set",
+	"main.reporter.write: mcptools.WriteUserFile":  "run report: as above",
+	"main.saveArtifacts: mcptools.WriteUserFile":   "artifacts: the failure's text masked in runFlow (the run's set), images",
+	"main.writeJUnit: mcptools.WriteUserFile":      "JUnit: messages masked with the run's set",
 	"main.writeJUnit: xml.MarshalIndent":           "JUnit: as above",
 	"main.convertMain: playwright.Export":          "not a session's: specs of flow files a person wrote",
 	"main.convertMain: write":                      "not a session's: as above",
-	"main.convertMain: os.WriteFile":               "not a session's: as above",
+	"main.convertMain: mcptools.WriteUserFile":     "not a session's: as above",
 	"main.serve: os.Create":                        "not a session's: the CPU profile the operator asked for",
 	"cli.screenshotShape: os.WriteFile":            "the CLI's screenshot file: an image from a masked answer",
 	"cli.startDaemon: os.OpenFile":                 "the CLI daemon's own log file: its logger masks at the sink",
@@ -58,7 +56,7 @@ var writerTable = map[string]string{
 // JUnit document, the client's log. A call counts when its function (or
 // method) has one of these names.
 var sinks = []string{"clientLog", "write", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
-	"playwright.Export", "xml.MarshalIndent", "xml.Marshal"}
+	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile"}
 
 // TestRedactionWriters finds every writer of mcptools and cmd/e2e-mcp (a
 // call of a sink) and holds the list to writerTable, both ways; it also

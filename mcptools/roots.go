@@ -40,11 +40,14 @@ const (
 )
 
 // fileRoots are the directories in effect for a call, where they come
-// from, and the directory relative paths start in.
+// from, and the directory relative paths start in. Over HTTP, fenced is
+// the output directory, whose files a client reads only in own, its
+// directory.
 type fileRoots struct {
-	dirs []string
-	from string
-	base string
+	dirs        []string
+	from        string
+	base        string
+	fenced, own string
 }
 
 func (r fileRoots) String() string { return strings.Join(r.dirs, ", ") + " (" + r.from + ")" }
@@ -56,6 +59,8 @@ func (r fileRoots) hint() string {
 		return "or start the server with other --file-roots"
 	case fromClient:
 		return "or add its directory to the client's workspace roots (the server's --file-roots would replace them)"
+	case fromRemote, fromNamespace:
+		return "or ask the operator to name its directory in --file-roots"
 	default:
 		return "or start the server with --file-roots (E2E_MCP_FILE_ROOTS) naming the project's directory"
 	}

@@ -9,9 +9,8 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -26,13 +25,21 @@ import (
 // of a name writes the baseline and passes; a later one fails with the
 // baseline, the actual image and a diff attached, and the last two written
 // next to the baseline (NAME.actual.png, NAME.diff.png). MCP sessions keep
-// baselines in e2e-mcp-snapshots/ of the first file root (over HTTP: the
-// output directory); `e2e-mcp run` keeps them next to the flow file, in
-// FLOW.snapshots/ (Deps.Baselines).
+// baselines in e2e-mcp-snapshots/ of the first file root (over HTTP: of
+// the caller's own directory of the output directory, so that no client
+// compares with another's); `e2e-mcp run` keeps them next to the flow file,
+// in FLOW.snapshots/ (Deps.Baselines). A check compares at most
+// maxVisualPixels.
 
 const (
 	snapshotDirName = "e2e-mcp-snapshots"
 	maxMasks        = 20
+	// maxVisualPixels bounds the images a check decodes and compares (a
+	// screenshot, the one before it, the baseline, its masked copy and a
+	// failure's diff may be alive at once, 4 bytes a pixel): at 16
+	// megapixels, as 4000x4000 or 1280x12500, a check's heap stays near
+	// 250 MB (a 10000x10000 element took the server to 3.6 GB).
+	maxVisualPixels = 16_000_000
 )
 
 // baselineNameRE is what a baseline's name may be: a file name, no path;
@@ -78,40 +85,50 @@ func baselineName(given, pageURL, target string) (string, error) {
 	return name, nil
 }
 
-// baselineDir is the directory of a session's baselines, made if missing,
-// and whether its checks rewrite them.
-func (d *Deps) baselineDir(ctx context.Context, s *Session) (dir string, update, trusted bool, err error) {
+// baselineFile is a check's baseline, name.png, written as every file a
+// tool writes (files.go): in the flow's directory of baselines under
+// `e2e-mcp run`, else in e2e-mcp-snapshots/ of the first file root (over
+// HTTP: of the caller's own directory of the output directory); update
+// says the check rewrites it.
+func (d *Deps) baselineFile(ctx context.Context, s *Session, name string) (out *outputFile, update bool, err error) {
 	if d.Baselines != nil {
 		if dir, update := d.Baselines(s.ID); dir != "" {
-			return dir, update, true, os.MkdirAll(dir, 0o755)
+			out, err := userDirFile(dir, name+".png", "expected")
+			return out, update, err
 		}
 	}
-	fr, err := d.writeRoots(ctx)
-	if err != nil {
-		return "", false, false, err
-	}
-	dir = filepath.Join(fr.dirs[0], snapshotDirName)
-	return dir, false, false, os.MkdirAll(dir, 0o755)
+	out, err = d.serverFile(ctx, "expected", snapshotDirName, name+".png")
+	return out, false, err
 }
 
-// baselineFile is one of the check's files, inside the roots; it is
-// written as every file a tool writes (files.go: no link followed, nothing
-// but a regular file replaced, over HTTP only new files).
-func (d *Deps) baselineFile(ctx context.Context, dir, file string, trusted bool) (*outputFile, error) {
-	real, err := filepath.EvalSymlinks(dir)
+// readBaseline is the baseline out holds, or nil when there is none yet.
+// Its size is read first: a PNG that says it is bigger than a check
+// compares is refused before it is decoded.
+func readBaseline(out *outputFile) (*image.RGBA, error) {
+	raw, err := out.read(4*maxVisualPixels + 1<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	notPNG := func(err error) error {
+		return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("the baseline %s is not a PNG a check can use: %v", out.path, err),
+			Suggestion: "delete it: the next check writes a new one"}
+	}
 	if err != nil {
-		return nil, err
+		return nil, notPNG(err)
 	}
-	if !trusted {
-		fr, err := d.writeRoots(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if !insideAny(real, realPaths(fr.dirs)) {
-			return nil, outsideOutput("expected", filepath.Join(dir, file), fr, d.Remote)
-		}
+	cfg, err := png.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return nil, notPNG(err)
 	}
-	return &outputFile{path: filepath.Join(real, file), field: "expected", fresh: d.Remote && !trusted}, nil
+	if px := int64(cfg.Width) * int64(cfg.Height); px > maxVisualPixels {
+		return nil, notPNG(fmt.Errorf("it is %dx%d pixels (%d megapixels), more than a visual check compares (%d megapixels)",
+			cfg.Width, cfg.Height, px/1_000_000, maxVisualPixels/1_000_000))
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		return nil, notPNG(err)
+	}
+	return owned(img), nil
 }
 
 // visualOptions are the comparison's options of a visual check.
@@ -148,31 +165,23 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 	if err != nil {
 		return nil, err
 	}
-	dir, update, trusted, err := d.baselineDir(ctx, s)
+	out, update, err := d.baselineFile(ctx, s, name)
 	if err != nil {
+		var te *ToolError
+		if errors.As(err, &te) {
+			return nil, err
+		}
 		return nil, &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("expected: cannot make the baselines' directory: %v", err),
 			Suggestion: "give the server a writable file root (--file-roots)"}
 	}
-	out, err := d.baselineFile(ctx, dir, name+".png", trusted)
-	if err != nil {
-		return nil, err
-	}
 	var base *image.RGBA
-	if fi, err := os.Lstat(out.path); err == nil && !update {
-		if !fi.Mode().IsRegular() {
-			return nil, invalidInput("expected", "the baseline %s is not a regular file", out.path)
-		}
-		if raw, err := os.ReadFile(out.path); err == nil {
-			img, err := png.Decode(bytes.NewReader(raw))
-			if err != nil {
-				return nil, &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("the baseline %s is not a PNG: %v", out.path, err),
-					Suggestion: "delete it: the next check writes a new one"}
-			}
-			base = imagediff.RGBA(img)
+	if !update {
+		if base, err = readBaseline(out); err != nil {
+			return nil, err
 		}
 	}
 	c := visualCheck{base: base, opts: opts}
-	err = p.CaptureStill(ctx, browser.VisualOptions{Target: a.Target, Masks: a.Mask}, timeout, c.next)
+	err = p.CaptureStill(ctx, browser.VisualOptions{Target: a.Target, Masks: a.Mask, MaxPixels: maxVisualPixels}, timeout, c.next)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +194,7 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 	r.set("baseline", out.path)
 	switch {
 	case c.stable == nil:
-		return nil, c.unstable(ctx, d, dir, name, trusted, timeout)
+		return nil, c.unstable(out, name, timeout)
 	case base == nil:
 		var b bytes.Buffer
 		if err := png.Encode(&b, c.stable); err != nil {
@@ -203,16 +212,16 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 		r.set("expect", map[string]any{"pass": true, "baseline": verb, "name": name})
 		return r.build(), nil
 	case c.sizeErr != nil:
-		return nil, c.failed(ctx, d, dir, name, trusted, out.path, fmt.Sprintf("FAIL: %s does not match baseline %s: %v", what, name, c.sizeErr))
+		return nil, c.failed(out, name, fmt.Sprintf("FAIL: %s does not match baseline %s: %v", what, name, c.sizeErr))
 	case !c.res.Pass:
 		res := c.res
-		return nil, c.failed(ctx, d, dir, name, trusted, out.path, fmt.Sprintf(
+		return nil, c.failed(out, name, fmt.Sprintf(
 			"FAIL: %s does not match baseline %s: %d pixel(s) differ (%.2f%% of %dx%d, %d allowed), within x %d-%d, y %d-%d (image pixels); %d anti-aliased pixel(s) not counted",
 			what, name, res.Diff, 100*res.Ratio(), res.Width, res.Height, max(opts.MaxDiffPixels, int(opts.MaxDiffRatio*float64(res.Width*res.Height))),
 			res.Bounds.Min.X, res.Bounds.Max.X-1, res.Bounds.Min.Y, res.Bounds.Max.Y-1, res.AntiAliased))
 	}
 	for _, f := range []string{name + ".actual.png", name + ".diff.png"} {
-		_ = os.Remove(filepath.Join(filepath.Dir(out.path), f)) // a passed check leaves no stale failure behind
+		out.sibling(f).remove() // a passed check leaves no stale failure behind
 	}
 	r.resultf("PASS: %s matches baseline %s (%d pixel(s) differ, %d anti-aliased not counted).", what, name, c.res.Diff, c.res.AntiAliased)
 	r.set("expect", map[string]any{"pass": true, "name": name, "diffPixels": c.res.Diff, "antiAliasedPixels": c.res.AntiAliased})
@@ -227,7 +236,6 @@ type visualCheck struct {
 	opts    imagediff.Options
 	prev    *image.RGBA
 	stable  *image.RGBA // the last screenshot that was the same as the one before (masks painted)
-	baseM   *image.RGBA // the baseline with the same masks painted
 	res     imagediff.Result
 	sizeErr error
 }
@@ -237,7 +245,7 @@ func (c *visualCheck) next(shot browser.VisualShot) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read the screenshot: %w", err)
 	}
-	img := imagediff.RGBA(dec)
+	img := owned(dec)
 	imagediff.Mask(img, shot.Masks)
 	first := c.prev == nil
 	still := !first && imagediff.Equal(c.prev, img)
@@ -251,14 +259,17 @@ func (c *visualCheck) next(shot browser.VisualShot) (bool, error) {
 	if c.base == nil {
 		return true, nil
 	}
-	baseM := imagediff.RGBA(c.base)
-	imagediff.Mask(baseM, shot.Masks)
+	baseM := c.base
+	if len(shot.Masks) > 0 {
+		baseM = imagediff.RGBA(c.base)
+		imagediff.Mask(baseM, shot.Masks)
+	}
 	res, err := imagediff.Compare(baseM, img, c.opts)
 	var se *imagediff.SizeError
 	switch {
 	case errors.As(err, &se):
 		if still {
-			c.sizeErr, c.baseM = se, baseM
+			c.sizeErr = se
 		}
 		return still, nil
 	case err != nil:
@@ -268,13 +279,23 @@ func (c *visualCheck) next(shot browser.VisualShot) (bool, error) {
 		return true, nil
 	}
 	if still {
-		c.res, c.baseM = res, baseM
+		c.res = res
 	}
 	return false, nil
 }
 
+// owned is a decoded image as RGBA at 0,0: itself when it is one already
+// (a screenshot: PNG's truecolor decodes so), else a copy. A check holds
+// several images of up to maxVisualPixels at once: no copy it can spare.
+func owned(img image.Image) *image.RGBA {
+	if rgba, ok := img.(*image.RGBA); ok && rgba.Rect.Min == (image.Point{}) {
+		return rgba
+	}
+	return imagediff.RGBA(img)
+}
+
 // unstable is the failure of a page that never held still.
-func (c *visualCheck) unstable(ctx context.Context, d *Deps, dir, name string, trusted bool, timeout time.Duration) error {
+func (c *visualCheck) unstable(out *outputFile, name string, timeout time.Duration) error {
 	within := "the action timeout"
 	if timeout > 0 {
 		within = timeout.String()
@@ -283,42 +304,38 @@ func (c *visualCheck) unstable(ctx context.Context, d *Deps, dir, name string, t
 		Message:    fmt.Sprintf("FAIL: the page did not hold still for baseline %s: no two screenshots in a row were the same within %s", name, within),
 		Suggestion: "mask what keeps changing (mask: a clock, a carousel), or wait for the page to settle first"}
 	if c.prev != nil {
-		te.Attach = append(te.Attach, d.attach(ctx, dir, name+".actual.png", trusted, "Actual: the last screenshot", c.prev, false))
+		te.Attach = append(te.Attach, attach(out.sibling(name+".actual.png"), "Actual: the last screenshot", c.prev, false))
 	}
 	return te
 }
 
 // failed is the failure of a check that does not match its baseline, with
 // the baseline, the actual image and the diff attached.
-func (c *visualCheck) failed(ctx context.Context, d *Deps, dir, name string, trusted bool, basePath, msg string) error {
+func (c *visualCheck) failed(out *outputFile, name, msg string) error {
 	te := &ToolError{Type: ErrExpectFailed, Message: msg,
 		Suggestion: "this is a test failure of the page: fix the app, or if the change is intended, delete the baseline (or `e2e-mcp run --update-snapshots`) to write it again"}
-	te.Attach = append(te.Attach, d.attach(ctx, dir, "", trusted, "Baseline "+basePath, c.base, false))
-	te.Attach = append(te.Attach, d.attach(ctx, dir, name+".actual.png", trusted, "Actual", c.stable, false))
+	te.Attach = append(te.Attach, attach(nil, "Baseline "+out.path, c.base, false))
+	te.Attach = append(te.Attach, attach(out.sibling(name+".actual.png"), "Actual", c.stable, false))
 	if c.sizeErr == nil {
-		te.Attach = append(te.Attach, d.attach(ctx, dir, name+".diff.png", trusted,
+		te.Attach = append(te.Attach, attach(out.sibling(name+".diff.png"),
 			"Diff: the baseline in faint grey, differing pixels red, anti-aliased ones yellow", c.res.Image, true))
 	}
 	return te
 }
 
-// attach writes img next to the baseline as file (unless file is ""), and
+// attach writes img to file (unless it is nil), next to the baseline, and
 // makes it an attachment within its share of a failure's image budget: a
 // JPEG (a PNG for a diff, whose red pixels must stay exact), halved until
 // it fits.
-func (d *Deps) attach(ctx context.Context, dir, file string, trusted bool, caption string, img *image.RGBA, diff bool) Attachment {
-	if file != "" {
+func attach(file *outputFile, caption string, img *image.RGBA, diff bool) Attachment {
+	if file != nil {
 		var b bytes.Buffer
 		err := png.Encode(&b, img)
-		var o *outputFile
 		if err == nil {
-			o, err = d.baselineFile(ctx, dir, file, trusted)
+			err = file.write(b.Bytes())
 		}
 		if err == nil {
-			err = o.write(b.Bytes())
-		}
-		if err == nil {
-			caption += " (" + o.path + ")"
+			caption += " (" + file.path + ")"
 		} else {
 			caption += fmt.Sprintf(" (not written: %v)", err)
 		}

@@ -1,8 +1,9 @@
   // ---------- visual checks ----------
 
   // boxes(parts | el): the boxes of every element a parsed selector matches
-  // (or of one element) in document CSS pixels, with the scroll position
-  // and the viewport's size. A visual check paints them over (masks).
+  // (or of one element) in document CSS pixels, with the scroll position,
+  // the viewport's size and the device pixels of a CSS pixel. A visual
+  // check paints them over (masks), and bounds its screenshot's size.
   function boxes(what) {
     const els = Array.isArray(what) ? all(what) : what ? [what] : [];
     const out = [];
@@ -10,7 +11,7 @@
       const r = el.getBoundingClientRect();
       if (r.width > 0 && r.height > 0) out.push({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
     }
-    return { boxes: out, scrollX, scrollY, width: innerWidth, height: innerHeight };
+    return { boxes: out, scrollX, scrollY, width: innerWidth, height: innerHeight, dpr: devicePixelRatio };
   }
 
   // holdStill(on): what a visual check's screenshots need, as Playwright's

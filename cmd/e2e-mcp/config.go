@@ -261,7 +261,7 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.SharedSessions })},
 	{"busy-timeout", "E2E_MCP_BUSY_TIMEOUT", "15s", "how long a call waits for its session while another call runs on it before it answers busy",
 		duration(func(c *Config) *time.Duration { return &c.BusyTimeout })},
-	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to (session_export_flow, browser_pdf_save), new files only (default: output/ under the per-user state directory)",
+	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to, each client in a directory of its own, new files only (default: output/ under the per-user state directory)",
 		str(func(c *Config) *string { return &c.OutputDir })},
 	{"http-max-body", "E2E_MCP_HTTP_MAX_BODY", "8388608", "the largest HTTP request body accepted, in bytes (8 MiB: a string argument has at most 1 MiB); larger ones get 413",
 		int64Flag(func(c *Config) *int64 { return &c.HTTPMaxBody })},

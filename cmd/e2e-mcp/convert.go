@@ -10,6 +10,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/flow/playwright"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
 )
 
 // convertMain writes flows as Playwright Test specs with their
@@ -54,13 +55,9 @@ func convertMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "e2e-mcp convert: %v\n", err)
 		return cli.ExitFailed
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintf(stderr, "e2e-mcp convert: %v\n", err)
-		return cli.ExitFailed
-	}
 	write := func(name, text string) bool {
 		p := filepath.Join(*out, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil { //nolint:gosec // specs a team commits
+		if err := mcptools.WriteUserFile(*out, name, []byte(text)); err != nil {
 			fmt.Fprintf(stderr, "e2e-mcp convert: %v\n", err)
 			return false
 		}

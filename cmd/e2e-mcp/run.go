@@ -219,11 +219,10 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	if err != nil {
 		return warn(err)
 	}
-	path := filepath.Join(rp.dir, rp.names[session])
-	if err := os.WriteFile(path, b, 0o644); err != nil { //nolint:gosec // a report for the user, its secrets masked
+	if err := mcptools.WriteUserFile(rp.dir, rp.names[session], b); err != nil {
 		return warn(err)
 	}
-	return path
+	return filepath.Join(rp.dir, rp.names[session])
 }
 
 // runFlow replays one flow in its own session, then ends the session (and
@@ -333,12 +332,10 @@ func describeStep(st flow.Step) string {
 // its images: step-N.png, then step-N-2.png... (a visual check's baseline,
 // actual image and diff).
 func saveArtifacts(dir, name string, step int, r *mcp.CallToolResult, text string) string {
-	d := filepath.Join(dir, safeName(name))
-	if err := os.MkdirAll(d, 0o755); err != nil {
+	base := filepath.Join(safeName(name), fmt.Sprintf("step-%d", step))
+	if err := mcptools.WriteUserFile(dir, base+".md", []byte(text+"\n")); err != nil {
 		return ""
 	}
-	base := filepath.Join(d, fmt.Sprintf("step-%d", step))
-	_ = os.WriteFile(base+".md", []byte(text+"\n"), 0o644) //nolint:gosec // a report for the user
 	n := 0
 	for _, c := range r.Content {
 		if img, ok := c.(mcp.ImageContent); ok {
@@ -350,11 +347,11 @@ func saveArtifacts(dir, name string, step int, r *mcp.CallToolResult, text strin
 				if n++; n > 1 {
 					ext = fmt.Sprintf("-%d%s", n, ext)
 				}
-				_ = os.WriteFile(base+ext, b, 0o644) //nolint:gosec // a report for the user
+				_ = mcptools.WriteUserFile(dir, base+ext, b)
 			}
 		}
 	}
-	return d
+	return filepath.Join(dir, safeName(name))
 }
 
 func safeName(s string) string {
@@ -432,7 +429,7 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644) //nolint:gosec // a report for the user
+	return mcptools.WriteUserFile(filepath.Dir(path), filepath.Base(path), append([]byte(xml.Header), append(b, '\n')...))
 }
 
 // parseFiles parses a subcommand's flags, which may come before, between

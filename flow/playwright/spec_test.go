@@ -379,11 +379,24 @@ func TestConvert_Texts(t *testing.T) {
 		"  - click: 'text=${LABEL}'\n":                                           "step 1: the target reads the environment variable LABEL",
 		"  - fill_form: {fields: [{target: '$SEL', type: textbox, value: x}]}\n": "the environment variable SEL",
 		"  - route: {pattern: '**/$API/*', status: 204}\n":                       "step 1: pattern reads the environment variable API",
-		"  - emulate: {headers: ['Authorization: Bearer ${TOKEN}']}\n":           "step 1: headers[0] reads the environment variable TOKEN",
+		"  - emulate: {headers: ['${NAME}: x']}\n":                               "step 1: headers[0] reads the environment variable NAME",
 		"  - wait: {url: '**/${PAGE}'}\n":                                        "step 1: url reads the environment variable PAGE",
 	} {
 		if _, err := Convert(steps(st), Options{}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", st, err, want)
+		}
+	}
+	// A header's value may read the environment (a credential recorded as
+	// ${E2E_SECRET_n}): read when the test starts, in a fixture, and on
+	// every request a route sets it on.
+	s = convert(t, steps("  - emulate: {headers: ['Authorization: Bearer ${TOKEN}', 'X-A: 1']}\n"+
+		"  - route: {pattern: '**/api/*', headers: ['Authorization: ${E2E_SECRET_1}']}\n"), Options{})
+	for _, want := range []string{
+		`extraHTTPHeaders: async ({}, use) => { await use({ 'Authorization': 'Bearer ' + env('TOKEN'), 'X-A': '1' }); }`,
+		`...({ 'authorization': env('E2E_SECRET_1') })`,
+	} {
+		if !strings.Contains(s.Text, want) {
+			t.Errorf("the spec lacks %s:\n%s", want, s.Text)
 		}
 	}
 	// A flow built in code (not parsed) with a malformed text.

@@ -322,12 +322,7 @@ func (w *writer) route(a map[string]any) error {
 	if d, ok := num(a, "delay"); ok && d > 0 {
 		body = append(body, fmt.Sprintf("await new Promise((resolve) => setTimeout(resolve, %g));", d*1000))
 	}
-	headers := map[string]string{}
-	for _, h := range strs(a, "headers") {
-		if k, v, ok := strings.Cut(h, ":"); ok && strings.TrimSpace(k) != "" {
-			headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
-	}
+	headers, _ := w.headers(a["headers"])
 	status, _ := num(a, "status")
 	fulfils := status != 0 || has(a, "body") || str(a, "path") != "" || str(a, "contentType") != ""
 	switch {
@@ -373,8 +368,46 @@ func (w *writer) route(a map[string]any) error {
 	return nil
 }
 
-// object is a map of strings as an object literal, keys sorted
-// (lower-cased for request headers, as Playwright names them).
+// headers reads 'Name: value' lines (a route's, an emulation's) into
+// header names and the expressions of their values: a literal, or, for a
+// line whose value reads the environment (a credential recorded as
+// ${E2E_SECRET_n}), literals and env() reads; env says whether one does.
+// A line whose name reads the environment stays unread (an error).
+func (w *writer) headers(v any) (m map[string]string, env bool) {
+	m = map[string]string{}
+	var lines []any
+	switch x := v.(type) {
+	case []any:
+		lines = x
+	case string, *envText:
+		lines = []any{x}
+	}
+	for _, l := range lines {
+		switch x := l.(type) {
+		case string:
+			if k, v, ok := strings.Cut(x, ":"); ok && strings.TrimSpace(k) != "" {
+				m[strings.TrimSpace(k)] = Quote(strings.TrimSpace(v))
+			}
+		case *envText:
+			first := x.parts[0]
+			k, rest, ok := strings.Cut(first.Text, ":")
+			if first.Var != "" || !ok || strings.TrimSpace(k) == "" {
+				continue // the name reads the environment: left unread
+			}
+			value := append([]flow.Part{{Text: strings.TrimLeft(rest, " \t")}}, x.parts[1:]...)
+			if value[0].Text == "" {
+				value = value[1:]
+			}
+			x.used, env = true, true
+			m[strings.TrimSpace(k)] = expr(value, w.vars)
+		}
+	}
+	return m, env
+}
+
+// object is a map of header names and the expressions of their values as
+// an object literal, keys sorted (lower-cased for request headers, as
+// Playwright names them).
 func object(m map[string]string, lower bool) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -387,7 +420,7 @@ func object(m map[string]string, lower bool) string {
 		if lower {
 			name = strings.ToLower(k)
 		}
-		parts = append(parts, Quote(name)+": "+Quote(m[k]))
+		parts = append(parts, Quote(name)+": "+m[k])
 	}
 	return "{ " + strings.Join(parts, ", ") + " }"
 }
@@ -447,14 +480,8 @@ func (w *writer) emulate(a map[string]any) {
 	if len(perms) > 0 {
 		w.setUse("permissions", quoteAll(perms))
 	}
-	if hs := strs(a, "headers"); len(hs) > 0 {
-		m := map[string]string{}
-		for _, h := range hs {
-			if k, v, ok := strings.Cut(h, ":"); ok {
-				m[strings.TrimSpace(k)] = strings.TrimSpace(v)
-			}
-		}
-		w.setUse("extraHTTPHeaders", object(m, false))
+	if m, env := w.headers(a["headers"]); len(m) > 0 {
+		w.setUseText("extraHTTPHeaders", object(m, false), env)
 	}
 	if has(a, "httpUsername") {
 		creds := "username: " + w.text(a["httpUsername"]) + ", password: " + w.text(a["httpPassword"])

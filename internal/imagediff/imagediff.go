@@ -46,7 +46,7 @@ type Result struct {
 	// Bounds holds every counted differing pixel (empty when Diff is 0).
 	Bounds image.Rectangle
 	// Image shows the baseline in faint grey, differing pixels red,
-	// anti-aliased ones yellow.
+	// anti-aliased ones yellow; nil when the images match.
 	Image *image.RGBA
 	Pass  bool
 }
@@ -98,45 +98,76 @@ func Equal(a, b *image.RGBA) bool {
 }
 
 // Compare compares actual with baseline (both with bounds at 0,0, as
-// RGBA makes them).
+// RGBA makes them). The diff image is made only when they do not match:
+// at the size a visual check allows, each image is tens of MB.
 func Compare(baseline, actual *image.RGBA, o Options) (Result, error) {
 	bw, bh := baseline.Bounds().Dx(), baseline.Bounds().Dy()
 	aw, ah := actual.Bounds().Dx(), actual.Bounds().Dy()
 	if bw != aw || bh != ah {
 		return Result{}, &SizeError{Want: image.Pt(bw, bh), Got: image.Pt(aw, ah)}
 	}
-	th := o.Threshold
-	if th <= 0 {
-		th = DefaultThreshold
-	}
-	maxDelta := maxYIQDelta * th * th
-	res := Result{Width: bw, Height: bh, Image: image.NewRGBA(image.Rect(0, 0, bw, bh))}
-	out := res.Image
-	for y := 0; y < bh; y++ {
-		for x := 0; x < bw; x++ {
-			i := baseline.PixOffset(x, y)
-			j := actual.PixOffset(x, y)
-			k := out.PixOffset(x, y)
-			d := colorDelta(baseline.Pix[i:i+4], actual.Pix[j:j+4])
-			switch {
-			case d <= maxDelta:
-				grey(out.Pix[k:k+4], baseline.Pix[i:i+4])
-			case !o.CountAntiAliased && (antiAliased(baseline, actual, x, y) || antiAliased(actual, baseline, x, y)):
-				res.AntiAliased++
-				copy(out.Pix[k:k+4], []byte{255, 255, 0, 255})
-			default:
-				res.Diff++
-				res.Bounds = res.Bounds.Union(image.Rect(x, y, x+1, y+1))
-				copy(out.Pix[k:k+4], []byte{255, 0, 0, 255})
-			}
+	res := Result{Width: bw, Height: bh}
+	walk(baseline, actual, o, func(x, y int, k pixelKind) {
+		switch k {
+		case antiAliasedPixel:
+			res.AntiAliased++
+		case differentPixel:
+			res.Diff++
+			res.Bounds = res.Bounds.Union(image.Rect(x, y, x+1, y+1))
 		}
-	}
+	})
 	allowed := o.MaxDiffPixels
 	if r := int(o.MaxDiffRatio * float64(bw*bh)); r > allowed {
 		allowed = r
 	}
 	res.Pass = res.Diff <= allowed
+	if !res.Pass {
+		res.Image = image.NewRGBA(image.Rect(0, 0, bw, bh))
+		out := res.Image
+		walk(baseline, actual, o, func(x, y int, k pixelKind) {
+			px := out.Pix[out.PixOffset(x, y):][:4]
+			switch k {
+			case samePixel:
+				grey(px, baseline.Pix[baseline.PixOffset(x, y):][:4])
+			case antiAliasedPixel:
+				copy(px, []byte{255, 255, 0, 255})
+			default:
+				copy(px, []byte{255, 0, 0, 255})
+			}
+		})
+	}
 	return res, nil
+}
+
+// pixelKind is how a pixel of two images compares.
+type pixelKind int
+
+const (
+	samePixel pixelKind = iota
+	antiAliasedPixel
+	differentPixel
+)
+
+// walk tells each pixel of two images of one size how it compares.
+func walk(baseline, actual *image.RGBA, o Options, each func(x, y int, k pixelKind)) {
+	th := o.Threshold
+	if th <= 0 {
+		th = DefaultThreshold
+	}
+	maxDelta := maxYIQDelta * th * th
+	for y := 0; y < baseline.Bounds().Dy(); y++ {
+		for x := 0; x < baseline.Bounds().Dx(); x++ {
+			i, j := baseline.PixOffset(x, y), actual.PixOffset(x, y)
+			switch {
+			case colorDelta(baseline.Pix[i:i+4], actual.Pix[j:j+4]) <= maxDelta:
+				each(x, y, samePixel)
+			case !o.CountAntiAliased && (antiAliased(baseline, actual, x, y) || antiAliased(actual, baseline, x, y)):
+				each(x, y, antiAliasedPixel)
+			default:
+				each(x, y, differentPixel)
+			}
+		}
+	}
 }
 
 // blend is a channel of a pixel over white, by its alpha.
