@@ -3,6 +3,8 @@ package browser
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -35,10 +37,12 @@ type Emulation struct {
 	Headers     map[string]string `json:"extraHTTPHeaders,omitempty"`
 	// CPUThrottling slows the CPU down this many times (1: not at all).
 	CPUThrottling float64 `json:"cpuThrottling,omitempty"`
-	// HTTPUser and HTTPPassword answer the HTTP authentication servers ask
-	// for (Basic, Digest); the password is never shown.
+	// HTTPUser and HTTPPassword answer the HTTP authentication (Basic,
+	// Digest) that HTTPOrigin asks for, and no other origin's (as
+	// Playwright's httpCredentials.origin); the password is never shown.
 	HTTPUser     string `json:"httpUsername,omitempty"`
 	HTTPPassword string `json:"-"`
+	HTTPOrigin   string `json:"httpOrigin,omitempty"`
 }
 
 // Position is a geolocation.
@@ -74,6 +78,8 @@ func (e Emulation) check() error {
 		return newError(KindInvalidInput, "use a pixel ratio from 1 to 10, e.g. 2 or 3 for a phone", "deviceScaleFactor %g", e.DeviceScaleFactor)
 	case e.CPUThrottling < 0 || e.CPUThrottling > 100:
 		return newError(KindInvalidInput, "use 1 (none) to 100, e.g. 4 for a mid-range phone", "cpuThrottling %g", e.CPUThrottling)
+	case e.HTTPUser != "" && e.HTTPOrigin == "":
+		return newError(KindInvalidInput, "give the origin the credentials are for, such as https://staging.example.com", "httpOrigin %q is not an http(s) origin", e.HTTPOrigin)
 	case e.Geolocation != nil && (e.Geolocation.Latitude < -90 || e.Geolocation.Latitude > 90 || e.Geolocation.Longitude < -180 || e.Geolocation.Longitude > 180):
 		return newError(KindInvalidInput, "latitude is -90 to 90, longitude -180 to 180", "geolocation %g,%g", e.Geolocation.Latitude, e.Geolocation.Longitude)
 	}
@@ -137,9 +143,34 @@ func (e Emulation) merge(change Emulation, device string) (Emulation, error) {
 		e.CPUThrottling = change.CPUThrottling
 	}
 	if change.HTTPUser != "" {
-		e.HTTPUser, e.HTTPPassword = change.HTTPUser, change.HTTPPassword
+		e.HTTPUser, e.HTTPPassword, e.HTTPOrigin = change.HTTPUser, change.HTTPPassword, HTTPOrigin(change.HTTPOrigin)
 	}
 	return e, e.check()
+}
+
+// HTTPOrigin is the origin of an http(s) URL as credentials are scoped to
+// it: scheme://host[:port], lower case, without the scheme's default port;
+// "" for anything else.
+func HTTPOrigin(rawURL string) string {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	scheme, port := strings.ToLower(u.Scheme), u.Port()
+	switch {
+	case scheme == "http" && port == "80", scheme == "https" && port == "443":
+		port = ""
+	case scheme != "http" && scheme != "https":
+		return ""
+	}
+	host := strings.ToLower(u.Hostname())
+	if port != "" {
+		return scheme + "://" + net.JoinHostPort(host, port)
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return scheme + "://" + host
 }
 
 // SetEmulation lays change (and a device preset, if named) over what the
@@ -169,6 +200,9 @@ func (t *Tabs) SetEmulation(ctx context.Context, change Emulation, device string
 	}
 	return e, nil
 }
+
+// Emulation is what the session emulates now.
+func (t *Tabs) Emulation() Emulation { return t.setupOf().emulation }
 
 // applyPermissions grants the permissions of e (geolocation with a
 // position) to every origin of the context, after revoking those granted

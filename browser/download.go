@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"go.uber.org/zap"
 )
 
 // Downloads: Chrome saves what a session's pages download into a directory
@@ -30,8 +31,9 @@ type Download struct {
 	Size  int64  `json:"size"`
 	// Path is where Chrome saved it (a completed download).
 	Path string `json:"-"`
-	// Error says why a remote browser's download could not be fetched
-	// (remotedownload.go).
+	// Error says why the download was not kept: larger than the limit
+	// (Options.MaxDownloadBytes), or a remote browser's that could not be
+	// fetched (remotedownload.go).
 	Error string `json:"error,omitempty"`
 
 	guid  string
@@ -129,7 +131,11 @@ func (t *Tabs) onDownloadEvent(ev any) {
 		// locks are not for the read loop).
 		t.mu.Lock()
 		_, tab := t.infos[target.ID(e.FrameID)]
+		hidden := t.hidden[target.ID(e.FrameID)]
 		t.mu.Unlock()
+		if hidden {
+			return // a hidden tab's (should the fetch of one become a download), not the page's
+		}
 		d := &Download{URL: e.URL, Name: safeName(e.SuggestedFilename), State: "inProgress", guid: e.GUID, frameID: e.FrameID}
 		if !tab {
 			d.frame = e.FrameID
@@ -158,13 +164,37 @@ func (t *Tabs) onDownloadEvent(ev any) {
 				}
 				continue
 			}
+			if d.Error != "" {
+				continue // refused already
+			}
 			d.State, d.Size = string(e.State), int64(e.ReceivedBytes)
-			if e.State == cdpbrowser.DownloadProgressStateCompleted {
+			if max := t.m.opts.MaxDownloadBytes; int64(e.ReceivedBytes) > max || int64(e.TotalBytes) > max {
+				// A page must not fill the disk: cancelled as it passes
+				// the limit (or at once, when it says it will).
+				d.State, d.Error = "canceled", errTooLarge(max).Error()
+				go t.cancelDownload(e.GUID, filepath.Join(l.dir, e.GUID))
+			} else if e.State == cdpbrowser.DownloadProgressStateCompleted {
 				d.Path = filepath.Join(l.dir, e.GUID)
 			}
 			l.signalLocked()
 		}
 	}
+}
+
+// errTooLarge is why a download over the limit is not kept.
+func errTooLarge(max int64) error {
+	return fmt.Errorf("it is larger than %d bytes, the most a page may download (--max-download-size)", max)
+}
+
+// cancelDownload stops a download Chrome is saving and removes what it
+// wrote.
+func (t *Tabs) cancelDownload(guid, path string) {
+	ctx, cancel := t.browserCtx(context.Background())
+	defer cancel()
+	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.CancelDownload, cdpbrowser.CancelDownloadParams{GUID: guid, BrowserContextID: t.id}); err != nil {
+		t.m.log.Debug("cancel a download", zap.String("guid", guid), zap.Error(err))
+	}
+	_ = os.Remove(path)
 }
 
 func (l *downloadLog) signalLocked() {

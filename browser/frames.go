@@ -295,7 +295,9 @@ func (p *Page) childFrame(ctx context.Context, f cdp.FrameID, expr string) (cdp.
 		return "", newError(KindElementNotFound, "take a new snapshot", "the iframe is gone")
 	}
 	defer func() {
-		_, _ = callOn(ctx, w.host, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
+		rctx, cancel := detached(ctx)
+		defer cancel()
+		_, _ = callOn(rctx, w.host, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Result.ObjectID})
 	}()
 	d, err := callOn(ctx, w.host, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: res.Result.ObjectID})
 	if err != nil {

@@ -28,6 +28,10 @@ var gridBackoff = []time.Duration{time.Second, 3 * time.Second}
 // nothing: a grid that ends idle sessions does not see CDP traffic.
 const gridPingEvery = time.Minute
 
+// gridExitWait bounds how long the server's exit waits for the grid
+// sessions being made, to delete them.
+var gridExitWait = 10 * time.Second
+
 // gridCaps are the capabilities a session asks the grid for: Chrome (or
 // Chromium, which chromedriver calls chrome) with our flags that matter, and
 // CDP, which Selenium Grid 4 hands out as se:cdp.
@@ -117,8 +121,64 @@ func (m *Manager) gridError(errs []string) error {
 		Hint: "check the --webdriver-url grid (running, with free slots, offering Chrome with CDP); the next call asks it again"}
 }
 
+// gridMade is what making a grid session came to.
+type gridMade struct {
+	rb  *remoteBrowser
+	err error
+}
+
 // gridSession makes one WebDriver session on g and connects to its browser.
+// A grid makes the session it is asked for whether or not we wait for its
+// answer, and only its answer names the session to delete: so the making
+// runs on its own, not on ctx, and ends in a session the manager holds or
+// one it deleted. A caller that gives up leaves it to delete what it made;
+// the manager's Close waits for it (gridExitWait).
 func (m *Manager) gridSession(ctx context.Context, g *webdriver.Grid) (*remoteBrowser, error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if m.gridCtx == nil {
+		m.gridCtx, m.gridStop = context.WithCancel(context.Background())
+	}
+	mctx := m.gridCtx
+	m.gridMaking.Add(1)
+	m.mu.Unlock()
+	var mu sync.Mutex
+	left := false
+	made := make(chan gridMade, 1)
+	go func() {
+		defer m.gridMaking.Done()
+		rb, err := m.makeGridSession(mctx, g)
+		mu.Lock()
+		defer mu.Unlock()
+		if left && rb != nil {
+			m.releaseGrid(rb) // its caller gave up
+			return
+		}
+		made <- gridMade{rb, err}
+	}()
+	select {
+	case r := <-made:
+		return r.rb, r.err
+	case <-ctx.Done():
+		mu.Lock()
+		defer mu.Unlock()
+		select {
+		case r := <-made:
+			return r.rb, r.err
+		default:
+			left = true
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// makeGridSession asks g for a session, connects to its browser and counts
+// it in m.grid; a session it cannot use, or made after the manager closed,
+// is deleted.
+func (m *Manager) makeGridSession(ctx context.Context, g *webdriver.Grid) (*remoteBrowser, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.opts.LaunchTimeout)
 	s, err := g.NewSession(cctx, m.gridCaps(g))
 	cancel()
@@ -127,6 +187,13 @@ func (m *Manager) gridSession(ctx context.Context, g *webdriver.Grid) (*remoteBr
 	}
 	m.log.Info("WebDriver session started", zap.String("grid", g.String()), zap.String("session", s.ID))
 	rb := &remoteBrowser{ep: Endpoint{URL: s.CDP, Header: g.Header(), exact: true}, wd: s, local: g.Loopback()}
+	m.mu.Lock()
+	closed := m.closed
+	m.mu.Unlock()
+	if closed {
+		m.deleteGrid(rb)
+		return nil, ErrClosed
+	}
 	// rb is no one else's yet: connecting needs no lock, and others need
 	// not wait for it.
 	if err := m.connectLocked(rb); err != nil {
@@ -200,9 +267,27 @@ func (m *Manager) deleteGrid(rb *remoteBrowser) {
 }
 
 // closeGrid deletes the grid sessions still open, in parallel: the server
-// is on its way out.
+// is on its way out. Sessions being made are waited for first, up to
+// gridExitWait, since they delete themselves once they see the manager
+// closed; the requests still unanswered then are cancelled, and what a grid
+// makes of them is left to its own session timeout.
 func (m *Manager) closeGrid() {
+	made := make(chan struct{})
+	go func() {
+		m.gridMaking.Wait()
+		close(made)
+	}()
+	t := time.NewTimer(gridExitWait)
+	defer t.Stop()
+	select {
+	case <-made:
+	case <-t.C:
+		m.log.Warn("WebDriver sessions still being made at exit; cancelled, the grid may keep them until its session timeout", zap.Duration("waited", gridExitWait))
+	}
 	m.mu.Lock()
+	if m.gridStop != nil {
+		m.gridStop()
+	}
 	rbs := make([]*remoteBrowser, 0, len(m.grid))
 	for rb := range m.grid {
 		rbs = append(rbs, rb)

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -131,5 +132,102 @@ func TestGridFor_Closed(t *testing.T) {
 	_ = m.Close()
 	if _, err := m.NewTabs(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Errorf("want ErrClosed, got %v", err)
+	}
+}
+
+// heldGrid makes a session when asked and answers when released; DELETEs
+// are sent on deleted.
+type heldGrid struct {
+	asked, release chan struct{}
+	deleted        chan string
+	once           sync.Once
+}
+
+// answer lets the grid answer.
+func (h *heldGrid) answer() { h.once.Do(func() { close(h.release) }) }
+
+func (h *heldGrid) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodPost:
+		h.asked <- struct{}{}
+		<-h.release // made whether or not the client still waits, as a grid does
+		_, _ = w.Write([]byte(`{"value":{"sessionId":"held","capabilities":{"se:cdp":"ws://127.0.0.1:1/se/cdp"}}}`))
+	case http.MethodDelete:
+		h.deleted <- r.URL.Path
+		_, _ = w.Write([]byte(`{"value":null}`))
+	}
+}
+
+func heldGridManager(t *testing.T) (*Manager, *heldGrid) {
+	t.Helper()
+	h := &heldGrid{asked: make(chan struct{}, 4), release: make(chan struct{}), deleted: make(chan string, 4)}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(h.answer)
+	g, err := webdriver.New(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(Options{Grids: []*webdriver.Grid{g}, LaunchTimeout: 10 * time.Second})
+	t.Cleanup(func() { _ = m.Close() })
+	return m, h
+}
+
+// A caller that gives up while the grid makes its session (its call
+// cancelled) leaves the session to be deleted once the grid answers, not
+// kept by the grid with nobody to delete it.
+func TestGridFor_CallerGivesUp(t *testing.T) {
+	m, h := heldGridManager(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.NewTabs(ctx)
+		done <- err
+	}()
+	<-h.asked
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("NewTabs gave a browser to a cancelled call")
+	}
+	h.answer()
+	select {
+	case p := <-h.deleted:
+		if p != "/session/held" {
+			t.Errorf("deleted %s", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session made for the cancelled call was never deleted")
+	}
+}
+
+// Close waits for a session the grid is making and deletes it before it
+// returns: the server exits right after.
+func TestGridFor_CloseWaitsForSessionsBeingMade(t *testing.T) {
+	m, h := heldGridManager(t)
+	go func() { _, _ = m.NewTabs(context.Background()) }()
+	<-h.asked
+	closed := make(chan struct{})
+	go func() {
+		_ = m.Close()
+		close(closed)
+	}()
+	for {
+		m.mu.Lock()
+		c := m.closed
+		m.mu.Unlock()
+		if c {
+			break
+		}
+		runtime.Gosched()
+	}
+	h.answer()
+	<-closed
+	select {
+	case p := <-h.deleted:
+		if p != "/session/held" {
+			t.Errorf("deleted %s", p)
+		}
+	default:
+		t.Fatal("Close returned before the session being made was deleted")
 	}
 }

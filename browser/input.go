@@ -98,8 +98,10 @@ func (p *Page) dragBetween(ctx context.Context, sx, sy float64, sframe cdp.Frame
 		return false, p.ctxError(cctx, err, "drag")
 	}
 	defer func() {
-		off, cancel := p.callCtx(context.Background(), p.m.opts.ActionTimeout)
+		rctx, cancel := detached(ctx)
 		defer cancel()
+		off, cancel2 := p.callCtx(rctx, restoreTimeout)
+		defer cancel2()
 		_, _ = chromedp.Call(off, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false})
 	}()
 	evctx, stop := context.WithCancel(cctx)
@@ -358,7 +360,11 @@ func (p *Page) UploadFiles(ctx context.Context, target string, paths []string) e
 	}); err != nil {
 		return err
 	}
-	defer func() { _, _ = callOn(cctx, h, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj}) }()
+	defer func() {
+		rctx, cancel := detached(ctx)
+		defer cancel()
+		_, _ = callOn(rctx, h, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj})
+	}()
 	before := p.mark()
 	if err := p.act(cctx, func(cctx context.Context) error {
 		_, err := callOn(cctx, h, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: paths, ObjectID: obj})

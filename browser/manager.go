@@ -49,6 +49,9 @@ type Options struct {
 	// SnapshotBudget is about how many bytes a snapshot may take before it
 	// is folded (docs/architecture.md §5); 0 means never fold.
 	SnapshotBudget int
+	// MaxDownloadBytes bounds the file one download may be (1 GiB): a
+	// larger one is cancelled as it passes the limit and reported.
+	MaxDownloadBytes int64
 }
 
 func (o *Options) setDefaults() {
@@ -63,6 +66,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
+	}
+	if o.MaxDownloadBytes <= 0 {
+		o.MaxDownloadBytes = 1 << 30
 	}
 }
 
@@ -87,6 +93,11 @@ type Manager struct {
 	grid     map[*remoteBrowser]struct{}
 	gridNext int
 	gridErr  string
+	// gridMaking counts the grid sessions being made, on gridCtx, which
+	// closeGrid cancels once it has waited for them.
+	gridMaking sync.WaitGroup
+	gridCtx    context.Context
+	gridStop   context.CancelFunc
 	// failures counts launches that failed in a row; nextTry is when the
 	// next may be tried, lastErr why the last failed.
 	failures int

@@ -489,7 +489,7 @@ func (p *Page) engineError(ctx context.Context, w execContext, d *runtime.Except
 	}
 	// The failure is read even when the call's own time just ran out (the
 	// last poll of a wait threw at its deadline): it is one short call.
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	fctx, cancel := detached(ctx)
 	defer cancel()
 	var f engineFailure
 	res, err := callOn(fctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: fnLastFailure.call(),

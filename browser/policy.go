@@ -127,6 +127,9 @@ type pageGuard struct {
 	lastDoc *BlockedRequest
 	// authTried are the requests answered with credentials once.
 	authTried map[fetch.RequestID]bool
+	// take: the tab fetches a remote browser's download again, and its
+	// documents' responses are paused for their bodies (remotedownload.go).
+	take atomic.Pointer[bodyTake]
 }
 
 // newPageGuard is the guard of a page: the request policy's checks and the
@@ -144,9 +147,11 @@ func (p *Page) enableGuard(ctx context.Context, h *host) error {
 	if p.guard == nil || !p.intercepting() {
 		return nil
 	}
-	_, err := callOn(ctx, h, fetch.Enable, fetch.EnableParams{
-		Patterns:           []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
-		HandleAuthRequests: new(p.httpUser() != "")})
+	patterns := []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}
+	if p.guard.take.Load() != nil {
+		patterns = append(patterns, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageResponse})
+	}
+	_, err := callOn(ctx, h, fetch.Enable, fetch.EnableParams{Patterns: patterns, HandleAuthRequests: new(p.httpUser() != "")})
 	if err != nil {
 		return fmt.Errorf("enable request interception: %w", err)
 	}
@@ -165,8 +170,8 @@ func (p *Page) httpUser() string {
 // intercepting says whether the page's requests must be paused: for the
 // request policy, or for the session's routes.
 func (p *Page) intercepting() bool {
-	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any()) || (p.guard != nil && p.guard.blank.Load()) ||
-		p.httpUser() != ""
+	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any()) ||
+		(p.guard != nil && (p.guard.blank.Load() || p.guard.take.Load() != nil)) || p.httpUser() != ""
 }
 
 // onEvent takes the policy's events of a session. It runs on chromedp's
@@ -175,6 +180,10 @@ func (p *Page) intercepting() bool {
 func (g *pageGuard) onEvent(h *host, ev any) bool {
 	switch e := ev.(type) {
 	case *fetch.EventRequestPaused:
+		if pausedAtResponse(e) {
+			go g.atResponse(h, e) // it may read a body for minutes
+			return true
+		}
 		g.q.push(pausedReq{h: h, e: e})
 		return true
 	case *fetch.EventAuthRequired:
@@ -224,8 +233,10 @@ func (g *pageGuard) decide(r pausedReq) {
 }
 
 // answerAuth answers an HTTP authentication challenge with the session's
-// credentials, once per request: a second challenge for the same request
-// (the credentials were refused) is cancelled, so the page gets the 401.
+// credentials, once per request, when the request and the challenger are
+// of the origin they were given for: any other site's challenge (a link, a
+// redirect, a proxy's) is cancelled, as is a second one for the same
+// request (the credentials were refused), so the page gets the 401.
 func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
 	ctx, cancel := context.WithTimeout(h.ctx, g.p.m.opts.ActionTimeout)
 	defer cancel()
@@ -241,12 +252,23 @@ func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
 		clear(g.authTried)
 	}
 	g.mu.Unlock()
-	if em.HTTPUser != "" && first {
+	if em.HTTPUser != "" && first && em.credentialsFor(e) {
 		resp = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials, Username: em.HTTPUser, Password: em.HTTPPassword}
 	}
 	if _, err := callOn(ctx, h, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: e.RequestID, AuthChallengeResponse: resp}); err != nil && ctx.Err() == nil {
 		g.p.log.Debug("answer an authentication challenge", zap.Error(err))
 	}
+}
+
+// credentialsFor says whether the session's credentials answer a
+// challenge: one a server (not a proxy) of their origin makes for a
+// request to that origin.
+func (e Emulation) credentialsFor(ev *fetch.EventAuthRequired) bool {
+	c := ev.AuthChallenge
+	if e.HTTPOrigin == "" || ev.Request == nil || c == nil || c.Source == fetch.AuthChallengeSourceProxy {
+		return false
+	}
+	return HTTPOrigin(ev.Request.URL) == e.HTTPOrigin && (c.Origin == "" || HTTPOrigin(c.Origin) == e.HTTPOrigin)
 }
 
 // TakeBlocked returns the requests the policy blocked since the last call

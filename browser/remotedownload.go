@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	cdpio "github.com/chromedp/cdproto/io"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"go.uber.org/zap"
 )
@@ -22,9 +24,16 @@ import (
 // machine): it would save them on its own disk, where we cannot read. So
 // its context denies downloads with events on. Chrome reports each one
 // (begun, then canceled by the denial), and the session fetches the URL
-// again itself: Network.loadNetworkResource in the frame that began it
-// (with that frame's cookies), the body read over IO.read into a local
-// directory of the session's own, then reported like a local download.
+// again itself, in the remote browser: a hidden tab of the session's
+// context (its cookies) navigates to it, each hop (the URL, every
+// redirect) paused by the tab's guard and held to the request policy and
+// the session's routes as the page's own requests are; the final response
+// is taken at the response stage, before Chrome would make a download of
+// it, its body read over IO.read into a local directory of the session's
+// own, and the navigation aborted. It is then reported like a local
+// download. (Network.loadNetworkResource, the obvious way, follows
+// redirects where neither the Fetch domain nor the Network events see
+// them: a redirect on it reached origins the policy blocks.)
 //
 // A blob: URL is read in the page's frame (up to 64 MB), while the page
 // still holds it. What cannot be fetched again is reported with why: a
@@ -32,8 +41,6 @@ import (
 // request), and a blob: URL the page revoked already.
 
 const (
-	// maxRemoteDownload bounds the bytes one fetched download may have.
-	maxRemoteDownload = 1 << 30
 	// remoteDownloadTimeout bounds one fetch, body included.
 	remoteDownloadTimeout = 5 * time.Minute
 	// maxBlobDownload bounds a blob: download, read in the page and sent
@@ -93,76 +100,170 @@ var errNotOurs = errors.New("another session's download")
 func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), remoteDownloadTimeout)
 	defer cancel()
-	frame := d.frameID
-	p, h := t.frameOwner(frame)
+	// The tab of the frame that began it; nil when that tab is gone
+	// already (a tab opened only to download closes itself), or when the
+	// frame is another session's.
+	p, _ := t.frameOwner(d.frameID)
 	if p == nil && d.frame != "" {
 		return "", 0, errNotOurs
-	}
-	if p == nil {
-		// A tab of the session's that is gone already, as a tab opened
-		// only to download closes itself: any of its tabs will do, the
-		// cookies being the context's.
-		pages := t.livePages()
-		if len(pages) == 0 {
-			return "", 0, errors.New("the session's tabs closed before the file could be fetched from the remote browser")
-		}
-		t.m.log.Debug("fetching a download of a closed tab in another", zap.String("url", d.URL))
-		p = pages[0]
-		p.mu.Lock()
-		h, frame = p.main, p.frame
-		p.mu.Unlock()
-		if h == nil {
-			return "", 0, errors.New("the session's tab is not attached")
-		}
 	}
 	u, err := url.Parse(d.URL)
 	if err != nil {
 		return "", 0, fmt.Errorf("its URL: %w", err)
 	}
 	path := filepath.Join(dir, d.guid)
+	max := t.m.opts.MaxDownloadBytes
 	switch u.Scheme {
 	case "data":
-		return saveDataURL(d.URL, path)
+		return saveDataURL(d.URL, path, max)
 	case "blob":
-		if frame != d.frameID {
+		if p == nil {
 			return "", 0, errors.New("the tab that made the blob: URL closed before it could be read")
 		}
-		return p.saveBlob(ctx, d, path)
+		return p.saveBlob(ctx, d, path, min(max, maxBlobDownload))
 	case "http", "https":
 	default:
 		return "", 0, fmt.Errorf("the remote browser saves a %s: download on its own machine, and e2e-mcp cannot fetch it again", u.Scheme)
 	}
-	if m := p.lastMethodOf(d.URL); m != "" && m != "GET" {
-		return "", 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
-	}
-	res, err := callOn(ctx, h, network.LoadNetworkResource, network.LoadNetworkResourceParams{
-		FrameID: frame, URL: d.URL, Options: &network.LoadNetworkResourceOptions{IncludeCredentials: true}})
-	if err != nil {
-		return "", 0, fmt.Errorf("fetching it from the remote browser: %w", err)
-	}
-	r := res.Resource
-	if r == nil || !r.Success {
-		why := "no response"
-		if r != nil && r.NetErrorName != "" {
-			why = r.NetErrorName
-		} else if r != nil && r.HTTPStatusCode != 0 {
-			why = fmt.Sprintf("HTTP %.0f", r.HTTPStatusCode)
+	referrer := ""
+	if p != nil {
+		if m := p.lastMethodOf(d.URL); m != "" && m != "GET" {
+			return "", 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
 		}
-		return "", 0, fmt.Errorf("fetching it again from the remote browser failed: %s", why)
+		referrer = p.LastInfo().URL
 	}
-	if r.Stream == "" {
-		return "", 0, errors.New("the remote browser gave no body")
-	}
-	defer func() { _, _ = callOn(context.WithoutCancel(ctx), h, cdpio.Close, cdpio.CloseParams{Handle: r.Stream}) }()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) //nolint:gosec // our own directory
+	n, err := t.fetchInTab(ctx, d.URL, referrer, path)
 	if err != nil {
 		return "", 0, err
 	}
+	return path, n, nil
+}
+
+// fetchInTab fetches u again in a hidden tab of the session, as the page
+// would (its cookies, its network, the request policy and routes on every
+// hop), and writes the body of its final response to path.
+func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64, error) {
+	p, closeTab, err := t.hiddenTab(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("a tab to fetch it again in: %w", err)
+	}
+	defer closeTab()
+	take := &bodyTake{path: path, max: t.m.opts.MaxDownloadBytes, done: make(chan bodyTaken, 1)}
+	p.guard.take.Store(take)
+	if err := p.enableGuard(ctx, p.main); err != nil {
+		return 0, err
+	}
+	navigated := make(chan string, 1)
+	go func() {
+		res, err := callOn(ctx, p.main, page.Navigate, page.NavigateParams{URL: u, Referrer: referrer})
+		switch {
+		case err != nil:
+			navigated <- err.Error()
+		default:
+			navigated <- res.ErrorText
+		}
+	}()
+	select {
+	case r := <-take.done:
+		return r.n, r.err
+	case why := <-navigated:
+		select {
+		case r := <-take.done: // the body was taken, then the navigation aborted
+			return r.n, r.err
+		default:
+		}
+		if b := p.takeBlockedDoc(); b != nil {
+			t.guard.blocked.add(*b) // the agent's next answer lists it
+			return 0, fmt.Errorf("fetching it again led to %s, which the request policy blocks (%s)", b.URL, b.Rule)
+		}
+		if why == "" {
+			why = "it loaded without a response to read (a route of the session may answer it)"
+		}
+		return 0, fmt.Errorf("fetching it again in the remote browser failed: %s", why)
+	case <-ctx.Done():
+		return 0, fmt.Errorf("fetching it again in the remote browser: %w", ctx.Err())
+	}
+}
+
+// bodyTake is a hidden tab's fetch of a download (fetchInTab): where its
+// body goes, the most it may be, and what came of it.
+type bodyTake struct {
+	path string
+	max  int64
+	done chan bodyTaken
+}
+
+// bodyTaken is what a bodyTake came to: the bytes written, or why not.
+type bodyTaken struct {
+	n   int64
+	err error
+}
+
+// pausedAtResponse says whether a paused request is at the response stage.
+func pausedAtResponse(e *fetch.EventRequestPaused) bool {
+	return e.ResponseStatusCode != 0 || e.ResponseErrorReason != ""
+}
+
+// atResponse answers a response a hidden tab's fetch paused: a redirect
+// goes on (its next hop is paused and checked at the request stage), an
+// error ends the fetch, and a file's body is taken and written, then the
+// navigation aborted so that Chrome makes no download of it.
+func (g *pageGuard) atResponse(h *host, e *fetch.EventRequestPaused) {
+	ctx, cancel := context.WithTimeout(h.ctx, remoteDownloadTimeout)
+	defer cancel()
+	take := g.take.Load()
+	status := e.ResponseStatusCode
+	redirect := status >= 300 && status < 400 && headerOf(e.ResponseHeaders, "Location") != ""
+	if take == nil || redirect || e.ResponseErrorReason != "" {
+		if _, err := callOn(ctx, h, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID}); err != nil && ctx.Err() == nil {
+			g.p.log.Debug("continue a response", zap.String("url", e.Request.URL), zap.Error(err))
+		}
+		return
+	}
+	var r bodyTaken
+	if status >= 400 {
+		r.err = fmt.Errorf("fetching it again in the remote browser failed: HTTP %d", status)
+	} else {
+		r.n, r.err = takeBody(ctx, h, e.RequestID, take.path, take.max)
+	}
+	select {
+	case take.done <- r:
+	default: // the fetch has its answer already
+	}
+	_, _ = callOn(ctx, h, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonAborted})
+}
+
+// headerOf is a response header's value, its name in any case.
+func headerOf(hs []*fetch.HeaderEntry, name string) string {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return h.Value
+		}
+	}
+	return ""
+}
+
+// takeBody streams the body of a response paused at the response stage
+// into path, at most max bytes: a larger one is refused and nothing kept.
+func takeBody(ctx context.Context, h *host, id fetch.RequestID, path string, max int64) (int64, error) {
+	s, err := callOn(ctx, h, fetch.TakeResponseBodyAsStream, fetch.TakeResponseBodyAsStreamParams{RequestID: id})
+	if err != nil {
+		return 0, fmt.Errorf("reading it in the remote browser: %w", err)
+	}
+	defer func() {
+		rctx, cancel := detached(ctx)
+		defer cancel()
+		_, _ = callOn(rctx, h, cdpio.Close, cdpio.CloseParams{Handle: s.Stream})
+	}()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) //nolint:gosec // our own directory
+	if err != nil {
+		return 0, err
+	}
 	var n int64
 	for {
-		rr, err := callOn(ctx, h, cdpio.Read, cdpio.ReadParams{Handle: r.Stream, Size: ioChunk})
-		if err == nil && n+int64(len(rr.Data)) > maxRemoteDownload {
-			err = fmt.Errorf("it is larger than %d MB, the most e2e-mcp fetches from a remote browser", maxRemoteDownload>>20)
+		rr, err := callOn(ctx, h, cdpio.Read, cdpio.ReadParams{Handle: s.Stream, Size: ioChunk})
+		if err == nil && n+int64(len(rr.Data)) > max {
+			err = errTooLarge(max)
 		}
 		if err == nil {
 			_, err = f.Write(rr.Data)
@@ -174,9 +275,9 @@ func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 			}
 			if err != nil {
 				_ = os.Remove(path)
-				return "", 0, err
+				return 0, err
 			}
-			return path, n, nil
+			return n, nil
 		}
 	}
 }
@@ -217,14 +318,14 @@ func (p *Page) lastMethodOf(u string) string {
 }
 
 // saveBlob writes the bytes of a blob: URL, read in the frame that began
-// the download, to path.
-func (p *Page) saveBlob(ctx context.Context, d Download, path string) (string, int64, error) {
+// the download, to path: at most max.
+func (p *Page) saveBlob(ctx context.Context, d Download, path string, max int64) (string, int64, error) {
 	var r struct {
 		B64   string `json:"b64"`
 		Size  int64  `json:"size"`
 		Error string `json:"error"`
 	}
-	if err := p.evalIn(ctx, d.frameID, fnReadBlob.call(d.URL, maxBlobDownload), &r); err != nil {
+	if err := p.evalIn(ctx, d.frameID, fnReadBlob.call(d.URL, max), &r); err != nil {
 		return "", 0, fmt.Errorf("reading the blob: URL in the page: %w", err)
 	}
 	if r.Error != "" {
@@ -240,8 +341,8 @@ func (p *Page) saveBlob(ctx context.Context, d Download, path string) (string, i
 	return path, int64(len(b)), nil
 }
 
-// saveDataURL writes a data: URL's bytes to path.
-func saveDataURL(s, path string) (string, int64, error) {
+// saveDataURL writes a data: URL's bytes to path: at most max.
+func saveDataURL(s, path string, max int64) (string, int64, error) {
 	meta, data, ok := strings.Cut(strings.TrimPrefix(s, "data:"), ",")
 	if !ok {
 		return "", 0, errors.New("a data: URL without a comma")
@@ -260,6 +361,9 @@ func saveDataURL(s, path string) (string, int64, error) {
 			return "", 0, fmt.Errorf("a data: URL's text: %w", err)
 		}
 		b = []byte(text)
+	}
+	if int64(len(b)) > max {
+		return "", 0, errTooLarge(max)
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return "", 0, err

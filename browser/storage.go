@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -312,37 +313,70 @@ func (p *Page) fillStorage(ctx context.Context, area string, items []NameValue) 
 // use when given (then brought back to about:blank with no history),
 // else a hidden tab opened for it and closed after, which never joins the
 // session's tabs.
-func (t *Tabs) withScratch(ctx context.Context, use *Page, fn func(p *Page) error) error {
+func (t *Tabs) withScratch(ctx context.Context, use *Page, fn func(p *Page) error) (err error) {
 	p := use
 	if p == nil {
-		var err error
-		if p, err = t.open(ctx, ""); err != nil {
+		var closeTab func()
+		if p, closeTab, err = t.hiddenTab(ctx); err != nil {
 			return err
 		}
-		defer func() {
-			id := p.main.target
-			p.Close()
-			t.mu.Lock()
-			t.popups = slices.DeleteFunc(t.popups, func(x target.ID) bool { return x == id })
-			t.mu.Unlock()
-		}()
+		defer closeTab()
 	}
 	p.guard.blank.Store(true)
-	err := p.enableGuard(ctx, p.main)
-	if err == nil {
+	defer func() {
+		rctx, cancel := detached(ctx)
+		defer cancel()
+		if rerr := p.leaveScratch(rctx, use != nil); err == nil {
+			err = rerr
+		}
+	}()
+	if err = p.enableGuard(ctx, p.main); err == nil {
 		err = fn(p)
 	}
+	return err
+}
+
+// hiddenURL is where a hidden tab starts: onBrowserEvent tells it from a
+// popup by it, as the target appears (a page cannot guess it).
+var hiddenURL = "about:blank#e2e-mcp-hidden-" + rand.Text()
+
+// hiddenTab opens a tab in the session's context that never joins its
+// tabs, is not counted as a popup, and whose downloads are not the
+// session's; the function returned closes it.
+func (t *Tabs) hiddenTab(ctx context.Context) (*Page, func(), error) {
+	cctx, cancel := t.browserCtx(ctx)
+	res, err := chromedp.CallBrowser(cctx, target.CreateTarget, target.CreateTargetParams{URL: hiddenURL, BrowserContextID: t.id})
+	cancel()
+	if err != nil {
+		return nil, nil, fmt.Errorf("open a hidden tab: %w", err)
+	}
+	id := res.TargetID
+	p, err := t.open(ctx, id)
+	if err != nil {
+		rctx, cancel := t.browserCtx(context.Background())
+		defer cancel()
+		_, _ = chromedp.CallBrowser(rctx, target.CloseTarget, target.CloseTargetParams{TargetID: id})
+		return nil, nil, err
+	}
+	return p, p.Close, nil
+}
+
+// leaveScratch ends a scratch tab's blank mode; the session's own tab
+// (own) is brought back to about:blank with no history.
+func (p *Page) leaveScratch(ctx context.Context, own bool) error {
 	p.guard.blank.Store(false)
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	if !p.intercepting() {
 		_, _ = callOn(cctx, p.main, fetch.Disable, cdp.Empty{})
 	}
-	if use != nil && err == nil {
-		if _, err = use.Navigate(ctx, "about:blank"); err == nil {
-			_, err = chromedp.Call(cctx, page.ResetNavigationHistory, cdp.Empty{})
-		}
+	if !own {
+		return nil
 	}
+	if _, err := p.Navigate(ctx, "about:blank"); err != nil {
+		return err
+	}
+	_, err := chromedp.Call(cctx, page.ResetNavigationHistory, cdp.Empty{})
 	return err
 }
 

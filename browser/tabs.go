@@ -47,6 +47,7 @@ type Tabs struct {
 	mu     sync.Mutex
 	infos  map[target.ID]*target.Info // URL and title of every page target in the context
 	popups []target.ID                // opened by a page, not attached yet
+	hidden map[target.ID]bool         // tabs of ours that are no tabs of the session (hiddenTab)
 	seen   int                        // page targets that appeared in the context
 	newTgt chan struct{}              // closed and replaced when one appears
 	closed bool
@@ -158,6 +159,7 @@ func (t *Tabs) onBrowserEvent(ev any) {
 	case *target.EventTargetDestroyed:
 		t.mu.Lock()
 		delete(t.infos, e.TargetID)
+		delete(t.hidden, e.TargetID)
 		t.mu.Unlock()
 		return
 	case *cdpbrowser.EventDownloadWillBegin, *cdpbrowser.EventDownloadProgress:
@@ -173,6 +175,13 @@ func (t *Tabs) onBrowserEvent(ev any) {
 	t.mu.Lock()
 	_, known := t.infos[info.TargetID]
 	t.infos[info.TargetID] = info
+	if !known && info.URL == hiddenURL {
+		// A hidden tab of ours (hiddenTab): neither a popup nor a tab.
+		if t.hidden == nil {
+			t.hidden = map[target.ID]bool{}
+		}
+		t.hidden[info.TargetID], known = true, true
+	}
 	t.mu.Unlock()
 	if known {
 		return

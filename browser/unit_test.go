@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
 	"go.uber.org/zap"
 )
 
@@ -71,7 +73,8 @@ func TestIsRef(t *testing.T) {
 }
 
 // TestSaveDataURL: a data: URL's bytes, base64 (padded or not) or
-// percent-encoded text, are what a remote browser's download of it saves.
+// percent-encoded text, are what a remote browser's download of it saves,
+// unless there are more than the limit.
 func TestSaveDataURL(t *testing.T) {
 	dir := t.TempDir()
 	for i, c := range []struct{ url, want, err string }{
@@ -81,9 +84,10 @@ func TestSaveDataURL(t *testing.T) {
 		{"data:,", "", ""},
 		{"data:text/plain;base64,%%%", "", "base64"},
 		{"data:text/plain", "", "without a comma"},
+		{"data:text/plain,123456789", "", "larger than 8 bytes"},
 	} {
 		path := filepath.Join(dir, fmt.Sprint(i))
-		_, n, err := saveDataURL(c.url, path)
+		_, n, err := saveDataURL(c.url, path, 8)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%s: error %v, want one about %s", c.url, err, c.err)
@@ -93,6 +97,47 @@ func TestSaveDataURL(t *testing.T) {
 		b, rerr := os.ReadFile(path)
 		if err != nil || rerr != nil || string(b) != c.want || n != int64(len(c.want)) {
 			t.Errorf("%s: saved %q (%d bytes), %v %v; want %q", c.url, b, n, err, rerr, c.want)
+		}
+	}
+}
+
+// TestCredentialsFor: credentials answer a server of their origin asking
+// for a request to it (default ports, case and a path aside), and nothing
+// else: another port, scheme or host, a proxy, a challenger of another
+// origin.
+func TestCredentialsFor(t *testing.T) {
+	e := Emulation{HTTPUser: "ada", HTTPOrigin: HTTPOrigin("HTTPS://Staging.Example.com:443/app")}
+	if e.HTTPOrigin != "https://staging.example.com" {
+		t.Fatalf("HTTPOrigin = %q", e.HTTPOrigin)
+	}
+	challenge := func(url, origin string, src fetch.AuthChallengeSource) *fetch.EventAuthRequired {
+		return &fetch.EventAuthRequired{Request: &network.Request{URL: url},
+			AuthChallenge: &fetch.AuthChallenge{Source: src, Origin: origin, Scheme: "basic", Realm: "staging"}}
+	}
+	for _, tc := range []struct {
+		url, origin string
+		src         fetch.AuthChallengeSource
+		want        bool
+	}{
+		{"https://staging.example.com/private/", "https://staging.example.com", fetch.AuthChallengeSourceServer, true},
+		{"https://STAGING.example.com:443/x", "", fetch.AuthChallengeSourceServer, true},
+		{"https://staging.example.com:8443/private/", "https://staging.example.com:8443", fetch.AuthChallengeSourceServer, false},
+		{"http://staging.example.com/private/", "http://staging.example.com", fetch.AuthChallengeSourceServer, false},
+		{"https://evil.example/private/", "https://evil.example", fetch.AuthChallengeSourceServer, false},
+		{"https://staging.example.com/private/", "https://evil.example", fetch.AuthChallengeSourceServer, false},
+		{"https://staging.example.com/private/", "http://proxy:3128", fetch.AuthChallengeSourceProxy, false},
+	} {
+		if got := e.credentialsFor(challenge(tc.url, tc.origin, tc.src)); got != tc.want {
+			t.Errorf("credentialsFor(%s, challenger %q, %s) = %v, want %v", tc.url, tc.origin, tc.src, got, tc.want)
+		}
+	}
+	if (Emulation{HTTPUser: "ada"}).credentialsFor(challenge("https://a.example/", "", fetch.AuthChallengeSourceServer)) {
+		t.Error("credentials without an origin answered")
+	}
+	for raw, want := range map[string]string{"http://[::1]:80/": "http://[::1]", "http://[::1]:8080": "http://[::1]:8080",
+		"ws://a.example": "", "about:blank": "", "": "", "https://a.example:444": "https://a.example:444"} {
+		if got := HTTPOrigin(raw); got != want {
+			t.Errorf("HTTPOrigin(%q) = %q, want %q", raw, got, want)
 		}
 	}
 }

@@ -53,7 +53,7 @@ func (p *Page) CaptureStill(ctx context.Context, o VisualOptions, timeout time.D
 		return err
 	}
 	defer func() {
-		rctx, cancel := p.callCtx(context.WithoutCancel(ctx), 2*time.Second)
+		rctx, cancel := detached(ctx)
 		defer cancel()
 		_ = p.evalEngine(rctx, fnHoldStill.call(false), nil)
 	}()

@@ -129,33 +129,17 @@ func (p *Page) addVitalsWatcher(ctx context.Context) error {
 
 // Throttled runs fn with every tab of the session under a network state
 // and a CPU slow-down (either may be zero: unchanged), then puts back what
-// the session had set before, whatever fn did.
-func (t *Tabs) Throttled(ctx context.Context, netState string, cpu float64, fn func() error) error {
+// the session had set before, whatever fn did, even when the call was
+// cancelled.
+func (t *Tabs) Throttled(ctx context.Context, netState string, cpu float64, fn func() error) (err error) {
 	before := t.setupOf()
-	restore := func() error {
-		t.changeSetup(func(s *pageSetup) {
-			s.netState, s.emulation.CPUThrottling = before.netState, before.emulation.CPUThrottling
-		})
-		now := t.setupOf()
-		for _, p := range t.livePages() {
-			state := now.netState
-			if state == "" {
-				state = "online"
-			}
-			if netState != "" {
-				if err := p.applyNetworkState(ctx, state); err != nil {
-					return err
-				}
-			}
-			if cpu != 0 {
-				if err := p.applyEmulation(ctx, now.emulation); err != nil {
-					return err
-				}
-			}
+	defer func() {
+		rctx, cancel := detached(ctx)
+		defer cancel()
+		if rerr := t.unthrottle(rctx, before, netState != "", cpu != 0); err == nil {
+			err = rerr
 		}
-		return nil
-	}
-	var err error
+	}()
 	if netState != "" {
 		err = t.SetNetworkState(ctx, netState)
 	}
@@ -165,8 +149,31 @@ func (t *Tabs) Throttled(ctx context.Context, netState string, cpu float64, fn f
 	if err == nil {
 		err = fn()
 	}
-	if rerr := restore(); err == nil {
-		err = rerr
-	}
 	return err
+}
+
+// unthrottle puts the session's network state and CPU rate back to what
+// they were before Throttled, in every tab.
+func (t *Tabs) unthrottle(ctx context.Context, before pageSetup, network, cpu bool) error {
+	t.changeSetup(func(s *pageSetup) {
+		s.netState, s.emulation.CPUThrottling = before.netState, before.emulation.CPUThrottling
+	})
+	now := t.setupOf()
+	state := now.netState
+	if state == "" {
+		state = "online"
+	}
+	for _, p := range t.livePages() {
+		if network {
+			if err := p.applyNetworkState(ctx, state); err != nil {
+				return err
+			}
+		}
+		if cpu {
+			if err := p.applyEmulation(ctx, now.emulation); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

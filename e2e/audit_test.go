@@ -1,13 +1,23 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -312,4 +322,78 @@ func TestPerfThrottled(t *testing.T) {
 	mustContain(t, "the answer under a slow CPU", out, "reloaded under CPU 4x slower; throttling restored")
 	out = mustCall(t, c, "browser_emulate", map[string]any{})
 	mustContain(t, "the session's emulation after", out, "Emulating in every tab: locale de-DE.")
+}
+
+// TestPerfCancelRestores: a browser_perf call with cpuThrottling that the
+// client cancels (notifications/cancelled) while the throttled reload
+// loads leaves the tab as fast as it was: the CPU is given back on a
+// context the call's cancellation does not reach.
+func TestPerfCancelRestores(t *testing.T) {
+	reloading, release := make(chan struct{}), make(chan struct{})
+	var loads atomic.Int32
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /cpu.html", func(w http.ResponseWriter, r *http.Request) {
+			heading := "First load"
+			if loads.Add(1) == 2 {
+				heading = "Reloaded"
+				close(reloading)
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+			}
+			fmt.Fprintf(w, "<!doctype html><title>CPU</title><h1>%s</h1>", heading)
+		})
+	})
+	var once sync.Once
+	releaseOnce := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(releaseOnce)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=audit,emulation"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/cpu.html"})
+	before := busyMS(t, c)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = "browser_perf", map[string]any{"cpuThrottling": 50}
+		_, err := c.CallTool(ctx, req)
+		done <- err
+	}()
+	select {
+	case <-reloading:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the throttled reload never reached the fixture")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled call answered %v", err)
+	}
+	releaseOnce()
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Reloaded"})
+	if after := busyMS(t, c); after > 10*before {
+		t.Fatalf("the tab is still throttled after the cancelled call: a busy loop takes %.0f ms, %.0f ms before it", after, before)
+	}
+}
+
+// busyMS is how long a fixed busy loop takes in the page, the least of
+// three runs, in milliseconds.
+func busyMS(t *testing.T, c *client.Client) float64 {
+	t.Helper()
+	best := math.Inf(1)
+	for range 3 {
+		out := mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => {
+			const t0 = performance.now(); let x = 0;
+			for (let i = 0; i < 2e7; i++) x += i % 7;
+			return x > 0 ? performance.now() - t0 : -1 }`})
+		m := regexp.MustCompile(`(?m)^[0-9.]+$`).FindString(out)
+		ms, err := strconv.ParseFloat(m, 64)
+		if err != nil {
+			t.Fatalf("no duration in %q", out)
+		}
+		best = min(best, ms)
+	}
+	return best
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -167,11 +169,10 @@ func TestEmulateDevice(t *testing.T) {
 	mustFail(t, c, "browser_emulate", map[string]any{"permissions": []string{"Not A Permission"}}, "invalid_input")
 }
 
-// TestHTTPCredentials: a page behind HTTP Basic authentication fails to
-// load until the session has credentials; with them it loads; wrong ones
-// get the server's 401 rather than a loop; the password is never shown.
-func TestHTTPCredentials(t *testing.T) {
-	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+// staging serves /private/ behind Basic authentication (ada, s3cret-pass),
+// with a link to partner when it is given.
+func staging(partner string) func(mux *http.ServeMux, _ *fixture) {
+	return func(mux *http.ServeMux, _ *fixture) {
 		mux.HandleFunc("GET /private/", func(w http.ResponseWriter, r *http.Request) {
 			if u, pw, ok := r.BasicAuth(); !ok || u != "ada" || pw != "s3cret-pass" {
 				w.Header().Set("WWW-Authenticate", `Basic realm="staging"`)
@@ -179,15 +180,25 @@ func TestHTTPCredentials(t *testing.T) {
 				return
 			}
 			fmt.Fprint(w, "<!doctype html><title>Staging</title><h1>Staging for ada</h1>")
+			if partner != "" {
+				fmt.Fprintf(w, `<a href="%s">Partner portal</a>`, partner)
+			}
 		})
-	})
+	}
+}
+
+// TestHTTPCredentials: a page behind HTTP Basic authentication fails to
+// load until the session has credentials; with them it loads; wrong ones
+// get the server's 401 rather than a loop; the password is never shown.
+func TestHTTPCredentials(t *testing.T) {
+	f := newFixture(t, staging(""))
 	env, _ := serverEnv(t)
 	c := startClient(t, append(env, "E2E_MCP_CAPS=emulation"))
 	out := mustFail(t, c, "browser_navigate", map[string]any{"url": f.URL + "/private/"}, "navigation_failed")
 	mustContain(t, "without credentials (headless Chrome asks no one)", out, "ERR_INVALID_AUTH_CREDENTIALS")
 
-	out = mustCall(t, c, "browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "s3cret-pass"})
-	mustContain(t, "the answer", out, "HTTP authentication as ada")
+	out = mustCall(t, c, "browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "s3cret-pass", "httpOrigin": f.URL})
+	mustContain(t, "the answer", out, "HTTP authentication as ada for "+f.URL)
 	if strings.Contains(out, "s3cret-pass") {
 		t.Errorf("the answer shows the password:\n%s", out)
 	}
@@ -195,9 +206,77 @@ func TestHTTPCredentials(t *testing.T) {
 	mustContain(t, "with credentials", out, "Staging for ada")
 
 	// (Chrome keeps credentials that worked for the rest of the session.)
-	mustCall(t, c, "browser_emulate", map[string]any{"sessionId": "other", "httpUsername": "ada", "httpPassword": "wrong"})
+	mustCall(t, c, "browser_emulate", map[string]any{"sessionId": "other", "httpUsername": "ada", "httpPassword": "wrong", "httpOrigin": f.URL})
 	out = mustCall(t, c, "browser_navigate", map[string]any{"sessionId": "other", "url": f.URL + "/private/"})
 	mustContain(t, "wrong credentials", out, "The server answered HTTP 401.", "Unauthorized")
+}
+
+// TestHTTPCredentialsScoped: credentials answer the authentication of the
+// origin they were given for (by default the page's) and no other: a link
+// or a redirect to another site that asks gets its 401, and that site never
+// sees the password; the answer names the origin, an origin must be known,
+// and the recorded step carries it so a replay scopes them the same way.
+func TestHTTPCredentialsScoped(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string // the Authorization headers the other site got
+	other := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /private/", func(w http.ResponseWriter, r *http.Request) {
+			if h := r.Header.Get("Authorization"); h != "" {
+				mu.Lock()
+				seen = append(seen, h)
+				mu.Unlock()
+				fmt.Fprint(w, "<!doctype html><title>Other</title><h1>Other site, signed in</h1>")
+				return
+			}
+			w.Header().Set("WWW-Authenticate", `Basic realm="other"`)
+			http.Error(w, "Other site: Unauthorized", http.StatusUnauthorized)
+		})
+	})
+	f := newFixture(t, staging(other.URL+"/private/"), func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /partner", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/private/", http.StatusFound)
+		})
+	})
+	sawPassword := func(when string) {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(seen) > 0 {
+			t.Fatalf("%s: the other site got the credentials: %v", when, seen)
+		}
+	}
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=emulation"))
+
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
+	out := mustCall(t, c, "browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "s3cret-pass"})
+	mustContain(t, "the answer", out, "HTTP authentication as ada for "+f.URL)
+	out = mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/private/"})
+	mustContain(t, "the page's origin", out, "Staging for ada")
+
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Partner portal']"})
+	mustContain(t, "a link to another site", out, "401", "Other site: Unauthorized")
+	sawPassword("after a link")
+	out = mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/partner"})
+	mustContain(t, "a redirect to another site", out, "401", "Other site: Unauthorized")
+	sawPassword("after a redirect")
+
+	flow := mustCall(t, c, "session_export_flow", nil)
+	mustContain(t, "the recorded step", flow, "httpOrigin: "+f.URL)
+
+	// Given for the other site, they go there.
+	mustCall(t, c, "browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "partner-pass", "httpOrigin": other.URL})
+	out = mustCall(t, c, "browser_navigate", map[string]any{"url": other.URL + "/private/"})
+	mustContain(t, "credentials for the other site", out, "Other site, signed in")
+	mu.Lock()
+	if len(seen) != 1 || seen[0] != "Basic "+base64.StdEncoding.EncodeToString([]byte("ada:partner-pass")) {
+		t.Errorf("the other site got %v", seen)
+	}
+	mu.Unlock()
+
+	// A session on about:blank, with no dev server, has no origin to give.
+	out = mustFail(t, c, "browser_emulate", map[string]any{"sessionId": "blank", "httpUsername": "ada", "httpPassword": "s3cret-pass"}, "invalid_input")
+	mustContain(t, "credentials on about:blank", out, "httpOrigin")
 }
 
 // exportAndReplay exports the session of c as the flow name under dir, and

@@ -1,13 +1,17 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // filesAPI serves the files the downloads page downloads.
@@ -160,6 +164,117 @@ func TestRemoteDownloads(t *testing.T) {
 	_ = c.Close()
 	if left, _ := filepath.Glob(filepath.Join(tmp, "e2e-mcp-chrome-*")); len(left) > 0 {
 		t.Errorf("the server left directories: %v", left)
+	}
+}
+
+// TestRemoteDownloads_Policy: the session's own fetch of a remote
+// browser's download is held to the request policy as the page's requests
+// are, redirects included: a server that answers it with a redirect to a
+// blocked origin gets the download reported as blocked, nothing saved, and
+// the blocked origin is never asked.
+func TestRemoteDownloads_Policy(t *testing.T) {
+	var secretAsked atomic.Int32
+	internal := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /secret.csv", func(w http.ResponseWriter, _ *http.Request) {
+			secretAsked.Add(1)
+			fmt.Fprint(w, "account,secret\nops,hunter2\n")
+		})
+	})
+	var asked atomic.Int32
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /exports.html", func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Exports</title><a href="/files/moving.csv">Download the export</a>`)
+		})
+		mux.HandleFunc("GET /files/moving.csv", func(w http.ResponseWriter, r *http.Request) {
+			if asked.Add(1) > 1 { // asked again: it sends the fetch elsewhere
+				http.Redirect(w, r, internal.URL+"/secret.csv", http.StatusFound)
+				return
+			}
+			w.Header().Set("Content-Disposition", `attachment; filename="moving.csv"`)
+			fmt.Fprint(w, "order\n1400\n")
+		})
+	})
+	farm := startFarmBrowser(t)
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_CDP_ENDPOINT="+farm.ws, "E2E_MCP_BLOCKED_ORIGINS="+internal.URL))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/exports.html"})
+	out := mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Download the export']"})
+	if !strings.Contains(out, "### Downloads") {
+		out = mustCall(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 10})
+	}
+	mustContain(t, "the download", out, "moving.csv", "not kept: ", "request policy", internal.URL+"/secret.csv")
+	if strings.Contains(out, "New tabs opened") {
+		t.Errorf("the tab the session fetched it in shows as a popup:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "e2e-mcp-downloads", "moving.csv")); err == nil {
+		t.Errorf("the download was saved")
+	}
+	if n := secretAsked.Load(); n != 0 {
+		t.Errorf("the blocked origin was asked %d times", n)
+	}
+}
+
+// bigDownload serves /big.html, whose link downloads 1.5 MB (more than a
+// remote browser's stream gives in one read) and then holds the response
+// open until the client gives up: a download that is not cancelled never
+// ends. aborted is closed when the client gave up.
+func bigDownload(aborted chan struct{}) func(mux *http.ServeMux, _ *fixture) {
+	var once sync.Once
+	return func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /big.html", func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Backup</title><a href="/files/backup.bin">Download the backup</a><a href="/files/report.csv">Download report</a>`)
+		})
+		mux.HandleFunc("GET /files/backup.bin", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("Content-Disposition", `attachment; filename="backup.bin"`)
+			chunk := bytes.Repeat([]byte("x"), 32<<10)
+			for range 48 {
+				_, _ = w.Write(chunk)
+				w.(http.Flusher).Flush()
+			}
+			select {
+			case <-r.Context().Done():
+				once.Do(func() { close(aborted) })
+			case <-time.After(time.Minute):
+			}
+		})
+	}
+}
+
+// TestDownloadSizeLimit: a download larger than --max-download-size is
+// cancelled as it passes the limit, not saved, and reported as refused with
+// why; one under it is saved. The same holds for a remote browser's, which
+// the session fetches itself.
+func TestDownloadSizeLimit(t *testing.T) {
+	for _, remote := range []bool{false, true} {
+		t.Run(map[bool]string{false: "our browser", true: "remote browser"}[remote], func(t *testing.T) {
+			aborted := make(chan struct{})
+			f := newFixture(t, filesAPI, bigDownload(aborted))
+			dir := t.TempDir()
+			env, _ := serverEnv(t)
+			env = append(env, "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_MAX_DOWNLOAD_SIZE=100000")
+			if remote {
+				env = append(env, "E2E_MCP_CDP_ENDPOINT="+startFarmBrowser(t).ws)
+			}
+			c := startClient(t, env)
+			mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/big.html"})
+			out := mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Download the backup']"})
+			if !strings.Contains(out, "### Downloads") {
+				out = mustCall(t, c, "browser_wait_for", map[string]any{"download": true, "timeout": 20})
+			}
+			mustContain(t, "the big download", out, "backup.bin", "not kept: ", "larger than 100000 bytes", "--max-download-size")
+			if _, err := os.Stat(filepath.Join(dir, "e2e-mcp-downloads", "backup.bin")); err == nil {
+				t.Errorf("the download over the limit was saved")
+			}
+			select {
+			case <-aborted:
+			case <-time.After(20 * time.Second):
+				t.Fatal("the download over the limit was never cancelled")
+			}
+			out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Download report']"})
+			mustContain(t, "a download under the limit", out, "- report.csv: 34 bytes, saved to ")
+		})
 	}
 }
 

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,4 +228,93 @@ func TestWebDriverGrid_Signal(t *testing.T) {
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	s.waitExit(t, 20*time.Second)
 	d.waitBrowsers(t, 0, "after SIGTERM")
+}
+
+// slowGrid is a WebDriver grid that makes a session as soon as it is asked
+// (as a real one does, whether or not the client waits for the answer) but
+// answers POST /session only when released; it records what was deleted.
+type slowGrid struct {
+	*httptest.Server
+	asked, release chan struct{}
+	mu             sync.Mutex
+	made, deleted  []string
+}
+
+func startSlowGrid(t *testing.T) *slowGrid {
+	g := &slowGrid{asked: make(chan struct{}, 8), release: make(chan struct{})}
+	g.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodPost && r.URL.Path == "/session":
+			g.mu.Lock()
+			id := fmt.Sprintf("slow-%d", len(g.made)+1)
+			g.made = append(g.made, id)
+			g.mu.Unlock()
+			g.asked <- struct{}{}
+			<-g.release
+			fmt.Fprintf(w, `{"value":{"sessionId":%q,"capabilities":{"browserName":"chrome","se:cdp":"ws://127.0.0.1:1/session/%s/se/cdp"}}}`, id, id)
+		case r.Method == http.MethodDelete && strings.HasPrefix(r.URL.Path, "/session/"):
+			g.mu.Lock()
+			g.deleted = append(g.deleted, strings.TrimPrefix(r.URL.Path, "/session/"))
+			g.mu.Unlock()
+			fmt.Fprint(w, `{"value":null}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(func() {
+		select {
+		case <-g.release:
+		default:
+			close(g.release)
+		}
+		g.Close()
+	})
+	return g
+}
+
+// left is the sessions the grid made that were not deleted.
+func (g *slowGrid) left() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []string
+	for _, id := range g.made {
+		if !slices.Contains(g.deleted, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// TestWebDriverGrid_ExitWhileCreating: a server that exits (SIGTERM, or its
+// client closing stdin) while a grid is still making a session for it waits
+// for the grid's answer and deletes the session, so that its browser does
+// not stay on the grid.
+func TestWebDriverGrid_ExitWhileCreating(t *testing.T) {
+	for _, how := range []string{"SIGTERM", "stdin closed"} {
+		t.Run(how, func(t *testing.T) {
+			g := startSlowGrid(t)
+			env, _ := serverEnv(t)
+			s := startRaw(t, append(env, "E2E_MCP_WEBDRIVER_URLS="+g.URL))
+			s.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"grid","version":"1"}}}`)
+			s.await(t, 1)
+			s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			s.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"browser_navigate","arguments":{"url":"about:blank"}}}`)
+			select {
+			case <-g.asked:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the server never asked the grid for a session")
+			}
+			if how == "SIGTERM" {
+				_ = s.cmd.Process.Signal(syscall.SIGTERM)
+			} else {
+				_ = s.stdin.Close()
+			}
+			waitFor(t, 10*time.Second, "the server to begin its exit", func() bool { return strings.Contains(s.stderr.String(), "shutting down") })
+			close(g.release)
+			s.waitExit(t, 30*time.Second)
+			if left := g.left(); len(left) > 0 {
+				t.Fatalf("the grid's sessions %v were never deleted", left)
+			}
+		})
+	}
 }

@@ -81,6 +81,7 @@ type EmulateParams struct {
 	CPUThrottling     float64  `json:"cpuThrottling,omitempty" jsonschema:"Slow the CPU down this many times"`
 	HTTPUsername      string   `json:"httpUsername,omitempty" jsonschema:"Answer HTTP authentication as this user"`
 	HTTPPassword      string   `json:"httpPassword,omitempty"`
+	HTTPOrigin        string   `json:"httpOrigin,omitempty" jsonschema:"Answer only this origin (default: the page's, else the dev server's)"`
 	Reset             bool     `json:"reset,omitempty" jsonschema:"Start again from the browser's own values"`
 	SessionArg
 }
@@ -97,6 +98,9 @@ func emulateTool(d *Deps) Tool {
 			change := browser.Emulation{Width: a.Width, Height: a.Height, DeviceScaleFactor: a.DeviceScaleFactor, Mobile: a.IsMobile,
 				Touch: a.HasTouch, UserAgent: a.UserAgent, Locale: a.Locale, TimezoneID: a.TimezoneID, Permissions: a.Permissions,
 				CPUThrottling: a.CPUThrottling, HTTPUser: a.HTTPUsername, HTTPPassword: a.HTTPPassword}
+			if change.HTTPOrigin, err = s.credentialsOrigin(p, a); err != nil {
+				return nil, err
+			}
 			if (a.Latitude == nil) != (a.Longitude == nil) {
 				return nil, invalidInput("latitude", "give latitude and longitude together")
 			}
@@ -120,6 +124,33 @@ func emulateTool(d *Deps) Tool {
 		})
 }
 
+// credentialsOrigin is the origin HTTP credentials are for: the one given,
+// else the page's, else the dev server's. Credentials answer only that
+// origin's challenges, so that a link or a redirect to another site that
+// asks for them does not get them.
+func (s *Session) credentialsOrigin(p *browser.Page, a EmulateParams) (string, error) {
+	switch {
+	case a.HTTPUsername == "" && a.HTTPOrigin != "":
+		return "", invalidInput("httpOrigin", "give it with httpUsername and httpPassword")
+	case a.HTTPUsername == "":
+		return "", nil
+	case a.HTTPOrigin != "":
+		if o := browser.HTTPOrigin(a.HTTPOrigin); o != "" {
+			return o, nil
+		}
+		return "", invalidInput("httpOrigin", "%q: give an http(s) origin, such as https://staging.example.com", a.HTTPOrigin)
+	}
+	if o := browser.HTTPOrigin(p.LastInfo().URL); o != "" {
+		return o, nil
+	}
+	if s.dev != nil {
+		if o := browser.HTTPOrigin(s.dev.result.URL); o != "" {
+			return o, nil
+		}
+	}
+	return "", invalidInput("httpOrigin", "the page is not on an http(s) origin and the session has no dev server: give the origin the credentials are for, such as https://staging.example.com, or navigate there first")
+}
+
 // describeEmulation says what the session emulates, in words.
 func describeEmulation(e browser.Emulation) string {
 	var parts []string
@@ -137,7 +168,7 @@ func describeEmulation(e browser.Emulation) string {
 		{e.Locale != "", "locale " + e.Locale}, {e.TimezoneID != "", "time zone " + e.TimezoneID},
 		{e.Geolocation != nil, "geolocation"}, {len(e.Permissions) > 0, "permissions " + strings.Join(e.Permissions, ", ")},
 		{len(e.Headers) > 0, fmt.Sprintf("%d extra header(s)", len(e.Headers))}, {e.CPUThrottling > 1, fmt.Sprintf("CPU %gx slower", e.CPUThrottling)},
-		{e.HTTPUser != "", "HTTP authentication as " + e.HTTPUser}} {
+		{e.HTTPUser != "", "HTTP authentication as " + e.HTTPUser + " for " + e.HTTPOrigin}} {
 		if f.on {
 			parts = append(parts, f.text)
 		}

@@ -151,6 +151,11 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 		// made: a replay locates the target another way.
 		args["expected"] = s.lastBaseline
 	}
+	if _, given := args["httpOrigin"]; tool == "browser_emulate" && args["httpUsername"] != nil && !given && s.tabs != nil {
+		// The origin the call chose (the page's, the dev server's): a
+		// replay scopes the credentials the same way.
+		args["httpOrigin"] = s.tabs.Emulation().HTTPOrigin
+	}
 	// Every text as flow text: what the agent typed or opened replays as
 	// it was, its $ escaped (flow/text.go); a secret (a password typed or
 	// filled, an HTTP credential, a credential header) is never written

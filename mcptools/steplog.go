@@ -34,7 +34,6 @@ const (
 	maxLoggedFailures = 10       // failure answers kept whole
 	maxLoggedResult   = 2 << 10  // the text kept of a successful answer
 	maxLoggedFailure  = 64 << 10 // the text kept of a failure answer
-	maxLoggedSecrets  = 32
 	reportShotWidth   = 800
 	reportShotQuality = 50
 	reportShotTimeout = 2 * time.Second
@@ -56,8 +55,7 @@ type loggedStep struct {
 // stepLog is a session's bounded log of calls.
 type stepLog struct {
 	steps   []loggedStep
-	dropped int      // the oldest steps no longer kept
-	secrets []string // values typed into password fields and the like
+	dropped int // the oldest steps no longer kept
 }
 
 // logged keeps each call on the session in its step log (not

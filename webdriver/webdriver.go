@@ -33,7 +33,7 @@ type Grid struct {
 func New(rawURL string, header http.Header) (*Grid, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("WebDriver URL %q: want http://host:port[/path]", redact(rawURL))
+		return nil, fmt.Errorf("WebDriver URL %q: want http://host:port[/path]", Redact(rawURL))
 	}
 	h := header.Clone()
 	if h == nil {
@@ -49,8 +49,9 @@ func New(rawURL string, header http.Header) (*Grid, error) {
 	return &Grid{base: u, header: h}, nil
 }
 
-// redact drops the userinfo of a URL that did not parse as one we take.
-func redact(raw string) string {
+// Redact is a URL for messages: without its userinfo, or when it does not
+// parse, without all before its last @.
+func Redact(raw string) string {
 	if u, err := url.Parse(raw); err == nil && u.User != nil {
 		u.User = nil
 		return u.String()

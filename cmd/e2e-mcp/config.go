@@ -83,6 +83,8 @@ type Config struct {
 	OutputDir string
 	// HTTPMaxBody bounds the body of one HTTP request, in bytes.
 	HTTPMaxBody int64
+	// MaxDownloadSize bounds the file one download may be, in bytes.
+	MaxDownloadSize int64
 	// DrainTimeout bounds waiting for in-flight calls on shutdown (HTTP).
 	DrainTimeout time.Duration
 	// ReplicaID names this replica in the MCP session ids it makes
@@ -144,10 +146,11 @@ func integer(get func(*Config) *int) func(*flag.FlagSet, *Config, string, string
 	}
 }
 
-// list is a string flag that may be given more than once: the values are
-// joined with commas (the environment variable takes a comma list).
-func list(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
-	return joined(get, ",")
+func int64Flag(get func(*Config) *int64) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		n, _ := strconv.ParseInt(def, 10, 64)
+		fs.Int64Var(get(c), name, n, help)
+	}
 }
 
 // joined is a string flag that may be given more than once, its values
@@ -169,6 +172,41 @@ func joined(get func(*Config) *string, sep string) func(*flag.FlagSet, *Config, 
 		})
 	}
 }
+
+// urls is a flag of URLs that may be given more than once, its values
+// joined with spaces, which no URL holds (a comma may be in a password);
+// the environment variable takes them separated by commas or spaces
+// (splitURLs).
+func urls(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
+	return joined(get, " ")
+}
+
+// splitURLs splits a list of URLs separated by spaces or commas. A comma
+// separates only where a scheme follows it: the userinfo of a URL may hold
+// commas (a grid's password), and splitting there would make two URLs of
+// one and show part of the password in the error.
+func splitURLs(list string) []string {
+	var out []string
+	for _, f := range strings.Fields(list) {
+		start := 0
+		for i := range len(f) {
+			if f[i] == ',' && schemeRE.MatchString(f[i+1:]) {
+				out = append(out, f[start:i])
+				start = i + 1
+			}
+		}
+		out = append(out, f[start:])
+	}
+	kept := out[:0]
+	for _, u := range out {
+		if u = strings.Trim(u, ","); u != "" {
+			kept = append(kept, u)
+		}
+	}
+	return kept
+}
+
+var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
 
 func duration(get func(*Config) *time.Duration) func(*flag.FlagSet, *Config, string, string, string) {
 	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
@@ -233,20 +271,19 @@ var settings = []setting{
 	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to, each client in a directory of its own, new files only (default: output/ under the per-user state directory)",
 		str(func(c *Config) *string { return &c.OutputDir })},
 	{"http-max-body", "E2E_MCP_HTTP_MAX_BODY", "8388608", "the largest HTTP request body accepted, in bytes (8 MiB: a string argument has at most 1 MiB); larger ones get 413",
-		func(fs *flag.FlagSet, c *Config, name, def, help string) {
-			n, _ := strconv.ParseInt(def, 10, 64)
-			fs.Int64Var(&c.HTTPMaxBody, name, n, help)
-		}},
+		int64Flag(func(c *Config) *int64 { return &c.HTTPMaxBody })},
+	{"max-download-size", "E2E_MCP_MAX_DOWNLOAD_SIZE", "1073741824", "the largest file a page may download, in bytes (1 GiB): a larger download is cancelled as it passes the limit and reported as refused",
+		int64Flag(func(c *Config) *int64 { return &c.MaxDownloadSize })},
 	{"drain-timeout", "E2E_MCP_DRAIN_TIMEOUT", "10s", "on SIGTERM over HTTP: how long in-flight calls may finish before sessions end",
 		duration(func(c *Config) *time.Duration { return &c.DrainTimeout })},
 	{"replica-id", "E2E_MCP_REPLICA_ID", "", "over HTTP, this replica's name in the MCP session ids it makes (mcp-session-NAME.UUID), for load balancers that route by it: letters, digits, - and _",
 		str(func(c *Config) *string { return &c.ReplicaID })},
 	{"cdp-endpoint", "E2E_MCP_CDP_ENDPOINT", "", "use browsers elsewhere instead of launching one: ws://host:9222/devtools/browser/ID or http://host:9222; sessions are spread across them",
-		list(func(c *Config) *string { return &c.CDPEndpoints })},
+		urls(func(c *Config) *string { return &c.CDPEndpoints })},
 	{"cdp-header", "E2E_MCP_CDP_HEADERS", "", "header for the --cdp-endpoint handshakes, \"Name: value\" (several separated by ;)",
 		str(func(c *Config) *string { return &c.CDPHeaders })},
 	{"webdriver-url", "E2E_MCP_WEBDRIVER_URLS", "", "take each session's browser from a WebDriver grid (Selenium Grid 4, chromedriver, a cloud grid): http://host:4444; user:key@ in the URL is sent as Basic auth",
-		list(func(c *Config) *string { return &c.WebDriverURLs })},
+		urls(func(c *Config) *string { return &c.WebDriverURLs })},
 	{"webdriver-header", "E2E_MCP_WEBDRIVER_HEADERS", "", "header for every --webdriver-url request, \"Name: value\" (the variable separates several with ;)",
 		joined(func(c *Config) *string { return &c.WebDriverHeaders }, ";")},
 	{"auth-token", "E2E_MCP_AUTH_TOKEN", "", "bearer token HTTP clients must send (set it in the environment: flags show in ps)",
@@ -385,6 +422,9 @@ func (c *Config) Validate() error {
 	if c.HTTPMaxBody < 1024 {
 		errs = append(errs, fmt.Errorf("--http-max-body must be at least 1024 bytes, got %d", c.HTTPMaxBody))
 	}
+	if c.MaxDownloadSize < 1 {
+		errs = append(errs, fmt.Errorf("--max-download-size must be at least 1 byte, got %d", c.MaxDownloadSize))
+	}
 	if c.BusyTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--busy-timeout must be positive, got %s", c.BusyTimeout))
 	}
@@ -465,7 +505,7 @@ func (c *Config) grids() ([]*webdriver.Grid, error) {
 		return nil, err
 	}
 	var out []*webdriver.Grid
-	for _, u := range strings.FieldsFunc(c.WebDriverURLs, func(r rune) bool { return r == ',' || r == ' ' }) {
+	for _, u := range splitURLs(c.WebDriverURLs) {
 		g, err := webdriver.New(u, h)
 		if err != nil {
 			return nil, fmt.Errorf("--webdriver-url: %v", err)
@@ -485,10 +525,10 @@ func (c *Config) endpoints() ([]browser.Endpoint, error) {
 		return nil, err
 	}
 	var out []browser.Endpoint
-	for _, u := range strings.FieldsFunc(c.CDPEndpoints, func(r rune) bool { return r == ',' || r == ' ' }) {
+	for _, u := range splitURLs(c.CDPEndpoints) {
 		pu, err := url.Parse(u)
 		if err != nil || (pu.Scheme != "ws" && pu.Scheme != "wss" && pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
-			return nil, fmt.Errorf("--cdp-endpoint %q: want ws://host:port/devtools/browser/ID or http://host:port", u)
+			return nil, fmt.Errorf("--cdp-endpoint %q: want ws://host:port/devtools/browser/ID or http://host:port", webdriver.Redact(u))
 		}
 		out = append(out, browser.Endpoint{URL: u, Header: h})
 	}

@@ -68,6 +68,9 @@ func TestParseConfig(t *testing.T) {
 		{name: "bad webdriver url", args: []string{"--webdriver-url", "ws://u:secret@a:1"}, err: "--webdriver-url"},
 		{name: "bad webdriver header", args: []string{"--webdriver-url", "http://a:1", "--webdriver-header", "nocolon"}, err: "--webdriver-header"},
 		{name: "webdriver and cdp endpoint", args: []string{"--webdriver-url", "http://a:1", "--cdp-endpoint", "http://b:9222"}, err: "one or the other"},
+		{name: "download size", env: map[string]string{"E2E_MCP_MAX_DOWNLOAD_SIZE": "5000000"}, want: func(c *Config) bool { return c.MaxDownloadSize == 5000000 }},
+		{name: "default download size", want: func(c *Config) bool { return c.MaxDownloadSize == 1<<30 }},
+		{name: "no download size", args: []string{"--max-download-size", "0"}, err: "--max-download-size must be at least 1 byte"},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}
@@ -85,6 +88,53 @@ func TestParseConfig(t *testing.T) {
 			}
 			if !tc.want(c) {
 				t.Errorf("parseConfig(%q, %v) = %+v", tc.args, tc.env, *c)
+			}
+		})
+	}
+}
+
+// TestURLListsKeepPasswords: a grid's or a remote browser's URL whose
+// password holds a comma is one URL, in the variable's comma list and in a
+// repeated flag alike, and a URL that is refused is named without its
+// password.
+func TestURLListsKeepPasswords(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{name: "variable", env: map[string]string{"E2E_MCP_WEBDRIVER_URLS": "https://ada:pa,ss@hub.example.com/wd/hub,http://b:2"}},
+		{name: "variable with spaces", env: map[string]string{"E2E_MCP_WEBDRIVER_URLS": " https://ada:pa,ss@hub.example.com/wd/hub , http://b:2,"}},
+		{name: "repeated flag", args: []string{"--webdriver-url", "https://ada:pa,ss@hub.example.com/wd/hub", "--webdriver-url", "http://b:2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseConfig("serve", tc.args, envOf(tc.env), &bytes.Buffer{})
+			if err != nil {
+				t.Fatalf("parseConfig: %v", err)
+			}
+			gs, err := c.grids()
+			if err != nil || len(gs) != 2 {
+				t.Fatalf("grids: %d, %v; want 2", len(gs), err)
+			}
+			if gs[0].String() != "https://hub.example.com/wd/hub" || gs[0].Header().Get("Authorization") != "Basic YWRhOnBhLHNz" || gs[1].String() != "http://b:2" {
+				t.Errorf("grids: %s (%s), %s", gs[0], gs[0].Header().Get("Authorization"), gs[1])
+			}
+		})
+	}
+	for _, tc := range []struct{ name, env, value string }{
+		{"a grid's bad URL", "E2E_MCP_WEBDRIVER_URLS", "http://ada:s3cr,et@hub:4444:1"},
+		{"a grid's other scheme", "E2E_MCP_WEBDRIVER_URLS", "ws://ada:s3cr,et@hub:4444"},
+		{"a remote browser's bad URL", "E2E_MCP_CDP_ENDPOINT", "ftp://ada:s3cr,et@host:9222"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConfig("serve", nil, envOf(map[string]string{tc.env: tc.value}), &bytes.Buffer{})
+			if err == nil {
+				t.Fatalf("%s=%s: no error", tc.env, tc.value)
+			}
+			for _, part := range []string{"s3cr", "et@", "ada"} {
+				if strings.Contains(err.Error(), part) {
+					t.Errorf("the error shows %q of the credentials: %v", part, err)
+				}
 			}
 		})
 	}

@@ -164,7 +164,7 @@ func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	grids, _ := cfg.grids()         // checked by Validate
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
-		Grids: grids, SnapshotBudget: cfg.SnapshotBudget}
+		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or

@@ -206,7 +206,7 @@ func TestConvert_Routes(t *testing.T) {
 func TestConvert_EmulationAndStorage(t *testing.T) {
 	f := steps(`  - emulate: {device: iPhone 15}
   - navigate: /
-  - emulate: {locale: de-DE, timezoneId: Europe/Berlin, latitude: 52.52, longitude: 13.4, permissions: [notifications], headers: ['X-Team: qa'], httpUsername: admin, httpPassword: '${E2E_SECRET_1}', cpuThrottling: 4}
+  - emulate: {locale: de-DE, timezoneId: Europe/Berlin, latitude: 52.52, longitude: 13.4, permissions: [notifications], headers: ['X-Team: qa'], httpUsername: admin, httpPassword: '${E2E_SECRET_1}', httpOrigin: 'https://staging.example.com', cpuThrottling: 4}
   - emulate: {width: 800, height: 600, reset: true}
 `)
 	f.StorageState = "auth/state.json"
@@ -216,7 +216,7 @@ func TestConvert_EmulationAndStorage(t *testing.T) {
 		"test.use({\n  storageState: async ({}, use, testInfo) => { await use(path.resolve(path.dirname(testInfo.file), 'auth/state.json')); },\n",
 		"  viewport: { width: 800, height: 600 },\n  deviceScaleFactor: 3,\n  isMobile: true,\n  hasTouch: true,\n  userAgent: 'Mozilla/5.0 (iPhone;",
 		"  locale: 'de-DE',\n  timezoneId: 'Europe/Berlin',\n  geolocation: { latitude: 52.52, longitude: 13.4 },\n  permissions: ['notifications', 'geolocation'],\n",
-		"  extraHTTPHeaders: { 'X-Team': 'qa' },\n  httpCredentials: async ({}, use) => { await use({ username: 'admin', password: env('E2E_SECRET_1') }); },\n",
+		"  extraHTTPHeaders: { 'X-Team': 'qa' },\n  httpCredentials: async ({}, use) => { await use({ username: 'admin', password: env('E2E_SECRET_1'), origin: 'https://staging.example.com' }); },\n",
 		"// emulate: set for the whole test in test.use above",
 		"await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });",
 		"// not exported: emulate reset",

@@ -484,8 +484,12 @@ func (w *writer) emulate(a map[string]any) {
 		w.setUseText("extraHTTPHeaders", object(m, false), env)
 	}
 	if has(a, "httpUsername") {
-		w.setUseText("httpCredentials", "{ username: "+w.text(a["httpUsername"])+", password: "+w.text(a["httpPassword"])+" }",
-			isEnv(a["httpUsername"]) || isEnv(a["httpPassword"]))
+		creds := "username: " + w.text(a["httpUsername"]) + ", password: " + w.text(a["httpPassword"])
+		if has(a, "httpOrigin") {
+			creds += ", origin: " + w.text(a["httpOrigin"]) // sent to that origin only, as the session did
+		}
+		w.setUseText("httpCredentials", "{ "+creds+" }",
+			isEnv(a["httpUsername"]) || isEnv(a["httpPassword"]) || isEnv(a["httpOrigin"]))
 	}
 	if c, ok := num(a, "cpuThrottling"); ok && c > 0 {
 		w.line("await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: %g });", c)
