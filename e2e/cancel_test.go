@@ -23,7 +23,18 @@ type rawPeer struct {
 	more chan struct{}    // closed and replaced on each message
 }
 
+// startPeer starts the binary and initializes it on 2025-11-25.
 func startPeer(t *testing.T, env []string) *rawPeer {
+	t.Helper()
+	p := startPeerRaw(t, env)
+	p.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	p.await("init")
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return p
+}
+
+// startPeerRaw starts the binary, not initialized.
+func startPeerRaw(t *testing.T, env []string) *rawPeer {
 	t.Helper()
 	cmd := exec.Command(bin)
 	cmd.Env = env
@@ -47,7 +58,12 @@ func startPeer(t *testing.T, env []string) *rawPeer {
 		for sc.Scan() {
 			var m map[string]any
 			if json.Unmarshal(sc.Bytes(), &m) != nil {
-				m = map[string]any{"unparsed": sc.Text()}
+				var a []any
+				if json.Unmarshal(sc.Bytes(), &a) == nil {
+					m = map[string]any{"array": a}
+				} else {
+					m = map[string]any{"unparsed": sc.Text()}
+				}
 			}
 			p.mu.Lock()
 			p.got = append(p.got, m)
@@ -69,9 +85,6 @@ func startPeer(t *testing.T, env []string) *rawPeer {
 			t.Logf("server stderr:\n%s", stderr.String())
 		}
 	})
-	p.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	p.await("init")
-	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return p
 }
 

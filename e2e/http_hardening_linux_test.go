@@ -141,8 +141,9 @@ func (zeros) Read(p []byte) (int, error) {
 
 // TestHTTPProtocolAnswers: a call without Mcp-Session-Id is a 400 (as the
 // specification says, not the 404 that tells a client its session ended),
-// and a JSON-RPC batch gets an Invalid Request that says batches are not
-// supported (not a parse error).
+// and a JSON-RPC batch of a 2025-11-25 request gets an Invalid Request
+// that says its version has no batches (not a parse error; 2025-03-26's
+// are served: batch_rpc_test.go).
 func TestHTTPProtocolAnswers(t *testing.T) {
 	env, _ := serverEnv(t)
 	s := startHTTP(t, env)
@@ -155,7 +156,7 @@ func TestHTTPProtocolAnswers(t *testing.T) {
 		t.Errorf("a DELETE without a session: %d %s", code, body)
 	}
 	code, body = s.rawMCP(t, "POST", nil, strings.NewReader(`[`+listCall+`,`+listCall+`]`))
-	if code != http.StatusBadRequest || !strings.Contains(body, "-32600") || !strings.Contains(body, "batches are not supported") {
+	if code != http.StatusBadRequest || !strings.Contains(body, "-32600") || !strings.Contains(body, "2025-03-26 only") {
 		t.Errorf("a batch: %d %s", code, body)
 	}
 }

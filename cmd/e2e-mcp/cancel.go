@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"sync"
 )
@@ -13,8 +12,8 @@ import (
 // response to it: the specification says the receiver "SHOULD NOT send a
 // response for the cancelled request". mcp-go cancels the call's context
 // but still writes what the handler returned, so the transports here drop
-// it: over stdio a filter on stdout, over HTTP one on the request's
-// response (httpgate.go). The call itself answers `cancelled` and counts as
+// it: over stdio the framing of stdout (stdio.go), over HTTP a filter on
+// the request's response (httpgate.go). The call itself answers `cancelled` and counts as
 // no failure (mcptools.cancelledByClient).
 
 // cancelledCalls are the requests clients cancelled whose responses have
@@ -91,45 +90,6 @@ func responseID(msg []byte) json.RawMessage {
 		return nil
 	}
 	return m.ID
-}
-
-// stdinTap passes stdin through and notes the cancellations on it.
-type stdinTap struct {
-	r    io.Reader
-	c    *cancelledCalls
-	line []byte // the start of a line not finished yet
-}
-
-func (t *stdinTap) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	data := p[:n]
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			if len(t.line) < 1<<20 { // a cancellation is short; longer lines are not one
-				t.line = append(t.line, data...)
-			}
-			break
-		}
-		t.c.noteMessage("", append(t.line, data[:i]...))
-		t.line, data = t.line[:0], data[i+1:]
-	}
-	return n, err
-}
-
-// stdoutFilter drops the responses to cancelled requests. mcp-go writes
-// each message whole, in one Write, followed by a line break.
-type stdoutFilter struct {
-	w io.Writer
-	c *cancelledCalls
-}
-
-func (f *stdoutFilter) Write(p []byte) (int, error) {
-	if id := responseID(p); id != nil && f.c.isCancelled("", id) {
-		f.c.forget("", id)
-		return len(p), nil
-	}
-	return f.w.Write(p)
 }
 
 // cancelWriter is an HTTP response of request id of MCP session session:

@@ -18,8 +18,9 @@ import (
 //
 //   - a request body larger than the limit is refused with 413 before
 //     anything decodes it (mcp-go reads whole bodies into memory);
-//   - a JSON-RPC batch (an array) gets a clear Invalid Request: the
-//     protocol versions we serve have no batches;
+//   - a JSON-RPC batch (an array), which protocol version 2025-03-26 has,
+//     is served member by member (batch.go); a client of a later version
+//     is told its version has none;
 //   - a request that needs an MCP session and names none gets 400, as the
 //     specification says (mcp-go answers 404, which tells a client to
 //     start over);
@@ -78,8 +79,7 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.ContentLength = int64(len(body))
 		trimmed = bytes.TrimSpace(body)
 		if len(trimmed) > 0 && trimmed[0] == '[' {
-			writeRPCError(w, http.StatusBadRequest, nil, -32600,
-				"Invalid Request: JSON-RPC batches are not supported by the MCP protocol versions this server speaks; send one request per POST")
+			g.serveBatch(w, r, trimmed)
 			return
 		}
 		_ = json.Unmarshal(trimmed, &msg) // mcp-go answers what does not parse

@@ -255,9 +255,9 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(zap.NewStdLog(log.Named("stdio")))
 	log.Info("serving MCP over stdio", zap.String("version", Version()))
-	// No response follows a cancellation (cancel.go).
-	cancelled := newCancelledCalls()
-	err = stdio.Listen(ctx, &stdinTap{r: stdin, c: cancelled}, &stdoutFilter{w: stdout, c: cancelled})
+	// No response follows a cancellation; batches for 2025-03-26 (stdio.go).
+	framing := newStdioFraming(stdout)
+	err = stdio.Listen(ctx, framing.reader(stdin), framing)
 	switch {
 	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, io.EOF):
 		log.Info("shutting down", zap.Bool("signal", ctx.Err() != nil))

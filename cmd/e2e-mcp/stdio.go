@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+)
+
+// The stdio transport's framing, between the pipes and mcp-go's stdio
+// server, which reads one JSON-RPC message a line and writes one a line:
+//
+//   - notifications/cancelled is noted on the way in, and the response to
+//     the cancelled request dropped on the way out (cancel.go);
+//   - a JSON-RPC batch (a line holding an array) is split into its
+//     messages on the way in, and their responses joined into one array
+//     line on the way out, for a client that negotiated 2025-03-26, the one
+//     protocol version that has batches; a client of any other version is
+//     answered -32600 Invalid Request saying its version has none (mcp-go
+//     answers a batch with a parse error).
+
+// batchVersion is the protocol version with JSON-RPC batches.
+const batchVersion = "2025-03-26"
+
+// stdioFraming is the shared state of the two directions.
+type stdioFraming struct {
+	cancelled *cancelledCalls
+
+	mu      sync.Mutex
+	out     io.Writer
+	version string                   // the protocol version the initialize response gave
+	batches []*pendingBatch          // batches whose responses are not all in
+	byID    map[string]*pendingBatch // a batch by the key of a request it holds
+}
+
+// pendingBatch is a batch's responses as they come.
+type pendingBatch struct {
+	ids  []string // the keys of its requests, in order
+	got  map[string]json.RawMessage
+	errs []json.RawMessage // answers for its invalid members, written by us
+}
+
+func newStdioFraming(out io.Writer) *stdioFraming {
+	return &stdioFraming{cancelled: newCancelledCalls(), out: out, byID: map[string]*pendingBatch{}}
+}
+
+// reader is stdin as mcp-go reads it.
+func (f *stdioFraming) reader(in io.Reader) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		br := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				if werr := f.inbound(pw, line); werr != nil {
+					_ = pr.CloseWithError(werr)
+					return
+				}
+			}
+			if err != nil {
+				_ = pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// inbound passes one line on, a batch as its messages.
+func (f *stdioFraming) inbound(w io.Writer, line []byte) error {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || t[0] != '[' {
+		f.cancelled.noteMessage("", t)
+		_, err := w.Write(line)
+		return err
+	}
+	var members []json.RawMessage
+	if json.Unmarshal(t, &members) != nil {
+		_, err := w.Write(line) // not JSON: mcp-go answers the parse error
+		return err
+	}
+	f.mu.Lock()
+	version := f.version
+	f.mu.Unlock()
+	if version != batchVersion {
+		f.write(rpcError(nil, -32600, "Invalid Request: JSON-RPC batches are part of MCP protocol version "+batchVersion+
+			" only, and this connection negotiated "+orUnknown(version)+": send one message a line"))
+		return nil
+	}
+	if len(members) == 0 {
+		f.write(rpcError(nil, -32600, "Invalid Request: an empty batch"))
+		return nil
+	}
+	b := &pendingBatch{got: map[string]json.RawMessage{}}
+	var pass [][]byte
+	for _, m := range members {
+		id, isRequest, bad := batchMember(m)
+		switch {
+		case bad != "":
+			b.errs = append(b.errs, rpcError(id, -32600, "Invalid Request: "+bad))
+		case isRequest:
+			b.ids = append(b.ids, cancelKey("", id))
+			pass = append(pass, m)
+		default:
+			f.cancelled.noteMessage("", m)
+			pass = append(pass, m)
+		}
+	}
+	f.mu.Lock()
+	if len(b.ids) > 0 {
+		f.batches = append(f.batches, b)
+		for _, k := range b.ids {
+			f.byID[k] = b
+		}
+	}
+	f.mu.Unlock()
+	if len(b.ids) == 0 && len(b.errs) > 0 {
+		f.writeBatch(b)
+	}
+	for _, m := range pass {
+		if _, err := w.Write(append(append([]byte{}, m...), '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// batchMember reads one member of a batch: its id, whether it is a request
+// (whose response the batch waits for), or why it cannot be in a batch.
+func batchMember(m json.RawMessage) (id json.RawMessage, isRequest bool, bad string) {
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(m, &msg) != nil || bytes.TrimSpace(m)[0] != '{' {
+		return nil, false, "a batch member is not a JSON-RPC object"
+	}
+	if msg.Method == "initialize" {
+		return msg.ID, false, "initialize must not be part of a batch"
+	}
+	return msg.ID, msg.Method != "" && len(msg.ID) > 0 && string(msg.ID) != "null", ""
+}
+
+// Write is stdout as mcp-go writes it: one message a Write.
+func (f *stdioFraming) Write(p []byte) (int, error) {
+	id := responseID(p)
+	if id == nil {
+		f.noteVersion(p)
+		return len(p), f.write(p)
+	}
+	if f.cancelled.isCancelled("", id) {
+		f.cancelled.forget("", id)
+		f.settle(cancelKey("", id), nil)
+		return len(p), nil
+	}
+	// Kept past this Write: a copy (fmt reuses the buffer mcp-go writes).
+	if f.settle(cancelKey("", id), append(json.RawMessage(nil), bytes.TrimSpace(p)...)) {
+		return len(p), nil
+	}
+	f.noteVersion(p)
+	return len(p), f.write(p)
+}
+
+// noteVersion remembers the protocol version an initialize response gives.
+func (f *stdioFraming) noteVersion(p []byte) {
+	if !bytes.Contains(p, []byte(`"protocolVersion"`)) {
+		return
+	}
+	var r struct {
+		Result struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(p, &r) == nil && r.Result.ProtocolVersion != "" {
+		f.mu.Lock()
+		f.version = r.Result.ProtocolVersion
+		f.mu.Unlock()
+	}
+}
+
+// settle files a response (nil: a cancelled request's, which has none)
+// with its batch, writing the batch once every response is in; it says
+// whether the response belonged to a batch.
+func (f *stdioFraming) settle(key string, resp json.RawMessage) bool {
+	f.mu.Lock()
+	b := f.byID[key]
+	if b == nil {
+		f.mu.Unlock()
+		return false
+	}
+	delete(f.byID, key)
+	b.got[key] = resp
+	done := len(b.got) == len(b.ids)
+	if done {
+		for i, x := range f.batches {
+			if x == b {
+				f.batches = append(f.batches[:i], f.batches[i+1:]...)
+				break
+			}
+		}
+	}
+	f.mu.Unlock()
+	if done {
+		f.writeBatch(b)
+	}
+	return true
+}
+
+// writeBatch writes a batch's responses as one array line, in the order of
+// its requests; a batch whose requests were all cancelled writes nothing.
+func (f *stdioFraming) writeBatch(b *pendingBatch) {
+	var out []json.RawMessage
+	for _, k := range b.ids {
+		if r := b.got[k]; r != nil {
+			out = append(out, r)
+		}
+	}
+	out = append(out, b.errs...)
+	if len(out) == 0 {
+		return
+	}
+	line, err := json.Marshal(out)
+	if err != nil {
+		return
+	}
+	_ = f.write(append(line, '\n'))
+}
+
+// write writes whole lines to stdout, one at a time.
+func (f *stdioFraming) write(p []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(p) == 0 || p[len(p)-1] != '\n' {
+		p = append(append([]byte{}, p...), '\n')
+	}
+	_, err := f.out.Write(p)
+	return err
+}
+
+// rpcError is a JSON-RPC error response.
+func rpcError(id json.RawMessage, code int, msg string) json.RawMessage {
+	var rid any
+	if len(bytes.TrimSpace(id)) > 0 {
+		rid = id
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": rid, "error": map[string]any{"code": code, "message": msg}})
+	return b
+}
+
+func orUnknown(v string) string {
+	if v == "" {
+		return "none yet (initialize first)"
+	}
+	return v
+}
