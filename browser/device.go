@@ -327,10 +327,17 @@ func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 	if p.Dialog() != nil || e.Width == 0 {
 		return nil
 	}
+	// Chromium 148 fires resize with the new size before the new pixel
+	// ratio: wait for both, then a frame, so that what the page does on
+	// either (a resize handler, a resolution media query) is done.
+	dsf := e.DeviceScaleFactor
+	if dsf == 0 {
+		dsf = 1
+	}
 	return p.evalEngine(cctx, fmt.Sprintf(`new Promise((done) => {
-		const check = () => requestAnimationFrame(() => (innerWidth === %d) ? requestAnimationFrame(() => done(true)) : check());
+		const check = () => requestAnimationFrame(() => (innerWidth === %d && Math.abs(devicePixelRatio - %g) < 0.001) ? requestAnimationFrame(() => done(true)) : check());
 		check(); setTimeout(() => done(true), 1000);
-	})`, e.Width), nil)
+	})`, e.Width, dsf), nil)
 }
 
 // isZero says whether nothing is emulated.

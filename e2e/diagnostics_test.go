@@ -123,7 +123,13 @@ func TestNetworkRequestDetail(t *testing.T) {
 	mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "button", "Sign up")})
 	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Welcome, Ada!"})
 	out = mustCall(t, c, "browser_network_request", map[string]any{"id": seqOf("sign-up", "POST", "/api/signup")})
-	mustContain(t, "the sign-up", out, "Post data (3 bytes):\nAda", "No body: the body has not been read yet")
+	mustContain(t, "the sign-up", out, "Post data (3 bytes):\nAda")
+	// The page never reads this response's body: Chrome may hold it
+	// for us, or say it has not read it (which one depends on its version
+	// and on timing); the answer says which.
+	if !strings.Contains(out, "Body (11 bytes):\n{\"ok\":true}") && !strings.Contains(out, "No body: the body has not been read yet") {
+		t.Errorf("the sign-up's body is neither shown nor said to be unread:\n%s", out)
+	}
 
 	out = mustFail(t, c, "browser_network_request", map[string]any{"id": 9999}, "invalid_input")
 	mustContain(t, "an unknown request", out, "no request 9999")
