@@ -13,3 +13,7 @@ func killProcessGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// Alive says whether process pid exists; without a way to ask cheaply
+// here, every process is taken to exist (no dev server exit is reported).
+func Alive(pid int) bool { return pid > 0 }

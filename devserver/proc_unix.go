@@ -24,3 +24,18 @@ func killProcessGroup(cmd *exec.Cmd) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Process.Kill()
 }
+
+// Alive says whether process pid exists (a zombie, not yet reaped, counts
+// as gone when /proc says so).
+func Alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); err != nil && err != syscall.EPERM {
+		return false
+	}
+	if st, err := readProcStat(pid); err == nil && !st.live() {
+		return false
+	}
+	return true
+}

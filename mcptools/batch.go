@@ -58,6 +58,7 @@ func batchTool(d *Deps) Tool {
 			s.batching = true
 			defer func() { s.batching = false }() // also when a step panics
 			for i, st := range steps {
+				s.prog.step(i, len(steps), st.action)
 				res, err := st.tool.Step(ctx, s, st.args)
 				if err == nil && res != nil && res.IsError {
 					s.batching = false

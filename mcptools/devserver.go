@@ -16,7 +16,6 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 )
 
 // devState is a session's dev server: how to drive it and what it said.
@@ -24,6 +23,8 @@ type devState struct {
 	server devserver.Server
 	desc   string            // the command line, for messages
 	result *devserver.Result // the last start/restart answer (URL, port, PID, logs)
+	// unwatch stops watching for its exit (events.go).
+	unwatch func()
 }
 
 // devError renders a failed verb as a typed tool error: the command's error
@@ -96,39 +97,6 @@ func (r *response) writeDev(sessionID string, res *devserver.Result) {
 	r.set("devServer", res)
 }
 
-// progress sends MCP progress notifications to the caller, if it asked for
-// them, until stop is called.
-func progress(ctx context.Context, req mcp.CallToolRequest, what string) (stop func()) {
-	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return func() {}
-	}
-	srv := server.ServerFromContext(ctx)
-	if srv == nil {
-		return func() {}
-	}
-	token := req.Params.Meta.ProgressToken
-	send := func(n int, msg string) {
-		_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress),
-			map[string]any{"progressToken": token, "progress": n, "message": msg})
-	}
-	send(0, what)
-	done := make(chan struct{})
-	go func() {
-		start := time.Now()
-		t := time.NewTicker(2 * time.Second)
-		defer t.Stop()
-		for n := 1; ; n++ {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				send(n, fmt.Sprintf("%s (%s)", what, time.Since(start).Round(time.Second)))
-			}
-		}
-	}()
-	return func() { close(done) }
-}
-
 // SessionStartParams are the arguments of session_start.
 type SessionStartParams struct {
 	CommandPath string   `json:"commandPath,omitempty" jsonschema:"Contract command (default: the configured one)"`
@@ -161,14 +129,13 @@ func sessionStartTool(d *Deps) Tool {
 				}
 				s.startState, s.stateIn = st, nil
 			}
-			stop := progress(ctx, s.req, "starting "+desc)
+			s.prog.note("starting " + desc)
 			s.warmBrowser(ctx, d)
 			res, err := srv.Do(ctx, devserver.Start)
-			stop()
 			if err != nil {
 				return nil, devError(err)
 			}
-			s.dev = &devState{server: srv, desc: desc, result: res}
+			s.dev = &devState{server: srv, desc: desc, result: res, unwatch: s.watchDev(res)}
 			start := a
 			s.devStart = &start
 			s.allowDevOrigin()
@@ -278,13 +245,13 @@ func sessionRestartTool(d *Deps) Tool {
 				return nil, err
 			}
 			old := s.dev.result.URL
-			stop := progress(ctx, s.req, "restarting "+s.dev.desc)
+			s.prog.note("restarting " + s.dev.desc)
+			s.dev.unwatch()
 			res, err := s.dev.server.Do(ctx, devserver.Restart)
-			stop()
 			if err != nil {
 				return nil, devError(err)
 			}
-			s.dev.result = res
+			s.dev.result, s.dev.unwatch = res, s.watchDev(res)
 			s.allowDevOrigin()
 			var r response
 			r.resultf("Dev server %s.", res.Status)
@@ -337,6 +304,7 @@ func sessionEndTool(d *Deps) Tool {
 		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
 			var r response
 			if s.dev != nil {
+				s.dev.unwatch()
 				res, err := s.dev.server.Do(ctx, devserver.Shutdown)
 				if err != nil {
 					return nil, devError(err)

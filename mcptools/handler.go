@@ -111,8 +111,10 @@ func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx con
 		// The call's files are its session's namespace's (files.go).
 		callCtx = withFileSpace(callCtx, s.key.owner)
 		s.req = req
+		s.prog = startProgress(callCtx, req, name, s.private.String)
 		defer func() {
-			s.req = mcp.CallToolRequest{}
+			s.prog.end()
+			s.req, s.prog = mcp.CallToolRequest{}, nil
 			s.release()
 		}()
 		s.markArgs(name, req.Params.Arguments)

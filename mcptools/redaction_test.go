@@ -25,38 +25,45 @@ import (
 // (instrument); TestRedactionWriters holds define to being the only way.
 // The server's log is masked at its sink (logs.New), whatever logs.
 var writerTable = map[string]string{
-	"mcptools.diagnosed: clientLog":                "client log: the message masked with the session's set",
-	"mcptools.storageStateTool: write":             "not masked on purpose: a storage state file holds the session's cookies (0600, never echoed)",
-	"mcptools.Deps.expectScreenshot: write":        "not text: a baseline image",
-	"mcptools.attach: write":                       "not text: a visual check's actual and diff images",
-	"mcptools.snapshotToFile: write":               "no secret: a snapshot names password fields, never their values",
-	"mcptools.pdfTool: write":                      "not text: the page as PDF",
-	"mcptools.Deps.renderReport: report.Render":    "session report: report.Options.Secrets is the session's set",
-	"mcptools.sessionReportTool: write":            "session report: what renderReport rendered",
-	"mcptools.exportFlowTool: Marshal":             "flow file: the steps were recorded through Session.flowArgs",
-	"mcptools.exportFlowTool: write":               "flow file: what Marshal wrote",
-	"mcptools.networkRequestTool: write":           "not ours to mask: the response body the agent asked to save",
-	"mcptools.exportPlaywright: playwright.Export": "Playwright spec: made of the recorded steps (flowArgs)",
-	"mcptools.exportPlaywright: write":             "Playwright spec: what Export wrote",
-	"main.runFlow: write":                          "run report: reporter.write, rendered by mcptools.renderReport",
-	"main.reporter.write: mcptools.WriteUserFile":  "run report: as above",
-	"main.saveArtifacts: mcptools.WriteUserFile":   "artifacts: the failure's text masked in runFlow (the run's set), images",
-	"main.writeJUnit: mcptools.WriteUserFile":      "JUnit: messages masked with the run's set",
-	"main.writeJUnit: xml.MarshalIndent":           "JUnit: as above",
-	"main.convertMain: playwright.Export":          "not a session's: specs of flow files a person wrote",
-	"main.convertMain: write":                      "not a session's: as above",
-	"main.convertMain: mcptools.WriteUserFile":     "not a session's: as above",
-	"main.serve: os.Create":                        "not a session's: the CPU profile the operator asked for",
-	"cli.screenshotShape: os.WriteFile":            "the CLI's screenshot file: an image from a masked answer",
-	"cli.startDaemon: os.OpenFile":                 "the CLI daemon's own log file: its logger masks at the sink",
-	"cli.startDaemon: os.WriteFile":                "the CLI daemon's pid file",
+	"mcptools.diagnosed: clientLog":                       "client log: the message masked with the session's set",
+	"mcptools.storageStateTool: write":                    "not masked on purpose: a storage state file holds the session's cookies (0600, never echoed)",
+	"mcptools.Deps.expectScreenshot: write":               "not text: a baseline image",
+	"mcptools.attach: write":                              "not text: a visual check's actual and diff images",
+	"mcptools.snapshotToFile: write":                      "no secret: a snapshot names password fields, never their values",
+	"mcptools.pdfTool: write":                             "not text: the page as PDF",
+	"mcptools.Deps.renderReport: report.Render":           "session report: report.Options.Secrets is the session's set",
+	"mcptools.sessionReportTool: write":                   "session report: what renderReport rendered",
+	"mcptools.exportFlowTool: Marshal":                    "flow file: the steps were recorded through Session.flowArgs",
+	"mcptools.exportFlowTool: write":                      "flow file: what Marshal wrote",
+	"mcptools.networkRequestTool: write":                  "not ours to mask: the response body the agent asked to save",
+	"mcptools.exportPlaywright: playwright.Export":        "Playwright spec: made of the recorded steps (flowArgs)",
+	"mcptools.exportPlaywright: write":                    "Playwright spec: what Export wrote",
+	"main.runFlow: write":                                 "run report: reporter.write, rendered by mcptools.renderReport",
+	"main.reporter.write: mcptools.WriteUserFile":         "run report: as above",
+	"main.saveArtifacts: mcptools.WriteUserFile":          "artifacts: the failure's text masked in runFlow (the run's set), images",
+	"main.writeJUnit: mcptools.WriteUserFile":             "JUnit: messages masked with the run's set",
+	"main.writeJUnit: xml.MarshalIndent":                  "JUnit: as above",
+	"main.convertMain: playwright.Export":                 "not a session's: specs of flow files a person wrote",
+	"main.convertMain: write":                             "not a session's: as above",
+	"main.convertMain: mcptools.WriteUserFile":            "not a session's: as above",
+	"main.serve: os.Create":                               "not a session's: the CPU profile the operator asked for",
+	"cli.screenshotShape: os.WriteFile":                   "the CLI's screenshot file: an image from a masked answer",
+	"cli.startDaemon: os.OpenFile":                        "the CLI daemon's own log file: its logger masks at the sink",
+	"cli.startDaemon: os.WriteFile":                       "the CLI daemon's pid file",
+	"main.stdioFraming.Write: write":                      "the stdio transport: answers (masked by held) passed on",
+	"main.stdioFraming.writeBatch: write":                 "the stdio transport: a batch's answers (masked by held) joined",
+	"main.stdioFraming.inbound: write":                    "not an output: what the client sent, passed to mcp-go",
+	"mcptools.clientLog: SendLogMessageToClient":          "client log: every caller (diagnosed) is listed here by its clientLog call",
+	"mcptools.notifierOf: SendLogMessageToSpecificClient": "client log: session events, their texts masked with the session's private set (Session.event)",
+	"mcptools.startProgress: SendNotificationToClient":    "progress: the tool's name, what it does and the time, masked with the session's private set",
 }
 
 // sinks are the calls that write out: a file, a report, a flow, a spec, a
 // JUnit document, the client's log. A call counts when its function (or
 // method) has one of these names.
 var sinks = []string{"clientLog", "write", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
-	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile"}
+	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile",
+	"SendLogMessageToSpecificClient", "SendLogMessageToClient", "SendNotificationToClient", "SendNotificationToSpecificClient"}
 
 // TestRedactionWriters finds every writer of mcptools and cmd/e2e-mcp (a
 // call of a sink) and holds the list to writerTable, both ways; it also

@@ -10,6 +10,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/e2e-mcp/e2e-mcp/redact"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 )
@@ -62,6 +63,9 @@ type Registry struct {
 
 	browser *browser.Manager
 	log     *zap.Logger
+	// notify tells a connection's client log of its sessions' events
+	// (events.go); nil when no client hears (e2e-mcp run).
+	notify clientNotifier
 	// shutdownTimeout bounds stopping all dev servers on the way out: MCP
 	// clients kill a server seconds after they close it, so it is short.
 	shutdownTimeout time.Duration
@@ -165,7 +169,7 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 	for {
 		r.mu.Lock()
 		s, ok := r.sessions[key]
-		var evicted *Session
+		var evicted, started *Session
 		var pending *endNote
 		if !ok {
 			if note, gone := r.ended[key]; gone {
@@ -199,19 +203,25 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 				r.noteEndLocked(evicted.key, fmt.Sprintf("it was the least recently used of %d sessions and made room for a new one (--max-sessions)", r.MaxSessions))
 			}
 			s = newSession(key, conn, r.Secrets)
+			s.notify = r.notify
 			s.startState, s.initScripts, s.vitals = r.StartState, r.InitScripts, r.Vitals
 			s.endNote = pending
 			r.sessions[key] = s
 			metrics.SessionsCreated.Inc()
 			r.log.Info("session created", zap.String("session", sessionID), zap.String("connection", conn))
+			started = s
 		}
 		r.mu.Unlock()
+		if started != nil {
+			started.event(mcp.LoggingLevelInfo, "session started", map[string]any{"by": tool})
+		}
 		if evicted != nil {
 			// The least recently used idle session makes room; the caller
 			// waits for its dev server's --shutdown.
 			evicted.end(ctx, r.log, "evicted")
 			evicted.unlock()
 			r.log.Info("session ended", zap.String("session", evicted.ID), zap.String("why", "evicted"), zap.String("for", sessionID))
+			evicted.event(mcp.LoggingLevelWarning, "session ended", map[string]any{"why": fmt.Sprintf("it was the least recently used of %d sessions and made room for a new one (--max-sessions)", r.MaxSessions)})
 		}
 		if err := s.lockWithin(ctx, r.busyTimeout()); err != nil {
 			return nil, nil, err
@@ -372,6 +382,7 @@ func (r *Registry) remove(ctx context.Context, s *Session, why string) {
 	r.mu.Unlock()
 	s.end(ctx, r.log, why)
 	r.log.Info("session ended", zap.String("session", s.ID), zap.String("why", why))
+	s.event(mcp.LoggingLevelInfo, "session ended", map[string]any{"why": why})
 }
 
 // CloseAll ends every session, their dev servers in parallel, within the
@@ -392,6 +403,7 @@ func (r *Registry) CloseAll() {
 				return // a call that does not let go: the process exits anyway
 			}
 			defer s.unlock()
+			s.event(mcp.LoggingLevelInfo, "session ended", map[string]any{"why": "the server exits"})
 			s.end(ctx, r.log, "server exit")
 		})
 	}
@@ -458,6 +470,7 @@ func (r *Registry) SweepIdle(ctx context.Context, idle time.Duration) {
 				r.mu.Unlock()
 				s.end(ctx, r.log, "idle")
 				r.log.Info("session ended", zap.String("session", s.ID), zap.String("why", "idle"), zap.Duration("idle", idle))
+				s.event(mcp.LoggingLevelNotice, "session ended", map[string]any{"why": "no tool call for longer than --idle-timeout (" + idle.String() + ")"})
 			}
 			s.unlock()
 		}

@@ -33,6 +33,7 @@ func NewServer(version string, d *Deps) *server.MCPServer {
 		server.WithHooks(hooks),
 	)
 	Register(srv, tools)
+	d.Sessions.notify = notifierOf(srv)
 	if !d.Remote {
 		// A local client's workspace roots are where its files may be
 		// (roots.go): asked for once it is initialized, and when they change.

@@ -40,6 +40,10 @@ type Session struct {
 	// req is the request of the call holding the session (its progress
 	// token, its _meta), set by onSession for the call's length.
 	req mcp.CallToolRequest
+	// prog reports the call's progress, when its client asked (progress.go).
+	prog *callProgress
+	// notify tells the client's log of the session's events (events.go).
+	notify clientNotifier
 	// endNote says why the session this one replaces was ended by the
 	// server, when session_list made this one before that could be said.
 	endNote *endNote
@@ -235,6 +239,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 		if said {
 			return s.Tab(ctx, b)
 		}
+		s.event(mcp.LoggingLevelError, "browser crashed", map[string]any{"how": how, "lost": urls})
 		return nil, &ToolError{Type: ErrBrowserCrashed,
 			Message:    fmt.Sprintf("%s; session %s lost its tabs (%s), cookies and storage", how, s.ID, strings.Join(urls, ", ")),
 			Suggestion: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
@@ -291,6 +296,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 	}
 	s.newTabs += added
 	if crashed := s.tabs.TakeCrashed(); len(crashed) > 0 {
+		s.event(mcp.LoggingLevelError, "tab crashed", map[string]any{"pages": crashed})
 		return nil, &ToolError{Type: ErrBrowserCrashed,
 			Message:    fmt.Sprintf("the tab showing %s crashed (its renderer died) and was closed; cookies and storage are kept", strings.Join(crashed, ", ")),
 			Suggestion: "call again: it works in the current tab (browser_tabs lists them); navigate back to the page"}
@@ -323,6 +329,7 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
 		metrics.SessionsEnded.WithLabelValues(strings.ReplaceAll(why, " ", "_")).Inc()
 	}
 	if s.dev != nil {
+		s.dev.unwatch()
 		if _, err := s.dev.server.Do(ctx, devserver.Shutdown); err != nil {
 			log.Warn("dev server shutdown failed", zap.String("session", s.ID), zap.String("why", why), zap.Error(err))
 		} else {
