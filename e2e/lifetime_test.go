@@ -23,7 +23,7 @@ func TestIdleHTTPClientKeepsItsMCPSession(t *testing.T) {
 	for _, listen := range []bool{false, true} {
 		var opts []transport.StreamableHTTPCOption
 		if listen {
-			opts = append(opts, transport.WithContinuousListening())
+			opts = append(opts, transport.WithContinuousListening()) //nolint:staticcheck // the GET stream of the versions we serve is what is tested
 		}
 		c, err := client.NewStreamableHttpClient(s.base+"/mcp", opts...)
 		if err != nil {
@@ -58,7 +58,7 @@ func TestSilentHTTPClientIsSweptAndToldWhy(t *testing.T) {
 	env, _ := serverEnv(t)
 	s := startHTTP(t, append(env, "E2E_MCP_CLIENT_IDLE_TIMEOUT=3s"))
 	silent := s.client(t)
-	listening, err := client.NewStreamableHttpClient(s.base+"/mcp", transport.WithContinuousListening())
+	listening, err := client.NewStreamableHttpClient(s.base+"/mcp", transport.WithContinuousListening()) //nolint:staticcheck // as above
 	if err != nil {
 		t.Fatal(err)
 	}

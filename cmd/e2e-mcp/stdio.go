@@ -84,13 +84,11 @@ func (f *stdioFraming) inbound(w io.Writer, line []byte) error {
 	version := f.version
 	f.mu.Unlock()
 	if version != batchVersion {
-		f.write(rpcError(nil, -32600, "Invalid Request: JSON-RPC batches are part of MCP protocol version "+batchVersion+
+		return f.write(rpcError(nil, -32600, "Invalid Request: JSON-RPC batches are part of MCP protocol version "+batchVersion+
 			" only, and this connection negotiated "+orUnknown(version)+": send one message a line"))
-		return nil
 	}
 	if len(members) == 0 {
-		f.write(rpcError(nil, -32600, "Invalid Request: an empty batch"))
-		return nil
+		return f.write(rpcError(nil, -32600, "Invalid Request: an empty batch"))
 	}
 	b := &pendingBatch{got: map[string]json.RawMessage{}}
 	var pass [][]byte
