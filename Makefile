@@ -14,7 +14,7 @@ COMMIT         = $(shell git rev-parse HEAD 2>/dev/null)
 DATE           = $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
 LDFLAGS        = -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check image-check release release-check
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check inspector-check image-check release release-check
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -95,6 +95,16 @@ oracle: ensure-browser ## dev-only (needs npm): rerun Playwright over the oracle
 playwright-check: ensure-browser ## the exported Playwright spec of the sign-up flow under real @playwright/test (npm; system Chromium)
 	cd scripts/pwcheck && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 	$(GO) test -tags pwcheck -count=1 -v -timeout 10m -run '^TestPlaywrightCheck' ./e2e/ ./flow/playwright/
+
+# The pinned MCP Inspector (scripts/inspector, npm ci) runs tools/list with
+# --strict on the binary, over stdio and over Streamable HTTP with a token,
+# with the default tools and with every capability group: a tool schema a
+# strict client would refuse exits 6 and fails it. It first checks that
+# --strict refuses such a schema (scripts/inspector/unportable-server.mjs).
+# CI runs it after make playwright-check; it fails, never skips.
+inspector-check: ## the MCP Inspector CLI's --strict tools/list on the binary, stdio and HTTP (npm)
+	cd scripts/inspector && npm ci --no-audit --no-fund
+	$(GO) test -tags inspector -count=1 -v -timeout 10m -run '^TestInspectorCheck$$' ./e2e/
 
 # The Dockerfile's steps are scripts/install-image.sh's; CI checks them
 # without Docker: the build into a temp prefix, the packages resolve with

@@ -151,6 +151,9 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cmd == "doctor" {
 		return doctor(cfg, stdout, stderr)
 	}
+	if cfg.HTTP == "" {
+		hintAtTerminal(stdin, stderr)
+	}
 	if err := serve(cfg, stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp: %v\n", err)
 		return 1
