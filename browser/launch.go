@@ -27,7 +27,7 @@ func (m *Manager) launch() (context.Context, error) {
 	}
 	if m.browserCtx != nil {
 		// The previous browser died (crash or kill): clean up after it.
-		metrics.BrowserCrashes.WithLabelValues("browser").Inc()
+		metrics.BrowserCrashed(metrics.CrashBrowser)
 		m.log.Warn("browser is gone; launching a new one")
 		m.shutdownLocked()
 	}
@@ -148,7 +148,7 @@ func (m *Manager) start() (context.Context, error) {
 	_, err = chromedp.CallBrowser(bctx, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
 	stopped := timer.Stop()
 	if err != nil {
-		metrics.BrowserLaunches.WithLabelValues("failed").Inc()
+		metrics.BrowserLaunched(false)
 		bcancel()
 		allocCancel()
 		_ = os.RemoveAll(dir)
@@ -160,7 +160,7 @@ func (m *Manager) start() (context.Context, error) {
 		return nil, &Error{Kind: KindBrowserLaunchFail, Message: fmt.Sprintf("start %s: %s", path, msg),
 			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: err}
 	}
-	metrics.BrowserLaunches.WithLabelValues("ok").Inc()
+	metrics.BrowserLaunched(true)
 	m.browserCtx, m.browserCancel, m.allocCancel, m.profile, m.chromeTmp = bctx, bcancel, allocCancel, dir, tmp
 	go m.watch(bctx, func(why string) { m.hungLocal(bctx, why) })
 	m.log.Info("browser launched", zap.String("path", path), zap.Int("pid", m.pidLocked()),
