@@ -31,6 +31,13 @@ func (m *Manager) launch() (context.Context, error) {
 		m.log.Warn("browser is gone; launching a new one")
 		m.shutdownLocked()
 	}
+	if m.opts.Headed {
+		// Not a launch that failed: no attempt could succeed, and what
+		// Chrome would say of it is no help.
+		if err := HeadedWithoutDisplay(); err != nil {
+			return nil, err
+		}
+	}
 	if m.failures > 0 && time.Now().Before(m.nextTry) {
 		// A circuit breaker: a browser that fails to start is not started
 		// again on every call; the wait doubles up to maxLaunchBackoff.
@@ -153,12 +160,14 @@ func (m *Manager) start() (context.Context, error) {
 		allocCancel()
 		_ = os.RemoveAll(dir)
 		_ = os.RemoveAll(tmp)
-		msg := err.Error()
+		// The cause is said once: as Err (the agent's answer puts it
+		// after the message, in brackets), or as the timeout it was.
+		msg, cause := "start "+path, err
 		if !stopped {
-			msg = fmt.Sprintf("no answer within %s", m.opts.LaunchTimeout)
+			msg, cause = fmt.Sprintf("start %s: no answer within %s", path, m.opts.LaunchTimeout), nil
 		}
-		return nil, &Error{Kind: KindBrowserLaunchFail, Message: fmt.Sprintf("start %s: %s", path, msg),
-			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: err}
+		return nil, &Error{Kind: KindBrowserLaunchFail, Message: msg,
+			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: cause}
 	}
 	metrics.BrowserLaunched(true)
 	m.browserCtx, m.browserCancel, m.allocCancel, m.profile, m.chromeTmp = bctx, bcancel, allocCancel, dir, tmp
