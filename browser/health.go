@@ -51,5 +51,10 @@ func (m *Manager) State() State {
 	if err != nil {
 		return State{Problem: err.Error()}
 	}
+	if m.opts.Headed {
+		if err := HeadedWithoutDisplay(); err != nil {
+			return State{Executable: path, Problem: err.Error()}
+		}
+	}
 	return State{Executable: path}
 }

@@ -27,9 +27,16 @@ func (m *Manager) launch() (context.Context, error) {
 	}
 	if m.browserCtx != nil {
 		// The previous browser died (crash or kill): clean up after it.
-		metrics.BrowserCrashes.WithLabelValues("browser").Inc()
+		metrics.BrowserCrashed(metrics.CrashBrowser)
 		m.log.Warn("browser is gone; launching a new one")
 		m.shutdownLocked()
+	}
+	if m.opts.Headed {
+		// Not a launch that failed: no attempt could succeed, and what
+		// Chrome would say of it is no help.
+		if err := HeadedWithoutDisplay(); err != nil {
+			return nil, err
+		}
 	}
 	if m.failures > 0 && time.Now().Before(m.nextTry) {
 		// A circuit breaker: a browser that fails to start is not started
@@ -148,19 +155,21 @@ func (m *Manager) start() (context.Context, error) {
 	_, err = chromedp.CallBrowser(bctx, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
 	stopped := timer.Stop()
 	if err != nil {
-		metrics.BrowserLaunches.WithLabelValues("failed").Inc()
+		metrics.BrowserLaunched(false)
 		bcancel()
 		allocCancel()
 		_ = os.RemoveAll(dir)
 		_ = os.RemoveAll(tmp)
-		msg := err.Error()
+		// The cause is said once: as Err (the agent's answer puts it
+		// after the message, in brackets), or as the timeout it was.
+		msg, cause := "start "+path, err
 		if !stopped {
-			msg = fmt.Sprintf("no answer within %s", m.opts.LaunchTimeout)
+			msg, cause = fmt.Sprintf("start %s: no answer within %s", path, m.opts.LaunchTimeout), nil
 		}
-		return nil, &Error{Kind: KindBrowserLaunchFail, Message: fmt.Sprintf("start %s: %s", path, msg),
-			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: err}
+		return nil, &Error{Kind: KindBrowserLaunchFail, Message: msg,
+			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: cause}
 	}
-	metrics.BrowserLaunches.WithLabelValues("ok").Inc()
+	metrics.BrowserLaunched(true)
 	m.browserCtx, m.browserCancel, m.allocCancel, m.profile, m.chromeTmp = bctx, bcancel, allocCancel, dir, tmp
 	go m.watch(bctx, func(why string) { m.hungLocal(bctx, why) })
 	m.log.Info("browser launched", zap.String("path", path), zap.Int("pid", m.pidLocked()),

@@ -296,7 +296,7 @@ func (p *Page) onEvent(h *host, ev any) {
 		p.modal.popups++
 	case *inspector.EventTargetCrashed:
 		p.end.crashed = true
-		metrics.BrowserCrashes.WithLabelValues("tab").Inc()
+		metrics.BrowserCrashed(metrics.CrashTab)
 	default:
 		return
 	}

@@ -57,7 +57,7 @@ func (m *Manager) watch(bctx context.Context, hung func(why string)) {
 		strikes++
 		m.log.Warn("the browser did not answer a probe", zap.Duration("waited", time.Since(start)), zap.Int("strikes", strikes))
 		if strikes >= watchStrikes {
-			metrics.BrowserCrashes.WithLabelValues("hung").Inc()
+			metrics.BrowserCrashed(metrics.CrashHung)
 			hung(fmt.Sprintf("the browser stopped answering (no answer within %s, %d times in a row) and was stopped", watchTimeout, watchStrikes))
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -149,4 +150,54 @@ func TestHTTPOAuth(t *testing.T) {
 		t.Fatalf("client with a valid token: %v", err)
 	}
 	mustCall(t, c, "session_list", nil)
+}
+
+// TestHTTPRefusalsSayWhatToSet: a server with a static token and no OAuth
+// says which flag allows a refused Host or Origin (not the Go field behind
+// it); answers 404 at the OAuth metadata paths, so that a client without
+// the token is not sent looking for an authorization server; and keeps
+// /metrics behind the token.
+func TestHTTPRefusalsSayWhatToSet(t *testing.T) {
+	env, _ := serverEnv(t)
+	s := startHTTP(t, append(env, "E2E_MCP_AUTH_TOKEN=s3cret"))
+	refused := func(header, value string) string {
+		t.Helper()
+		req, _ := http.NewRequest("POST", s.base+"/mcp", strings.NewReader(`{}`))
+		req.Header.Set("Authorization", "Bearer s3cret")
+		if header == "Host" {
+			req.Host = value
+		} else {
+			req.Header.Set(header, value)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 403 {
+			t.Errorf("%s %s: %d, want 403", header, value, resp.StatusCode)
+		}
+		return string(b)
+	}
+	origin := refused("Origin", "https://evil.example")
+	if !strings.Contains(origin, "--http-allowed-origins") || strings.Contains(origin, "AllowedOrigins") {
+		t.Errorf("a refused Origin does not name the flag that allows it: %s", origin)
+	}
+	host := refused("Host", "evil.example:80")
+	if !strings.Contains(host, "--http-allowed-hosts") || strings.Contains(host, "AllowedHosts") {
+		t.Errorf("a refused Host does not name the flag that allows it: %s", host)
+	}
+	for _, p := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"} {
+		if code, body := s.get(t, p); code != http.StatusNotFound {
+			t.Errorf("GET %s without OAuth configured: %d %s, want 404", p, code, body)
+		}
+	}
+	if code, _ := s.get(t, "/metrics"); code != http.StatusUnauthorized {
+		t.Errorf("/metrics without the token: %d, want 401", code)
+	}
+	s.token = "s3cret"
+	if code, _ := s.get(t, "/metrics"); code != http.StatusOK {
+		t.Errorf("/metrics with the token: %d, want 200", code)
+	}
 }

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +27,17 @@ type cliEnv struct {
 // run runs one CLI command and returns its stdout and exit code.
 func (e *cliEnv) run(t *testing.T, args ...string) (string, int) {
 	t.Helper()
+	out, errOut, code := e.exec(t, args...)
+	if errOut != "" {
+		t.Logf("stderr of %v: %s", args, errOut)
+	}
+	return out, code
+}
+
+// exec runs the binary with args and returns its stdout, stderr and exit
+// code.
+func (e *cliEnv) exec(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = e.env
 	var out, errb bytes.Buffer
@@ -35,10 +49,7 @@ func (e *cliEnv) run(t *testing.T, args ...string) (string, int) {
 	} else if err != nil {
 		t.Fatalf("run %v: %v", args, err)
 	}
-	if errb.Len() > 0 {
-		t.Logf("stderr of %v: %s", args, errb.String())
-	}
-	return out.String(), code
+	return out.String(), errb.String(), code
 }
 
 // envelope is the --json answer.
@@ -178,4 +189,126 @@ func cliDaemons(dir string) []string {
 		out = append(out, "/proc/"+strconv.Itoa(p.PID)+"/cmdline")
 	}
 	return out
+}
+
+// commandsOf lists the commands `e2e-mcp --help` names: the subcommands
+// ("  e2e-mcp NAME ..." lines) and the CLI's verbs (the lines "  VERB ..."
+// after its own usage line).
+func commandsOf(help string) (subcommands, verbs []string) {
+	sub := regexp.MustCompile(`^  e2e-mcp \[?([a-z]+)\b`)
+	verb := regexp.MustCompile(`^  ([a-z]+)\b`)
+	inCLI := false
+	for _, l := range strings.Split(help, "\n") {
+		switch {
+		case strings.HasPrefix(l, "Usage: e2e-mcp <command>"):
+			inCLI = true
+		case inCLI:
+			if m := verb.FindStringSubmatch(l); m != nil {
+				verbs = append(verbs, m[1])
+			}
+		default:
+			if m := sub.FindStringSubmatch(l); m != nil {
+				subcommands = append(subcommands, m[1])
+			}
+		}
+	}
+	return subcommands, verbs
+}
+
+// TestHelp: every command `e2e-mcp --help` names (the subcommands, the
+// hidden healthcheck among them, and every CLI verb) answers -h and --help
+// with its own short usage on stdout (exit 0), doing nothing else, and a
+// mistyped flag with one line that says where the help is (exit 2); only
+// serve's help lists the server's flags.
+func TestHelp(t *testing.T) {
+	base, _ := serverEnv(t)
+	cliDir := t.TempDir()
+	// (healthcheck's default URL is a port nobody answers on.)
+	e := &cliEnv{env: append(base, "E2E_MCP_CLI_DIR="+cliDir, "E2E_MCP_HTTP=127.0.0.1:9")}
+	run := func(args ...string) (string, string, int) { return e.exec(t, args...) }
+	help, _, code := run("--help")
+	subs, verbs := commandsOf(help)
+	t.Logf("subcommands %v; verbs %v", subs, verbs)
+	if code != 0 || !slices.Contains(subs, "healthcheck") || !slices.Contains(subs, "doctor") || len(verbs) < 25 ||
+		!slices.Contains(verbs, "open") || !slices.Contains(verbs, "session") || !slices.Contains(verbs, "export") {
+		t.Fatalf("e2e-mcp --help: exit %d; subcommands %v, verbs %v:\n%s", code, subs, verbs, help)
+	}
+	serverFlag := "max-sessions" // a flag only serve takes
+	for _, cmd := range append(subs, verbs...) {
+		for _, h := range []string{"-h", "--help"} {
+			out, errOut, code := run(cmd, h)
+			if code != 0 || !strings.HasPrefix(out, "Usage: e2e-mcp "+cmd) || errOut != "" {
+				t.Errorf("%s %s: exit %d, want 0 with its usage on stdout:\n%s\nstderr: %s", cmd, h, code, out, errOut)
+			}
+			if cmd != "serve" && strings.Contains(out, serverFlag) {
+				t.Errorf("%s %s lists the server's flags:\n%s", cmd, h, out)
+			}
+		}
+		out, errOut, code := run(cmd, "--no-such-flag")
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != 2 || len(lines) != 1 || !strings.Contains(errOut, "--no-such-flag") || !strings.Contains(errOut, "see e2e-mcp "+cmd+" --help") {
+			t.Errorf("%s --no-such-flag: exit %d, want 2 and one line saying where the help is:\n%s", cmd, code, errOut)
+		}
+		if strings.Contains(out+errOut, serverFlag) {
+			t.Errorf("%s --no-such-flag lists the server's flags:\n%s%s", cmd, out, errOut)
+		}
+	}
+	if socks, _ := filepath.Glob(filepath.Join(cliDir, "*")); len(socks) > 0 {
+		t.Errorf("asking for help started a session daemon: %v", socks)
+	}
+}
+
+// TestCLISessions: `session list` without --session lists the sessions of
+// every running daemon, all of them the user's, and starts none;
+// the CLI's errors name its own commands, not the tools behind them
+// (`session status` without a dev server); `export --json` without a path
+// carries the flow's text.
+func TestCLISessions(t *testing.T) {
+	f := newFixture(t)
+	base, tmp := serverEnv(t)
+	dir := t.TempDir()
+	e := &cliEnv{env: append(withoutEnv(base, "E2E_MCP_SESSION"), "E2E_MCP_CLI_DIR="+dir, "E2E_MCP_LOG_LEVEL=info"), dir: dir, tmp: tmp}
+	t.Cleanup(func() { e.run(t, "close", "--all") })
+
+	e.ok(t, "open", f.URL+"/signup.html", "--session", "s1")
+	e.ok(t, "open", f.URL+"/signup.html", "--session", "ci")
+	list := e.ok(t, "session", "list")
+	var sessions []map[string]any
+	if err := json.Unmarshal(list.Data, &sessions); err != nil {
+		t.Fatalf("session list data: %v\n%s", err, list.Data)
+	}
+	var ids []string
+	for _, s := range sessions {
+		id, _ := s["id"].(string)
+		ids = append(ids, id)
+		if s["yours"] == false {
+			t.Errorf("session list says session %s is not the user's: %s", id, list.Data)
+		}
+	}
+	slices.Sort(ids)
+	if strings.Join(ids, ",") != "ci,s1" {
+		t.Errorf("session list without --session lists %v, want ci and s1:\n%s", ids, list.Data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "default.sock")); err == nil {
+		t.Errorf("session list started a daemon of its own")
+	}
+	if n := len(cliDaemons(dir)); n != 2 {
+		t.Errorf("%d daemons after session list, want the 2 sessions'", n)
+	}
+	text, _ := e.run(t, "session", "list")
+	mustContain(t, "session list's text", text, "ci", "s1", f.URL+"/signup.html")
+
+	status, code := e.json(t, "session", "status", "--session", "s1")
+	if status.Success || code != 1 || status.Error == nil || !strings.Contains(*status.Error, "e2e-mcp session start") || strings.Contains(*status.Error, "session_start") {
+		t.Errorf("session status without a dev server: exit %d, %s; want it to name e2e-mcp session start", code, deref(status.Error))
+	}
+
+	exported := e.ok(t, "export", "--session", "s1")
+	var ex struct {
+		Flow  string `json:"flow"`
+		Steps int    `json:"steps"`
+	}
+	if err := json.Unmarshal(exported.Data, &ex); err != nil || ex.Steps != 1 || !strings.Contains(ex.Flow, "navigate: "+f.URL+"/signup.html") {
+		t.Errorf("export --json without a path: %v, data %s; want the flow's text", err, exported.Data)
+	}
 }

@@ -215,8 +215,16 @@ func TestDevServerFailures(t *testing.T) {
 		if res := call(t, c, "session_start", map[string]any{"commandPath": plain}); !strings.Contains(text(res), "permission_denied") {
 			t.Errorf("not executable: %s", text(res))
 		}
-		if res := call(t, c, "session_start", map[string]any{"commandPath": "/nonexistent/dev"}); !strings.Contains(text(res), "command_not_found") {
+		if res := call(t, c, "session_start", map[string]any{"commandPath": "/nonexistent/dev"}); !strings.Contains(text(res), "command_not_found") ||
+			!strings.Contains(text(res), "Next: check commandPath") {
 			t.Errorf("missing: %s", text(res))
+		}
+		// A run line whose program is missing: the advice is about run,
+		// which the call gave, not commandPath.
+		res := call(t, c, "session_start", map[string]any{"run": "nope-no-such-program --port $PORT"})
+		wantError(t, res, "command_not_found", "nope-no-such-program", "Next: check run")
+		if strings.Contains(text(res), "commandPath") {
+			t.Errorf("a missing run program is answered about commandPath:\n%s", text(res))
 		}
 	})
 }

@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -396,4 +398,166 @@ func TestFlowReplaysTextExactly(t *testing.T) {
 	}
 	site.check(t, "e2e-mcp run, E2E_SECRET_1 empty", "")
 	requireNoChrome(t, tmp, 10*time.Second)
+}
+
+// gatedSite serves /open (a page) and /gate, a page whose answer waits
+// until release is called (or the browser gives up on it).
+type gatedSite struct {
+	*httptest.Server
+	once    sync.Once
+	release chan struct{}
+}
+
+func newGatedSite(t *testing.T) *gatedSite {
+	t.Helper()
+	g := &gatedSite{release: make(chan struct{})}
+	g.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/gate" {
+			select {
+			case <-g.release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<!doctype html><title>%s</title><p>%s</p>", r.URL.Path, r.URL.Path)
+	}))
+	t.Cleanup(g.Close)
+	return g
+}
+
+func (g *gatedSite) open() { g.once.Do(func() { close(g.release) }) }
+
+// writeFlow writes a flow that navigates to url, in dir, and returns its
+// file.
+func writeFlow(t *testing.T, dir, name, url string) string {
+	t.Helper()
+	f := filepath.Join(dir, name+".yaml")
+	if err := os.WriteFile(f, []byte("name: "+name+"\nsteps:\n  - navigate: "+url+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// runStreaming runs `e2e-mcp run`, calls onLine with each line of its
+// stdout as it comes, and returns its stdout lines, stderr and exit code.
+func runStreaming(t *testing.T, env []string, onLine func(string), args ...string) ([]string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"run"}, args...)...)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(pipe)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		onLine(sc.Text())
+	}
+	code := 0
+	if err := cmd.Wait(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	return lines, stderr.String(), code
+}
+
+// TestRunPrintsEachResult: `e2e-mcp run` prints each flow's result as it
+// ends, not at the end of the run: a flow that waits for a page that
+// answers only once the test has read the previous flow's PASS line passes.
+// One at a time, flows run and print in the order given; with --parallel
+// they print as they finish, each line naming its flow. The summary line
+// stays last. A CI job's output is results, not INFO logs, unless
+// --log-level asks for them.
+func TestRunPrintsEachResult(t *testing.T) {
+	dir := t.TempDir()
+	base, _ := serverEnv(t)
+	env := append(withoutEnv(base, "E2E_MCP_LOG_LEVEL", "E2E_MCP_LOG_FORMAT"), "E2E_MCP_NAVIGATION_TIMEOUT=20s")
+	results := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			if strings.HasPrefix(l, "PASS") || strings.HasPrefix(l, "FAIL") {
+				out = append(out, strings.Join(strings.Fields(l)[:2], " "))
+			}
+		}
+		return out
+	}
+
+	// One at a time: first, gated (opens once first's PASS is read), third.
+	g := newGatedSite(t)
+	files := []string{writeFlow(t, dir, "first", g.URL+"/open"), writeFlow(t, dir, "second", g.URL+"/gate"), writeFlow(t, dir, "third", g.URL+"/open")}
+	lines, stderr, code := runStreaming(t, env, func(l string) {
+		if strings.HasPrefix(l, "PASS  first ") {
+			g.open()
+		}
+	}, files...)
+	if got := results(lines); code != 0 || strings.Join(got, ", ") != "PASS first, PASS second, PASS third" {
+		t.Errorf("three flows one at a time: exit %d, results %v, want first, second, third passed in that order:\n%s\nstderr:\n%s",
+			code, got, strings.Join(lines, "\n"), stderr)
+	}
+	if len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], "3 flow(s), 3 passed, 0 failed") {
+		t.Errorf("the summary is not the last line:\n%s", strings.Join(lines, "\n"))
+	}
+	if strings.Contains(stderr, "INFO") || strings.Contains(stderr, `"level":"info"`) {
+		t.Errorf("a run's stderr has INFO logs by default:\n%s", stderr)
+	}
+
+	// Two at a time: slow (opens once quick's PASS is read) ends last.
+	g = newGatedSite(t)
+	files = []string{writeFlow(t, dir, "slow", g.URL+"/gate"), writeFlow(t, dir, "quick", g.URL+"/open")}
+	lines, stderr, code = runStreaming(t, env, func(l string) {
+		if strings.HasPrefix(l, "PASS  quick ") {
+			g.open()
+		}
+	}, append(files, "--parallel", "2", "--log-level", "info")...)
+	if got := results(lines); code != 0 || strings.Join(got, ", ") != "PASS quick, PASS slow" {
+		t.Errorf("--parallel 2: exit %d, results %v, want quick then slow:\n%s\nstderr:\n%s", code, got, strings.Join(lines, "\n"), stderr)
+	}
+	if !strings.Contains(stderr, "INFO") {
+		t.Errorf("--log-level info: no INFO log on stderr:\n%s", stderr)
+	}
+}
+
+// TestRunArtifactsCarryEarlierErrors: a flow whose click throws an uncaught
+// exception (the click itself succeeds) and whose next step then fails
+// saves step-N.md with that exception, as the report shows it: the failing
+// step's own answer has only the errors since the step before.
+func TestRunArtifactsCarryEarlierErrors(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><title>Boom</title><button onclick="window.boom()">Save</button>
+<script>window.boom = () => { throw new TypeError('the cart is undefined (kaboom-4711)') }</script>`)
+	}))
+	defer site.Close()
+	dir := t.TempDir()
+	flowFile := filepath.Join(dir, "boom.yaml")
+	if err := os.WriteFile(flowFile, []byte(`name: boom
+steps:
+  - navigate: `+site.URL+`/
+  - click: 'role=button[name="Save"]'
+  - expect: {target: 'text=Saved', check: visible}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := serverEnv(t)
+	env = append(env, "E2E_MCP_LOG_LEVEL=warn", "E2E_MCP_ACTION_TIMEOUT=1s")
+	art := filepath.Join(dir, "artifacts")
+	out, code := runFlows(t, env, flowFile, "--artifacts", art)
+	if code != 1 || !strings.Contains(out, "FAIL  boom") || !strings.Contains(out, "step 3") {
+		t.Fatalf("want the flow to fail at step 3: exit %d:\n%s", code, out)
+	}
+	md, err := os.ReadFile(filepath.Join(art, "boom", "step-3.md"))
+	if err != nil {
+		t.Fatalf("no artifact of the failing step: %v\n%s", err, out)
+	}
+	mustContain(t, "step-3.md", string(md), "kaboom-4711", "TypeError")
 }

@@ -189,6 +189,13 @@ func TestHTTPIsolation(t *testing.T) {
 // and labels (name=value pairs).
 func scrape(t *testing.T, s *httpServer, name string, labels ...string) float64 {
 	t.Helper()
+	v, _ := scrapeFound(t, s, name, labels...)
+	return v
+}
+
+// scrapeFound is scrape that also says whether /metrics has the sample.
+func scrapeFound(t *testing.T, s *httpServer, name string, labels ...string) (float64, bool) {
+	t.Helper()
 	code, body := s.get(t, "/metrics")
 	if code != 200 {
 		t.Fatalf("/metrics: %d", code)
@@ -200,7 +207,7 @@ func scrape(t *testing.T, s *httpServer, name string, labels ...string) float64 
 	}
 	fam, ok := fams[name]
 	if !ok {
-		return 0
+		return 0, false
 	}
 	for _, m := range fam.GetMetric() {
 		match := true
@@ -218,14 +225,14 @@ func scrape(t *testing.T, s *httpServer, name string, labels ...string) float64 
 		}
 		switch {
 		case m.Counter != nil:
-			return m.Counter.GetValue()
+			return m.Counter.GetValue(), true
 		case m.Gauge != nil:
-			return m.Gauge.GetValue()
+			return m.Gauge.GetValue(), true
 		case m.Histogram != nil:
-			return float64(m.Histogram.GetSampleCount())
+			return float64(m.Histogram.GetSampleCount()), true
 		}
 	}
-	return 0
+	return 0, false
 }
 
 // TestHTTPMetricsAndHealth: /metrics moves with the calls; /health is 200
@@ -493,5 +500,24 @@ func TestLoggingCapability(t *testing.T) {
 	defer mu.Unlock()
 	if len(got) != 1 || !strings.Contains(got[0], `"level":"warning"`) || !strings.Contains(got[0], "tool failed") || !strings.Contains(got[0], "no tab 6") {
 		t.Errorf("want one warning about the second call, got %q", got)
+	}
+}
+
+// TestMetricsDeclaredAtZero: on a server that has launched nothing, the
+// browser crash and launch counters are there at zero for each of their
+// kinds, so that a dashboard's rate() and an alert on them work before the
+// first crash.
+func TestMetricsDeclaredAtZero(t *testing.T) {
+	env, _ := serverEnv(t)
+	s := startHTTP(t, env)
+	for name, labels := range map[string][]string{
+		"e2e_mcp_browser_crashes_total":  {"kind", "browser", "kind", "tab", "kind", "hung"},
+		"e2e_mcp_browser_launches_total": {"result", "ok", "result", "failed"},
+	} {
+		for i := 0; i < len(labels); i += 2 {
+			if v, ok := scrapeFound(t, s, name, labels[i], labels[i+1]); !ok || v != 0 {
+				t.Errorf("%s{%s=%q}: %v (there: %v), want 0 before anything happened", name, labels[i], labels[i+1], v, ok)
+			}
+		}
 	}
 }

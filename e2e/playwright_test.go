@@ -109,3 +109,23 @@ func TestExportPlaywright(t *testing.T) {
 		t.Errorf("convert --to cypress: %v\n%s", err, o)
 	}
 }
+
+// TestExportPlaywrightWithoutDevServer: a session without a dev server
+// exports a spec whose answer and config claim no webServer: the config
+// has none, and says nothing of one.
+func TestExportPlaywrightWithoutDevServer(t *testing.T) {
+	f := newFixture(t)
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
+	out := mustCall(t, c, "session_export_flow", map[string]any{"path": filepath.Join(dir, "plain.spec.ts"), "format": "playwright"})
+	cfg, err := os.ReadFile(filepath.Join(dir, "playwright.config.ts"))
+	if err != nil {
+		t.Fatalf("no config: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "webServer") || strings.Contains(string(cfg), "webServer") || strings.Contains(string(cfg), "dev server") {
+		t.Errorf("a session without a dev server exports a webServer:\n%s\n--- the config:\n%s", out, cfg)
+	}
+	mustContain(t, "the answer", out, "playwright.config.ts")
+}

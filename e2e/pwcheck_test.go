@@ -5,6 +5,8 @@ package e2e
 import (
 	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,4 +243,47 @@ func TestPlaywrightCheckExactText(t *testing.T) {
 		t.Errorf("E2E_SECRET_1 unset: the spec loaded the page (a step ran)")
 	}
 	t.Logf("unset: %s", strings.SplitN(fails[0], "\n", 2)[0])
+}
+
+// TestPlaywrightCheckMixedFlows: e2e-mcp convert of two flows, one with a
+// dev server (the sign-up app) and one without (a site at an absolute URL),
+// writes a config under which `playwright test` runs both specs, and both
+// pass.
+func TestPlaywrightCheckMixedFlows(t *testing.T) {
+	dir := pwcheckDir(t)
+	python, _ := signUpApp(t, dir)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte("<!doctype html><title>Docs</title><h1>The docs</h1>"))
+	}))
+	defer site.Close()
+	withDev := filepath.Join(dir, "signup.yaml")
+	withoutDev := filepath.Join(dir, "docs.yaml")
+	for file, text := range map[string]string{
+		withDev: "name: sign-up\ndev:\n  run: " + python + " app.py $PORT\n  cwd: .\nsteps:\n  - navigate: /\n" +
+			"  - expect: {target: 'role=heading', check: text, expected: 'Create your account'}\n",
+		withoutDev: "name: docs\nsteps:\n  - navigate: " + site.URL + "/\n" +
+			"  - expect: {target: 'role=heading', check: text, expected: 'The docs'}\n",
+	} {
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conv := filepath.Join(dir, "converted")
+	if o, err := exec.Command(bin, "convert", withDev, withoutDev, "--to", "playwright", "--out", conv).CombinedOutput(); err != nil {
+		t.Fatalf("e2e-mcp convert: %v\n%s", err, o)
+	}
+	config := filepath.Join(conv, "playwright.config.ts")
+	r, code := playwrightTest(t, config)
+	if code != 0 || r.Stats.Expected != 2 || r.Stats.Unexpected != 0 || r.Stats.Skipped != 0 {
+		var fails []string
+		for _, s := range r.Suites {
+			fails = append(fails, s.failures()...)
+		}
+		b, _ := os.ReadFile(config)
+		t.Fatalf("want both specs run and passed (exit %d): %+v\n%s\n--- the config:\n%s", code, r.Stats, strings.Join(fails, "\n"), b)
+	}
+	if left := appProcesses(dir); len(left) > 0 {
+		t.Errorf("dev servers left: %v", left)
+	}
 }

@@ -128,8 +128,8 @@ func (g *Guard) MetadataURL() string {
 //   - gets 403 (JSON body {"error":"forbidden","error_description":...}) when its Host or Origin is not allowed;
 //   - is answered with the protected-resource metadata on GET /.well-known/oauth-protected-resource (and the
 //     RFC 9728 path-suffixed form for a resource with a path) when OAuth is configured;
-//   - passes without a credential when no credential is configured, its path is in PublicPaths, or it is a CORS
-//     preflight (OPTIONS with Access-Control-Request-Method);
+//   - passes without a credential when no credential is configured, its path is in PublicPaths or (without
+//     OAuth) under /.well-known/, or it is a CORS preflight (OPTIONS with Access-Control-Request-Method);
 //   - otherwise needs "Authorization: Bearer ...": none gives 401 with a WWW-Authenticate challenge, a bad one
 //     401 with error="invalid_token" and a description, an OAuth token lacking a RequiredScopes scope 403 with
 //     error="insufficient_scope";
@@ -148,7 +148,11 @@ func (g *Guard) Handler(next http.Handler) http.Handler {
 			g.metadata.serve(w, r)
 			return
 		}
-		if (g.tokenDigest == nil && g.oauth == nil) || g.public[r.URL.Path] || isPreflight(r) {
+		// Without OAuth, the well-known paths are public too: a 401 there
+		// would send a client without a credential looking for an
+		// authorization server there is none of (next answers them).
+		wellKnown := g.metadata == nil && strings.HasPrefix(r.URL.Path, "/.well-known/")
+		if (g.tokenDigest == nil && g.oauth == nil) || g.public[r.URL.Path] || wellKnown || isPreflight(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -306,7 +310,7 @@ func (g *Guard) checkHost(r *http.Request) string {
 	if r.Host == "" {
 		return "the request has no Host header"
 	}
-	return fmt.Sprintf("Host %q is not allowed (DNS rebinding protection; see AllowedHosts)", r.Host)
+	return fmt.Sprintf("Host %q is not allowed (DNS rebinding protection): allow it with --http-allowed-hosts (E2E_MCP_HTTP_ALLOWED_HOSTS)", r.Host)
 }
 
 func (g *Guard) hostAllowed(hostport string) bool {
@@ -342,7 +346,7 @@ func (g *Guard) checkOrigin(r *http.Request) string {
 			return ""
 		}
 	}
-	return fmt.Sprintf("Origin %q is not allowed (see AllowedOrigins)", raw)
+	return fmt.Sprintf("Origin %q is not allowed: allow it with --http-allowed-origins (E2E_MCP_HTTP_ALLOWED_ORIGINS)", raw)
 }
 
 // sameOrigin reports whether a normalized origin names the host (and port, when the Host header has one) the

@@ -241,6 +241,17 @@ func TestNoCredentialConfigured(t *testing.T) {
 	if r := do(t, "GET", url+WellKnownPath, nil); r.status != http.StatusOK || !r.seen.Reached {
 		t.Fatalf("without OAuth the well-known path is the inner handler's: status %d", r.status)
 	}
+	// With a static token but no OAuth, too, and without the token: a 401
+	// there would start a client's OAuth discovery.
+	url, _ = startWithOptions(t, Options{Token: "s3cret"})
+	for _, p := range []string{WellKnownPath, WellKnownPath + "/mcp", "/.well-known/oauth-authorization-server"} {
+		if r := do(t, "GET", url+p, nil); r.status != http.StatusOK || !r.seen.Reached {
+			t.Errorf("with a token and no OAuth, %s is the inner handler's without the token: status %d", p, r.status)
+		}
+	}
+	if r := do(t, "POST", url+"/mcp", nil); r.status != http.StatusUnauthorized {
+		t.Errorf("/mcp without the token: status %d", r.status)
+	}
 }
 
 func TestPrincipalKeyAndClientKey(t *testing.T) {

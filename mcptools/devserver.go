@@ -27,9 +27,21 @@ type devState struct {
 	unwatch func()
 }
 
-// devError renders a failed verb as a typed tool error: the command's error
-// type, exit code, its own message, stderr and the tail of its logs.
-func devError(err error) error {
+// devDo runs a verb of a session's dev server; a failure is the agent's
+// typed error (devError). Tools run verbs through it.
+func devDo(ctx context.Context, srv devserver.Server, verb devserver.Verb) (*devserver.Result, error) {
+	res, err := srv.Do(ctx, verb)
+	if err != nil {
+		return nil, devError(srv, err)
+	}
+	return res, nil
+}
+
+// devError renders a failed verb of srv as a typed tool error: the
+// command's error type, exit code, its own message, stderr and the tail of
+// its logs, and what to do, in the words of the argument that made srv
+// (run, or commandPath).
+func devError(srv devserver.Server, err error) error {
 	var e *devserver.Error
 	if !errors.As(err, &e) {
 		return err
@@ -65,6 +77,9 @@ func devError(err error) error {
 		devserver.KindCommandNotFound:  "check commandPath (relative paths are resolved against cwd)",
 		devserver.KindPermissionDenied: "make the command executable: chmod +x",
 		devserver.KindNotReady:         "the server exited or never answered: read its log lines above",
+	}
+	if _, contract := srv.(*devserver.Command); !contract {
+		hints[devserver.KindCommandNotFound] = "check run: its first word must be a program on PATH, or a path (relative paths are resolved against cwd)"
 	}
 	typ, ok := devTypes[e.Kind]
 	if !ok {
@@ -131,9 +146,9 @@ func sessionStartTool(d *Deps) Tool {
 			}
 			s.prog.note("starting " + desc)
 			s.warmBrowser(ctx, d)
-			res, err := srv.Do(ctx, devserver.Start)
+			res, err := devDo(ctx, srv, devserver.Start)
 			if err != nil {
-				return nil, devError(err)
+				return nil, err
 			}
 			s.dev = &devState{server: srv, desc: desc, result: res, unwatch: s.watchDev(res)}
 			start := a
@@ -216,9 +231,9 @@ func sessionStatusTool(d *Deps) Tool {
 			if err := requireDev(s); err != nil {
 				return nil, err
 			}
-			res, err := s.dev.server.Do(ctx, devserver.Status)
+			res, err := devDo(ctx, s.dev.server, devserver.Status)
 			if err != nil {
-				return nil, devError(err)
+				return nil, err
 			}
 			var r response
 			r.resultf("Dev server is %s.", res.Status)
@@ -247,9 +262,9 @@ func sessionRestartTool(d *Deps) Tool {
 			old := s.dev.result.URL
 			s.prog.note("restarting " + s.dev.desc)
 			s.dev.unwatch()
-			res, err := s.dev.server.Do(ctx, devserver.Restart)
+			res, err := devDo(ctx, s.dev.server, devserver.Restart)
 			if err != nil {
-				return nil, devError(err)
+				return nil, err
 			}
 			s.dev.result, s.dev.unwatch = res, s.watchDev(res)
 			s.allowDevOrigin()
@@ -305,9 +320,9 @@ func sessionEndTool(d *Deps) Tool {
 			var r response
 			if s.dev != nil {
 				s.dev.unwatch()
-				res, err := s.dev.server.Do(ctx, devserver.Shutdown)
+				res, err := devDo(ctx, s.dev.server, devserver.Shutdown)
 				if err != nil {
-					return nil, devError(err)
+					return nil, err
 				}
 				r.resultf("Dev server %s.", res.Status)
 				s.dev = nil

@@ -13,8 +13,9 @@ import (
 
 // exportPlaywright writes the session's flow as a Playwright Test spec
 // (session_export_flow with format playwright), and a playwright.config.ts
-// beside it whose webServer is the session's dev server, unless that
-// directory has one already: a team's config is never written over.
+// beside it (whose webServer is the session's dev server, when it has
+// one), unless that directory has one already: a team's config is never
+// written over.
 func exportPlaywright(ctx context.Context, d *Deps, s *Session, f *flow.Flow, path string) (*mcp.CallToolResult, error) {
 	o := playwright.Options{}
 	if s.dev != nil {
@@ -51,14 +52,18 @@ func exportPlaywright(ctx context.Context, d *Deps, s *Session, f *flow.Flow, pa
 		r.resultf("Wrote the Playwright spec of flow %s (%d steps) to %s.", f.Name, len(f.Steps), out.path)
 		r.set("path", out.path)
 		cfg := filepath.Join(outDir, "playwright.config.ts")
+		withServer := ""
+		if res.WebServers > 0 {
+			withServer = " (the dev server as its webServer)"
+		}
 		if _, err := os.Lstat(cfg); err == nil {
-			r.resultf("Kept the playwright.config.ts there; `e2e-mcp convert` writes one with the dev server as its webServer.")
+			r.resultf("Kept the playwright.config.ts there; `e2e-mcp convert` writes one%s.", withServer)
 		} else if co, err := d.outputPath(ctx, "path", cfg, ""); err == nil {
 			co.fresh = true
 			if err := co.write([]byte(res.Config)); err != nil {
 				return nil, err
 			}
-			r.resultf("Wrote %s (the dev server as its webServer). Run: npx playwright test -c %s", cfg, outDir)
+			r.resultf("Wrote %s%s. Run: npx playwright test -c %s", cfg, withServer, outDir)
 			r.set("config", cfg)
 		}
 	}

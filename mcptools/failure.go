@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -335,4 +336,30 @@ func sessionErrorsTool(d *Deps) Tool {
 			r.set("errors", out)
 			return r.build(), nil
 		})
+}
+
+// SessionConsoleErrors are the console errors and uncaught exceptions the
+// open tabs of session id have kept, oldest first, read without marking
+// them read, as a report reads them (the flow runner's sessions: a failing
+// step's answer has only those since the step before).
+func (d *Deps) SessionConsoleErrors(ctx context.Context, id string) ([]browser.ConsoleMessage, error) {
+	s, _, err := d.Sessions.acquire(ctx, id, "session_console")
+	if err != nil {
+		return nil, err
+	}
+	defer s.release()
+	if s.tabs == nil || s.tabs.Gone() {
+		return nil, nil
+	}
+	var out []browser.ConsoleMessage
+	for _, p := range s.tabs.Attached() {
+		msgs, _ := p.ConsoleLog()
+		for _, m := range msgs {
+			if m.Level == "error" || m.Level == "exception" {
+				out = append(out, m)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b browser.ConsoleMessage) int { return a.Time.Compare(b.Time) })
+	return out, nil
 }

@@ -217,12 +217,15 @@ func exportFlowTool(d *Deps) Tool {
 				}
 				path := out.path
 				r.resultf("Wrote flow %s (%s) to %s. Replay it with: e2e-mcp run %s", f.Name, plural(len(f.Steps), "step"), path, path)
-				if n := len(s.secretRefs); n > 0 {
-					r.resultf("Its secrets (passwords, credentials) are not in it: set %s in the environment of the run.", secretVars(n))
-				}
 				r.set("path", path)
 			} else {
 				r.resultf("Flow %s (%s):\n```yaml\n%s```", f.Name, plural(len(f.Steps), "step"), strings.TrimRight(string(b), "\n")+"\n")
+				// The text in the structured answer too: a client that
+				// reads only that (the CLI's export --json) has the flow.
+				r.set("flow", string(b))
+			}
+			if n := len(s.secretRefs); n > 0 {
+				r.resultf("Its secrets (passwords, credentials) are not in it: set %s in the environment of the run.", secretVars(n))
 			}
 			r.set("steps", len(f.Steps))
 			return r.build(), nil

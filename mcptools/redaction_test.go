@@ -38,7 +38,7 @@ var writerTable = map[string]string{
 	"mcptools.networkRequestTool: write":                  "not ours to mask: the response body the agent asked to save",
 	"mcptools.exportPlaywright: playwright.Export":        "Playwright spec: made of the recorded steps (flowArgs)",
 	"mcptools.exportPlaywright: write":                    "Playwright spec: what Export wrote",
-	"main.runFlow: write":                                 "run report: reporter.write, rendered by mcptools.renderReport",
+	"main.runner.runFlow: write":                          "run report: reporter.write, rendered by mcptools.renderReport",
 	"main.reporter.write: mcptools.WriteUserFile":         "run report: as above",
 	"main.saveArtifacts: mcptools.WriteUserFile":          "artifacts: the failure's text masked in runFlow (the run's set), images",
 	"main.writeJUnit: mcptools.WriteUserFile":             "JUnit: messages masked with the run's set",

@@ -36,13 +36,45 @@ var (
 	ToolSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "e2e_mcp_tool_duration_seconds", Help: "Tool call latency, by tool.",
 		Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}}, []string{"tool"})
-	// BrowserLaunches counts browser launches by result (ok, failed).
-	BrowserLaunches = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "e2e_mcp_browser_launches_total", Help: "Browser launches, by result."}, []string{"result"})
-	// BrowserCrashes counts browsers that died and tabs that crashed.
-	BrowserCrashes = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "e2e_mcp_browser_crashes_total", Help: "Browser processes that died (kind=browser) and tabs whose renderer crashed (kind=tab)."}, []string{"kind"})
+	// browserLaunches counts browser launches by result (BrowserLaunched).
+	browserLaunches = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_browser_launches_total", Help: "Browser launches, by result (ok, failed)."}, []string{"result"})
+	// browserCrashes counts browsers that died, tabs that crashed and
+	// browsers replaced as hung (BrowserCrashed).
+	browserCrashes = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_browser_crashes_total",
+		Help: "Browser processes that died (kind=browser), tabs whose renderer crashed (kind=tab), browsers replaced as hung (kind=hung)."}, []string{"kind"})
 )
+
+// CrashKind is what crashed: the label of e2e_mcp_browser_crashes_total.
+type CrashKind string
+
+// The kinds of crash.
+const (
+	CrashBrowser CrashKind = "browser" // the browser process died
+	CrashTab     CrashKind = "tab"     // a tab's renderer crashed
+	CrashHung    CrashKind = "hung"    // the browser stopped answering and was replaced
+)
+
+// crashKinds and launchResults are every value of their labels: each is
+// declared at zero when the registry is made, so that a rate() or an alert
+// on them works before the first crash.
+var (
+	crashKinds    = []CrashKind{CrashBrowser, CrashTab, CrashHung}
+	launchResults = []string{"ok", "failed"}
+)
+
+// BrowserCrashed counts a crash of its kind.
+func BrowserCrashed(kind CrashKind) { browserCrashes.WithLabelValues(string(kind)).Inc() }
+
+// BrowserLaunched counts a launch that worked or failed.
+func BrowserLaunched(ok bool) {
+	r := launchResults[1]
+	if ok {
+		r = launchResults[0]
+	}
+	browserLaunches.WithLabelValues(r).Inc()
+}
 
 // registry holds the collectors. It is made on first use (when /metrics is
 // served), not at package init: the Go and process collectors probe the
@@ -52,8 +84,14 @@ var (
 var registry = sync.OnceValue(func() *prometheus.Registry {
 	r := prometheus.NewRegistry()
 	r.MustRegister(SessionsCreated, SessionsEnded, ToolCalls, ToolsInFlight, ToolErrors, ToolSeconds,
-		BrowserLaunches, BrowserCrashes,
+		browserLaunches, browserCrashes,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, k := range crashKinds {
+		browserCrashes.WithLabelValues(string(k))
+	}
+	for _, res := range launchResults {
+		browserLaunches.WithLabelValues(res)
+	}
 	return r
 })
 

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -310,30 +309,26 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.InitScripts })},
 	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", "),
 		str(func(c *Config) *string { return &c.Caps })},
-	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr)",
+	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr; e2e-mcp run logs at warn unless this is set)",
 		str(func(c *Config) *string { return &c.LogLevel })},
 	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
 		str(func(c *Config) *string { return &c.LogFormat })},
 }
 
 // parseConfig reads args (without the program and subcommand names) and the
-// environment into a validated Config.
-func parseConfig(cmd string, args []string, getenv func(string) string, usageOut io.Writer) (*Config, error) {
+// environment into a validated Config. A mistake in the flags themselves is
+// a *flagError; -h and --help are flag.ErrHelp (configHelp says the rest).
+func parseConfig(cmd string, args []string, getenv func(string) string) (*Config, error) {
 	var c Config
-	fs := flag.NewFlagSet("e2e-mcp "+cmd, flag.ContinueOnError)
-	fs.SetOutput(usageOut)
-	for _, s := range settings {
-		s.bind(fs, &c, s.flag, s.def, s.help+" [$"+s.env+"]")
-	}
-	fs.Usage = func() {
-		fmt.Fprintf(usageOut, "Usage: e2e-mcp %s [flags]\n\nFlags (each also read from its environment variable; a flag wins):\n", cmd)
-		fs.PrintDefaults()
-	}
+	fs := configFlags(cmd, &c)
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &flagError{flagMistake(err)}
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q (see e2e-mcp %s -h)", fs.Arg(0), cmd)
+		return nil, &flagError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -359,6 +354,41 @@ func parseConfig(cmd string, args []string, getenv func(string) string, usageOut
 	}
 	return &c, c.Validate()
 }
+
+// flagError is a mistake in a command line's flags (not in their values).
+type flagError struct{ msg string }
+
+func (e *flagError) Error() string { return e.msg }
+
+// configFlags is the flag set of the settings, bound to c.
+func configFlags(cmd string, c *Config) *flag.FlagSet {
+	fs := newFlagSet(cmd)
+	for _, s := range settings {
+		s.bind(fs, c, s.flag, s.def, s.help+" [$"+s.env+"]")
+	}
+	return fs
+}
+
+// configHelp is the help of serve (every setting) and of doctor (what it
+// does; it reads the same settings).
+func configHelp(cmd string, w io.Writer) {
+	if cmd == "doctor" {
+		fmt.Fprint(w, doctorUsage)
+		return
+	}
+	fmt.Fprintf(w, "Usage: e2e-mcp %s [flags]\n\nFlags (each also read from its environment variable; a flag wins):\n", cmd)
+	printFlags(w, configFlags(cmd, &Config{}))
+}
+
+const doctorUsage = `Usage: e2e-mcp doctor [--browser-path PATH] [--headed] [--no-sandbox] [--cdp-endpoint URL | --webdriver-url URL]
+
+Finds the browser serve would use, starts it once and prints its version; or
+says what is wrong (none found, it does not start, no display for --headed)
+and what to do. It reads the settings serve reads, as flags or E2E_MCP_*
+variables ('e2e-mcp serve --help' lists them).
+
+Exit status: 0 the browser starts, 1 it does not, 2 a bad command line.
+`
 
 // Validate checks the values that flag parsing cannot.
 func (c *Config) Validate() error {
@@ -456,11 +486,10 @@ func (c *Config) Validate() error {
 	if _, err := c.policy(); err != nil {
 		errs = append(errs, err)
 	}
-	if c.BrowserPath != "" {
-		if _, err := exec.LookPath(c.BrowserPath); err != nil {
-			errs = append(errs, fmt.Errorf("--browser-path %q: not an executable file; %s", c.BrowserPath, browser.InstallHint))
-		}
-	}
+	// A --browser-path that names no browser is not checked here: the
+	// server starts anyway (a client that cannot initialize sees only a
+	// closed connection), and its first browser call says
+	// browser_not_found, as doctor does.
 	return errors.Join(errs...)
 }
 

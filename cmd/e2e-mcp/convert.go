@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,24 +17,27 @@ import (
 // is a comment in the spec and a warning on stderr. Exit codes: 0 written,
 // 1 a flow could not be converted or written, 2 a bad command line.
 func convertMain(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("e2e-mcp convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("convert")
 	to := fs.String("to", "", "the format to write: playwright")
 	out := fs.String("out", "", "the `directory` to write the specs and playwright.config.ts in (created if missing)")
 	testID := fs.String("test-id-attribute", os.Getenv("E2E_MCP_TEST_ID_ATTRIBUTE"), "the attribute testid= selectors match (default data-testid)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: e2e-mcp convert FLOW.yaml... --to playwright --out DIR\n\n"+
-			"Writes each flow as a Playwright Test spec (NAME.spec.ts) and a playwright.config.ts whose\n"+
-			"webServer starts the flows' dev server. Run them with: npx playwright test -c DIR\n\n")
-		fs.PrintDefaults()
+	help := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: e2e-mcp convert FLOW.yaml... --to playwright --out DIR\n\n"+
+			"Writes each flow as a Playwright Test spec (NAME.spec.ts) and a playwright.config.ts that runs\n"+
+			"them all (the flows' dev servers as its webServer). Run them with: npx playwright test -c DIR\n\n")
+		printFlags(w, fs)
 	}
-	files, code, ok := parseFiles(fs, args)
-	if !ok {
-		return code
+	files, err := parseFiles(fs, args)
+	if err != nil {
+		return flagsFailed("convert", err, help, stdout, stderr)
 	}
-	if len(files) == 0 || *out == "" || *to == "" {
-		fs.Usage()
-		return cli.ExitUsage
+	switch {
+	case len(files) == 0:
+		return usageError(stderr, "convert", "give the flow files to convert")
+	case *to == "":
+		return usageError(stderr, "convert", "--to is needed: --to playwright")
+	case *out == "":
+		return usageError(stderr, "convert", "--out is needed: the directory to write in")
 	}
 	if *to != "playwright" {
 		fmt.Fprintf(stderr, "e2e-mcp convert: --to %q: the one format is playwright\n", *to)

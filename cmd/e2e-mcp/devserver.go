@@ -59,8 +59,7 @@ func devserverMain(args []string, stdout, stderr io.Writer) int {
 			verb, args = v, args[:n-1]
 		}
 	}
-	fs := flag.NewFlagSet("e2e-mcp devserver", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlagSet("devserver")
 	name := fs.String("name", "default", "`name` of the dev server; one state directory per name")
 	cwd := fs.String("cwd", ".", "working `directory` of the dev server")
 	run := fs.String("run", "", "the command line as one `string` (instead of COMMAND [ARGS...]), split with shell quoting rules, run without a shell")
@@ -70,18 +69,18 @@ func devserverMain(args []string, stdout, stderr io.Writer) int {
 	startTimeout := fs.Duration("start-timeout", devserver.DefaultStartTimeout, "how long to wait for the server to be ready")
 	var env envList
 	fs.Var(&env, "env", "`KEY=VALUE` added to the server's environment (repeatable); PORT=N pins the port")
+	// A usage error is answered on stdout too, as every verb is: one JSON
+	// object.
 	usageErr := func(msg string) int {
 		writeJSON(stdout, map[string]string{"status": "error", "error": "usage", "message": msg})
-		fmt.Fprintf(stderr, "e2e-mcp devserver: %s\n\n", msg)
-		printDevserverUsage(fs, stderr)
-		return 2
+		return usageError(stderr, "devserver", msg)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printDevserverUsage(fs, stdout)
 			return 0
 		}
-		return usageErr(err.Error())
+		return usageErr(flagMistake(err))
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
@@ -170,9 +169,7 @@ func writeJSON(w io.Writer, v any) {
 
 func printDevserverUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprint(w, devserverUsage)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	printFlags(w, fs)
 }
 
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./{}$-]+$`)

@@ -266,8 +266,8 @@ func TestDevserverUsage(t *testing.T) {
 		if code != c.code || !strings.Contains(stdout.String(), c.want) || strings.Count(stdout.String(), "\n") != 1 {
 			t.Errorf("%q: exit %d, stdout %q; want exit %d and %q", c.args, code, stdout.String(), c.code, c.want)
 		}
-		if code == 2 && !strings.Contains(stderr.String(), "Usage: e2e-mcp devserver") {
-			t.Errorf("%q: no usage on stderr: %q", c.args, stderr.String())
+		if code == 2 && (strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "(see e2e-mcp devserver --help)")) {
+			t.Errorf("%q: want one line on stderr saying where the help is: %q", c.args, stderr.String())
 		}
 	}
 	var stdout bytes.Buffer

@@ -14,18 +14,26 @@ import (
 // interval and counts a probe that hangs as a failure anyway.
 const healthcheckTimeout = 5 * time.Second
 
-// healthcheckMain is the hidden `e2e-mcp healthcheck [URL]`: GET URL (by
+// healthcheckMain is `e2e-mcp healthcheck [URL]`: GET URL (by
 // default /health of the server E2E_MCP_HTTP names, on loopback) and exit
 // 0 on 200, else 1. It is the container image's HEALTHCHECK, which has no
 // curl; /health answers 503 when no browser can be had.
 func healthcheckMain(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	if len(args) > 1 {
-		fmt.Fprintln(stderr, "usage: e2e-mcp healthcheck [URL]   (default: /health of the E2E_MCP_HTTP address)")
-		return 2
+	fs := newFlagSet("healthcheck")
+	if err := fs.Parse(args); err != nil {
+		return flagsFailed("healthcheck", err, func(w io.Writer) {
+			fmt.Fprint(w, "Usage: e2e-mcp healthcheck [URL]\n\n"+
+				"Gets URL (default: /health of the server E2E_MCP_HTTP names, on loopback) and exits 0 when it\n"+
+				"answers 200, else 1: the container image's HEALTHCHECK, which has no curl. /health answers 503\n"+
+				"when no browser can be had.\n")
+		}, stdout, stderr)
+	}
+	if fs.NArg() > 1 {
+		return usageError(stderr, "healthcheck", "give one URL at most")
 	}
 	var u string
-	if len(args) == 1 {
-		u = args[0]
+	if fs.NArg() == 1 {
+		u = fs.Arg(0)
 	} else {
 		var err error
 		if u, err = healthURL(getenv("E2E_MCP_HTTP")); err != nil {

@@ -6,8 +6,11 @@
 //
 //	e2e-mcp [serve] [flags]   speak MCP over stdio (the default)
 //	e2e-mcp doctor [flags]    check that a browser can be found and started
-//	e2e-mcp convert FLOW.yaml... --to playwright --out DIR
-//	e2e-mcp version           print the version
+//	e2e-mcp run FLOW.yaml...  replay flows in CI
+//	e2e-mcp open URL ...      a browser from the shell (the CLI)
+//
+// `e2e-mcp --help` lists every command (usage.go), and `e2e-mcp COMMAND
+// --help` says more of each.
 package main
 
 import (
@@ -32,21 +35,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 )
-
-const usage = `e2e-mcp: end-to-end testing tools for AI coding agents, over MCP.
-
-Usage:
-  e2e-mcp [serve] [flags]   serve MCP over stdio (default)
-  e2e-mcp doctor [flags]    find the browser, start it once and print its version
-  e2e-mcp devserver [flags] -- COMMAND [ARGS...] [--start|--restart|--status|--shutdown]
-                            run a dev server under the dev-server command contract
-  e2e-mcp run FLOW.yaml...  replay flows (session_export_flow) in CI: --junit, --artifacts, --parallel
-  e2e-mcp convert FLOW.yaml... --to playwright --out DIR
-                            write flows as Playwright Test specs with a playwright.config.ts
-  e2e-mcp <command> ...      a browser from the shell: open, click, snapshot... (below)
-  e2e-mcp version           print the version
-  e2e-mcp help              this text; 'e2e-mcp serve -h' lists the flags
-`
 
 func main() {
 	startupGC()
@@ -112,53 +100,49 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "" || args[0][0] != '-') {
 		cmd, args = args[0], args[1:]
 	} else if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
-		cmd = "help"
+		cmd, args = "help", args[1:]
 	}
 	if cli.IsCommand(cmd) {
 		return cli.Main(Version(), cmd, args, stdout, stderr)
 	}
-	switch cmd {
-	case "help":
-		fmt.Fprint(stdout, usage+"\n"+cli.Usage)
-		return 0
-	case "version":
-		printVersion(stdout)
-		return 0
-	case "devserver":
-		return devserverMain(args, stdout, stderr)
-	case "run":
-		return runMain(args, stdout, stderr)
-	case "convert":
-		return convertMain(args, stdout, stderr)
-	case "healthcheck": // hidden: the container image's HEALTHCHECK
-		return healthcheckMain(args, os.Getenv, stdout, stderr)
-	case "serve", "doctor":
-	default:
-		fmt.Fprintf(stderr, "e2e-mcp: unknown command %q\n\n%s", cmd, usage)
-		return 2
+	c, ok := commandNamed(cmd)
+	if !ok {
+		fmt.Fprintf(stderr, "e2e-mcp: unknown command %q (see e2e-mcp --help)\n", cmd)
+		return cli.ExitUsage
 	}
-	cfg, err := parseConfig(cmd, args, os.Getenv, stderr)
-	// Read once: no process we start (dev servers, their commands, Chrome)
-	// inherits our credentials.
-	forgetSecrets()
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
+	return c.run(args, stdin, stdout, stderr)
+}
+
+// configMain runs serve or doctor, which take the server's settings.
+func configMain(cmd string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		cfg, err := parseConfig(cmd, args, os.Getenv)
+		// Read once: no process we start (dev servers, their commands, Chrome)
+		// inherits our credentials.
+		forgetSecrets()
+		var fe *flagError
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			configHelp(cmd, stdout)
+			return cli.ExitOK
+		case errors.As(err, &fe):
+			return usageError(stderr, cmd, fe.msg)
+		case err != nil:
+			fmt.Fprintf(stderr, "e2e-mcp: %v\n", err)
+			return cli.ExitUsage
+		}
+		if cmd == "doctor" {
+			return doctor(cfg, stdout, stderr)
+		}
+		if cfg.HTTP == "" {
+			hintAtTerminal(stdin, stderr)
+		}
+		if err := serve(cfg, stdin, stdout); err != nil {
+			fmt.Fprintf(stderr, "e2e-mcp: %v\n", err)
+			return cli.ExitFailed
+		}
+		return cli.ExitOK
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "e2e-mcp: %v\n", err)
-		return 2
-	}
-	if cmd == "doctor" {
-		return doctor(cfg, stdout, stderr)
-	}
-	if cfg.HTTP == "" {
-		hintAtTerminal(stdin, stderr)
-	}
-	if err := serve(cfg, stdin, stdout); err != nil {
-		fmt.Fprintf(stderr, "e2e-mcp: %v\n", err)
-		return 1
-	}
-	return 0
 }
 
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
@@ -200,6 +184,13 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	signal.Ignore(syscall.SIGPIPE)
 
 	superviseVerbs(log)
+	if cfg.BrowserPath != "" {
+		// Said at the first browser call too (browser_not_found); the
+		// server serves anyway, so that its client can hear it.
+		if _, err := browser.FindExecutable(cfg.BrowserPath); err != nil {
+			log.Warn("--browser-path names no browser: browser calls will answer browser_not_found", zap.Error(err))
+		}
+	}
 	// Profiles left by a killed server are removed alongside: the scan of
 	// the temp directory need not delay the client's initialize.
 	go browser.CleanStaleProfiles("", log)
@@ -290,6 +281,12 @@ func doctor(cfg *Config, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "browser: %s\n", path)
 		opts.ExecPath = path
+		if opts.Headed && len(opts.Endpoints) == 0 {
+			if be, ok := browser.AsError(browser.HeadedWithoutDisplay()); ok {
+				fmt.Fprintf(stderr, "browser: CANNOT SHOW A WINDOW: %s\nhint: %s\n", be.Message, be.Hint)
+				return 1
+			}
+		}
 	}
 	bm := browser.NewManager(opts)
 	defer func() { _ = bm.Close() }()

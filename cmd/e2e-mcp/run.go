@@ -16,6 +16,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
 	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
@@ -43,27 +44,31 @@ type flowResult struct {
 // artifacts of failures). It returns the exit code: 0 when every flow
 // passed, 1 when one failed, 2 for a bad command line.
 func runMain(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("e2e-mcp run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("run")
 	junit := fs.String("junit", "", "write a JUnit XML report to this `file`")
 	artifacts := fs.String("artifacts", "", "save each failure's response and screenshot under this `directory`")
 	reportDir := fs.String("report", "", "write each flow's HTML report (steps, a screenshot after each action, the failure, logs) under this `directory`")
 	parallel := fs.Int("parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
 	update := fs.Bool("update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
-			"Replays flows (session_export_flow writes them) with the same engine and actionability rules.\n"+
-			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n\n")
-		fs.PrintDefaults()
+	logLevel := fs.String("log-level", "", "log level on stderr: debug, info, warn or error (default warn, or $E2E_MCP_LOG_LEVEL)")
+	help := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
+			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
+			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
+			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
+			"Exit status: 0 every flow passed, 1 one failed, 2 a bad command line.\n\n")
+		printFlags(w, fs)
 	}
-	files, code, ok := parseFiles(fs, args)
-	if !ok {
-		return code
+	files, err := parseFiles(fs, args)
+	if err != nil {
+		return flagsFailed("run", err, help, stdout, stderr)
 	}
-	if len(files) == 0 || *parallel < 1 {
-		fs.Usage()
-		return cli.ExitUsage
+	switch {
+	case len(files) == 0:
+		return usageError(stderr, "run", "give the flow files to run")
+	case *parallel < 1:
+		return usageError(stderr, "run", "--parallel must be 1 or more")
 	}
 	flows := make([]*flow.Flow, len(files))
 	for i, f := range files {
@@ -74,15 +79,19 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		}
 		flows[i] = fl
 	}
-	cfg, err := parseConfig("run", nil, os.Getenv, stderr)
+	cfg, err := parseConfig("run", nil, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
 		return cli.ExitUsage
 	}
 	cfg.Headed = cfg.Headed || *headed
-	log, err := logs.New(cfg.LogLevel, "console")
-	if err != nil {
+	if err := runnable(cfg); err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+		return cli.ExitUsage
+	}
+	log, err := logs.New(runLogLevel(*logLevel, os.Getenv), "console")
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp run: --log-level: %v\n", err)
 		return cli.ExitUsage
 	}
 	browser.CleanStaleProfiles("", log)
@@ -116,32 +125,15 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	secrets := a.reg.Secrets
 	secrets.Add(envSecrets(os.Environ())...)
 
-	results := make([]flowResult, len(flows))
-	sem := make(chan struct{}, *parallel)
-	var wg sync.WaitGroup
+	rn := &runner{handlers: handlers, deps: a.deps, artifacts: *artifacts, rep: rep, secrets: secrets}
 	start := time.Now()
-	for i, f := range flows {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[i] = runFlow(context.Background(), handlers, files[i], f, flowSession(i), *artifacts, rep, secrets)
-		})
-	}
-	wg.Wait()
-
+	results := runAll(len(flows), *parallel, stdout, func(i int) flowResult {
+		return rn.runFlow(context.Background(), files[i], flows[i], flowSession(i))
+	})
 	failed := 0
 	for _, r := range results {
-		if !r.failed {
-			fmt.Fprintf(stdout, "PASS  %s (%s) %.1fs\n", r.name, r.file, r.took.Seconds())
-			continue
-		}
-		failed++
-		fmt.Fprintf(stdout, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.took.Seconds(), r.failedStep, r.step, r.headline)
-		if r.artifacts != "" {
-			fmt.Fprintf(stdout, "      artifacts: %s\n", r.artifacts)
-		}
-		if r.report != "" {
-			fmt.Fprintf(stdout, "      report: %s\n", r.report)
+		if r.failed {
+			failed++
 		}
 	}
 	fmt.Fprintf(stdout, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(results), len(results)-failed, failed, time.Since(start).Seconds())
@@ -155,6 +147,79 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return cli.ExitFailed
 	}
 	return cli.ExitOK
+}
+
+// runnable says what would fail every flow, before any starts: a
+// --browser-path that names no browser, a browser that cannot be shown
+// (--headed with no display). Remote browsers are not checked here.
+func runnable(cfg *Config) error {
+	if cfg.CDPEndpoints != "" || cfg.WebDriverURLs != "" {
+		return nil
+	}
+	if cfg.BrowserPath != "" {
+		if _, err := browser.FindExecutable(cfg.BrowserPath); err != nil {
+			return fmt.Errorf("--browser-path: %v; %s", err, browser.InstallHint)
+		}
+	}
+	if cfg.Headed {
+		if be, ok := browser.AsError(browser.HeadedWithoutDisplay()); ok {
+			return fmt.Errorf("%s; %s", be.Message, be.Hint)
+		}
+	}
+	return nil
+}
+
+// runLogLevel is the run's log level: --log-level, else E2E_MCP_LOG_LEVEL,
+// else warn, so that a CI job's output shows the results, not INFO logs.
+func runLogLevel(flagged string, getenv func(string) string) string {
+	for _, l := range []string{flagged, getenv("E2E_MCP_LOG_LEVEL")} {
+		if l != "" {
+			return l
+		}
+	}
+	return "warn"
+}
+
+// runAll runs n flows, parallel at once, taking them in order, and prints
+// each result as its flow ends: one at a time, in the order given; in
+// parallel, as they finish (each line names its flow).
+func runAll(n, parallel int, stdout io.Writer, run func(i int) flowResult) []flowResult {
+	results := make([]flowResult, n)
+	next := make(chan int)
+	var mu sync.Mutex // one result's lines at a time
+	var wg sync.WaitGroup
+	for range min(parallel, n) {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = run(i)
+				mu.Lock()
+				printResult(stdout, results[i])
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// printResult writes a flow's PASS or FAIL line (and where its artifacts
+// and report are).
+func printResult(w io.Writer, r flowResult) {
+	if !r.failed {
+		fmt.Fprintf(w, "PASS  %s (%s) %.1fs\n", r.name, r.file, r.took.Seconds())
+		return
+	}
+	fmt.Fprintf(w, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.took.Seconds(), r.failedStep, r.step, r.headline)
+	if r.artifacts != "" {
+		fmt.Fprintf(w, "      artifacts: %s\n", r.artifacts)
+	}
+	if r.report != "" {
+		fmt.Fprintf(w, "      report: %s\n", r.report)
+	}
 }
 
 // envSecrets are the values of the environment's E2E_SECRET_n and of the
@@ -225,12 +290,22 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	return filepath.Join(rp.dir, rp.names[session])
 }
 
+// runner replays flows with the tools' handlers.
+type runner struct {
+	handlers  map[string]server.ToolHandlerFunc
+	deps      *mcptools.Deps
+	artifacts string    // --artifacts, or ""
+	rep       *reporter // --report, or nil
+	secrets   *redact.Set
+}
+
 // runFlow replays one flow in its own session, then ends the session (and
 // its dev server).
 //
 // What it says of a failure (the summary line, JUnit, artifacts) is
 // masked with secrets, as the answers it reads already are.
-func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, file string, f *flow.Flow, session, artifacts string, rep *reporter, secrets *redact.Set) (res flowResult) {
+func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, session string) (res flowResult) {
+	handlers, artifacts, rep, secrets := rn.handlers, rn.artifacts, rn.rep, rn.secrets
 	res = flowResult{file: file, name: f.Name}
 	start := time.Now()
 	call := func(tool string, args map[string]any) (*mcp.CallToolResult, error) {
@@ -257,7 +332,11 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 			return res
 		}
 		e := mcptools.ResultError(r)
-		res.errType, res.headline, res.message = e.Type, secrets.String(e.Line()), secrets.String(mcptools.ResultText(r))
+		text := mcptools.ResultText(r)
+		if n > 0 {
+			text += rn.earlierErrors(ctx, session, text)
+		}
+		res.errType, res.headline, res.message = e.Type, secrets.String(e.Line()), secrets.String(text)
 		if artifacts != "" {
 			res.artifacts = saveArtifacts(artifacts, f.Name, n, r, res.message)
 		}
@@ -315,6 +394,43 @@ func runFlow(ctx context.Context, handlers map[string]server.ToolHandlerFunc, fi
 		}
 	}
 	return res
+}
+
+// maxEarlierErrors bounds the console errors earlierErrors lists.
+const maxEarlierErrors = 20
+
+// earlierErrors is a section of the console errors and uncaught exceptions
+// of the flow's session that a failing step's answer (text) does not show:
+// it has those since the step before, and an exception a click threw two
+// steps earlier is often the cause. The report shows them all.
+func (rn *runner) earlierErrors(ctx context.Context, session, answer string) string {
+	msgs, err := rn.deps.SessionConsoleErrors(ctx, session)
+	if err != nil {
+		return fmt.Sprintf("\n(console errors of the flow unavailable: %v)\n", err)
+	}
+	var b strings.Builder
+	n := 0
+	for _, m := range msgs[max(0, len(msgs)-maxEarlierErrors):] {
+		line := text.Clip(m.Text, 300)
+		if strings.Contains(answer, line) {
+			continue // the failure's own answer has it
+		}
+		n++
+		fmt.Fprintf(&b, "- %s: %s", m.Level, line)
+		if m.Location != "" {
+			fmt.Fprintf(&b, " (%s)", text.Clip(m.Location, 120))
+		}
+		b.WriteByte('\n')
+		if m.Stack != "" {
+			for _, f := range text.FirstLines(m.Stack, 3) {
+				fmt.Fprintf(&b, "    %s\n", text.Clip(f, 160))
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n### Console errors earlier in the flow (%d; the failing step's answer shows those since the step before)\n%s", n, b.String())
 }
 
 // describeStep says a step in words for the summary.
@@ -434,21 +550,18 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 
 // parseFiles parses a subcommand's flags, which may come before, between
 // or after its file arguments (run a.yaml --junit r.xml b.yaml), and
-// returns the files. When it is not ok, the command exits with code
-// (--help: ExitOK; a bad flag, said by fs: ExitUsage).
-func parseFiles(fs *flag.FlagSet, args []string) (files []string, code int, ok bool) {
+// returns the files; an error is the flag set's (flagsFailed answers it).
+func parseFiles(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
 	rest := args
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
-			if err == flag.ErrHelp {
-				return nil, cli.ExitOK, false
-			}
-			return nil, cli.ExitUsage, false
+			return nil, err
 		}
 		rest = fs.Args()
 		if len(rest) > 0 {
 			files, rest = append(files, rest[0]), rest[1:]
 		}
 	}
-	return files, 0, true
+	return files, nil
 }

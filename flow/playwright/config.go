@@ -24,6 +24,8 @@ type Result struct {
 	Specs    []*Spec
 	Config   string
 	Warnings []string
+	// WebServers is how many dev servers the config starts (webServer).
+	WebServers int
 }
 
 // group is the flows that share a dev server (or a baseURL).
@@ -100,23 +102,34 @@ func Export(in []Input, outDir string, o Options) (*Result, error) {
 		case g.baseURL != "":
 			base = Quote(g.baseURL)
 		}
+		// Every group is a project, with a baseURL or none (its flows
+		// navigate to absolute URLs): with projects, Playwright runs only
+		// the specs a project matches.
+		bases = append(bases, base)
+		use := ""
 		if base != "" {
-			bases = append(bases, base)
-			projects = append(projects, fmt.Sprintf("{ name: %s, testMatch: %s, use: { baseURL: %s } }",
-				Quote(strings.TrimSuffix(g.specs[0], ".spec.ts")), quoteAll(g.specs), base))
+			use = ", use: { baseURL: " + base + " }"
 		}
+		projects = append(projects, fmt.Sprintf("{ name: %s, testMatch: %s%s }",
+			Quote(strings.TrimSuffix(g.specs[0], ".spec.ts")), quoteAll(g.specs), use))
 	}
+	res.WebServers = len(servers)
 	var b strings.Builder
-	b.WriteString("// Playwright Test's configuration of the flows e2e-mcp exported: each dev server as a\n" +
-		"// webServer (PORT, else " + fmt.Sprint(DefaultPort) + "), headless Chromium (the one at CHROMIUM, else Playwright's).\n" +
+	b.WriteString("// Playwright Test's configuration of the flows e2e-mcp exported: ")
+	if len(servers) > 0 {
+		b.WriteString("each dev server as a\n// webServer (PORT, else " + fmt.Sprint(DefaultPort) + "), ")
+	}
+	b.WriteString("headless Chromium (the one at CHROMIUM, else Playwright's).\n" +
 		"import { defineConfig } from '@playwright/test';\n\n")
 	if port > 0 {
 		fmt.Fprintf(&b, "const port = Number(process.env.PORT) || %d;\n\n", DefaultPort)
 	}
 	b.WriteString("export default defineConfig({\n  testDir: '.',\n  testMatch: '*.spec.ts',\n  expect: { timeout: 5_000 },\n  use: {\n")
-	if len(groups) == 1 && len(projects) == 1 {
-		// One server: its baseURL is the config's.
-		fmt.Fprintf(&b, "    baseURL: %s,\n", bases[0])
+	if len(groups) == 1 {
+		// One server (or none): its baseURL is the config's.
+		if bases[0] != "" {
+			fmt.Fprintf(&b, "    baseURL: %s,\n", bases[0])
+		}
 		projects = nil
 	}
 	b.WriteString("    headless: true,\n    actionTimeout: 5_000,\n    navigationTimeout: 30_000,\n" +

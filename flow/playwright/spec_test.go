@@ -334,6 +334,28 @@ func TestExport_Config(t *testing.T) {
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "contract command ./devserver") {
 		t.Errorf("warnings %q", res.Warnings)
 	}
+
+	// A flow with a dev server and one at absolute URLs: a project each,
+	// or Playwright would run only the one a project matches.
+	plain := &flow.Flow{Name: "plain", Steps: []flow.Step{{Action: "navigate", Args: map[string]any{"url": "https://example.com/"}}}}
+	res, err = Export([]Input{{Flow: signup, Dir: "/repo/flows"}, {Flow: plain}}, "/repo/e2e", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"{ name: 'sign-up-ok', testMatch: ['sign-up-ok.spec.ts'], use: { baseURL: `http://localhost:${port}` } }",
+		"{ name: 'plain', testMatch: ['plain.spec.ts'] }"} {
+		if !strings.Contains(res.Config, w) {
+			t.Errorf("the config lacks\n%s\n--- config:\n%s", w, res.Config)
+		}
+	}
+	// No dev server at all: no webServer, said nowhere.
+	res, err = Export([]Input{{Flow: plain}}, "/repo/e2e", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.WebServers != 0 || strings.Contains(res.Config, "webServer") || strings.Contains(res.Config, "projects") || strings.Contains(res.Config, "baseURL") {
+		t.Errorf("a flow without a dev server (%d web servers):\n%s", res.WebServers, res.Config)
+	}
 }
 
 // TestConvert_Texts: a spec sends the page what e2e-mcp run sends it: an

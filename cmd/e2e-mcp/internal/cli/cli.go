@@ -29,36 +29,6 @@ const (
 	ExitTimeout = 3
 )
 
-// Usage is the CLI's help, printed after the server's.
-const Usage = `Usage: e2e-mcp <command> [args...] [--session NAME] [--json] [--headed] [--timeout D]
-
-A browser for scripts and CI, on the same engine as the MCP server. Targets are
-refs from the last snapshot (@e5) or selectors (role=button[name="Save"], text=Sign in, #id).
-
-  open <url>                 navigate                    snapshot [-i] [-d N] [-s target]
-  click <target>             dblclick <target>           screenshot [path] [--full]
-  fill <target> <text>       type <target> <text>        pdf <path>
-  press <key>                hover <target>              eval <js>
-  check <target>             uncheck <target>            get text|html|value|attr NAME|title|url [target], get count <css>
-  select <target> <value...> upload <target> <file...>   is visible|enabled|checked <target>
-  wait <target|ms> [--text T] [--url U] [--load STATE]   back | forward | reload
-  tab [list|new [url]|close [N]|N]                       console | errors
-  session list | start [--run CMD | --command PATH] [--cwd DIR] [--ready-path P] | status | restart | end
-  export [path]              the session's steps as a flow for 'e2e-mcp run'
-  close [--all]              end the session (--all: every session's daemon)
-
-Options: --session NAME (env E2E_MCP_SESSION, default "default"), --json (print
-{"success":bool,"data":...,"error":string|null}), --headed, --timeout D (e.g. 30s; default 60s).
-Exit codes: 0 success, 1 failure, 2 usage, 3 timeout.
-`
-
-// cliCommands are the verbs the CLI takes.
-var cliCommands = map[string]bool{"open": true, "goto": true, "click": true, "dblclick": true, "fill": true, "type": true,
-	"press": true, "hover": true, "check": true, "uncheck": true, "select": true, "upload": true, "wait": true,
-	"snapshot": true, "screenshot": true, "pdf": true, "eval": true, "get": true, "is": true, "back": true,
-	"forward": true, "reload": true, "tab": true, "console": true, "errors": true, "close": true, "session": true,
-	"export": true}
-
 // cliOpts are the options every command takes.
 type cliOpts struct {
 	version string // the binary's, the client version the daemon sees
@@ -182,9 +152,15 @@ type cliResult struct {
 // Main runs one CLI command and returns its exit code; version is the
 // binary's, which the CLI gives as its client version.
 func Main(version, cmd string, args []string, stdout, stderr io.Writer) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
+			fmt.Fprint(stdout, verbHelp(cmd))
+			return ExitOK
+		}
+	}
 	pos, o, err := parseCLI(args, os.Getenv)
 	if err != nil {
-		return cliFail(o, stdout, stderr, ExitUsage, err.Error())
+		return cliFail(o, cmd, stdout, stderr, ExitUsage, fmt.Sprintf("%v (see e2e-mcp %s --help)", err, cmd))
 	}
 	o.version = version
 	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
@@ -192,11 +168,15 @@ func Main(version, cmd string, args []string, stdout, stderr io.Writer) int {
 	if cmd == "close" && o.all {
 		n, err := closeAllDaemons(ctx)
 		if err != nil {
-			return cliFail(o, stdout, stderr, ExitFailed, err.Error())
+			return cliFail(o, cmd, stdout, stderr, ExitFailed, err.Error())
 		}
 		return cliOK(o, stdout, cliResult{data: map[string]int{"closed": n}, text: fmt.Sprintf("Closed %d session(s).", n)})
 	}
 	res, code, err := runCLI(ctx, cmd, pos, o)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return cliFail(o, cmd, stdout, stderr, code, fmt.Sprintf("%v (see e2e-mcp %s --help)", err, cmd))
+	}
 	if cmd == "close" && err == nil {
 		// The session ended: its daemon goes too.
 		if _, cerr := stopDaemon(ctx, o.session); cerr != nil {
@@ -205,9 +185,9 @@ func Main(version, cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return cliFail(o, stdout, stderr, ExitTimeout, fmt.Sprintf("timeout: %s did not finish within %s", cmd, o.timeout))
+			return cliFail(o, cmd, stdout, stderr, ExitTimeout, fmt.Sprintf("timeout: %s did not finish within %s", cmd, o.timeout))
 		}
-		return cliFail(o, stdout, stderr, code, err.Error())
+		return cliFail(o, cmd, stdout, stderr, code, err.Error())
 	}
 	return cliOK(o, stdout, res)
 }
@@ -229,15 +209,12 @@ func cliOK(o *cliOpts, stdout io.Writer, res cliResult) int {
 	return ExitOK
 }
 
-func cliFail(o *cliOpts, stdout, stderr io.Writer, code int, msg string) int {
+func cliFail(o *cliOpts, cmd string, stdout, stderr io.Writer, code int, msg string) int {
 	if o != nil && o.json {
 		b, _ := json.Marshal(envelope{Error: &msg})
 		fmt.Fprintln(stdout, string(b))
 	} else {
-		fmt.Fprintf(stderr, "e2e-mcp: %s\n", msg)
-		if code == ExitUsage {
-			fmt.Fprint(stderr, "\n"+Usage)
-		}
+		fmt.Fprintf(stderr, "e2e-mcp %s: %s\n", cmd, msg)
 	}
 	return code
 }
@@ -256,6 +233,11 @@ func runCLI(ctx context.Context, cmd string, pos []string, o *cliOpts) (cliResul
 	if err != nil {
 		return cliResult{}, ExitUsage, err
 	}
+	if tc.tool == "session_list" {
+		// Every daemon's session, not one daemon's (which each is).
+		r, err := listSessions(ctx, o)
+		return r, ExitFailed, err
+	}
 	c, err := connectDaemon(ctx, o)
 	if err != nil {
 		return cliResult{}, ExitFailed, err
@@ -271,7 +253,7 @@ func runCLI(ctx context.Context, cmd string, pos []string, o *cliOpts) (cliResul
 	}
 	text := mcptools.ResultText(res)
 	if res.IsError {
-		return cliResult{}, ExitFailed, errors.New(mcptools.ResultError(res).Line())
+		return cliResult{}, ExitFailed, errors.New(inCLIWords(mcptools.ResultError(res).Line()))
 	}
 	if tc.shape == nil {
 		return cliResult{data: structured(res), text: text}, ExitOK, nil
@@ -544,6 +526,3 @@ func sessionCall(pos []string, o *cliOpts) (toolCall, error) {
 	}
 	return toolCall{}, &usageError{"session takes list, start, status, restart or end"}
 }
-
-// IsCommand reports whether a first argument is a CLI verb.
-func IsCommand(s string) bool { return cliCommands[s] }

@@ -125,6 +125,9 @@ func TestVerbsMapToValidCalls(t *testing.T) {
 				t.Errorf("%s %q: %s = %#v, want %#v", c.verb, c.pos, k, tc.args[k], v)
 			}
 		}
+		if _, ok := toolWords[tc.tool]; !ok {
+			t.Errorf("%s: the CLI has no words for %s, which its answers may name (toolWords)", c.verb, tc.tool)
+		}
 		tool, ok := tools[tc.tool]
 		if !ok {
 			t.Errorf("%s: no tool %s on the server", c.verb, tc.tool)
@@ -139,9 +142,14 @@ func TestVerbsMapToValidCalls(t *testing.T) {
 		}
 	}
 	var missing []string
-	for verb := range cliCommands {
-		if !covered[verb] {
-			missing = append(missing, verb)
+	for _, v := range verbs {
+		if !covered[v.name] {
+			missing = append(missing, v.name)
+		}
+	}
+	for alias := range aliases {
+		if !covered[alias] {
+			missing = append(missing, alias)
 		}
 	}
 	sort.Strings(missing)
@@ -181,7 +189,7 @@ func TestVerbsAgreeWithFlows(t *testing.T) {
 	o := &cliOpts{session: "default", timeout: 30 * time.Second}
 	shared := 0
 	for _, v := range flow.Verbs {
-		if !cliCommands[v.Name] {
+		if !IsCommand(v.Name) {
 			continue
 		}
 		shared++
@@ -200,5 +208,41 @@ func TestVerbsAgreeWithFlows(t *testing.T) {
 	}
 	if shared < 10 {
 		t.Errorf("only %d verbs shared with flows", shared)
+	}
+}
+
+// TestVerbHelp: every verb (and alias) has its own help, which starts with
+// its usage line; the CLI's usage lists every verb on a line of its own.
+func TestVerbHelp(t *testing.T) {
+	names := []string{}
+	for _, v := range verbs {
+		names = append(names, v.name)
+		if !strings.Contains(Usage, "\n  "+v.name+" ") {
+			t.Errorf("Usage does not list %s on a line of its own:\n%s", v.name, Usage)
+		}
+	}
+	for alias := range aliases {
+		names = append(names, alias)
+	}
+	for _, name := range names {
+		h := verbHelp(name)
+		if !strings.HasPrefix(h, "Usage: e2e-mcp "+name+" ") || !strings.Contains(h, "Exit codes") {
+			t.Errorf("%s --help:\n%s", name, h)
+		}
+	}
+}
+
+// TestInCLIWords: the server's words for its tools become the CLI's
+// commands; a tool the CLI has no command for keeps its name.
+func TestInCLIWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"invalid_input: session s1 has no dev server (call session_start first)": "invalid_input: session s1 has no dev server (call 'e2e-mcp session start' first)",
+		"take a new snapshot (browser_snapshot) and use a ref from it":           "take a new snapshot ('e2e-mcp snapshot') and use a ref from it",
+		"pass a sessionId of your choosing":                                      "pass a --session of your choosing",
+		"answer it with browser_handle_dialog":                                   "answer it with browser_handle_dialog",
+	} {
+		if got := inCLIWords(in); got != want {
+			t.Errorf("inCLIWords(%q)\n = %q\nwant %q", in, got, want)
+		}
 	}
 }

@@ -55,6 +55,12 @@ func connectDaemon(ctx context.Context, o *cliOpts) (*client.Client, error) {
 	} else if err := startDaemon(ctx, dir, sock, o); err != nil {
 		return nil, err
 	}
+	return dialDaemon(ctx, sock, o.version)
+}
+
+// dialDaemon connects to the daemon at sock, which must be running, as an
+// MCP client.
+func dialDaemon(ctx context.Context, sock, version string) (*client.Client, error) {
 	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 		var d net.Dialer
 		return d.DialContext(ctx, "unix", sock)
@@ -68,7 +74,7 @@ func connectDaemon(ctx context.Context, o *cliOpts) (*client.Client, error) {
 	}
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-mcp-cli", Version: o.version}
+	req.Params.ClientInfo = mcp.Implementation{Name: "e2e-mcp-cli", Version: version}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("connect to the session daemon: %w", err)
