@@ -26,7 +26,7 @@ ensure-browser: ## make sure Chromium and chromedriver are installed (installs D
 	@scripts/ensure-chromium.sh
 
 test: ensure-browser vet cross fuzz-brief ## the one test command: browser check, vet, cross-compile, fuzz briefly, all tests with -race
-	$(GO) test -race -count=1 -timeout 20m ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 	@echo "Playwright oracle (browser/testdata/oracle):"; \
 	  $(GO) test -count=1 -run '^TestOracle' -v ./browser/ | grep -E '(selectors|aria snapshots): [0-9]+ '
 
