@@ -260,8 +260,8 @@ func quoteJSON(s string) string {
 
 // TestSaveTrace: with --save-trace every session traces from its first
 // call and its end writes the trace to e2e-mcp-traces/ of the file root,
-// whether session_end or the server's exit ends it; a tracing tool is not
-// needed (nor offered) for it.
+// whether session_end or the server's exit ends it, unless it did nothing;
+// a tracing tool is not needed (nor offered) for it.
 func TestSaveTrace(t *testing.T) {
 	f := profileFixture(t)
 	dir := t.TempDir()
@@ -269,6 +269,7 @@ func TestSaveTrace(t *testing.T) {
 	c := startClient(t, append(env, "E2E_MCP_SAVE_TRACE=true", "E2E_MCP_FILE_ROOTS="+dir))
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/trace/app.html"})
 	mustCall(t, c, "session_end", nil)
+	mustCall(t, c, "session_end", map[string]any{"sessionId": "empty"}) // nothing to watch: no file
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/trace/app.html", "sessionId": "other"})
 	mustCall(t, c, "browser_type", map[string]any{"target": "label=Name", "text": "Bo", "sessionId": "other"})
 	if res := call(t, c, "browser_start_tracing", nil); !res.IsError {

@@ -86,16 +86,19 @@ func (d *Deps) traceDir() string {
 }
 
 // endTrace writes the trace of a session that ends while it records, when
-// the server saves traces (--save-trace); otherwise the trace is dropped,
-// as Playwright drops one never stopped. It runs before the session's
-// tabs close: their logs are part of it.
+// the server saves traces (--save-trace) and the session did something;
+// otherwise the trace is dropped, as Playwright drops one never stopped.
+// It runs before the session's tabs close: their logs are part of it.
 func (s *Session) endTrace(ctx context.Context, log *zap.Logger) {
 	st := s.trace
 	s.trace = nil
 	if st == nil || st.save == nil {
 		return
 	}
-	t, _ := s.buildTrace(ctx, st, "e2e-mcp session "+s.ID)
+	t, n := s.buildTrace(ctx, st, "e2e-mcp session "+s.ID)
+	if n.actions == 0 {
+		return // nothing to watch
+	}
 	b, err := t.Zip()
 	out := st.save
 	if err == nil {
@@ -278,6 +281,7 @@ func traceCall(st loggedStep) (class, method, title string, params map[string]an
 			set("Frame", "type")
 		} else {
 			set("Frame", "fill", "value", a["text"])
+			delete(params, "text")
 		}
 	case "browser_select_option":
 		set("Frame", "selectOption", "options", a["values"])
