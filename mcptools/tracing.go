@@ -132,8 +132,7 @@ type traceCounts struct {
 // network logs of the session's open tabs since then, into a trace, its
 // texts masked with the session's private set.
 func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) (*trace.Trace, traceCounts) {
-	now := time.Now()
-	t := &trace.Trace{Title: s.private.String(title), Browser: "chromium", Start: st.start, Stop: now}
+	t := &trace.Trace{Title: s.private.String(title), Browser: "chromium", Start: st.start}
 	var n traceCounts
 	t.TestIDAttribute = st.testID
 	if lost := s.steps.dropped - st.first; lost > 0 {
@@ -155,25 +154,32 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 	if noShot > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d actions have no screenshot (a session keeps its newest %d; a capture can fail)", noShot, maxLoggedShots))
 	}
-	if s.tabs == nil || s.tabs.Gone() {
-		return t, n
+	if s.tabs != nil && !s.tabs.Gone() {
+		s.traceTabs(ctx, st, t, &n)
 	}
+	t.Notes = append(t.Notes, "console and network: of the tabs open when the trace stopped (a tab keeps its newest 500 requests); no DOM snapshots: each action's pane shows the screenshot after it")
+	return t, n
+}
+
+// traceTabs adds the console messages and requests of the session's open
+// tabs since the trace started, with the requests' headers and, within
+// the budget, their bodies.
+func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace, n *traceCounts) {
 	tabs := s.tabs.Attached()
-	fetchUntil := now.Add(maxBodyFetch)
+	fetchUntil := time.Now().Add(maxBodyFetch)
 	fetched, unfetched, droppedConsole := 0, 0, 0
 	for _, i := range slices.Sorted(maps.Keys(tabs)) {
 		p := tabs[i]
-		page := "page@" + p.ID()
+		page := pageRef(p.ID())
 		msgs, lost := p.ConsoleLog()
 		if lost > 0 && (len(msgs) == 0 || msgs[0].Time.After(st.start)) {
 			droppedConsole += lost
 		}
 		for _, m := range msgs {
-			if m.Time.Before(st.start) {
-				continue
+			if !m.Time.Before(st.start) {
+				t.Console = append(t.Console, traceConsole(page, m, s.private))
+				n.console++
 			}
-			t.Console = append(t.Console, traceConsole(page, m, s.private))
-			n.console++
 		}
 		reqs, _ := p.NetworkRequests("", false)
 		for _, q := range reqs {
@@ -183,8 +189,7 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 			var d *browser.RequestDetail
 			var err error
 			if fetched < trace.MaxBodies && time.Now().Before(fetchUntil) {
-				d, err = p.RequestDetail(ctx, q.Seq)
-				if err == nil {
+				if d, err = p.RequestDetail(ctx, q.Seq); err == nil {
 					fetched += len(d.Body) + len(d.PostData)
 				}
 			} else {
@@ -201,13 +206,11 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 		}
 	}
 	if droppedConsole > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("%d earlier console messages are not kept (a tab keeps its newest 500)", droppedConsole))
+		t.Notes = append(t.Notes, fmt.Sprintf("up to %d console messages of this trace are not kept (a tab keeps its newest 500)", droppedConsole))
 	}
 	if unfetched > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d response bodies were not fetched: the trace's bodies reached %d MB or %s", unfetched, trace.MaxBodies>>20, maxBodyFetch))
 	}
-	t.Notes = append(t.Notes, "console and network: of the tabs open when the trace stopped (a tab keeps its newest 500 requests); no DOM snapshots: each action's pane shows the screenshot after it")
-	return t, n
 }
 
 // traceAction is a logged call as a trace's action.

@@ -61,11 +61,11 @@ type Trace struct {
 	Viewport *Size
 	// TestIDAttribute is the attribute getByTestId reads.
 	TestIDAttribute string
-	// Start is when tracing began; Stop when it ended.
-	Start, Stop time.Time
-	Actions     []Action
-	Console     []Console
-	Requests    []Request
+	// Start is when tracing began.
+	Start    time.Time
+	Actions  []Action
+	Console  []Console
+	Requests []Request
 	// Notes say what the trace leaves out; they are its console's first
 	// lines.
 	Notes []string

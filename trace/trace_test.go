@@ -70,7 +70,7 @@ func TestZipIsPlaywrightsFormat(t *testing.T) {
 	t0 := time.Now()
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	shot := jpegOf(t, 80, 45)
-	tr := &Trace{Title: "a session", Browser: "chromium", TestIDAttribute: "data-testid", Start: t0, Stop: at(900),
+	tr := &Trace{Title: "a session", Browser: "chromium", TestIDAttribute: "data-testid", Start: t0,
 		Notes: []string{"the first 3 calls are not kept"},
 		Actions: []Action{
 			{Class: "Frame", Method: "goto", Params: map[string]any{"url": "http://app/"}, Page: "page@A", Start: at(10), End: at(100),
