@@ -37,10 +37,14 @@ const (
 	// CapReport: session_report, and a small screenshot after each action
 	// for it.
 	CapReport = "report"
+	// CapDevtools: a session's trace for Playwright's Trace Viewer,
+	// started and stopped by the agent (Playwright MCP's group of the
+	// same tools).
+	CapDevtools = "devtools"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapAudit, CapEmulation, CapNetwork, CapPDF, CapReport, CapStorage, CapTime, CapVision}
+var CapGroups = []string{CapAudit, CapDevtools, CapEmulation, CapNetwork, CapPDF, CapReport, CapStorage, CapTime, CapVision}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

@@ -142,6 +142,11 @@ type Deps struct {
 	// report group is on, or `run --report` asks. ReportShots: they keep
 	// a small screenshot after each action too.
 	Reports, ReportShots bool
+	// TraceSessions: every session traces from its first call (tracing.go;
+	// --save-trace, `run --trace`). SaveTraces: a session that ends while
+	// tracing writes its trace to its files' traces directory
+	// (--save-trace).
+	TraceSessions, SaveTraces bool
 }
 
 // browserDefaults are the options of a whole-page snapshot.
@@ -160,6 +165,7 @@ func Inventory(d *Deps) []Tool {
 		sessionErrorsTool(d),
 		exportFlowTool(d),
 		inCap(CapReport, sessionReportTool(d)),
+		inCap(CapDevtools, startTracingTool(d)), inCap(CapDevtools, stopTracingTool(d)),
 		navigateTool(d),
 		backTool(d),
 		forwardTool(d),

@@ -36,10 +36,14 @@ var writerTable = map[string]string{
 	"mcptools.exportFlowTool: Marshal":                    "flow file: the steps were recorded through Session.flowArgs",
 	"mcptools.exportFlowTool: write":                      "flow file: what Marshal wrote",
 	"mcptools.networkRequestTool: write":                  "not ours to mask: the response body the agent asked to save",
+	"mcptools.stopTracingTool: write":                     "trace: built by buildTrace, every text of it masked with the session's private set",
+	"mcptools.Session.endTrace: createNumbered":           "trace (--save-trace): as above",
+	"mcptools.Deps.moveDownload: createNumbered":          "not ours to mask: the file the page downloaded",
 	"mcptools.exportPlaywright: playwright.Export":        "Playwright spec: made of the recorded steps (flowArgs)",
 	"mcptools.exportPlaywright: write":                    "Playwright spec: what Export wrote",
 	"main.runner.runFlow: write":                          "run report: reporter.write, rendered by mcptools.renderReport",
 	"main.reporter.write: mcptools.WriteUserFile":         "run report: as above",
+	"main.reporter.writeTrace: mcptools.WriteUserFile":    "run trace: Deps.SessionTrace, built by buildTrace with the session's private set",
 	"main.saveArtifacts: mcptools.WriteUserFile":          "artifacts: the failure's text masked in runFlow (the run's set), images",
 	"main.writeJUnit: mcptools.WriteUserFile":             "JUnit: messages masked with the run's set",
 	"main.writeJUnit: xml.MarshalIndent":                  "JUnit: as above",
@@ -61,7 +65,7 @@ var writerTable = map[string]string{
 // sinks are the calls that write out: a file, a report, a flow, a spec, a
 // JUnit document, the client's log. A call counts when its function (or
 // method) has one of these names.
-var sinks = []string{"clientLog", "write", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
+var sinks = []string{"clientLog", "write", "createNumbered", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
 	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile",
 	"SendLogMessageToSpecificClient", "SendLogMessageToClient", "SendNotificationToClient", "SendNotificationToSpecificClient"}
 

@@ -37,6 +37,7 @@ type flowResult struct {
 	message    string // the whole failure answer, diagnostics included
 	artifacts  string
 	report     string // the HTML report's path, when --report asked for one
+	trace      string // the trace's path, when --trace asked for one
 }
 
 // runMain replays flow files, each in its own isolated session with its
@@ -48,12 +49,13 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	junit := fs.String("junit", "", "write a JUnit XML report to this `file`")
 	artifacts := fs.String("artifacts", "", "save each failure's response and screenshot under this `directory`")
 	reportDir := fs.String("report", "", "write each flow's HTML report (steps, a screenshot after each action, the failure, logs) under this `directory`")
+	traceDir := fs.String("trace", "", "write each flow's trace under this `directory`: a zip that Playwright's Trace Viewer opens (npx playwright show-trace)")
 	parallel := fs.Int("parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
 	update := fs.Bool("update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
 	logLevel := fs.String("log-level", "", "log level on stderr: debug, info, warn or error (default warn, or $E2E_MCP_LOG_LEVEL)")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--trace DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
@@ -111,13 +113,21 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer a.close()
 	var rep *reporter
-	if *reportDir != "" {
-		if err := os.MkdirAll(*reportDir, 0o755); err != nil {
-			fmt.Fprintf(stderr, "e2e-mcp run: --report: %v\n", err)
-			return cli.ExitUsage
+	if *reportDir != "" || *traceDir != "" {
+		for flagName, dir := range map[string]string{"--report": *reportDir, "--trace": *traceDir} {
+			if dir == "" {
+				continue
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				fmt.Fprintf(stderr, "e2e-mcp run: %s: %v\n", flagName, err)
+				return cli.ExitUsage
+			}
 		}
-		rep = &reporter{dir: *reportDir, deps: a.deps, stderr: stderr, names: reportNames(flows)}
-		a.deps.Reports, a.deps.ReportShots = true, true
+		rep = &reporter{dir: *reportDir, traceDir: *traceDir, deps: a.deps, stderr: stderr, names: reportNames(flows)}
+		// A report keeps a screenshot after each action; a trace starts
+		// with its flow's session.
+		a.deps.Reports, a.deps.ReportShots = *reportDir != "", *reportDir != ""
+		a.deps.TraceSessions = *traceDir != ""
 	}
 	// The flows' secrets (E2E_SECRET_n, and any variable named like a
 	// secret) are masked by every writer: answers, reports, JUnit,
@@ -220,6 +230,9 @@ func printResult(w io.Writer, r flowResult) {
 	if r.report != "" {
 		fmt.Fprintf(w, "      report: %s\n", r.report)
 	}
+	if r.trace != "" {
+		fmt.Fprintf(w, "      trace: %s (npx playwright show-trace %s)\n", r.trace, r.trace)
+	}
 }
 
 // envSecrets are the values of the environment's E2E_SECRET_n and of the
@@ -237,18 +250,20 @@ func envSecrets(env []string) []string {
 // flowSession is the session the i-th flow (from 0) runs in.
 func flowSession(i int) string { return fmt.Sprintf("flow-%d", i+1) }
 
-// reporter writes each flow's HTML report (run --report).
+// reporter writes each flow's HTML report (run --report) and trace (run
+// --trace), each named after its flow.
 type reporter struct {
-	dir   string
-	deps  *mcptools.Deps
-	names map[string]string // the report's file name by the flow's session
-	mu    sync.Mutex        // one warning at a time on stderr
+	dir      string // --report, or ""
+	traceDir string // --trace, or ""
+	deps     *mcptools.Deps
+	names    map[string]string // the files' name (no extension) by the flow's session
+	mu       sync.Mutex        // one warning at a time on stderr
 	// stderr gets a report that could not be written.
 	stderr io.Writer
 }
 
-// reportNames names each flow's report after the flow, numbered when two
-// flows have one name.
+// reportNames names each flow's report and trace after the flow, numbered
+// when two flows have one name; the writers add their extension.
 func reportNames(flows []*flow.Flow) map[string]string {
 	count := map[string]int{}
 	for _, f := range flows {
@@ -260,21 +275,38 @@ func reportNames(flows []*flow.Flow) map[string]string {
 		if count[n] > 1 {
 			n = fmt.Sprintf("%s-%d", n, i+1)
 		}
-		names[flowSession(i)] = n + ".html"
+		names[flowSession(i)] = n
 	}
 	return names
+}
+
+// warn says on stderr that a flow's file could not be written.
+func (rp *reporter) warn(what string, res flowResult, err error) string {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	fmt.Fprintf(rp.stderr, "e2e-mcp run: the %s of %s: %v\n", what, res.name, err)
+	return ""
+}
+
+// writeTrace writes the trace of the flow's session, before the session
+// ends, and returns its path ("" when it could not be written, which it
+// says on stderr).
+func (rp *reporter) writeTrace(ctx context.Context, session string, res flowResult) string {
+	b, err := rp.deps.SessionTrace(ctx, session, "Flow "+res.name)
+	if err != nil {
+		return rp.warn("trace", res, err)
+	}
+	if err := mcptools.WriteUserFile(rp.traceDir, rp.names[session]+".zip", b); err != nil {
+		return rp.warn("trace", res, err)
+	}
+	return filepath.Join(rp.traceDir, rp.names[session]+".zip")
 }
 
 // write renders the report of the flow's session, before the session
 // ends, and returns its path ("" when it could not be written, which it
 // says on stderr).
 func (rp *reporter) write(ctx context.Context, session string, res flowResult) string {
-	warn := func(err error) string {
-		rp.mu.Lock()
-		defer rp.mu.Unlock()
-		fmt.Fprintf(rp.stderr, "e2e-mcp run: the report of %s: %v\n", res.name, err)
-		return ""
-	}
+	warn := func(err error) string { return rp.warn("report", res, err) }
 	info := mcptools.ReportInfo{Title: "Flow " + res.name, Status: "passed",
 		Meta: []report.KV{{Key: "flow file", Value: res.file}}}
 	if res.failed {
@@ -284,10 +316,10 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	if err != nil {
 		return warn(err)
 	}
-	if err := mcptools.WriteUserFile(rp.dir, rp.names[session], b); err != nil {
+	if err := mcptools.WriteUserFile(rp.dir, rp.names[session]+".html", b); err != nil {
 		return warn(err)
 	}
-	return filepath.Join(rp.dir, rp.names[session])
+	return filepath.Join(rp.dir, rp.names[session]+".html")
 }
 
 // runner replays flows with the tools' handlers.
@@ -295,7 +327,7 @@ type runner struct {
 	handlers  map[string]server.ToolHandlerFunc
 	deps      *mcptools.Deps
 	artifacts string    // --artifacts, or ""
-	rep       *reporter // --report, or nil
+	rep       *reporter // --report or --trace, or nil
 	secrets   *redact.Set
 }
 
@@ -319,8 +351,11 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		return h(ctx, req)
 	}
 	defer func() {
-		if rep != nil {
+		if rep != nil && rep.dir != "" {
 			res.report = rep.write(ctx, session, res)
+		}
+		if rep != nil && rep.traceDir != "" {
+			res.trace = rep.writeTrace(ctx, session, res)
 		}
 		_, _ = call("session_end", map[string]any{})
 		res.took = time.Since(start)
@@ -498,7 +533,7 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
-	// SystemOut links the flow's HTML report as an attachment
+	// SystemOut links the flow's HTML report and trace as attachments
 	// ([[ATTACHMENT|path]], relative to the JUnit file).
 	SystemOut string `xml:"system-out,omitempty"`
 }
@@ -526,17 +561,20 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
 	for _, r := range results {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
-		link := ""
-		if r.report != "" {
-			link = relativeTo(filepath.Dir(path), r.report)
-			c.SystemOut = "[[ATTACHMENT|" + link + "]]\n"
+		var links []string
+		for _, f := range []struct{ what, path string }{{"Report", r.report}, {"Trace", r.trace}} {
+			if f.path != "" {
+				link := relativeTo(filepath.Dir(path), f.path)
+				c.SystemOut += "[[ATTACHMENT|" + link + "]]\n"
+				links = append(links, f.what+": "+link)
+			}
 		}
 		if r.failed {
 			s.Failures++
 			c.Failure = &junitFailure{Message: secrets.String(fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline)),
 				Type: r.errType, Text: secrets.String(r.message)}
-			if link != "" {
-				c.Failure.Text += "\n\nReport: " + link
+			if len(links) > 0 {
+				c.Failure.Text += "\n\n" + strings.Join(links, "\n")
 			}
 		}
 		s.Cases = append(s.Cases, c)
