@@ -53,6 +53,7 @@ const (
 	fnHideHighlight  jsFn = "hideHighlight"
 	fnWatchDrop      jsFn = "watchDrop"
 	fnDropDone       jsFn = "dropDone"
+	fnDropEvents     jsFn = "dropEvents"
 	fnStartDemo      jsFn = "startDemo"
 	fnStopDemo       jsFn = "stopDemo"
 )

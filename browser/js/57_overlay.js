@@ -51,3 +51,28 @@
     return true;
   }
   function dropDone() { return !!(dropSeen && dropSeen.drop); }
+
+  // dropEvents(el, files, data, x, y): drags files ([{name, type, b64,
+  // modified}]) and data ([[type, text]]) onto el with events made in the
+  // page, for what the browser's own drag cannot carry (files and texts
+  // together); 'accepted', or 'refused' when no dragover handler accepted.
+  function dropEvents(el, files, data, x, y) {
+    const dt = new DataTransfer();
+    for (const f of files) {
+      const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], f.name, { type: f.type, lastModified: f.modified }));
+    }
+    for (const [type, text] of data) dt.setData(type, text);
+    const fire = (type) => {
+      const e = new DragEvent(type, { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, dataTransfer: dt });
+      el.dispatchEvent(e);
+      return e;
+    };
+    fire('dragenter');
+    if (!fire('dragover').defaultPrevented) {
+      fire('dragleave');
+      return 'refused';
+    }
+    fire('drop');
+    return 'accepted';
+  }
