@@ -24,8 +24,8 @@ const maxDemoSteps = 1000
 
 // DemoStep is one thing the person did: Action is click, type, check,
 // uncheck, select or press; Target a selector; Text what a type step
-// typed (Secret: into a password field); Values the options chosen; Key
-// the key pressed, with its modifiers (Control+A).
+// typed (Secret: a password, whose text the page never sends); Values the
+// options chosen; Key the key pressed, with its modifiers (Control+A).
 type DemoStep struct {
 	Action string   `json:"action"`
 	Target string   `json:"target,omitempty"`

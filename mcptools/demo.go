@@ -131,7 +131,7 @@ func recordingTools(d *Deps) []Tool {
 }
 
 // keepDemo turns a person's steps into flow steps as the agent's own
-// recording writes them (texts escaped, a password as a secret of the
+// recording writes them (texts escaped, a password as a variable of the
 // environment) and adds them to the session's recording.
 func (s *Session) keepDemo(steps []browser.DemoStep) []flow.Step {
 	var out []flow.Step
@@ -141,9 +141,6 @@ func (s *Session) keepDemo(steps []browser.DemoStep) []flow.Step {
 		case "click", "check", "uncheck":
 			args["target"] = st.Target
 		case "type":
-			if st.Secret && st.Text != "" {
-				s.secrets.Add(st.Text)
-			}
 			args["target"], args["text"] = st.Target, st.Text
 		case "select":
 			vals := make([]any, len(st.Values))
@@ -160,6 +157,11 @@ func (s *Session) keepDemo(steps []browser.DemoStep) []flow.Step {
 			continue
 		}
 		step := flow.Step{Action: st.Action, Args: s.flowArgs(args, flow.Escape)}
+		if st.Secret {
+			// The person's password: its own variable (one a field),
+			// which the replay reads from the environment.
+			step.Args["text"] = s.secretRef("\x00demonstrated password for " + st.Target)
+		}
 		if len(s.recorded) >= maxRecorded {
 			s.recorded = s.recorded[1:]
 		}

@@ -3,7 +3,8 @@
   // startDemo(testIdAttr, binding): listens (capture, on window, in this
   // isolated world) to what a person does, and reports each step through
   // the CDP binding as JSON {action, target, text, key, values, secret}
-  // with the locator stableLocator writes for the agent's own recording.
+  // with the locator stableLocator writes for the agent's own recording
+  // (a password's text stays here: the step only says one was typed).
   // Only trusted events count: what the page's scripts dispatch is not the
   // person. Text typed into a field becomes one "type" step, sent when the
   // person moves on (another step, or stopDemo).
@@ -25,8 +26,9 @@
     const emit = (step) => send(JSON.stringify(step));
     const typed = () => {
       if (!state.el) return null;
-      const step = { action: 'type', target: target(state.el), text: state.value };
-      if (state.secret) step.secret = true;
+      // A password never leaves the page: the step says one was typed.
+      const step = state.secret ? { action: 'type', target: target(state.el), secret: true }
+        : { action: 'type', target: target(state.el), text: state.value };
       state.el = null;
       return step;
     };
