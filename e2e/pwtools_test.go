@@ -97,20 +97,26 @@ func TestTestingGroupAndDrop(t *testing.T) {
 }
 
 // TestHighlightMouseButtonsAndConfig: a highlight is an overlay over the
-// element that snapshots do not show, and hiding removes it; the mouse
+// element that snapshots and visual checks do not see, and hiding removes it; the mouse
 // pressed, moved and released at coordinates reaches the page as a drag
 // with its buttons; browser_get_config shows the effective settings with
 // the credentials masked.
 func TestHighlightMouseButtonsAndConfig(t *testing.T) {
 	f := newFixture(t)
 	env, _ := serverEnv(t)
-	c := startClient(t, append(env, "E2E_MCP_CAPS=devtools,vision,config", "E2E_MCP_AUTH_TOKEN=tok-secret-31", "E2E_MCP_ACTION_TIMEOUT=7s"))
+	c := startClient(t, append(env, "E2E_MCP_CAPS=devtools,vision,config", "E2E_MCP_AUTH_TOKEN=tok-secret-31", "E2E_MCP_ACTION_TIMEOUT=7s",
+		"E2E_MCP_FILE_ROOTS="+t.TempDir()))
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/pwtools/index.html"})
+	// A visual check's baseline, before any highlight.
+	shot := map[string]any{"check": "screenshot", "target": "#save", "expected": "save-button"}
+	mustCall(t, c, "browser_expect", shot)
 
 	overlays := `JSON.stringify([...document.querySelectorAll('div[aria-hidden=true]')].map((d) => { const r = d.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }))`
-	mustCall(t, c, "browser_highlight", map[string]any{"target": "#save", "element": "Save", "style": "outline-color: blue"})
+	mustCall(t, c, "browser_highlight", map[string]any{"target": "#save", "element": "Save", "style": "background: black"})
 	out := mustCall(t, c, "browser_evaluate", map[string]any{"function": "() => " + overlays})
 	mustContain(t, "an overlay over the button", out, "[[20,110,100,40]]")
+	// A highlight is for the person watching: a visual check does not see it.
+	mustContain(t, "the visual check under a highlight", mustCall(t, c, "browser_expect", shot), "PASS")
 	mustCall(t, c, "browser_highlight", map[string]any{"target": "#name"})
 	snap := mustCall(t, c, "browser_snapshot", nil)
 	if strings.Count(snap, "[ref=") != strings.Count(mustCall(t, c, "browser_snapshot", nil), "[ref=") || strings.Contains(snap, "generic [ref") {
