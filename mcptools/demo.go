@@ -84,6 +84,10 @@ func recordingTools(d *Deps) []Tool {
 				if err != nil {
 					return nil, err
 				}
+				if s.demo != nil && s.demo != p && !s.demo.Gone() {
+					return nil, &ToolError{Type: ErrInvalidInput, Message: "a recording of the person already runs in another tab of session " + s.ID,
+						Suggestion: "call browser_stop_recording first, then start again in this tab"}
+				}
 				if err := p.StartDemo(ctx); err != nil {
 					return nil, err
 				}
@@ -123,6 +127,9 @@ func recordingTools(d *Deps) []Tool {
 				}
 				var r response
 				r.resultf("Recording stopped: %s, also added to the session's flow (session_export_flow):\n```yaml\n%s```", plural(len(steps), "step"), string(b))
+				if n := len(s.secretRefs); n > 0 && strings.Contains(string(b), "${E2E_SECRET_") {
+					r.resultf("The passwords typed are not in it: set %s in the environment of the run.", secretVars(n))
+				}
 				r.set("flow", string(b))
 				r.set("steps", len(steps))
 				return r.build(), nil
