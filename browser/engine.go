@@ -49,6 +49,13 @@ const (
 	fnBoxes          jsFn = "boxes"
 	fnHoldStill      jsFn = "holdStill"
 	fnReadBlob       jsFn = "readBlob"
+	fnHighlight      jsFn = "highlight"
+	fnHideHighlight  jsFn = "hideHighlight"
+	fnWatchDrop      jsFn = "watchDrop"
+	fnDropDone       jsFn = "dropDone"
+	fnDropEvents     jsFn = "dropEvents"
+	fnStartDemo      jsFn = "startDemo"
+	fnStopDemo       jsFn = "stopDemo"
 )
 
 // jsExpr is an argument that is JavaScript already, passed as it is: the

@@ -26,9 +26,69 @@ func (p *Page) MouseMove(ctx context.Context, x, y float64) error {
 	if err := checkPoint("point", x, y); err != nil {
 		return err
 	}
+	p.mu.Lock()
+	held := p.pointer.buttons
+	p.pointer.x, p.pointer.y = x, y
+	p.mu.Unlock()
 	return p.mouseAct(ctx, "move the mouse", func(cctx context.Context) error {
-		return mouse(cctx, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0, 0)
+		return mouse(cctx, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, held, 0)
 	})
+}
+
+// pointerState is where the vision tools last put the mouse, and the
+// buttons held down there (bits: 1 left, 2 right, 4 middle), so that
+// MouseDown and MouseUp press where the mouse is and a move between them
+// drags.
+type pointerState struct {
+	x, y    float64
+	buttons int64
+}
+
+// MouseDown presses button (left, right or middle) where the mouse is.
+func (p *Page) MouseDown(ctx context.Context, button string) error {
+	return p.mouseButton(ctx, button, true)
+}
+
+// MouseUp releases button where the mouse is.
+func (p *Page) MouseUp(ctx context.Context, button string) error {
+	return p.mouseButton(ctx, button, false)
+}
+
+func (p *Page) mouseButton(ctx context.Context, button string, down bool) error {
+	b, bit, err := mouseButtonOf(button)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	x, y := p.pointer.x, p.pointer.y
+	if down {
+		p.pointer.buttons |= bit
+	} else {
+		p.pointer.buttons &^= bit
+	}
+	held := p.pointer.buttons
+	p.mu.Unlock()
+	typ, what := input.DispatchMouseEventTypeMousePressed, "press the mouse button"
+	if !down {
+		typ, what = input.DispatchMouseEventTypeMouseReleased, "release the mouse button"
+	}
+	return p.mouseAct(ctx, what, func(cctx context.Context) error {
+		return mouse(cctx, typ, x, y, b, held, 1)
+	})
+}
+
+// mouseButtonOf reads a button's name: left (or ""), right or middle, and
+// its bit in the buttons held.
+func mouseButtonOf(button string) (input.MouseButton, int64, error) {
+	switch button {
+	case "", "left":
+		return input.MouseButtonLeft, 1, nil
+	case "right":
+		return input.MouseButtonRight, 2, nil
+	case "middle":
+		return input.MouseButtonMiddle, 4, nil
+	}
+	return "", 0, newError(KindInvalidInput, "use left, right or middle", "button %q", button)
 }
 
 // MouseClick moves to (x, y) and clicks button (left, right or middle)
@@ -37,16 +97,13 @@ func (p *Page) MouseClick(ctx context.Context, x, y float64, button string, coun
 	if err := checkPoint("point", x, y); err != nil {
 		return err
 	}
-	b, bits := input.MouseButtonLeft, int64(1)
-	switch button {
-	case "", "left":
-	case "right":
-		b, bits = input.MouseButtonRight, 2
-	case "middle":
-		b, bits = input.MouseButtonMiddle, 4
-	default:
-		return newError(KindInvalidInput, "use left, right or middle", "button %q", button)
+	b, bits, err := mouseButtonOf(button)
+	if err != nil {
+		return err
 	}
+	p.mu.Lock()
+	p.pointer.x, p.pointer.y = x, y
+	p.mu.Unlock()
 	if count < 1 || count > 3 {
 		count = 1
 	}

@@ -78,6 +78,11 @@ type Page struct {
 	// clockScript is the script that starts the fake clock in the tab's
 	// next documents (clock.go).
 	clockScript page.ScriptIdentifier
+	// pointer is where the vision tools left the mouse and the buttons
+	// they hold (mouse.go).
+	pointer pointerState
+	// demo is a person's demonstration being recorded (demo.go).
+	demo *demoState
 }
 
 // loadState counts the main frame's navigations; an action's mark keeps
@@ -294,6 +299,9 @@ func (p *Page) onEvent(h *host, ev any) {
 		p.modal.dialog = nil
 	case *page.EventWindowOpen:
 		p.modal.popups++
+	case *runtime.EventBindingCalled:
+		p.demoEventLocked(e)
+		return
 	case *inspector.EventTargetCrashed:
 		p.end.crashed = true
 		metrics.BrowserCrashed(metrics.CrashTab)

@@ -43,6 +43,7 @@ var secretKinds = map[string]string{
 	"storage value":               "storage-val-8u9i",
 	"E2E_SECRET_1 (flow runner)":  "env-secret-9v0o",
 	"secret-looking env variable": "ci-token-1a2s",
+	"demonstrated password":       "demopw4k7z",
 }
 
 func TestRedactionTable(t *testing.T) {
@@ -119,6 +120,14 @@ func TestRedactionTable(t *testing.T) {
 	ok("browser_localstorage_list", nil)
 	ok("browser_network_requests", nil)
 	ok("session_errors", nil)
+	// A person types a password while their demonstration is recorded
+	// (a key at a time, so no single call of the agent holds it).
+	ok("browser_start_recording", nil)
+	ok("browser_click", map[string]any{"target": "label=Password"})
+	for _, r := range k["demonstrated password"] {
+		ok("browser_press_key", map[string]any{"key": string(r)})
+	}
+	mustContain(t, "the demonstration", ok("browser_stop_recording", nil), "target: role=textbox[name=\"Password\"]", "text: ${E2E_SECRET_")
 
 	writers := map[string]string{}
 	flowFile := filepath.Join(dir, "login.yaml")

@@ -32,6 +32,7 @@ var Verbs = []Verb{
 	{"drag", "browser_drag", ""},
 	{"press", "browser_press_key", "key"},
 	{"upload", "browser_file_upload", ""},
+	{"drop", "browser_drop", ""},
 	{"dialog", "browser_handle_dialog", ""},
 	{"resize", "browser_resize", ""},
 	{"emulate_media", "browser_emulate_media", ""},

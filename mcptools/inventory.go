@@ -142,6 +142,9 @@ type Deps struct {
 	// report group is on, or `run --report` asks. ReportShots: they keep
 	// a small screenshot after each action too.
 	Reports, ReportShots bool
+	// Config is the server's settings by flag name, as given or by
+	// default, for browser_get_config (which masks the credentials).
+	Config map[string]string
 	// TraceSessions: every session traces from its first call (tracing.go;
 	// --save-trace, `run --trace`). SaveTraces: a session that ends while
 	// tracing writes its trace to its files' traces directory
@@ -196,6 +199,13 @@ func Inventory(d *Deps) []Tool {
 	for _, t := range visionTools(d) {
 		tools = append(tools, inCap(CapVision, t))
 	}
+	for _, t := range testingTools(d) {
+		tools = append(tools, inCap(CapTesting, t))
+	}
+	for _, t := range append(highlightTools(d), recordingTools(d)...) {
+		tools = append(tools, inCap(CapDevtools, t))
+	}
+	tools = append(tools, inCap(CapConfig, configTool(d)), inCap(CapInput, dropTool(d)))
 	return tools
 }
 

@@ -99,11 +99,23 @@ func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) map[s
 	}
 	out := map[string]string{}
 	for _, r := range refs {
-		if loc := p.StableLocator(ctx, r); loc != "" {
-			out[r] = loc
-		}
+		out[r] = s.flowLocator(ctx, p, r)
 	}
 	return out
+}
+
+// flowLocator is the selector a flow records for a target, the one
+// function the recorder, browser_generate_locator and the verify tools
+// locate with: for a ref, the most robust selector that finds its element
+// alone (p.StableLocator), else its role and name as the agent last saw
+// them (locator); a selector as the agent wrote it.
+func (s *Session) flowLocator(ctx context.Context, p *browser.Page, target string) string {
+	if p != nil && browser.IsRef(target) {
+		if loc := p.StableLocator(ctx, target); loc != "" {
+			return loc
+		}
+	}
+	return s.locator(target)
 }
 
 // record adds a successful call as a flow step, when the tool is one; pre

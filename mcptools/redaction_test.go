@@ -35,6 +35,7 @@ var writerTable = map[string]string{
 	"mcptools.sessionReportTool: write":                   "session report: what renderReport rendered",
 	"mcptools.exportFlowTool: Marshal":                    "flow file: the steps were recorded through Session.flowArgs",
 	"mcptools.exportFlowTool: write":                      "flow file: what Marshal wrote",
+	"mcptools.recordingTools: Marshal":                    "a person's steps: through Session.flowArgs (keepDemo); a password's text never leaves the page",
 	"mcptools.networkRequestTool: write":                  "not ours to mask: the response body the agent asked to save",
 	"mcptools.stopTracingTool: write":                     "trace: built by buildTrace, every text of it masked with the session's private set",
 	"mcptools.Session.endTrace: createNumbered":           "trace (--save-trace): as above",

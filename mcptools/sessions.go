@@ -91,8 +91,11 @@ type Session struct {
 	// traceAuto says every session's tracing (--save-trace) started it.
 	trace     *traceState
 	traceAuto bool
-	lastUsed  time.Time
-	closed    bool
+	// demo is the tab a person's demonstration is being recorded in
+	// (demo.go).
+	demo     *browser.Page
+	lastUsed time.Time
+	closed   bool
 }
 
 // runningCall is the call that holds a session.

@@ -47,6 +47,13 @@ type MouseWheelParams struct {
 	SessionArg
 }
 
+// MouseButtonParams are the arguments of browser_mouse_down and
+// browser_mouse_up.
+type MouseButtonParams struct {
+	Button string `json:"button,omitempty" jsonschema:"enum=left,enum=right,enum=middle"`
+	SessionArg
+}
+
 // LabeledScreenshotParams are the arguments of browser_labeled_screenshot.
 type LabeledScreenshotParams struct {
 	SessionArg
@@ -93,6 +100,14 @@ func visionTools(d *Deps) []Tool {
 				}
 				return fmt.Sprintf("Dragged from (%g, %g) to (%g, %g)%s.", a.StartX, a.StartY, a.EndX, a.EndY, how), err
 			}),
+		mouseTool(d, "browser_mouse_down", "Press a mouse button where the mouse is (browser_mouse_move_xy).", "Press a mouse button",
+			func(ctx context.Context, p *browser.Page, a MouseButtonParams) (string, error) {
+				return fmt.Sprintf("Pressed the %s button.", buttonName(a.Button)), p.MouseDown(ctx, a.Button)
+			}),
+		mouseTool(d, "browser_mouse_up", "Release a mouse button where the mouse is.", "Release a mouse button",
+			func(ctx context.Context, p *browser.Page, a MouseButtonParams) (string, error) {
+				return fmt.Sprintf("Released the %s button.", buttonName(a.Button)), p.MouseUp(ctx, a.Button)
+			}),
 		mouseTool(d, "browser_mouse_wheel", "Turn the mouse wheel over a point of the viewport.", "Scroll with the wheel",
 			func(ctx context.Context, p *browser.Page, a MouseWheelParams) (string, error) {
 				return fmt.Sprintf("Scrolled by (%g, %g) at (%g, %g).", a.DeltaX, a.DeltaY, a.X, a.Y), p.MouseWheel(ctx, a.X, a.Y, a.DeltaX, a.DeltaY)
@@ -122,4 +137,12 @@ func visionTools(d *Deps) []Tool {
 				return r.build(), nil
 			}),
 	}
+}
+
+// buttonName is a mouse button's name, left when none is given.
+func buttonName(b string) string {
+	if b == "" {
+		return "left"
+	}
+	return b
 }

@@ -17,10 +17,12 @@
   // holdStill(on): what a visual check's screenshots need, as Playwright's
   // animations 'disabled' and caret 'hide': animations and transitions that
   // end jump to their end, endless ones are cancelled, new ones stay at
-  // their start, and the text caret is transparent. holdStill(false) takes
-  // the style away again.
+  // their start, the text caret is transparent and highlights are hidden.
+  // holdStill(false) takes the style away again.
   let stillStyle = null;
   function holdStill(on) {
+    // A highlight is for the person watching, not part of the page.
+    for (const box of overlays.values()) box.style.visibility = on ? 'hidden' : '';
     if (!on) {
       if (stillStyle) stillStyle.remove();
       stillStyle = null;

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,12 +37,24 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	report := slices.Contains(caps, mcptools.CapReport)
 	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
 		Caps: caps, Reports: report, ReportShots: report, TraceSessions: cfg.SaveTrace, SaveTraces: cfg.SaveTrace,
-		Browser: bm, Sessions: reg, Logger: log,
+		Browser: bm, Sessions: reg, Logger: log, Config: cfg.effective(),
 		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
 		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout,
 			Shutdown: cfg.ShutdownTimeout},
 	}}
+}
+
+// effective is every setting by its flag's name, as given or by default,
+// for browser_get_config (which masks the credentials).
+func (c *Config) effective() map[string]string {
+	var bound Config
+	fs := configFlags("serve", &bound)
+	// The flags point into bound: give it c's values, then read them.
+	bound = *c
+	out := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) { out[f.Name] = f.Value.String() })
+	return out
 }
 
 // close ends every session (dev servers get --shutdown, in parallel) while

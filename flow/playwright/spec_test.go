@@ -237,7 +237,7 @@ func TestConvert_EveryVerb(t *testing.T) {
 		"type": {"target": "#a", "text": "x"}, "fill": {"target": "#a", "text": "x"},
 		"fill_form": {"fields": []any{map[string]any{"target": "#a", "type": "textbox", "value": "v"}}},
 		"select":    {"target": "#a", "values": []any{"v"}}, "drag": {"startTarget": "#a", "endTarget": "#b"},
-		"upload": {"target": "#f", "paths": []any{"/tmp/x"}}, "dialog": {"accept": true}, "resize": {"width": 1, "height": 1},
+		"upload": {"target": "#f", "paths": []any{"/tmp/x"}}, "drop": {"target": "#z", "paths": []any{"/tmp/x"}, "data": map[string]any{"text/plain": "x"}}, "dialog": {"accept": true}, "resize": {"width": 1, "height": 1},
 		"emulate_media": {"media": "print"}, "clock": {"action": "resume"}, "route": {"pattern": "**/x", "status": 204}, "emulate": {"locale": "de-DE"},
 		"wait": {"text": "x"}, "expect": {"target": "#a", "check": "visible"}, "network_state": {"state": "offline"},
 	}

@@ -2,7 +2,9 @@ package playwright
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,6 +200,23 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		default:
 			w.skip("an upload to a file chooser that no earlier step opened")
 		}
+	case "drop":
+		l, err := target("target")
+		if err != nil {
+			return err
+		}
+		var o []string
+		if paths := strs(a, "paths"); len(paths) > 0 {
+			o = append(o, "files: "+quoteAll(paths))
+		}
+		if data, ok := a["data"].(map[string]any); ok && len(data) > 0 {
+			var kv []string
+			for _, k := range slices.Sorted(maps.Keys(data)) {
+				kv = append(kv, Quote(k)+": "+w.text(data[k]))
+			}
+			o = append(o, "data: { "+strings.Join(kv, ", ")+" }")
+		}
+		w.line("await %s.drop(%s);", l, opts(o...))
 	case "dialog":
 		if w.step == 1 {
 			w.skip("a dialog answered before any step opened it")
