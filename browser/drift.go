@@ -48,12 +48,24 @@ func (p *Page) Fingerprint(ctx context.Context, target string) *Element {
 
 // Elements lists, in document order, the visible elements of the main
 // frame that a step's target could mean (controls, headings, anything with
-// a test id or a placeholder), each with its fingerprint and a locator.
-// One engine call, however many elements.
-func (p *Page) Elements(ctx context.Context) ([]Element, error) {
-	var out []Element
-	if err := p.evalEngine(ctx, fnPageElements.call(p.m.opts.TestIDAttribute), &out); err != nil {
-		return nil, err
+// a test id or a placeholder), each with its fingerprint and a locator,
+// and counts what target (a selector) matches there now: -1 when that
+// cannot be said (a ref, a selector into an iframe). One engine call,
+// however many elements.
+func (p *Page) Elements(ctx context.Context, target string) (els []Element, matched int, err error) {
+	var parts []Part
+	if sel, err := ParseSelector(target, p.m.opts.TestIDAttribute); err == nil && !IsRef(target) {
+		parts = sel.Parts
 	}
-	return out, nil
+	var out struct {
+		Elements []Element `json:"elements"`
+		Matched  int       `json:"matched"`
+	}
+	if err := p.evalEngine(ctx, fnPageElements.call(p.m.opts.TestIDAttribute, parts), &out); err != nil {
+		return nil, 0, err
+	}
+	if parts == nil {
+		out.Matched = -1
+	}
+	return out.Elements, out.Matched, nil
 }

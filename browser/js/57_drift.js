@@ -67,12 +67,15 @@
   const TARGET_ROLES = new Set([...INTERACTIVE_ROLES, 'heading', 'status', 'alert', 'img', 'dialog', 'tabpanel']);
   const MAX_DRIFT_ELEMENTS = 400;
 
-  // pageElements(testIdAttr): every visible element of the page a target
-  // could mean, in document order, each with its fingerprint and a
+  // pageElements(testIdAttr, parts): every visible element of the page a
+  // target could mean, in document order, each with its fingerprint and a
   // locator that finds it and nothing else (the recorder's forms: role and
-  // name when unique, else stableLocator's, else role and name with nth=).
-  function pageElements(testIdAttr) {
+  // name when unique, else stableLocator's, else role and name with nth=);
+  // and how many elements the failing target's parts match here now.
+  function pageElements(testIdAttr, parts) {
     return withCaches(() => {
+      let matched = -1;
+      try { matched = all(parts).length; } catch (e) { /* a target into an iframe: unknown */ }
       const found = [];
       let heading = '';
       for (const el of allUnder(document)) {
@@ -91,7 +94,7 @@
       const key = (i) => i.role + '\u0000' + i.name;
       for (const f of found) count.set(key(f.info), (count.get(key(f.info)) || 0) + 1);
       const seen = new Map();
-      return found.map(({ el, info: i }) => {
+      const elements = found.map(({ el, info: i }) => {
         const k = key(i);
         const nth = seen.get(k) || 0;
         seen.set(k, nth + 1);
@@ -102,5 +105,6 @@
         if (stable) return Object.assign(i, { locator: stable });
         return Object.assign(i, { locator: byRole ? byRole + ' >> nth=' + nth : '' });
       });
+      return { elements, matched };
     });
   }
