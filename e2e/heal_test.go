@@ -66,7 +66,8 @@ func recordFlow(t *testing.T, c *client.Client, dev, dir, name string, act func(
 // writes the repaired flow beside the original with a diff, and the
 // repaired flow then passes plainly. It never heals the expect on a
 // reworded heading, nor a click whose button became two of near names;
-// --heal=write --heal-ok repairs in place and exits 0.
+// --heal=write --heal-ok repairs in place and exits 0. session_check_flow
+// gives an agent the same diagnosis in its session.
 func TestHealAfterTheAppChanged(t *testing.T) {
 	dir := t.TempDir()
 	dev := healApp(t, dir)
@@ -151,6 +152,19 @@ func TestHealAfterTheAppChanged(t *testing.T) {
 	if f := suites.Suites[0].Cases[0].Failure; f == nil || !strings.Contains(f.Message, "diagnosis: `role=textbox[name=\"Email\"]` found nothing; `role=textbox[name=\"Email address\"]`") {
 		t.Errorf("the JUnit message lacks the diagnosis: %+v", f)
 	}
+
+	// Through MCP: session_check_flow replays the flow in an agent's session
+	// on its dev server and gives the same diagnosis to act on.
+	c = startClient(t, append(env, "E2E_MCP_CAPS=report"))
+	mustCall(t, c, "session_start", map[string]any{"run": dev, "cwd": dir})
+	res := call(t, c, "session_check_flow", map[string]any{"path": drifts})
+	if !res.IsError {
+		t.Fatalf("session_check_flow passed on v2:\n%s", text(res))
+	}
+	mustContain(t, "session_check_flow", text(res), "element_not_found", "Flow drifts: step 2 of 9 (type) failed",
+		"### Diagnosis\n`role=textbox[name=\"Email\"]` found nothing; `role=textbox[name=\"Email address\"]` is the likely same element",
+		"set step 2's target to: role=textbox[name=\"Email address\"]")
+	_ = c.Close()
 
 	// --heal: the four drifts heal, the reworded heading and the decoy do not.
 	report := filepath.Join(dir, "reports")
