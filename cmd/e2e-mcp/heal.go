@@ -97,9 +97,9 @@ func (rn *runner) tryHeal(call func(string, map[string]any) (*mcp.CallToolResult
 		return r, nil, err
 	}
 	from, _ := st.Args["target"].(string)
-	print := best.Fingerprint
+	fp := best.Fingerprint
 	return r, &heal{step: i + 1, action: st.Action, from: from, to: best.Locator,
-		why: strings.Join(best.Evidence, ", "), print: &print}, nil
+		why: strings.Join(best.Evidence, ", "), print: &fp}, nil
 }
 
 // repaired is the flow with its healed steps' targets (and fingerprints)
@@ -141,7 +141,7 @@ func writeHealed(file string, f *flow.Flow, heals []heal, mode healMode, secrets
 	// A locator or name of the page holds no secret of the flow's, but
 	// nothing written escapes the mask.
 	b = []byte(secrets.String(string(b)))
-	old, err := os.ReadFile(file)
+	old, err := os.ReadFile(file) //nolint:gosec // the flow file the user named to run
 	if err != nil {
 		return "", "", err
 	}

@@ -480,10 +480,10 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		}
 		what := describeStep(st)
 		r, err := call(tool, args)
-		if err != nil || !r.IsError {
-			if err != nil {
-				return fail(i+1, what, r, err)
-			}
+		if err != nil {
+			return fail(i+1, what, r, err)
+		}
+		if !r.IsError {
 			continue
 		}
 		target, _ := args["target"].(string)
