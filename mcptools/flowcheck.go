@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -30,18 +28,11 @@ type FlowCheckParams struct {
 }
 
 func flowCheckTool(d *Deps) Tool {
-	var once sync.Once
-	var tools map[string]Tool
+	tools := toolsByName(d)
 	return define(d, "session_check_flow", ToolsetSession,
 		"Replay a flow in this session (its dev server); a step that no longer finds its element gets the likely same element's locator.",
 		annotations{title: "Check a flow"},
 		func(ctx context.Context, s *Session, a FlowCheckParams) (*mcp.CallToolResult, error) {
-			once.Do(func() {
-				tools = map[string]Tool{}
-				for _, t := range Inventory(d) {
-					tools[t.Def.Name] = t
-				}
-			})
 			f, err := d.readFlow(ctx, a)
 			if err != nil {
 				return nil, err
@@ -51,13 +42,13 @@ func flowCheckTool(d *Deps) Tool {
 			}
 			for i, st := range f.Steps {
 				s.prog.step(i, len(f.Steps), st.Action)
-				t, res, err := d.flowStep(ctx, s, f, st, tools)
+				t, res, err := d.flowStep(ctx, s, f, st, tools())
 				if err == nil && res != nil && !res.IsError {
 					continue
 				}
 				if err != nil && res == nil {
 					var te *ToolError
-					if errors.As(err, &te) && te.Type == ErrInvalidInput {
+					if errors.As(err, &te) && (te.Type == ErrInvalidInput || te.Type == ErrNotAllowed) {
 						return nil, &ToolError{Type: te.Type, Message: fmt.Sprintf("step %d (%s): %s", i+1, st.Action, te.Message), Suggestion: te.Suggestion}
 					}
 					var req mcp.CallToolRequest
@@ -104,17 +95,14 @@ func (d *Deps) readFlow(ctx context.Context, a FlowCheckParams) (*flow.Flow, err
 // flowStep runs one step of a flow on the held session. The server's
 // environment is not the flow's: a ${VAR} is refused, not read.
 func (d *Deps) flowStep(ctx context.Context, s *Session, f *flow.Flow, st flow.Step, tools map[string]Tool) (Tool, *mcp.CallToolResult, error) {
+	var none Tool
 	name, args, err := st.Tool(func(string) (string, bool) { return "", false })
 	if err != nil {
-		return Tool{}, nil, invalidInput("flow", "%v: session_check_flow does not read the server's environment; run this flow with e2e-mcp run", err)
+		return none, nil, invalidInput("flow", "%v: session_check_flow does not read the server's environment; run this flow with e2e-mcp run", err)
 	}
-	t, ok := tools[name]
-	if !ok || t.Step == nil {
-		return t, nil, invalidInput("flow", "%s cannot run in session_check_flow", st.Action)
-	}
-	if t.Cap != "" && !slices.Contains(d.Caps, t.Cap) {
-		return t, nil, &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("flow step %s is in the %s capability group, which this server does not offer", st.Action, t.Cap),
-			Suggestion: fmt.Sprintf("restart the server with --caps %s", t.Cap)}
+	t, err := d.stepTool("flow", st.Action, name, tools)
+	if err != nil {
+		return t, nil, err
 	}
 	if u, ok := args["url"].(string); ok && s.dev == nil && f.BaseURL != "" && strings.HasPrefix(u, "/") {
 		args["url"] = strings.TrimRight(f.BaseURL, "/") + u
