@@ -40,7 +40,7 @@ func (p *Page) Fingerprint(ctx context.Context, target string) *Element {
 	cctx, cancel := p.callCtx(ctx, time.Second)
 	defer cancel()
 	var el *Element
-	if err := p.evalIn(cctx, loc.frame, fnFingerprint.call(jsExpr(loc.expr), p.m.opts.TestIDAttribute), &el); err != nil {
+	if err := p.evalIn(cctx, loc.frame, fnFingerprint.call(jsExpr(loc.expr), p.testIDAttr()), &el); err != nil {
 		return nil
 	}
 	return el
@@ -61,11 +61,20 @@ func (p *Page) Elements(ctx context.Context, target string) (els []Element, matc
 		Elements []Element `json:"elements"`
 		Matched  int       `json:"matched"`
 	}
-	if err := p.evalEngine(ctx, fnPageElements.call(p.m.opts.TestIDAttribute, parts), &out); err != nil {
+	if err := p.evalEngine(ctx, fnPageElements.call(p.testIDAttr(), parts), &out); err != nil {
 		return nil, 0, err
 	}
 	if parts == nil {
 		out.Matched = -1
 	}
 	return out.Elements, out.Matched, nil
+}
+
+// testIDAttr is the attribute testid= matches, data-testid unless the
+// manager was given another, as ParseSelector reads it.
+func (p *Page) testIDAttr() string {
+	if a := p.m.opts.TestIDAttribute; a != "" {
+		return a
+	}
+	return "data-testid"
 }
