@@ -196,6 +196,10 @@ func TestHealAfterTheAppChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, "the healed flow's report", string(html), "HEALED step 3", "HEALED: 4 steps healed")
+	if html, err = os.ReadFile(filepath.Join(report, "order.html")); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the changed expect's report", string(html), "Diagnosis: `role=heading[name=&#34;Order placed&#34;]` found nothing")
 
 	healed := strings.TrimSuffix(drifts, ".yaml") + ".healed.yaml"
 	hb, err := os.ReadFile(healed)
