@@ -14,6 +14,8 @@
 //
 // Each step is one action: a short form (the action's main argument) or a
 // map of the tool's arguments. Targets are selectors, never snapshot refs.
+// A recorded step with a target also carries its fingerprint (Fingerprint),
+// what the target was, for a replay on a page that changed.
 // Text may name environment variables (${PASSWORD}) so that secrets are
 // never written out; $$ is a $ (text.go).
 package flow
