@@ -163,7 +163,7 @@ func TestHealAfterTheAppChanged(t *testing.T) {
 	}
 	mustContain(t, "session_check_flow", text(res), "element_not_found", "Flow drifts: step 2 of 9 (type) failed",
 		"### Diagnosis\n`role=textbox[name=\"Email\"]` found nothing; `role=textbox[name=\"Email address\"]` is the likely same element",
-		"set step 2's target to: role=textbox[name=\"Email address\"]")
+		"set step 2's target to: role=textbox[name=\"Email address\"]", "(in a Playwright spec: page.getByRole('textbox'")
 	_ = c.Close()
 
 	// --heal: the four drifts heal, the reworded heading and the decoy do not.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/flow/playwright"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -123,6 +124,11 @@ func (d *Deps) flowCheckFailed(ctx context.Context, s *Session, f *flow.Flow, i 
 				note += fmt.Sprintf("\nTo repair the flow, set step %d's target to: %s", i+1, v.Best.Locator)
 				structured["locator"] = v.Best.Locator
 				structured["healable"] = v.Heal
+				// The same locator in an exported Playwright spec.
+				if pw, err := playwright.Locator(v.Best.Locator, d.testIDAttribute()); err == nil {
+					note += "\n(in a Playwright spec: " + pw + ")"
+					structured["playwright"] = pw
+				}
 			}
 		}
 	}
