@@ -42,6 +42,8 @@ const (
 	fnWatchDrag      jsFn = "watchDrag"
 	fnDragStarted    jsFn = "dragStarted"
 	fnStableLocator  jsFn = "stableLocator"
+	fnFingerprint    jsFn = "fingerprint"
+	fnPageElements   jsFn = "pageElements"
 	fnRestyleAll     jsFn = "restyleAll"
 	fnRefBoxes       jsFn = "refBoxes"
 	fnAudit          jsFn = "audit"

@@ -25,8 +25,8 @@ import (
 // client's log, the server's log at debug level (the DevTools traffic
 // included), the flow, the Playwright spec, the report, the trace (its
 // requests included); then the flow runner replays a flow with
-// E2E_SECRET_1 and writes its stdout, JUnit file, artifacts, report and
-// trace. No secret may appear in any of them.
+// E2E_SECRET_1 and writes its stdout, JUnit file, artifacts, report,
+// trace and (--heal) repaired flow. No secret may appear in any of them.
 //
 // TestRedactionWriters (mcptools) holds the code's list of writers to this
 // table: a writer added without a row here fails it.
@@ -155,7 +155,8 @@ baseURL: %s
 steps:
   - navigate: /secrets/login.html
   - type: {target: 'label=Password', text: '${E2E_SECRET_1}'}
-  - type: {target: 'label=Promo code', text: '${CI_API_TOKEN}'}
+  - type: {target: 'role=textbox[name="Promo"]', text: '${CI_API_TOKEN}'}
+    fingerprint: {role: textbox, name: Promo, tag: input, within: [main, heading "Sign in"]}
   - type: {target: '#missing', text: 'pw ${E2E_SECRET_1} token ${CI_API_TOKEN}'}
 `, f.URL)
 	if err := os.WriteFile(runFlow, []byte(flowText), 0o644); err != nil {
@@ -163,7 +164,9 @@ steps:
 	}
 	junit, artifacts, reports, traces := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "artifacts"), filepath.Join(dir, "reports"), filepath.Join(dir, "traces")
 	runEnv := append(env, "E2E_SECRET_1="+k["E2E_SECRET_1 (flow runner)"], "CI_API_TOKEN="+k["secret-looking env variable"])
-	out, code := runFlows(t, runEnv, runFlow, "--junit", junit, "--artifacts", artifacts, "--report", reports, "--trace", traces)
+	// --heal: the promo field's drifted locator is healed, and the
+	// repaired flow written.
+	out, code := runFlows(t, runEnv, runFlow, "--junit", junit, "--artifacts", artifacts, "--report", reports, "--trace", traces, "--heal")
 	if code != 1 || !strings.Contains(out, "FAIL  secret run") {
 		t.Fatalf("the run must fail at its last step (exit %d):\n%s", code, out)
 	}
@@ -171,6 +174,8 @@ steps:
 	writers["JUnit"] = readFile(t, junit)
 	writers["artifacts"] = readTree(t, artifacts)
 	writers["run report"] = readTree(t, reports)
+	writers["repaired flow (run --heal)"] = readFile(t, filepath.Join(dir, "run.healed.yaml"))
+	mustContain(t, "the repaired flow", writers["repaired flow (run --heal)"], `role=textbox[name="Promo code"]`, "${CI_API_TOKEN}")
 	runTraces, _ := filepath.Glob(filepath.Join(traces, "*.zip"))
 	if len(runTraces) != 1 {
 		t.Fatalf("the run's traces: %v", runTraces)

@@ -14,6 +14,8 @@
 //
 // Each step is one action: a short form (the action's main argument) or a
 // map of the tool's arguments. Targets are selectors, never snapshot refs.
+// A recorded step with a target also carries its fingerprint (Fingerprint),
+// what the target was, for a replay on a page that changed.
 // Text may name environment variables (${PASSWORD}) so that secrets are
 // never written out; $$ is a $ (text.go).
 package flow
@@ -58,7 +60,34 @@ var argNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 type Step struct {
 	Action string
 	Args   map[string]any
+	// Fingerprint is what the step's target was when it was recorded
+	// (nil in a flow written by hand or by an older version): a replay
+	// that no longer finds the target looks for the same element by it.
+	Fingerprint *Fingerprint
 }
+
+// Fingerprint is a step's target as the recorder saw it, written beside
+// the action (`fingerprint: {role: button, name: Sign up, ...}`). It is
+// never passed to the tool: `e2e-mcp run` reads it only to diagnose (and,
+// with --heal, repair) a target that finds nothing or more than one
+// element. Every field is optional.
+type Fingerprint struct {
+	Role        string `yaml:"role,omitempty" json:"role,omitempty"`
+	Name        string `yaml:"name,omitempty" json:"name,omitempty"`
+	TestID      string `yaml:"testId,omitempty" json:"testId,omitempty"`
+	Label       string `yaml:"label,omitempty" json:"label,omitempty"`
+	Placeholder string `yaml:"placeholder,omitempty" json:"placeholder,omitempty"`
+	// Href is a link's target as written in the page.
+	Href string `yaml:"href,omitempty" json:"href,omitempty"`
+	Tag  string `yaml:"tag,omitempty" json:"tag,omitempty"`
+	// Within names the target's landmark and form ancestors, outermost
+	// first, then the heading it comes under: 'form "Sign up"',
+	// 'heading "Create your account"'.
+	Within []string `yaml:"within,omitempty" json:"within,omitempty"`
+}
+
+// fingerprintKey is the step's key beside its action.
+const fingerprintKey = "fingerprint"
 
 // Tool is the MCP tool of a step and its arguments, every text at any
 // depth expanded with the environment (lookup, as os.LookupEnv). A
@@ -94,14 +123,28 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 		s.Action, s.Args = n.Value, map[string]any{}
 		return s.check(n)
 	}
-	if n.Kind != yaml.MappingNode || len(n.Content) != 2 {
+	if n.Kind != yaml.MappingNode || (len(n.Content) != 2 && len(n.Content) != 4) {
 		return fmt.Errorf("line %d: a step is one action, e.g. `- click: 'role=button[name=\"Save\"]'`", n.Line)
 	}
-	s.Action, s.Args = n.Content[0].Value, map[string]any{}
+	key, v := n.Content[0], n.Content[1]
+	if len(n.Content) == 4 {
+		// The action and its fingerprint, in either order.
+		fp := 2
+		if key.Value == fingerprintKey {
+			key, v, fp = n.Content[2], n.Content[3], 0
+		}
+		if n.Content[fp].Value != fingerprintKey {
+			return fmt.Errorf("line %d: a step is one action, e.g. `- click: 'role=button[name=\"Save\"]'`, and its fingerprint", n.Line)
+		}
+		s.Fingerprint = &Fingerprint{}
+		if err := decodeStrict(n.Content[fp+1], s.Fingerprint); err != nil {
+			return fmt.Errorf("line %d: fingerprint: %w", n.Content[fp+1].Line, err)
+		}
+	}
+	s.Action, s.Args = key.Value, map[string]any{}
 	if err := s.check(n); err != nil {
 		return err
 	}
-	v := n.Content[1]
 	if err := checkTexts(v, s.Action); err != nil {
 		return err
 	}
@@ -128,6 +171,17 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 		return fmt.Errorf("line %d: %s: give a value or a map of arguments", n.Line, s.Action)
 	}
 	return nil
+}
+
+// decodeStrict decodes a node into out, refusing a key out does not have.
+func decodeStrict(n *yaml.Node, out any) error {
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	return dec.Decode(out)
 }
 
 // checkTexts reads every text of a step's value as a flow text (Parts):
@@ -253,6 +307,38 @@ func (s Step) MarshalYAML() (any, error) { return s.node() }
 // node is the step as YAML: `action: value` when the step has only its
 // main argument, `action: {args}` otherwise, `action:` with none.
 func (s Step) node() (*yaml.Node, error) {
+	n, err := s.actionNode()
+	if err != nil || s.Fingerprint == nil {
+		return n, err
+	}
+	(*yamlMap)(n).add(fingerprintKey, s.Fingerprint.node())
+	return n, nil
+}
+
+// node is the fingerprint as a one-line YAML map, its keys in a fixed
+// order.
+func (fp *Fingerprint) node() *yaml.Node {
+	m := mapping()
+	m.Style = yaml.FlowStyle
+	m.addIf("role", fp.Role)
+	m.addIf("name", fp.Name)
+	m.addIf("testId", fp.TestID)
+	m.addIf("label", fp.Label)
+	m.addIf("placeholder", fp.Placeholder)
+	m.addIf("href", fp.Href)
+	m.addIf("tag", fp.Tag)
+	if len(fp.Within) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, w := range fp.Within {
+			seq.Content = append(seq.Content, text(w))
+		}
+		m.add("within", seq)
+	}
+	return (*yaml.Node)(m)
+}
+
+// actionNode is the step's action and arguments.
+func (s Step) actionNode() (*yaml.Node, error) {
 	m := mapping()
 	v, _ := verbOf(s.Action, s.Args)
 	short := v.Short

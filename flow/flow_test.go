@@ -53,6 +53,57 @@ steps:
 	}
 }
 
+// TestFingerprint: a step's fingerprint is read beside its action, in
+// either order, written back on one line, never passed to the tool, and a
+// key it does not have is refused; a step without one is as before.
+func TestFingerprint(t *testing.T) {
+	src := `name: fp
+steps:
+  - click: 'role=button[name="Sign up"]'
+    fingerprint: {role: button, name: Sign up, testId: signup-submit, tag: button, within: ['form "Sign up"']}
+  - fingerprint: {role: textbox, name: Email, placeholder: you@example.com}
+    type: {target: 'role=textbox[name="Email"]', text: a}
+  - back
+`
+	f, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Fingerprint{Role: "button", Name: "Sign up", TestID: "signup-submit", Tag: "button", Within: []string{`form "Sign up"`}}
+	if fp := f.Steps[0].Fingerprint; fp == nil || fp.Name != want.Name || fp.TestID != want.TestID || len(fp.Within) != 1 || fp.Within[0] != want.Within[0] {
+		t.Errorf("the click's fingerprint: %+v", fp)
+	}
+	if fp := f.Steps[1].Fingerprint; fp == nil || fp.Placeholder != "you@example.com" || f.Steps[1].Action != "type" {
+		t.Errorf("the type step (fingerprint first): %+v %+v", f.Steps[1], fp)
+	}
+	if f.Steps[2].Fingerprint != nil {
+		t.Errorf("back has a fingerprint: %+v", f.Steps[2].Fingerprint)
+	}
+	if _, args, _ := f.Steps[0].Tool(nil); len(args) != 1 {
+		t.Errorf("the fingerprint reaches the tool: %v", args)
+	}
+	out, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `    fingerprint: {role: button, name: Sign up, testId: signup-submit, tag: button, within: [form "Sign up"]}`) {
+		t.Errorf("the fingerprint is not written on one line after its action:\n%s", out)
+	}
+	again, err := Parse(out)
+	if err != nil || again.Steps[1].Fingerprint == nil || again.Steps[1].Fingerprint.Placeholder != "you@example.com" {
+		t.Errorf("round trip: %v\n%s", err, out)
+	}
+	for src, want := range map[string]string{
+		"name: x\nsteps:\n  - click: a\n    fingerprint: {colour: red}\n": "colour",
+		"name: x\nsteps:\n  - click: a\n    hover: b\n":                   "its fingerprint",
+		"name: x\nsteps:\n  - fingerprint: {role: button}\n":              "unknown action",
+	} {
+		if _, err := Parse([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want an error with %q", src, err, want)
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	for src, want := range map[string]string{
 		"name: x\nsteps:\n  - jump: here\n":           `unknown action "jump"`,
@@ -99,7 +150,7 @@ func TestSchema(t *testing.T) {
 	f := &Flow{Name: "x", Dev: &Dev{Run: "npm run dev"}, Steps: []Step{
 		{Action: "navigate", Args: map[string]any{"url": "/"}},
 		{Action: "type", Args: map[string]any{"target": "label=Name", "text": "${NAME}"}},
-		{Action: "click", Args: map[string]any{"target": "text=Go"}},
+		{Action: "click", Args: map[string]any{"target": "text=Go"}, Fingerprint: &Fingerprint{Role: "button", Name: "Go", Within: []string{"main"}}},
 		{Action: "back", Args: map[string]any{}},
 		{Action: "expect", Args: map[string]any{"target": "role=status", "check": "visible"}},
 	}}
@@ -121,6 +172,12 @@ func TestSchema(t *testing.T) {
 	}
 	if err := validate("name: x\nsteps:\n  - audit_a11y: AA\n"); err != nil {
 		t.Errorf("the schema refuses audit_a11y's short form: %v", err)
+	}
+	if err := validate("name: x\nsteps:\n  - fingerprint: {role: button}\n"); err == nil {
+		t.Error("the schema accepts a fingerprint without an action")
+	}
+	if err := validate("name: x\nsteps:\n  - {click: a, hover: b}\n"); err == nil {
+		t.Error("the schema accepts a step of two actions")
 	}
 	if err := validate("name: x\nsteps:\n  - jump: here\n"); err == nil {
 		t.Error("the schema accepts an unknown action")

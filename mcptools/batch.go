@@ -34,20 +34,40 @@ type batchStep struct {
 	args   map[string]any
 }
 
+// toolsByName is the inventory by tool name, made on its first use: a tool
+// that runs others (browser_batch, session_check_flow) is in the
+// inventory, so it cannot read it when it is defined.
+func toolsByName(d *Deps) func() map[string]Tool {
+	return sync.OnceValue(func() map[string]Tool {
+		tools := map[string]Tool{}
+		for _, t := range Inventory(d) {
+			tools[t.Def.Name] = t
+		}
+		return tools
+	})
+}
+
+// stepTool is the tool a step of a batch or a checked flow runs: one that
+// can run as a step, of a capability group the server offers.
+func (d *Deps) stepTool(field, action, name string, tools map[string]Tool) (Tool, error) {
+	t, ok := tools[name]
+	if !ok || t.Step == nil {
+		return t, invalidInput(field, "%s cannot run in a batch", action)
+	}
+	if t.Cap != "" && !slices.Contains(d.Caps, t.Cap) {
+		return t, &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %s is in the %s capability group, which this server does not offer", field, action, t.Cap),
+			Suggestion: fmt.Sprintf("restart the server with --caps %s", t.Cap)}
+	}
+	return t, nil
+}
+
 func batchTool(d *Deps) Tool {
-	var once sync.Once
-	var tools map[string]Tool
+	tools := toolsByName(d)
 	return define(d, "browser_batch", ToolsetInput,
 		"Run flow steps (navigate, click, type, expect...) in one call; stops at a failure.",
 		annotations{title: "Run steps"},
 		func(ctx context.Context, s *Session, a BatchParams) (*mcp.CallToolResult, error) {
-			once.Do(func() {
-				tools = map[string]Tool{}
-				for _, t := range Inventory(d) {
-					tools[t.Def.Name] = t
-				}
-			})
-			steps, err := d.batchSteps(a.Steps, tools)
+			steps, err := d.batchSteps(a.Steps, tools())
 			if err != nil {
 				return nil, err
 			}
@@ -103,13 +123,9 @@ func (d *Deps) batchSteps(raw []any, tools map[string]Tool) ([]batchStep, error)
 		if err != nil {
 			return nil, invalidInput(field, "%v", err)
 		}
-		t, ok := tools[name]
-		if !ok || t.Step == nil {
-			return nil, invalidInput(field, "%s cannot run in a batch", st.Action)
-		}
-		if t.Cap != "" && !slices.Contains(d.Caps, t.Cap) {
-			return nil, &ToolError{Type: ErrNotAllowed, Message: fmt.Sprintf("%s: %s is in the %s capability group, which this server does not offer", field, st.Action, t.Cap),
-				Suggestion: fmt.Sprintf("restart the server with --caps %s", t.Cap)}
+		t, err := d.stepTool(field, st.Action, name, tools)
+		if err != nil {
+			return nil, err
 		}
 		if err := t.Check(args); err != nil {
 			var te *ToolError

@@ -35,7 +35,8 @@ const (
 	// its Core Web Vitals measured.
 	CapAudit = "audit"
 	// CapReport: session_report, and a small screenshot after each action
-	// for it.
+	// for it; session_check_flow, a flow replayed in the session with run's
+	// diagnosis of what changed.
 	CapReport = "report"
 	// CapDevtools: a session's trace for Playwright's Trace Viewer,
 	// started and stopped by the agent (Playwright MCP's group of the

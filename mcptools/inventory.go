@@ -167,7 +167,7 @@ func Inventory(d *Deps) []Tool {
 		serverLogsTool(d),
 		sessionErrorsTool(d),
 		exportFlowTool(d),
-		inCap(CapReport, sessionReportTool(d)),
+		inCap(CapReport, sessionReportTool(d)), inCap(CapReport, flowCheckTool(d)),
 		inCap(CapDevtools, startTracingTool(d)), inCap(CapDevtools, stopTracingTool(d)),
 		navigateTool(d),
 		backTool(d),

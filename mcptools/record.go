@@ -70,17 +70,26 @@ func (s *Session) locator(target string) string {
 	return fmt.Sprintf("%s >> nth=%d", loc, sort.SearchInts(same, me))
 }
 
+// preLocated is what preLocate read before an action ran.
+type preLocated struct {
+	locators map[string]string // the stable locator of each ref targeted
+	// print is the fingerprint of the step's target, or nil.
+	print *flow.Fingerprint
+}
+
 // preLocate finds, before a recordable action runs, the stable locators
-// of the refs it targets: after it, the element may be gone (a click that
-// navigates). One engine call per ref.
-func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) map[string]string {
+// of the refs it targets and the fingerprint of its target: after it, the
+// element may be gone (a click that navigates). One engine call per ref,
+// and one for the fingerprint.
+func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) preLocated {
+	var out preLocated
 	if flow.ActionOf(tool) == "" || s.tabs == nil {
-		return nil
+		return out
 	}
 	p := s.tabs.Current()
 	args, _ := rawArgs.(map[string]any)
 	if p == nil || p.Gone() || args == nil {
-		return nil
+		return out
 	}
 	refs := []string{}
 	for _, k := range []string{"target", "startTarget", "endTarget"} {
@@ -97,9 +106,12 @@ func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) map[s
 			}
 		}
 	}
-	out := map[string]string{}
+	out.locators = map[string]string{}
 	for _, r := range refs {
-		out[r] = s.flowLocator(ctx, p, r)
+		out.locators[r] = s.flowLocator(ctx, p, r)
+	}
+	if t, ok := args["target"].(string); ok && t != "" {
+		out.print = s.fingerprintOf(p.Fingerprint(ctx, t))
 	}
 	return out
 }
@@ -118,15 +130,30 @@ func (s *Session) flowLocator(ctx context.Context, p *browser.Page, target strin
 	return s.locator(target)
 }
 
+// fingerprintOf is an element's description as a step's fingerprint, its
+// texts masked as every text the session writes is.
+func (s *Session) fingerprintOf(el *browser.Element) *flow.Fingerprint {
+	if el == nil {
+		return nil
+	}
+	m := s.private.String
+	fp := &flow.Fingerprint{Role: el.Role, Name: m(el.Name), TestID: m(el.TestID), Label: m(el.Label),
+		Placeholder: m(el.Placeholder), Href: m(el.Href), Tag: el.Tag}
+	for _, w := range el.Within {
+		fp.Within = append(fp.Within, m(w))
+	}
+	return fp
+}
+
 // record adds a successful call as a flow step, when the tool is one; pre
-// holds the locators preLocate found.
-func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
+// holds the locators and fingerprint preLocate found.
+func (s *Session) record(tool string, rawArgs any, pre preLocated) {
 	action := flow.ActionOf(tool)
 	if action == "" {
 		return
 	}
 	locate := func(t string) string {
-		if l := pre[t]; l != "" {
+		if l := pre.locators[t]; l != "" {
 			return l
 		}
 		return s.locator(t)
@@ -177,7 +204,7 @@ func (s *Session) record(tool string, rawArgs any, pre map[string]string) {
 	if len(s.recorded) >= maxRecorded {
 		s.recorded = s.recorded[1:]
 	}
-	s.recorded = append(s.recorded, flow.Step{Action: action, Args: args})
+	s.recorded = append(s.recorded, flow.Step{Action: action, Args: args, Fingerprint: pre.print})
 }
 
 // ExportFlowParams are the arguments of session_export_flow.

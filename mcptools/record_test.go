@@ -29,9 +29,9 @@ func TestLocator(t *testing.T) {
 			t.Errorf("locator(%s) = %s, want %s", target, got, want)
 		}
 	}
-	s.record("browser_click", map[string]any{"target": "e3", "element": "the second", "sessionId": "x"}, nil)
-	s.record("browser_snapshot", map[string]any{}, nil)
-	s.record("browser_hover", map[string]any{"target": "e2"}, map[string]string{"e2": `label="Name"`})
+	s.record("browser_click", map[string]any{"target": "e3", "element": "the second", "sessionId": "x"}, preLocated{})
+	s.record("browser_snapshot", map[string]any{}, preLocated{})
+	s.record("browser_hover", map[string]any{"target": "e2"}, preLocated{locators: map[string]string{"e2": `label="Name"`}})
 	if len(s.recorded) != 2 || s.recorded[1].Args["target"] != `label="Name"` || s.recorded[0].Action != "click" || s.recorded[0].Args["target"] != `role=button[name="Delete"] >> nth=1` ||
 		s.recorded[0].Args["element"] != nil || s.recorded[0].Args["sessionId"] != nil {
 		t.Errorf("recorded: %+v", s.recorded)
@@ -42,7 +42,7 @@ func TestLocator(t *testing.T) {
 // recorded with the password as an environment reference.
 func TestRecordHidesHTTPPassword(t *testing.T) {
 	s := &Session{}
-	s.record("browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "s3cret"}, nil)
+	s.record("browser_emulate", map[string]any{"httpUsername": "ada", "httpPassword": "s3cret"}, preLocated{})
 	if len(s.recorded) != 1 || s.recorded[0].Args["httpPassword"] != "${E2E_SECRET_1}" || s.recorded[0].Args["httpUsername"] != "ada" {
 		t.Errorf("recorded: %+v", s.recorded)
 	}
@@ -55,11 +55,11 @@ func TestRecordHidesHTTPPassword(t *testing.T) {
 func TestRecordEscapesTexts(t *testing.T) {
 	s := &Session{}
 	s.rememberRefs(map[string]browser.RefInfo{"e1": {Role: "button", Name: "Pay $AMOUNT"}}, true)
-	s.record("browser_navigate", map[string]any{"url": "/a?ref=$AWS_SECRET_ACCESS_KEY&c=$100"}, nil)
-	s.record("browser_type", map[string]any{"target": "#promo", "text": "PROMO-${HOME}$$"}, nil)
-	s.record("browser_fill_form", map[string]any{"fields": []any{map[string]any{"target": "#a", "type": "textbox", "value": "$USER"}}}, nil)
-	s.record("browser_click", map[string]any{"target": "e1"}, nil)
-	s.record("browser_emulate", map[string]any{"httpUsername": "$ada", "httpPassword": "s3cret"}, nil)
+	s.record("browser_navigate", map[string]any{"url": "/a?ref=$AWS_SECRET_ACCESS_KEY&c=$100"}, preLocated{})
+	s.record("browser_type", map[string]any{"target": "#promo", "text": "PROMO-${HOME}$$"}, preLocated{})
+	s.record("browser_fill_form", map[string]any{"fields": []any{map[string]any{"target": "#a", "type": "textbox", "value": "$USER"}}}, preLocated{})
+	s.record("browser_click", map[string]any{"target": "e1"}, preLocated{})
+	s.record("browser_emulate", map[string]any{"httpUsername": "$ada", "httpPassword": "s3cret"}, preLocated{})
 	if len(s.recorded) != 5 {
 		t.Fatalf("recorded %d steps", len(s.recorded))
 	}

@@ -46,6 +46,8 @@ var writerTable = map[string]string{
 	"main.reporter.write: mcptools.WriteUserFile":         "run report: as above",
 	"main.reporter.writeTrace: mcptools.WriteUserFile":    "run trace: Deps.SessionTrace, built by buildTrace with the session's private set",
 	"main.saveArtifacts: mcptools.WriteUserFile":          "artifacts: the failure's text masked in runFlow (the run's set), images",
+	"main.writeHealed: Marshal":                           "repaired flow (run --heal): the flow file as it was, with the page's locators and fingerprints, masked with the run's set",
+	"main.writeHealed: mcptools.WriteUserFile":            "repaired flow: what Marshal wrote, masked",
 	"main.writeJUnit: mcptools.WriteUserFile":             "JUnit: messages masked with the run's set",
 	"main.writeJUnit: xml.MarshalIndent":                  "JUnit: as above",
 	"main.convertMain: playwright.Export":                 "not a session's: specs of flow files a person wrote",

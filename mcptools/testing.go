@@ -184,7 +184,7 @@ func verifyTool[T sessionArgs](d *Deps, name, desc, title string,
 				if st.expected != "" {
 					args["expected"] = st.expected
 				}
-				s.record("browser_expect", args, nil)
+				s.record("browser_expect", args, preLocated{print: s.fingerprintOf(p.Fingerprint(ctx, st.target))})
 			}
 			return r.build(), nil
 		})

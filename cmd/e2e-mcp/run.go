@@ -38,7 +38,16 @@ type flowResult struct {
 	artifacts  string
 	report     string // the HTML report's path, when --report asked for one
 	trace      string // the trace's path, when --trace asked for one
+	// diagnosis says which element the failing step's target likely
+	// meant, when it found nothing or more than one ("" otherwise).
+	diagnosis string
+	heals     []heal // the steps --heal replayed on another element
+	// healedFile is the repaired flow --heal wrote, and healDiff its diff.
+	healedFile, healDiff string
 }
+
+// healed says the flow passed only because steps were healed.
+func (r flowResult) healed() bool { return !r.failed && len(r.heals) > 0 }
 
 // runMain replays flow files, each in its own isolated session with its
 // own dev server, and reports like a test runner (summary, JUnit XML,
@@ -54,12 +63,17 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	headed := fs.Bool("headed", false, "show the browser")
 	update := fs.Bool("update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
 	logLevel := fs.String("log-level", "", "log level on stderr: debug, info, warn or error (default warn, or $E2E_MCP_LOG_LEVEL)")
+	var healFlag healMode
+	fs.Var(&healFlag, "heal", "replay a step whose target no longer finds its element on the likely same element (the same test id, a near name, label, place), mark it HEALED and write the repaired flow to FLOW.healed.yaml (--heal=write: over FLOW.yaml), with a diff")
+	healOK := fs.Bool("heal-ok", false, "exit 0 when flows passed only by healing (by default a healed run exits 1, so that CI notices)")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--trace DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--trace DIR] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
-			"Exit status: 0 every flow passed, 1 one failed, 2 a bad command line.\n\n")
+			"A step whose target finds nothing or more than one element is diagnosed: the failure names the\n"+
+			"likely same element's locator, ready to paste; --heal replays on it.\n"+
+			"Exit status: 0 every flow passed, 1 one failed (or was healed, without --heal-ok), 2 a bad command line.\n\n")
 		printFlags(w, fs)
 	}
 	files, err := parseFiles(fs, args)
@@ -135,25 +149,32 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	secrets := a.reg.Secrets
 	secrets.Add(envSecrets(os.Environ())...)
 
-	rn := &runner{handlers: handlers, deps: a.deps, artifacts: *artifacts, rep: rep, secrets: secrets}
+	rn := &runner{handlers: handlers, deps: a.deps, artifacts: *artifacts, rep: rep, secrets: secrets, heal: healFlag}
 	start := time.Now()
 	results := runAll(len(flows), *parallel, stdout, func(i int) flowResult {
 		return rn.runFlow(context.Background(), files[i], flows[i], flowSession(i))
 	})
-	failed := 0
+	failed, healed := 0, 0
 	for _, r := range results {
 		if r.failed {
 			failed++
 		}
+		if r.healed() {
+			healed++
+		}
 	}
-	fmt.Fprintf(stdout, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(results), len(results)-failed, failed, time.Since(start).Seconds())
+	if healFlag != healOff {
+		fmt.Fprintf(stdout, "%d flow(s), %d passed, %d healed, %d failed, in %.1fs\n", len(results), len(results)-failed-healed, healed, failed, time.Since(start).Seconds())
+	} else {
+		fmt.Fprintf(stdout, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(results), len(results)-failed, failed, time.Since(start).Seconds())
+	}
 	if *junit != "" {
-		if err := writeJUnit(*junit, results, time.Since(start), secrets); err != nil {
+		if err := writeJUnit(*junit, results, time.Since(start), secrets, *healOK); err != nil {
 			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
 			return cli.ExitFailed
 		}
 	}
-	if failed > 0 {
+	if failed > 0 || (healed > 0 && !*healOK) {
 		return cli.ExitFailed
 	}
 	return cli.ExitOK
@@ -219,11 +240,20 @@ func runAll(n, parallel int, stdout io.Writer, run func(i int) flowResult) []flo
 // printResult writes a flow's PASS or FAIL line (and where its artifacts
 // and report are).
 func printResult(w io.Writer, r flowResult) {
+	if r.healed() {
+		fmt.Fprintf(w, "HEALED  %s (%s) %.1fs: %s\n", r.name, r.file, r.took.Seconds(), stepsHealed(len(r.heals)))
+		printHeals(w, r)
+		return
+	}
 	if !r.failed {
 		fmt.Fprintf(w, "PASS  %s (%s) %.1fs\n", r.name, r.file, r.took.Seconds())
 		return
 	}
 	fmt.Fprintf(w, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.took.Seconds(), r.failedStep, r.step, r.headline)
+	if r.diagnosis != "" {
+		fmt.Fprintf(w, "      diagnosis: %s\n", r.diagnosis)
+	}
+	printHeals(w, r)
 	if r.artifacts != "" {
 		fmt.Fprintf(w, "      artifacts: %s\n", r.artifacts)
 	}
@@ -312,6 +342,19 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	if res.failed {
 		info.Status, info.Summary = "failed", fmt.Sprintf("flow step %d, %s: %s", res.failedStep, res.step, res.headline)
 	}
+	if res.healed() {
+		info.Summary = "HEALED: " + stepsHealed(len(res.heals))
+	}
+	if res.diagnosis != "" {
+		info.Notes = append(info.Notes, "Diagnosis: "+res.diagnosis)
+	}
+	for _, h := range res.heals {
+		info.Meta = append(info.Meta, report.KV{Key: fmt.Sprintf("HEALED step %d", h.step),
+			Value: fmt.Sprintf("%s: %s -> %s (%s)", h.action, h.from, h.to, h.why)})
+	}
+	if res.healedFile != "" {
+		info.Meta = append(info.Meta, report.KV{Key: "repaired flow", Value: res.healedFile})
+	}
 	b, err := rp.deps.SessionReport(ctx, session, info)
 	if err != nil {
 		return warn(err)
@@ -329,6 +372,7 @@ type runner struct {
 	artifacts string    // --artifacts, or ""
 	rep       *reporter // --report or --trace, or nil
 	secrets   *redact.Set
+	heal      healMode // --heal
 }
 
 // runFlow replays one flow in its own session, then ends the session (and
@@ -351,6 +395,14 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		return h(ctx, req)
 	}
 	defer func() {
+		if len(res.heals) > 0 {
+			path, diff, err := writeHealed(file, f, res.heals, rn.heal, secrets)
+			if err != nil {
+				res.healDiff = fmt.Sprintf("      (the repaired flow could not be written: %v)\n", err)
+			} else {
+				res.healedFile, res.healDiff = path, diff
+			}
+		}
 		if rep != nil && rep.dir != "" {
 			res.report = rep.write(ctx, session, res)
 		}
@@ -360,7 +412,7 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		_, _ = call("session_end", map[string]any{})
 		res.took = time.Since(start)
 	}()
-	fail := func(n int, what string, r *mcp.CallToolResult, err error) flowResult {
+	fail := func(n int, what string, r *mcp.CallToolResult, err error, diag ...*mcptools.TargetDiagnosis) flowResult {
 		res.failed, res.failedStep, res.step = true, n, secrets.String(what)
 		if err != nil {
 			res.errType, res.headline, res.message = "error", secrets.String(err.Error()), secrets.String(err.Error())
@@ -368,6 +420,10 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		}
 		e := mcptools.ResultError(r)
 		text := mcptools.ResultText(r)
+		if len(diag) > 0 && diag[0] != nil {
+			res.diagnosis = secrets.String(diag[0].Text)
+			text += "\n### Diagnosis (the page changed under the flow?)\n" + diag[0].Text + "\n"
+		}
 		if n > 0 {
 			text += rn.earlierErrors(ctx, session, text)
 		}
@@ -424,9 +480,29 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		}
 		what := describeStep(st)
 		r, err := call(tool, args)
-		if err != nil || r.IsError {
+		if err != nil {
 			return fail(i+1, what, r, err)
 		}
+		if !r.IsError {
+			continue
+		}
+		target, _ := args["target"].(string)
+		if target == "" || !drifted(mcptools.ResultError(r).Type) {
+			return fail(i+1, what, r, nil)
+		}
+		d := rn.diagnose(ctx, session, st, target)
+		if d == nil || rn.heal == healOff || !d.Verdict.Heal {
+			return fail(i+1, what, r, nil, d)
+		}
+		hr, h, err := rn.tryHeal(call, i, st, tool, args, d)
+		if h == nil {
+			if err != nil {
+				return fail(i+1, what, hr, err)
+			}
+			// The healed replay failed too: its answer, and why it was tried.
+			return fail(i+1, what+" (healed to "+d.Verdict.Best.Locator+")", hr, nil, d)
+		}
+		res.heals = append(res.heals, *h)
 	}
 	return res
 }
@@ -544,6 +620,17 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
+// healLines says a flow's healed steps and its repaired flow, for JUnit.
+func healLines(r flowResult) string {
+	if len(r.heals) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nHealed steps:\n")
+	printHeals(&b, r)
+	return b.String()
+}
+
 // relativeTo is path relative to dir, when it can be said so, else absolute.
 func relativeTo(dir, path string) string {
 	ad, err1 := filepath.Abs(dir)
@@ -557,7 +644,7 @@ func relativeTo(dir, path string) string {
 	return ap
 }
 
-func writeJUnit(path string, results []flowResult, took time.Duration, secrets *redact.Set) error {
+func writeJUnit(path string, results []flowResult, took time.Duration, secrets *redact.Set, healOK bool) error {
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
 	for _, r := range results {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
@@ -569,13 +656,25 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 				links = append(links, f.what+": "+link)
 			}
 		}
-		if r.failed {
+		healed := healLines(r)
+		switch {
+		case r.failed:
 			s.Failures++
-			c.Failure = &junitFailure{Message: secrets.String(fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline)),
-				Type: r.errType, Text: secrets.String(r.message)}
+			msg := fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline)
+			if r.diagnosis != "" {
+				msg += "; diagnosis: " + r.diagnosis
+			}
+			c.Failure = &junitFailure{Message: secrets.String(msg), Type: r.errType, Text: secrets.String(r.message + healed)}
 			if len(links) > 0 {
 				c.Failure.Text += "\n\n" + strings.Join(links, "\n")
 			}
+		case r.healed() && !healOK:
+			// Passed only by healing: CI notices unless --heal-ok.
+			s.Failures++
+			c.Failure = &junitFailure{Message: secrets.String(fmt.Sprintf("HEALED: %s (--heal-ok accepts it)", stepsHealed(len(r.heals)))),
+				Type: "healed", Text: secrets.String(healed)}
+		case r.healed():
+			c.SystemOut += secrets.String(healed)
 		}
 		s.Cases = append(s.Cases, c)
 	}

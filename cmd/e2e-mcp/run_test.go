@@ -36,7 +36,7 @@ func TestJUnitLinksReports(t *testing.T) {
 			message: "### Error", report: filepath.Join(dir, "reports", "bad.html")},
 		{name: "plain", file: "plain.yaml"},
 	}
-	if err := writeJUnit(junit, results, 0, redact.NewSet(nil)); err != nil {
+	if err := writeJUnit(junit, results, 0, redact.NewSet(nil), false); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(junit)

@@ -1,0 +1,80 @@
+package browser
+
+import (
+	"context"
+	"time"
+)
+
+// Element is an element of the page as a recorded step's fingerprint
+// describes its target, with the engine's role and accessible name
+// (js/57_drift.js): what a replay whose target no longer finds it compares
+// the page's elements with.
+type Element struct {
+	Role        string `json:"role"`
+	Name        string `json:"name"`
+	TestID      string `json:"testId,omitempty"`
+	Label       string `json:"label,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
+	// Href is a link's href as written in the page.
+	Href string `json:"href,omitempty"`
+	Tag  string `json:"tag"`
+	// Within names the landmark and form ancestors, outermost first, then
+	// the heading the element comes under: `form "Sign up"`.
+	Within []string `json:"within,omitempty"`
+	// Locator finds the element and nothing else (Elements only; "" when
+	// no form of the recorder's does).
+	Locator string `json:"locator,omitempty"`
+}
+
+// Fingerprint describes the element of a target (a ref or a selector that
+// finds one element in the main frame) for a recorded step, or returns
+// nil when there is none to describe. One engine call.
+func (p *Page) Fingerprint(ctx context.Context, target string) *Element {
+	if p.Dialog() != nil {
+		return nil
+	}
+	loc, err := p.locate(target)
+	if err != nil || loc.frame != p.frame {
+		return nil
+	}
+	cctx, cancel := p.callCtx(ctx, time.Second)
+	defer cancel()
+	var el *Element
+	if err := p.evalIn(cctx, loc.frame, fnFingerprint.call(jsExpr(loc.expr), p.testIDAttr()), &el); err != nil {
+		return nil
+	}
+	return el
+}
+
+// Elements lists, in document order, the visible elements of the main
+// frame that a step's target could mean (controls, headings, anything with
+// a test id or a placeholder), each with its fingerprint and a locator,
+// and counts what target (a selector) matches there now: -1 when that
+// cannot be said (a ref, a selector into an iframe). One engine call,
+// however many elements.
+func (p *Page) Elements(ctx context.Context, target string) (els []Element, matched int, err error) {
+	var parts []Part
+	if sel, err := ParseSelector(target, p.m.opts.TestIDAttribute); err == nil && !IsRef(target) {
+		parts = sel.Parts
+	}
+	var out struct {
+		Elements []Element `json:"elements"`
+		Matched  int       `json:"matched"`
+	}
+	if err := p.evalEngine(ctx, fnPageElements.call(p.testIDAttr(), parts), &out); err != nil {
+		return nil, 0, err
+	}
+	if parts == nil {
+		out.Matched = -1
+	}
+	return out.Elements, out.Matched, nil
+}
+
+// testIDAttr is the attribute testid= matches, data-testid unless the
+// manager was given another, as ParseSelector reads it.
+func (p *Page) testIDAttr() string {
+	if a := p.m.opts.TestIDAttribute; a != "" {
+		return a
+	}
+	return "data-testid"
+}

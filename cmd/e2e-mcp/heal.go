@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/e2e-mcp/e2e-mcp/redact"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// When a step's target finds nothing, or more than one element, on a page
+// that changed under the flow, the runner diagnoses it (mcptools'
+// DiagnoseTarget: the likely same element, its ready-to-paste locator and
+// the evidence) and says so in the failure. With --heal it replays the
+// step on that element when the diagnosis allows it (package drift:
+// a score over the bar, no close second, the same role, an expect's name
+// unchanged), marks the step HEALED, and writes the repaired flow.
+
+// healMode is --heal: off, beside (FLOW.healed.yaml) or write (in place).
+type healMode string
+
+const (
+	healOff    healMode = ""
+	healBeside healMode = "beside"
+	healWrite  healMode = "write"
+)
+
+func (h *healMode) String() string { return string(*h) }
+
+// Set reads --heal (beside), --heal=write, --heal=false.
+func (h *healMode) Set(v string) error {
+	switch v {
+	case "true", "beside":
+		*h = healBeside
+	case "write":
+		*h = healWrite
+	case "false", "":
+		*h = healOff
+	default:
+		return fmt.Errorf("--heal takes no value, or =write (got %q)", v)
+	}
+	return nil
+}
+
+// IsBoolFlag lets --heal stand alone.
+func (h *healMode) IsBoolFlag() bool { return true }
+
+// heal is one step the run replayed on another element.
+type heal struct {
+	step     int // 1-based
+	action   string
+	from, to string // the target as the flow had it, and as it is now
+	why      string // the evidence, in words
+	print    *flow.Fingerprint
+}
+
+// drifted says whether a failed step's target is worth a diagnosis: it
+// names an element (a step's target) and the failure is about finding it,
+// or an expect that did not hold (whose element may be gone).
+func drifted(errType string) bool {
+	switch errType {
+	case string(mcptools.ErrElementNotFound), "not_unique", "expect_failed", "timeout", "not_actionable":
+		return true
+	}
+	return false
+}
+
+// diagnose looks for what a failed step's target meant. It returns nil
+// when there is nothing to say (the target matches one element: the step
+// failed for another reason).
+func (rn *runner) diagnose(ctx context.Context, session string, st flow.Step, target string) *mcptools.TargetDiagnosis {
+	d, err := rn.deps.DiagnoseTarget(ctx, session, target, st.Fingerprint, st.Action == "expect")
+	if err != nil || d.Text == "" {
+		return nil
+	}
+	return d
+}
+
+// tryHeal replays a step with its target replaced by the diagnosis's
+// element. It returns the answer, and the heal when the step passed.
+func (rn *runner) tryHeal(call func(string, map[string]any) (*mcp.CallToolResult, error), i int, st flow.Step,
+	tool string, args map[string]any, d *mcptools.TargetDiagnosis) (*mcp.CallToolResult, *heal, error) {
+	best := d.Verdict.Best
+	healed := make(map[string]any, len(args))
+	for k, v := range args {
+		healed[k] = v
+	}
+	healed["target"] = best.Locator
+	r, err := call(tool, healed)
+	if err != nil || r.IsError {
+		return r, nil, err
+	}
+	from, _ := st.Args["target"].(string)
+	fp := best.Fingerprint
+	return r, &heal{step: i + 1, action: st.Action, from: from, to: best.Locator,
+		why: strings.Join(best.Evidence, ", "), print: &fp}, nil
+}
+
+// repaired is the flow with its healed steps' targets (and fingerprints)
+// replaced; nothing else changes.
+func repaired(f *flow.Flow, heals []heal) *flow.Flow {
+	out := *f
+	out.Steps = make([]flow.Step, len(f.Steps))
+	copy(out.Steps, f.Steps)
+	for _, h := range heals {
+		st := &out.Steps[h.step-1]
+		args := make(map[string]any, len(st.Args))
+		for k, v := range st.Args {
+			args[k] = v
+		}
+		// The locator as flow text: a $ in it is not a variable.
+		args["target"] = flow.Escape(h.to)
+		st.Args, st.Fingerprint = args, h.print
+	}
+	return &out
+}
+
+// healedPath is where the repaired flow of file goes: beside it as
+// FLOW.healed.yaml, or over it with --heal=write.
+func healedPath(file string, mode healMode) string {
+	if mode == healWrite {
+		return file
+	}
+	ext := filepath.Ext(file)
+	return strings.TrimSuffix(file, ext) + ".healed" + ext
+}
+
+// writeHealed writes the repaired flow and returns its path and a diff of
+// it against the file as it was.
+func writeHealed(file string, f *flow.Flow, heals []heal, mode healMode, secrets *redact.Set) (string, string, error) {
+	b, err := repaired(f, heals).Marshal()
+	if err != nil {
+		return "", "", err
+	}
+	// A locator or name of the page holds no secret of the flow's, but
+	// nothing written escapes the mask.
+	b = []byte(secrets.String(string(b)))
+	old, err := os.ReadFile(file) //nolint:gosec // the flow file the user named to run
+	if err != nil {
+		return "", "", err
+	}
+	path := healedPath(file, mode)
+	if err := mcptools.WriteUserFile(filepath.Dir(path), filepath.Base(path), b); err != nil {
+		return "", "", err
+	}
+	return path, lineDiff(file, path, string(old), string(b)), nil
+}
+
+// stepsHealed is "1 step healed", "4 steps healed".
+func stepsHealed(n int) string {
+	if n == 1 {
+		return "1 step healed"
+	}
+	return fmt.Sprintf("%d steps healed", n)
+}
+
+// printHeals writes the healed steps of a flow, where the repaired flow
+// is, and its diff.
+func printHeals(w io.Writer, r flowResult) {
+	for _, h := range r.heals {
+		fmt.Fprintf(w, "      HEALED step %d, %s: %s -> %s (%s)\n", h.step, h.action, h.from, h.to, h.why)
+	}
+	if r.healedFile != "" {
+		fmt.Fprintf(w, "      repaired flow: %s\n", r.healedFile)
+	}
+	if r.healDiff != "" {
+		fmt.Fprint(w, r.healDiff)
+	}
+}
+
+// lineDiff is a unified diff of two short texts (flows), every changed
+// line with one line of context; "" when they are the same.
+func lineDiff(fromName, toName, a, b string) string {
+	x, y := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
+	// The longest common subsequence, by lengths from the end.
+	lcs := make([][]int, len(x)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(y)+1)
+	}
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := len(y) - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	type line struct {
+		op   byte
+		text string
+	}
+	var lines []line
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		switch {
+		case i < len(x) && j < len(y) && x[i] == y[j]:
+			lines = append(lines, line{' ', x[i]})
+			i, j = i+1, j+1
+		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
+			lines = append(lines, line{'-', x[i]})
+			i++
+		default:
+			lines = append(lines, line{'+', y[j]})
+			j++
+		}
+	}
+	var out strings.Builder
+	changed, last := false, -1
+	for k, l := range lines {
+		near := l.op != ' ' || (k > 0 && lines[k-1].op != ' ') || (k+1 < len(lines) && lines[k+1].op != ' ')
+		if !near || l.text == "" {
+			continue
+		}
+		if last >= 0 && k > last+1 {
+			out.WriteString("      ...\n")
+		}
+		changed, last = changed || l.op != ' ', k
+		t := l.text
+		if !strings.HasSuffix(t, "\n") {
+			t += "\n"
+		}
+		out.WriteString("      " + string(l.op) + " " + t)
+	}
+	if !changed {
+		return ""
+	}
+	return fmt.Sprintf("      --- %s\n      +++ %s\n%s", fromName, toName, out.String())
+}

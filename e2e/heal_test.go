@@ -1,0 +1,230 @@
+package e2e
+
+import (
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+)
+
+// healApp copies the two versions of the shop (testdata/healapp) into dir
+// and returns the dev-server command line that serves the version
+// dir/version.txt names.
+func healApp(t *testing.T, dir string) string {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 is needed for this test: %v", err)
+	}
+	for _, f := range []string{"app.py", "v1/index.html", "v1/help.html", "v1/order.html", "v2/index.html", "v2/help.html", "v2/order.html"} {
+		b, err := os.ReadFile(filepath.Join("testdata/healapp", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return python + " " + filepath.Join(dir, "app.py") + " $PORT"
+}
+
+// recordFlow records what act does in a session of its own on the app's
+// dev server and exports it as dir/NAME.yaml.
+func recordFlow(t *testing.T, c *client.Client, dev, dir, name string, act func(do func(tool string, args map[string]any) string)) string {
+	t.Helper()
+	do := func(tool string, args map[string]any) string {
+		args["sessionId"] = name
+		return mustCall(t, c, tool, args)
+	}
+	do("session_start", map[string]any{"run": dev, "cwd": dir})
+	act(do)
+	file := filepath.Join(dir, name+".yaml")
+	do("session_export_flow", map[string]any{"path": file, "name": name})
+	do("session_end", map[string]any{})
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s, recorded on v1:\n%s", name, b)
+	return file
+}
+
+// TestHealAfterTheAppChanged: flows recorded through MCP on v1 of a shop
+// carry a fingerprint of each target. On v2 the plain run fails each flow
+// at its first drift, naming the likely same element's locator (in the
+// output, the artifacts and JUnit); `run --heal` passes the four drifts
+// (a renamed button, a field wrapped in a new component, a changed test
+// id, a link moved into the menu) as HEALED, exits 1 without --heal-ok,
+// writes the repaired flow beside the original with a diff, and the
+// repaired flow then passes plainly. It never heals the expect on a
+// reworded heading, nor a click whose button became two of near names;
+// --heal=write --heal-ok repairs in place and exits 0. session_check_flow
+// gives an agent the same diagnosis in its session.
+func TestHealAfterTheAppChanged(t *testing.T) {
+	dir := t.TempDir()
+	dev := healApp(t, dir)
+	env, tmp := serverEnv(t)
+	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn")
+
+	c := startClient(t, env)
+	drifts := recordFlow(t, c, dev, dir, "drifts", func(do func(string, map[string]any) string) {
+		snap := do("browser_navigate", map[string]any{"url": "/"})
+		do("browser_type", map[string]any{"target": refOf(t, snap, "textbox", "Email"), "text": "ada@example.com"})
+		do("browser_click", map[string]any{"target": refOf(t, snap, "button", "Sign up")})
+		do("browser_expect", map[string]any{"target": "#status", "check": "text", "expected": "Welcome, ada@example.com!"})
+		do("browser_click", map[string]any{"target": refOf(t, snap, "button", "Add")}) // Milk's, the first
+		do("browser_expect", map[string]any{"target": "#milk-count", "check": "text", "expected": "1"})
+		do("browser_expect", map[string]any{"target": "#bread-count", "check": "text", "expected": "0"})
+		do("browser_click", map[string]any{"target": refOf(t, snap, "link", "Help center")})
+		do("browser_expect", map[string]any{"target": "h1", "check": "text", "expected": "How can we help?"})
+	})
+	order := recordFlow(t, c, dev, dir, "order", func(do func(string, map[string]any) string) {
+		snap := do("browser_navigate", map[string]any{"url": "/order"})
+		_ = snap
+		do("browser_expect", map[string]any{"target": `role=heading[name="Order placed"]`, "check": "text", "expected": "Order placed"})
+	})
+	decoy := recordFlow(t, c, dev, dir, "decoy", func(do func(string, map[string]any) string) {
+		snap := do("browser_navigate", map[string]any{"url": "/"})
+		do("browser_click", map[string]any{"target": refOf(t, snap, "button", "Delete")})
+		do("browser_expect", map[string]any{"target": "#basket", "check": "text", "expected": "empty"})
+	})
+	_ = c.Close()
+	b, _ := os.ReadFile(drifts)
+	mustContain(t, "the recorded flow", string(b), `click: role=button[name="Sign up"]`,
+		`fingerprint: {role: button, name: Sign up, testId: signup-submit, tag: button, within: [main, form "Sign up", heading "Welcome"]}`,
+		`click: testid="add-milk"`, `within: [main, region "Milk", heading "Milk"]`,
+		`fingerprint: {role: textbox, name: Email, label: Email, placeholder: you@example.com, tag: input`,
+		`href: /help`)
+
+	flows := []string{drifts, order, decoy}
+	out, code := runFlows(t, env, flows...)
+	if code != 0 || strings.Count(out, "PASS  ") != 3 {
+		t.Fatalf("the flows do not replay on v1 (exit %d):\n%s", code, out)
+	}
+
+	// v2: each flow fails at its first drift, and says what it likely is.
+	if err := os.WriteFile(filepath.Join(dir, "version.txt"), []byte("v2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	art, junit := filepath.Join(dir, "artifacts"), filepath.Join(dir, "plain.xml")
+	out, code = runFlows(t, env, append(flows, "--artifacts", art, "--junit", junit)...)
+	t.Logf("the plain run on v2:\n%s", out)
+	if code != 1 || strings.Count(out, "FAIL  ") != 3 {
+		t.Fatalf("the plain run on v2: exit %d:\n%s", code, out)
+	}
+	mustContain(t, "the plain run's output", out,
+		"step 2, type role=textbox[name=\"Email\"]",
+		"diagnosis: `role=textbox[name=\"Email\"]` found nothing; `role=textbox[name=\"Email address\"]` is the likely same element",
+		`same placeholder "you@example.com"`,
+		"diagnosis: `role=heading[name=\"Order placed\"]` found nothing; `role=heading[name=\"Order confirmed\"]` is the closest",
+		"`role=button[name=\"Delete item\"]` and `role=button[name=\"Delete all\"]` are too alike to choose between")
+	md, err := os.ReadFile(filepath.Join(art, "drifts", "step-2.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the artifact", string(md), "### Diagnosis", "`role=textbox[name=\"Email address\"]` is the likely same element")
+	jb, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Suites []struct {
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Message string `xml:"message,attr"`
+					Type    string `xml:"type,attr"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(jb, &suites); err != nil || len(suites.Suites) != 1 || len(suites.Suites[0].Cases) != 3 {
+		t.Fatalf("JUnit: %v\n%s", err, jb)
+	}
+	if f := suites.Suites[0].Cases[0].Failure; f == nil || !strings.Contains(f.Message, "diagnosis: `role=textbox[name=\"Email\"]` found nothing; `role=textbox[name=\"Email address\"]`") {
+		t.Errorf("the JUnit message lacks the diagnosis: %+v", f)
+	}
+
+	// Through MCP: session_check_flow replays the flow in an agent's session
+	// on its dev server and gives the same diagnosis to act on.
+	c = startClient(t, append(env, "E2E_MCP_CAPS=report"))
+	mustCall(t, c, "session_start", map[string]any{"run": dev, "cwd": dir})
+	res := call(t, c, "session_check_flow", map[string]any{"path": drifts})
+	if !res.IsError {
+		t.Fatalf("session_check_flow passed on v2:\n%s", text(res))
+	}
+	mustContain(t, "session_check_flow", text(res), "element_not_found", "Flow drifts: step 2 of 9 (type) failed",
+		"### Diagnosis\n`role=textbox[name=\"Email\"]` found nothing; `role=textbox[name=\"Email address\"]` is the likely same element",
+		"set step 2's target to: role=textbox[name=\"Email address\"]", "(in a Playwright spec: page.getByRole('textbox'")
+	_ = c.Close()
+
+	// --heal: the four drifts heal, the reworded heading and the decoy do not.
+	report := filepath.Join(dir, "reports")
+	junit = filepath.Join(dir, "healed.xml")
+	out, code = runFlows(t, env, append(flows, "--heal", "--junit", junit, "--report", report)...)
+	t.Logf("the healed run on v2:\n%s", out)
+	if code != 1 {
+		t.Errorf("a healed run without --heal-ok exits %d, want 1", code)
+	}
+	mustContain(t, "the healed run's output", out,
+		"HEALED  drifts ("+drifts+")", "4 steps healed",
+		`HEALED step 2, type: role=textbox[name="Email"] -> role=textbox[name="Email address"]`,
+		`HEALED step 3, click: role=button[name="Sign up"] -> role=button[name="Create account"] (test id "signup-submit"`,
+		`HEALED step 5, click: testid="add-milk" -> testid="add-item-milk"`,
+		`HEALED step 8, click: role=link[name="Help center"] -> role=link[name="Help"] (name "Help" (was "Help center": a word dropped), same link to "/help"`,
+		"repaired flow: "+strings.TrimSuffix(drifts, ".yaml")+".healed.yaml",
+		`      -       target: role=textbox[name="Email"]`, `      +       target: role=textbox[name="Email address"]`,
+		`      -   - click: role=link[name="Help center"]`, `      +   - click: role=link[name="Help"]`,
+		"FAIL  order", "FAIL  decoy",
+		"`role=heading[name=\"Order confirmed\"]` is the closest",
+		"1 healed, 2 failed")
+	if strings.Contains(out, "HEALED step 2, expect") || strings.Contains(out, `-> role=button[name="Delete`) {
+		t.Errorf("the expect or the decoy was healed:\n%s", out)
+	}
+	jb, _ = os.ReadFile(junit)
+	mustContain(t, "the healed run's JUnit", string(jb), `type="healed"`, "HEALED: 4 steps healed")
+	html, err := os.ReadFile(filepath.Join(report, "drifts.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the healed flow's report", string(html), "HEALED step 3", "HEALED: 4 steps healed")
+	if html, err = os.ReadFile(filepath.Join(report, "order.html")); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the changed expect's report", string(html), "Diagnosis: `role=heading[name=&#34;Order placed&#34;]` found nothing")
+
+	healed := strings.TrimSuffix(drifts, ".yaml") + ".healed.yaml"
+	hb, err := os.ReadFile(healed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the repaired flow:\n%s", hb)
+	out, code = runFlows(t, env, healed)
+	if code != 0 || !strings.Contains(out, "PASS  drifts") {
+		t.Fatalf("the repaired flow does not pass plainly (exit %d):\n%s", code, out)
+	}
+	if again, _ := os.ReadFile(drifts); string(again) != string(b) {
+		t.Errorf("--heal changed the original flow")
+	}
+
+	// In place, accepted.
+	out, code = runFlows(t, env, drifts, "--heal=write", "--heal-ok")
+	if code != 0 || !strings.Contains(out, "HEALED  drifts") {
+		t.Fatalf("--heal=write --heal-ok: exit %d:\n%s", code, out)
+	}
+	if inPlace, _ := os.ReadFile(drifts); string(inPlace) != string(hb) {
+		t.Errorf("--heal=write wrote\n%s\nwant what --heal wrote beside it\n%s", inPlace, hb)
+	}
+	requireNoChrome(t, tmp, 10*time.Second)
+	if left := appProcesses(dir); len(left) > 0 {
+		t.Errorf("dev servers left: %v", left)
+	}
+}
