@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,5 +56,66 @@ func TestDefaultViewport(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), `--viewport-size "1280*720": want WIDTHxHEIGHT`) {
 		t.Errorf("serve --viewport-size 1280*720: %v\n%s", err, out)
+	}
+}
+
+// TestHoverCascadingMenuAtEdge: a hover-only menu near the bottom of the
+// viewport whose submenu item "Recent" is partly off-screen. Scrolling it to
+// the centre moved the page under the pointer resting on "File", the menu
+// closed, the scroll snapped back, the menu reopened: hover answered
+// not_actionable after the action timeout, with hundreds of scroll events.
+// Its visible part is where the pointer goes, with no scroll at all.
+func TestHoverCascadingMenuAtEdge(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/widgets/menu.html"})
+	mustCall(t, c, "browser_hover", map[string]any{"target": "#file"})
+	mustCall(t, c, "browser_hover", map[string]any{"target": "role=menuitem[name=Recent]"})
+	state := `() => JSON.stringify({recent: document.getElementById("recent").matches(":hover"),
+		open: getComputedStyle(document.querySelector("#file > ul")).display, ...counts})`
+	mustContain(t, "hovered, menu open, no scroll", mustCall(t, c, "browser_evaluate", map[string]any{"function": state}),
+		`{\"recent\":true,\"open\":\"block\",\"scroll\":0,\"leave\":0}`)
+	out := mustCall(t, c, "browser_click", map[string]any{"target": "role=menuitem[name=Recent]"})
+	mustContain(t, "click", out, "chose Recent")
+	mustContain(t, "still no scroll", mustCall(t, c, "browser_evaluate", map[string]any{"function": state}), `\"scroll\":0,\"leave\":0`)
+}
+
+// TestTypeAtCaret: browser_type with slowly types at the caret, as
+// Playwright's pressSequentially does, keeping what the editor holds: the
+// agent adds to a line of a document without a key press per character.
+// It used to select the whole content first, so the text replaced the
+// document. The recorded flow replays it, and exports as pressSequentially.
+func TestTypeAtCaret(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	dir := t.TempDir()
+	env = append(env, "E2E_MCP_FILE_ROOTS="+dir)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/widgets/editor.html"})
+	mustCall(t, c, "browser_click", map[string]any{"target": "text=First line"})
+	mustCall(t, c, "browser_press_key", map[string]any{"key": "End"})
+	out := mustCall(t, c, "browser_type", map[string]any{"target": "role=textbox[name=Editor]", "text": " (edited)", "slowly": true})
+	mustContain(t, "typed at the caret", out, "First line (edited)")
+	lines := `() => [...document.querySelectorAll("#editor p")].map((p) => p.textContent).join("|")`
+	mustContain(t, "the document", mustCall(t, c, "browser_evaluate", map[string]any{"function": lines}), `"First line (edited)|Third line"`)
+	mustContain(t, "End, then one key a character", mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => keys`}), "10")
+	mustCall(t, c, "browser_expect", map[string]any{"target": "#editor p >> nth=0", "check": "text", "expected": "First line (edited)"})
+
+	flowFile := filepath.Join(dir, "edit.yaml")
+	mustCall(t, c, "session_export_flow", map[string]any{"path": flowFile, "name": "edit"})
+	b, err := os.ReadFile(flowFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the exported flow:\n%s", b)
+	mustContain(t, "the flow", string(b), "press: End", "slowly: true", "(edited)")
+	if out, code := runFlows(t, env, flowFile); code != 0 {
+		t.Errorf("the flow does not replay (exit %d):\n%s", code, out)
+	}
+	spec := mustCall(t, c, "session_export_flow", map[string]any{"format": "playwright"})
+	mustContain(t, "the spec", spec, ".pressSequentially(' (edited)')")
+	if strings.Contains(spec, ".clear()") {
+		t.Errorf("the spec clears the editor before typing at the caret:\n%s", spec)
 	}
 }
