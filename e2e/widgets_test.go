@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -118,4 +119,44 @@ func TestTypeAtCaret(t *testing.T) {
 	if strings.Contains(spec, ".clear()") {
 		t.Errorf("the spec clears the editor before typing at the caret:\n%s", spec)
 	}
+}
+
+// TestGridCellRefs: every cell of an interactive grid has a ref, also on a
+// row condensed to one line: AG Grid's cells take focus by script only
+// (tabindex=-1), and a cell edited by a double click was reachable only by
+// a selector written by hand.
+func TestGridCellRefs(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/widgets/grid.html"})
+	m := regexp.MustCompile(`- row: gridcell "1001" \[ref=e\d+\] \| gridcell "Bolts" \[ref=e\d+\] \| gridcell "131" \[ref=(e\d+)\]`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no row with a ref on each cell:\n%s", out)
+	}
+	mustContain(t, "header cells", out, `columnheader "Quantity" [ref=`)
+	out = mustCall(t, c, "browser_click", map[string]any{"target": m[1], "doubleClick": true})
+	mustContain(t, "the editor", out, `textbox "Quantity of Bolts"`)
+	out = mustCall(t, c, "browser_type", map[string]any{"target": "role=textbox[name='Quantity of Bolts']", "text": "140", "submit": true})
+	mustContain(t, "saved", out, "Bolts quantity saved: 140")
+}
+
+// TestFindContainerControls: browser_find that matches a container (a card
+// of a feed) lists the controls inside it with their refs, so the agent
+// clicks the card's Like button without another snapshot.
+func TestFindContainerControls(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/widgets/feed.html"})
+	out := mustCall(t, c, "browser_find", map[string]any{"role": "article", "name": "Post 17 by"})
+	m := regexp.MustCompile(`button "Like" \[ref=(e\d+)\]`).FindAllStringSubmatch(out, -1)
+	if len(m) != 1 {
+		t.Fatalf("want the one Like button of post 17 with its ref:\n%s", out)
+	}
+	mustContain(t, "the card's own text", out, `article "Post 17 by Linus"`)
+	out = mustCall(t, c, "browser_click", map[string]any{"target": m[0][1]})
+	mustContain(t, "liked post 17", out, "4 likes")
+	likes := `() => document.querySelectorAll("article")[16].querySelector(".likes").textContent`
+	mustContain(t, "post 17's count", mustCall(t, c, "browser_evaluate", map[string]any{"function": likes}), `"4 likes"`)
 }
