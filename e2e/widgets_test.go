@@ -80,6 +80,12 @@ func TestHoverCascadingMenuAtEdge(t *testing.T) {
 	out := mustCall(t, c, "browser_click", map[string]any{"target": "role=menuitem[name=Recent]"})
 	mustContain(t, "click", out, "chose Recent")
 	mustContain(t, "still no scroll", mustCall(t, c, "browser_evaluate", map[string]any{"function": state}), `\"scroll\":0,\"leave\":0`)
+	// "Export" is wholly below the viewport: it is scrolled to the nearest
+	// edge, once, and the menu stays open under the pointer.
+	mustCall(t, c, "browser_hover", map[string]any{"target": "role=menuitem[name=Export]"})
+	exported := `() => JSON.stringify({export: document.getElementById("export").matches(":hover"), up: scrollY, ...counts})`
+	mustContain(t, "Export hovered after one small scroll", mustCall(t, c, "browser_evaluate", map[string]any{"function": exported}),
+		`{\"export\":true,\"up\":70,\"scroll\":1,\"leave\":0}`)
 }
 
 // TestTypeAtCaret: browser_type with slowly types at the caret, as
