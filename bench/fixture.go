@@ -52,6 +52,7 @@ func newFixture() (*fixture, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /form", f.page(f.formPage))
 	mux.HandleFunc("GET /table", f.page(f.tablePage))
+	mux.HandleFunc("GET /viewport", f.page([]byte(viewportHTML)))
 	mux.HandleFunc("GET /page/{n}", func(w http.ResponseWriter, r *http.Request) {
 		f.page([]byte(smallPage(r.PathValue("n"))))(w, r)
 	})
@@ -240,3 +241,9 @@ document.querySelector('tbody').addEventListener('click', async (e) => {
 </script></body></html>`)
 	return []byte(b.String())
 }
+
+// viewportHTML names the page's viewport in a button, which every server's
+// snapshot shows (agent-browser's leaves out plain text): the size a
+// server gives a fresh session.
+const viewportHTML = `<!doctype html><title>Viewport</title><button id="v">viewport ?</button>
+<script>document.getElementById("v").textContent = "viewport " + innerWidth + "x" + innerHeight</script>`

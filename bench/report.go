@@ -323,8 +323,22 @@ func writeTable(w io.Writer, s summary) {
 		}
 		fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
 	}
+	// The viewport a fresh session gets: not a timed figure, but it
+	// decides what an agent sees (issue 31).
+	row := []string{"viewport of a fresh session (CSS px)"}
+	for _, srv := range s.Servers {
+		v := s.Info[srv]["viewport"]
+		if v == "" {
+			v = "—"
+		}
+		row = append(row, v)
+	}
+	for len(row) < len(head) {
+		row = append(row, "")
+	}
+	fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
 	// Processes left running after the client closed (then killed by the bench).
-	row := []string{"processes left after the client closed"}
+	row = []string{"processes left after the client closed"}
 	anyLeft := false
 	for _, srv := range s.Servers {
 		if n := len(s.Left[srv]); n > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -128,6 +129,7 @@ func runServer(ctx context.Context, fx *fixture, sp spec, run, pos int, mark str
 		r.add("warm_nav_ms", ms(ans.took))
 	}
 
+	viewportScenario(ctx, s, a, fx, &r)
 	formScenario(ctx, s, a, fx, &r)
 	bigScenario(ctx, s, a, fx, &r)
 	taskScenario(ctx, s, a, fx, &r)
@@ -150,6 +152,24 @@ func runServer(ctx context.Context, fx *fixture, sp spec, run, pos int, mark str
 	}
 	return r
 }
+
+// viewportScenario notes the viewport a fresh session has (not a timed
+// figure: a row of the table beside the peers', since a small default
+// viewport puts menus and fields off-screen).
+func viewportScenario(ctx context.Context, s *session, a adapter, fx *fixture, r *runResult) {
+	if _, err := s.call(ctx, a.navigate, a.navArgsFor(fx.url("/viewport"))); err != nil {
+		return
+	}
+	snap, err := s.call(ctx, a.snapshot, a.snapArgs())
+	if err != nil {
+		return
+	}
+	if m := viewportRE.FindStringSubmatch(snap.text); m != nil {
+		r.Info["viewport"] = m[1]
+	}
+}
+
+var viewportRE = regexp.MustCompile(`viewport (\d+x\d+)`)
 
 // firstNavigation opens url in a server that has not started its browser
 // yet. A server whose tools need a page id (chrome-devtools-mcp) is asked for

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -206,7 +207,7 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 		return send(ctx, input.DispatchMouseEventTypeMouseMoved, x, y, 0)
 	})
 	var pt point
-	frame, err := p.actionable(ctx, target, fnActionPoint, &pt)
+	frame, err := p.actionable(ctx, target, fnActionPoint, &pt, false, nextAction())
 	at, movedOK := moved()
 	if err != nil {
 		return err
@@ -246,6 +247,13 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 // point is a position in CSS pixels.
 type point struct{ X, Y float64 }
 
+// actions numbers the pointer actions: the engine scrolls an element at
+// most once in an action while the pointer rests on an ancestor of it (a
+// hover-only menu), and tells the action's retries by their number.
+var actions atomic.Int64
+
+func nextAction() int64 { return actions.Add(1) }
+
 // moveEarly starts moving the pointer to a ref's element in the main frame
 // when where it is can be told at once (laid out, uncovered, no animation
 // running): Chrome delivers a mouse move with the page's next frame, the
@@ -281,11 +289,13 @@ type TypeOptions struct {
 }
 
 // Type replaces the content of the editable target with text, as a user
-// would: focus, select all, then insert (or press keys one by one).
+// would: focus, select all, then insert. Slowly, it presses keys one by one
+// at the caret instead, keeping the content (Playwright's
+// pressSequentially): a line added to a document.
 func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) error {
 	var ok struct{ OK, Secret bool }
 	p.lastSecret = false
-	if _, err := p.actionable(ctx, target, fnPrepareFill, &ok); err != nil {
+	if _, err := p.actionable(ctx, target, fnPrepareFill, &ok, o.Slowly); err != nil {
 		return err
 	}
 	p.lastSecret = ok.Secret
@@ -306,14 +316,14 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 	err := p.act(cctx, func(cctx context.Context) error {
 		var err error
 		switch {
-		case text == "":
-			err = p.pressKey(cctx, keyDelete)
-		case o.Slowly:
+		case o.Slowly: // at the caret: nothing to type is nothing to do
 			for _, r := range text {
 				if err = p.pressKey(cctx, keyForRune(r)); err != nil {
 					break
 				}
 			}
+		case text == "":
+			err = p.pressKey(cctx, keyDelete) // the selected content
 		default:
 			_, err = chromedp.Call(cctx, input.InsertText, input.InsertTextParams{Text: text})
 		}

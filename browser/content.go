@@ -58,7 +58,16 @@ type FindMatch struct {
 	// Role and Name are those of the element Ref names, when it is on the line.
 	Role string `json:"role,omitempty"`
 	Name string `json:"name,omitempty"`
+	// Controls are, for a match that is a container without a ref of its
+	// own (a card, a list item), the lines inside it that have refs: at
+	// most maxControls, the first ones; More says how many were left out.
+	Controls []FindMatch `json:"controls,omitempty"`
+	More     int         `json:"moreControls,omitempty"`
 }
+
+// maxControls bounds the controls listed under one container match: a
+// card's buttons and links, not a whole page section.
+const maxControls = 8
 
 // FindQuery is what [Page.Find] looks for; every field given must match.
 type FindQuery struct {
@@ -144,7 +153,8 @@ func FindInSnapshot(yaml string, q FindQuery, limit int) ([]FindMatch, int) {
 	var stack []open // the lines above, each less indented than the next
 	var out []FindMatch
 	total := 0
-	for _, line := range strings.Split(yaml, "\n") {
+	lines := strings.Split(yaml, "\n")
+	for li, line := range lines {
 		body := strings.TrimSpace(line)
 		if body == "" {
 			continue
@@ -196,6 +206,9 @@ func FindInSnapshot(yaml string, q FindQuery, limit int) ([]FindMatch, int) {
 		} else if len(items) > 0 && items[0].ref == ref {
 			m.Role, m.Name = items[0].role, items[0].name
 		}
+		if hit == nil || hit.ref == "" {
+			m.Controls, m.More = controlsUnder(lines[li+1:], ind)
+		}
 		for i := len(stack) - 2; i >= 0 && m.Ref == ""; i-- {
 			if stack[i].ref != "" {
 				m.Ref, m.Under = stack[i].ref, stack[i].line
@@ -204,6 +217,39 @@ func FindInSnapshot(yaml string, q FindQuery, limit int) ([]FindMatch, int) {
 		out = append(out, m)
 	}
 	return out, total
+}
+
+// controlsUnder lists the lines with refs among the lines that follow a
+// line indented ind and are nested under it, each with the first element of
+// the line that has a ref; at most maxControls, and how many more.
+func controlsUnder(lines []string, ind int) ([]FindMatch, int) {
+	var out []FindMatch
+	more := 0
+	for _, line := range lines {
+		body := strings.TrimSpace(line)
+		if body == "" {
+			continue
+		}
+		if indent(line) <= ind {
+			break
+		}
+		if !refInLineRE.MatchString(body) {
+			continue
+		}
+		if len(out) == maxControls {
+			more++
+			continue
+		}
+		c := FindMatch{Line: body}
+		for _, it := range lineItems(strings.TrimPrefix(body, "- ")) {
+			if it.ref != "" {
+				c.Ref, c.Role, c.Name = it.ref, it.role, it.name
+				break
+			}
+		}
+		out = append(out, c)
+	}
+	return out, more
 }
 
 // PDF prints the page to PDF, backgrounds included, as Chrome prints it for

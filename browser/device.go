@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"go.uber.org/zap"
 )
 
 // Emulation is what a session's pages are made to believe about the device
@@ -246,20 +247,7 @@ func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 		what string
 		f    func(context.Context) error
 	}{
-		{"viewport", func(c context.Context) error {
-			if e.Width == 0 {
-				_, err := chromedp.Call(c, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
-				return err
-			}
-			dsf := e.DeviceScaleFactor
-			if dsf == 0 {
-				dsf = 1
-			}
-			_, err := chromedp.Call(c, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-				Width: int64(e.Width), Height: int64(e.Height), DeviceScaleFactor: dsf, Mobile: e.Mobile,
-				ScreenWidth: int64(e.Width), ScreenHeight: int64(e.Height)})
-			return err
-		}},
+		{"viewport", func(c context.Context) error { return p.setViewport(c, e) }},
 		{"touch", func(c context.Context) error {
 			_, err := chromedp.Call(c, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: e.Touch, MaxTouchPoints: 5})
 			return err
@@ -338,6 +326,60 @@ func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 		const check = () => requestAnimationFrame(() => (innerWidth === %d && Math.abs(devicePixelRatio - %g) < 0.001) ? requestAnimationFrame(() => done(true)) : check());
 		check(); setTimeout(() => done(true), 1000);
 	})`, e.Width, dsf), nil)
+}
+
+// setViewport sets the viewport of e, or the session's default size
+// (Options.Viewport) when e gives none, or the browser's own when neither
+// does.
+func (p *Page) setViewport(c context.Context, e Emulation) error {
+	w, h := e.Width, e.Height
+	if w == 0 {
+		w, h = p.m.opts.Viewport.Width, p.m.opts.Viewport.Height
+	}
+	if w == 0 {
+		_, err := chromedp.Call(c, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
+		return err
+	}
+	dsf := e.DeviceScaleFactor
+	if dsf == 0 {
+		dsf = 1
+	}
+	params := emulation.SetDeviceMetricsOverrideParams{Width: int64(w), Height: int64(h), DeviceScaleFactor: dsf, Mobile: e.Mobile}
+	if e.Width != 0 {
+		// A device's screen is as big as its viewport; the default size
+		// leaves the screen the window's, as Playwright does.
+		params.ScreenWidth, params.ScreenHeight = int64(w), int64(h)
+	}
+	if _, err := chromedp.Call(c, emulation.SetDeviceMetricsOverride, params); err != nil {
+		return err
+	}
+	p.fitWindow(c, w, h)
+	return nil
+}
+
+// windowInsets is more than a window's frame and toolbars take (headless
+// Chrome's 800x600 window shows a 780x493 page).
+var windowInsets = Size{Width: 32, Height: 128}
+
+// fitWindow makes the tab's window at least big enough for a w by h
+// viewport. An emulated viewport bigger than the window's page area is laid
+// out, but the part beyond it is not presented: a click there runs the
+// page's handler, but the page never learns when its result was shown
+// (Event Timing, so INP, reports nothing). Best effort: a remote browser may
+// keep its window as it is (maximized, or its own).
+func (p *Page) fitWindow(c context.Context, w, h int) {
+	win, err := chromedp.Call(c, cdpbrowser.GetWindowForTarget, cdpbrowser.GetWindowForTargetParams{})
+	if err != nil || win.Bounds == nil {
+		return
+	}
+	b := win.Bounds
+	want := cdpbrowser.Bounds{Width: max(b.Width, int64(w+windowInsets.Width)), Height: max(b.Height, int64(h+windowInsets.Height))}
+	if (b.WindowState != "" && b.WindowState != cdpbrowser.WindowStateNormal) || (want.Width == b.Width && want.Height == b.Height) {
+		return
+	}
+	if _, err := chromedp.Call(c, cdpbrowser.SetWindowBounds, cdpbrowser.SetWindowBoundsParams{WindowID: win.WindowID, Bounds: &want}); err != nil {
+		p.log.Debug("fit the window to the viewport", zap.Error(err))
+	}
 }
 
 // isZero says whether nothing is emulated.

@@ -2,6 +2,8 @@ package browser
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -158,5 +160,21 @@ func TestFindInSnapshot(t *testing.T) {
 	}
 	if got, total := FindInSnapshot(yaml, FindQuery{Role: "heading"}, 5); total != 1 || got[0].Name != "Orders" || got[0].Ref != "" {
 		t.Errorf("role heading = %+v, want the heading without a ref of its own", got)
+	}
+	// A container without a ref lists the controls inside it, up to
+	// maxControls, and says how many more; the next container is not its.
+	feed := []string{`- article "Post 1":`, `  - heading "Post 1" [level=2]`, `  - button "Like" [ref=e4]`, `  - list:`}
+	for i := range maxControls + 2 {
+		feed = append(feed, fmt.Sprintf(`    - listitem: link "Tag %d" [ref=e%d]`, i, 10+i))
+	}
+	feed = append(feed, `- article "Post 2":`, `  - button "Like" [ref=e40]`)
+	got, _ = FindInSnapshot(strings.Join(feed, "\n"), FindQuery{Role: "article", Name: "post 1"}, 5)
+	if len(got) != 1 || len(got[0].Controls) != maxControls || got[0].More != 3 ||
+		!reflect.DeepEqual(got[0].Controls[0], FindMatch{Line: `- button "Like" [ref=e4]`, Ref: "e4", Role: "button", Name: "Like"}) ||
+		got[0].Controls[1].Ref != "e10" || got[0].Controls[1].Role != "link" {
+		t.Errorf("a container's controls = %+v", got)
+	}
+	if got, _ := FindInSnapshot(yaml, FindQuery{Role: "button"}, 5); len(got) != 1 || got[0].Controls != nil {
+		t.Errorf("a control lists no controls: %+v", got)
 	}
 }

@@ -42,6 +42,10 @@ func (m *Manager) gridCaps(g *webdriver.Grid) map[string]any {
 	if !m.opts.Headed {
 		args = append(args, "--headless=new")
 	}
+	if v := m.opts.Viewport; v.Width > 0 {
+		// As a local launch: a window that holds the default viewport.
+		args = append(args, fmt.Sprintf("--window-size=%d,%d", v.Width+windowInsets.Width, v.Height+windowInsets.Height))
+	}
 	if (os.Getuid() == 0 && g.Loopback()) || m.opts.NoSandbox {
 		// A chromedriver of this machine starts Chrome as us, and Chrome
 		// refuses to run as root with its sandbox; or the operator turned

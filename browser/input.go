@@ -23,7 +23,7 @@ import (
 // with the frame the element is in.
 func (p *Page) pointOf(ctx context.Context, target string, fn jsFn) (x, y float64, frame cdp.FrameID, err error) {
 	var pt struct{ X, Y float64 }
-	if frame, err = p.actionable(ctx, target, fn, &pt); err != nil {
+	if frame, err = p.actionable(ctx, target, fn, &pt, nextAction()); err != nil {
 		return 0, 0, "", err
 	}
 	if frame != p.frame {

@@ -136,6 +136,11 @@ func (m *Manager) start() (context.Context, error) {
 	if m.opts.Headed {
 		opts = append(opts, chromedp.VisibleWindow)
 	}
+	if v := m.opts.Viewport; v.Width > 0 {
+		// Windows big enough for the default viewport from the start,
+		// which saves fitWindow a call for each session's window.
+		opts = append(opts, chromedp.WindowSize(v.Width+windowInsets.Width, v.Height+windowInsets.Height))
+	}
 	if m.policy().Intercepts() {
 		// Connections go through each context's policy proxy (policy.go);
 		// WebRTC's UDP would not, so it may use only what is proxied.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +54,29 @@ type Options struct {
 	// MaxDownloadBytes bounds the file one download may be (1 GiB): a
 	// larger one is cancelled as it passes the limit and reported.
 	MaxDownloadBytes int64
+	// Viewport is the size in CSS pixels every tab starts with (as
+	// Playwright's default 1280x720), whatever the window's; zero means the
+	// browser's own (headless Chrome's is 780x493). Emulation and
+	// browser_resize change it; an emulation reset comes back to it.
+	Viewport Size
+}
+
+// Size is a width and a height in CSS pixels.
+type Size struct{ Width, Height int }
+
+// ParseSize reads "WxH" (1280x720), each 1 to maxViewport pixels.
+func ParseSize(s string) (Size, error) {
+	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	var z Size
+	var err1, err2 error
+	if ok {
+		z.Width, err1 = strconv.Atoi(w)
+		z.Height, err2 = strconv.Atoi(h)
+	}
+	if !ok || err1 != nil || err2 != nil || z.Width < 1 || z.Height < 1 || z.Width > maxViewport || z.Height > maxViewport {
+		return Size{}, fmt.Errorf("%q: want WIDTHxHEIGHT in CSS pixels, 1 to %d each, e.g. 1280x720", s, maxViewport)
+	}
+	return z, nil
 }
 
 func (o *Options) setDefaults() {

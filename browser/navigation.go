@@ -140,6 +140,9 @@ func (p *Page) Resize(ctx context.Context, width, height int) error {
 	err := p.act(cctx, func(cctx context.Context) error {
 		_, err := chromedp.Call(cctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: int64(width), Height: int64(height), DeviceScaleFactor: 1})
+		if err == nil {
+			p.fitWindow(cctx, width, height)
+		}
 		return err
 	})
 	if err != nil {

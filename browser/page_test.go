@@ -153,11 +153,18 @@ func TestTypeAndClick(t *testing.T) {
 	ctx := context.Background()
 	s := snapshot(t, p, SnapshotOptions{})
 	name := refFor(t, s, "textbox", "Name")
+	// Slowly, keys are pressed one by one at the caret; typing then
+	// replaces what was there.
+	if err := p.Type(ctx, name, "Ad", TypeOptions{Slowly: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Type(ctx, name, "a", TypeOptions{Slowly: true}); err != nil {
+		t.Fatal(err)
+	}
 	if err := p.Type(ctx, name, "Grace", TypeOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	// Typing replaces what was there.
-	if err := p.Type(ctx, name, "Ada", TypeOptions{Slowly: true}); err != nil {
+	if err := p.Type(ctx, name, "Ada", TypeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Click(ctx, "button[type=submit]", ClickOptions{}); err != nil {

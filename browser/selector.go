@@ -156,7 +156,7 @@ func splitChain(sel string) ([]chunk, error) {
 			if ch == quote {
 				quote = 0
 			}
-		case ch == '"' || ch == '\'':
+		case (ch == '"' || ch == '\'') && !textSoFar(sel[start:i]):
 			quote, qpos = ch, i
 		case ch == '/' && i > 0 && sel[i-1] == '=':
 			if end := regexEnd(sel[i:]); end > 0 {
@@ -179,6 +179,17 @@ func splitChain(sel string) ([]chunk, error) {
 	}
 	return out, nil
 }
+
+// textSoFar says whether a part begun as prefix is a text= part with
+// something after its "=": a quote there is text, not the start of a quoted
+// string (text=lo" >> span), as Playwright splits a chain. A quote right
+// after "=" still opens one.
+func textSoFar(prefix string) bool {
+	m := textPrefixRE.FindStringSubmatch(prefix)
+	return m != nil && m[1] != ""
+}
+
+var textPrefixRE = regexp.MustCompile(`^\s*text\s*=([\s\S]*)$`)
 
 func trimChunk(sel string, from, to int) chunk {
 	raw := sel[from:to]

@@ -44,6 +44,10 @@ func TestParseSelector(t *testing.T) {
 		{`form >> text=Go >> nth=-1`, `[{"e":"css","css":[[{"css":"form"}]]},{"e":"text","text":{"m":"lax","v":"Go"}},{"e":"nth","n":-1}]`},
 		{`div >> visible=true`, `[{"e":"css","css":[[{"css":"div"}]]},{"e":"visible","visible":true}]`},
 		{`text="a >> b"`, `[{"e":"text","text":{"m":"exact","v":"a \u003e\u003e b"}}]`},
+		// A quote after some text of an unquoted text= body is text (Playwright).
+		{`text=lo" >> span`, `[{"e":"text","text":{"m":"lax","v":"lo\""}},{"e":"css","css":[[{"css":"span"}]]}]`},
+		{`text=it's`, `[{"e":"text","text":{"m":"lax","v":"it's"}}]`},
+		{`text= foo`, `[{"e":"text","text":{"m":"lax","v":"foo"}}]`},
 	}
 	for _, tc := range tests {
 		s, err := ParseSelector(tc.sel, "data-qa")

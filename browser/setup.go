@@ -54,6 +54,10 @@ func (p *Page) applySetup(ctx context.Context, s pageSetup) error {
 		if err := p.applyEmulation(ctx, s.emulation); err != nil {
 			return err
 		}
+	} else if p.m.opts.Viewport.Width != 0 {
+		if err := p.defaultViewport(ctx); err != nil {
+			return err
+		}
 	}
 	if s.clock != nil {
 		if err := p.installClock(ctx, *s.clock); err != nil {
@@ -62,6 +66,17 @@ func (p *Page) applySetup(ctx context.Context, s pageSetup) error {
 	}
 	if s.netState != "" && s.netState != "online" {
 		return p.applyNetworkState(ctx, s.netState)
+	}
+	return nil
+}
+
+// defaultViewport gives a new tab the default size (Options.Viewport): one
+// call, where applyEmulation would make a dozen.
+func (p *Page) defaultViewport(ctx context.Context) error {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	if err := p.unlessDialog(cctx, func(c context.Context) error { return p.setViewport(c, Emulation{}) }, false); err != nil {
+		return p.ctxError(cctx, err, "set the viewport")
 	}
 	return nil
 }

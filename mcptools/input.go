@@ -53,10 +53,10 @@ func clickTool(d *Deps) Tool {
 // TypeParams are the arguments of browser_type.
 type TypeParams struct {
 	Target  string `json:"target" jsonschema:"Ref or selector of an editable element"`
-	Text    string `json:"text" jsonschema:"Replaces the content"`
+	Text    string `json:"text" jsonschema:"Replaces the content (slowly: typed at the caret)"`
 	Element string `json:"element,omitempty" jsonschema:"Element in words, for messages"`
 	Submit  bool   `json:"submit,omitempty" jsonschema:"Press Enter afterwards"`
-	Slowly  bool   `json:"slowly,omitempty" jsonschema:"One key at a time, for pages that react to keys"`
+	Slowly  bool   `json:"slowly,omitempty" jsonschema:"One key at a time at the caret, keeping the content"`
 	SessionArg
 }
 

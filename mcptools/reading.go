@@ -225,8 +225,10 @@ func findTool(d *Deps) Tool {
 			}
 			var refs = map[string]browser.RefInfo{}
 			for _, m := range matches {
-				if m.Ref != "" && m.Role != "" {
-					refs[m.Ref] = browser.RefInfo{Role: m.Role, Name: m.Name}
+				for _, c := range append([]browser.FindMatch{m}, m.Controls...) {
+					if c.Ref != "" && c.Role != "" {
+						refs[c.Ref] = browser.RefInfo{Role: c.Role, Name: c.Name}
+					}
 				}
 			}
 			s.rememberRefs(refs, false)
@@ -243,6 +245,13 @@ func findTool(d *Deps) Tool {
 					r.resultf("- %s (inside %s)", line, text.Clip(m.Under, 120))
 				} else {
 					r.resultf("- %s", line)
+				}
+				// A container's controls, so that the agent can act in it.
+				for _, c := range m.Controls {
+					r.resultf("  %s", text.Clip(c.Line, 300))
+				}
+				if m.More > 0 {
+					r.resultf("  (and %d more inside)", m.More)
 				}
 			}
 			if total > len(matches) {

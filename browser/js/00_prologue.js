@@ -7,7 +7,7 @@
 //                     -> {yaml, refSeq, refs, token, kind, folds, frames}: see 20_snapshot.js
 //   resolve(ref)      -> Element, or throws an EngineError (ref_not_found, ref_stale)
 //   describe(el)      -> 'button "Create account"'
-//   clickPoint(el)    -> {x, y} | {error, code, final}: a refusal (see refuse below)
+//   clickPoint(el, anyState, action) -> {x, y} | {error, code, final}: a refusal (see refuse below)
 //   prepareFill(el)   -> {ok: true} | {error, code, final}
 //   pageInfo()        -> {url, title}; loadedInfo() -> pageInfo after autofocus (maybe a promise)
 //   one(parts, text)  -> the Element a parsed selector matches (throws element_not_found, not_unique, enter_frame)
@@ -15,7 +15,7 @@
 //   viewRect(el)      -> {x, y, width, height, scrollX, scrollY} in viewport CSS pixels
 //   frameOffset(el)   -> where an iframe's content starts in this frame's viewport
 //   waitText, waitState, waitURL, waitLoad, expect, expectCount, content: see 50_checks.js
-//   actionPoint(el, anyState), hoverPoint(el) -> clickPoint once el is stable (a promise);
+//   actionPoint(el, anyState, action), hoverPoint(el, action) -> clickPoint once el is stable (a promise);
 //   quickPoint(el) -> clickPoint now, unless an animation runs
 //   checkState(el), selectOptions(el, values), sliderState(el, focus), setRange(el, v), fileInputOf(el),
 //   watchDrag(), dragStarted(), labelControl(el): see 45_input.js

@@ -188,7 +188,7 @@
     const node = { role, name, attrs: stateAttrs(el, role), ref: '', pointer: pointer && !INTERACTIVE_ROLES.has(role),
       props: null, children: [], el };
     // Refs before children, so that numbers follow document order.
-    if ((INTERACTIVE_ROLES.has(role) || clicky) && visible && cs.cs.pointerEvents !== 'none') {
+    if ((INTERACTIVE_ROLES.has(role) || clicky || gridCell(el, role)) && visible && cs.cs.pointerEvents !== 'none') {
       const rec = st.trustBoxes && boxSeen.has(el) && refOfElement.get(el);
       if (rec && rec.role === role && rec.name === name && rec.ref.startsWith(st.prefix)) node.ref = rec.ref;
       else {
@@ -240,6 +240,16 @@
       node.name = '';
     }
     out.push(node);
+  }
+
+  // gridCell: a cell of an interactive grid (grid, treegrid), which an
+  // agent clicks, double-clicks to edit or moves through by keys: AG Grid's
+  // cells take focus by script (tabindex=-1), so nothing else marks them.
+  function gridCell(el, role) {
+    if (role === 'gridcell') return true;
+    if (role !== 'columnheader' && role !== 'rowheader') return false;
+    const grid = el.closest('[role=grid],[role=treegrid],table');
+    return !!grid && /^(tree)?grid$/.test(grid.getAttribute('role') || '');
   }
 
   // Merge adjacent text runs (inline flow), drop block markers and blank text.

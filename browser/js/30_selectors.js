@@ -46,7 +46,7 @@
   // (the slotted nodes count for the host's light DOM, once). Nothing in
   // <head> is page text.
   const inHead = (el) => !!(el.ownerDocument.head && el.ownerDocument.head.contains(el));
-  const buttonInput = (el) => el.localName === 'input' && (el.type === 'submit' || el.type === 'button');
+  const buttonInput = (el) => el.localName === 'input' && (el.type === 'submit' || el.type === 'button' || el.type === 'reset');
 
   // The element's normalized text, shadow content included; a button-like
   // input's text is its value.
@@ -146,9 +146,13 @@
     // display: contents has no box for checkVisibility: its own visibility
     // and its nearest boxed ancestor's decide. The options of a <select>
     // have no box either: the select's visibility is theirs (not its
-    // optgroups', as Playwright has it).
+    // optgroups', as Playwright has it), but display: none on the option or
+    // its optgroup still hides it (an option a page took out of the list).
     let box = el;
-    if (el.localName === 'option') box = el.closest('select') || el;
+    if (el.localName === 'option' && el.closest('select')) {
+      box = el.closest('select');
+      for (let n = el; n && n !== box; n = n.parentElement) if (getComputedStyle(n).display === 'none') return true;
+    }
     while (box && getComputedStyle(box).display === 'contents') {
       if (getComputedStyle(box).visibility !== 'visible') return true;
       box = flatParent(box);

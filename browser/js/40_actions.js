@@ -94,35 +94,84 @@
 
   const round = (v) => Math.round(v * 100) / 100;
 
-  // clickPoint(el, anyState): where a click hits el; anyState skips the
-  // enabled check (hovering and dragging work on disabled elements too).
-  function clickPoint(el, anyState) {
+  // clickPoint(el, anyState, action): where a click hits el; anyState
+  // skips the enabled check (hovering and dragging work on disabled
+  // elements too). action numbers the action that asks (its retries ask
+  // again with the same number).
+  //
+  // It scrolls only as far as needed: an element of which a part shows
+  // (and is not covered there) is hit at the centre of that part, with no
+  // scroll at all. A scroll moves the page under the resting pointer: over
+  // a hover-only menu it closes the menu that shows el, the page snaps
+  // back, the menu reopens, and every retry would scroll again. So while
+  // the pointer rests on an ancestor of el (the menu item that opened
+  // it), el is scrolled to the nearest edge, once an action.
+  function clickPoint(el, anyState, action) {
     try {
       if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
       if (!isVisible(el)) return refuse('not_visible', 'not visible');
       if (!anyState && isDisabled(el, roleOf(el))) return refuse('disabled', 'disabled');
-      const vw = window.innerWidth, vh = window.innerHeight;
       const box = el.getBoundingClientRect();
-      if (box.left < 0 || box.top < 0 || box.right > vw || box.bottom > vh) {
-        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      }
-      const r = firstRect(el);
-      if (!r) return refuse('not_visible', 'not visible');
-      // Center of the part of the rect that is inside the viewport.
-      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
-      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
-      if (right <= left || bottom <= top) return refuse('not_visible', 'not visible');
-      const x = (left + right) / 2, y = (top + bottom) / 2;
-      const hit = elementFromPointDeep(x, y);
-      if (!hit) return refuse('not_visible', 'not visible');
-      if (!hitsTarget(hit, el)) return refuse('covered', 'covered by ' + describe(hit));
-      return { x: round(x), y: round(y) };
+      const shown = visiblePart(box);
+      if (!shown) bringIntoView(el, action);
+      let at = pointOn(el);
+      if (at.code === 'covered' && shown && !inViewport(box) && bringIntoView(el, action)) at = pointOn(el);
+      return at;
     } catch (e) {
       return refuse('internal', 'internal: ' + (e && e.message));
     }
   }
 
-  function prepareFill(el) {
+  // visiblePart(r): the part of r inside the viewport, or null.
+  function visiblePart(r) {
+    const left = Math.max(r.left, 0), right = Math.min(r.right, window.innerWidth);
+    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, window.innerHeight);
+    return right > left && bottom > top ? { left, right, top, bottom } : null;
+  }
+
+  // pointOn(el): the centre of the part of el's first box inside the
+  // viewport, if el is what is hit there.
+  function pointOn(el) {
+    const r = firstRect(el);
+    const part = r && visiblePart(r);
+    if (!part) return refuse('not_visible', r ? 'not visible (outside the viewport)' : 'not visible');
+    const x = (part.left + part.right) / 2, y = (part.top + part.bottom) / 2;
+    const hit = elementFromPointDeep(x, y);
+    if (!hit) return refuse('not_visible', 'not visible');
+    if (!hitsTarget(hit, el)) return refuse('covered', 'covered by ' + describe(hit));
+    return { x: round(x), y: round(y) };
+  }
+
+  // bringIntoView scrolls el to the centre (a part of it under a sticky
+  // header is not hit), or to the nearest edge while the pointer rests on
+  // an ancestor of el, and only once in an action then (see clickPoint).
+  // It says whether it scrolled.
+  let scrolledIn = null;
+  function bringIntoView(el, action) {
+    const under = hoveredAncestor(el);
+    if (under && action !== undefined && scrolledIn === action) return false;
+    scrolledIn = action;
+    const at = under ? 'nearest' : 'center';
+    el.scrollIntoView({ block: at, inline: at, behavior: 'instant' });
+    return true;
+  }
+
+  // hoveredAncestor(el): the ancestor of el (in the flat tree) the pointer
+  // rests on, leaving out the document's body and root, which it always
+  // does.
+  function hoveredAncestor(el) {
+    for (let n = el.assignedSlot || el.parentElement || (el.parentNode && el.parentNode.host); n; n = n.assignedSlot || n.parentElement || (n.parentNode && n.parentNode.host) || null) {
+      if (n === n.ownerDocument.body || n === n.ownerDocument.documentElement) break;
+      if (n.matches(':hover')) return n;
+    }
+    return null;
+  }
+
+  // prepareFill(el, atCaret): focus el and select its content, which the
+  // text then replaces; atCaret keeps the caret where it is instead (where
+  // the agent put it in a document), as Playwright's pressSequentially
+  // does: an input focused only now has it at the start.
+  function prepareFill(el, atCaret) {
     try {
       if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
       const tag = el.localName;
@@ -131,6 +180,15 @@
       if ((field && el.disabled) || el.getAttribute('aria-disabled') === 'true') return refuse('disabled', 'disabled');
       if ((field && el.readOnly) || el.getAttribute('aria-readonly') === 'true') return refuse('readonly', 'readonly');
       if (!isVisible(el)) return refuse('not_visible', 'not visible');
+      if (atCaret) {
+        const active = el.getRootNode().activeElement;
+        if (active === el || (el.isContentEditable && active && active.contains(el))) return { ok: true, secret: tag === 'input' && el.type === 'password' };
+        el.focus();
+        if (tag === 'input') {
+          try { el.setSelectionRange(0, 0); } catch (e) { /* a type without a selection */ }
+        }
+        return { ok: true, secret: tag === 'input' && el.type === 'password' };
+      }
       el.focus();
       if (field) {
         el.select();

@@ -17,8 +17,8 @@
   // input lands where the element is, not where it was while sliding in. (A
   // first frame can come at once, with the animation clock where it was.) A
   // promise.
-  async function actionPoint(el, anyState) {
-    const first = clickPoint(el, anyState);
+  async function actionPoint(el, anyState, action) {
+    const first = clickPoint(el, anyState, action);
     if (first.error) return first;
     // One frame always: what the page scheduled for it (a class set in a
     // requestAnimationFrame callback that starts a transition, a script
@@ -31,13 +31,13 @@
     await nextFrame();
     if (!el.isConnected) return refuse('not_attached', 'not attached');
     if (!sameRect(before, el.getBoundingClientRect())) return refuse('not_stable', 'not stable (it is moving)');
-    if (!animating(el)) return clickPoint(el, anyState);
+    if (!animating(el)) return clickPoint(el, anyState, action);
     await nextFrame();
     before = el.getBoundingClientRect();
     await nextFrame();
     if (!el.isConnected) return refuse('not_attached', 'not attached');
     if (!sameRect(before, el.getBoundingClientRect())) return refuse('not_stable', 'not stable (it is moving)');
-    return clickPoint(el, anyState);
+    return clickPoint(el, anyState, action);
   }
 
   // quickPoint(el): where a click would land now, without waiting for a
@@ -55,7 +55,7 @@
   }
 
   // hoverPoint: where to put the pointer over el; disabled elements count.
-  const hoverPoint = (el) => actionPoint(el, true);
+  const hoverPoint = (el, action) => actionPoint(el, true, action);
 
   // watchDrag arms a one-shot dragstart watch in this document; dragStarted
   // then tells whether the pointer moves since started an HTML5 drag that the

@@ -32,6 +32,8 @@ type Config struct {
 	Headed bool
 	// NoSandbox starts Chromium without its sandbox (always so as root).
 	NoSandbox bool
+	// ViewportSize is every tab's size at its start, WxH in CSS pixels.
+	ViewportSize string
 	// ActionTimeout bounds waiting for an element to become actionable.
 	ActionTimeout time.Duration
 	// NavigationTimeout bounds one navigation.
@@ -225,6 +227,8 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.Headed })},
 	{"no-sandbox", "E2E_MCP_NO_SANDBOX", "false", "start Chromium without its sandbox (always so as root): for containers whose seccomp profile forbids user namespaces",
 		boolean(func(c *Config) *bool { return &c.NoSandbox })},
+	{"viewport-size", "E2E_MCP_VIEWPORT_SIZE", "1280x720", "the viewport every tab starts with, WIDTHxHEIGHT in CSS pixels, whatever the window's size (browser_resize and browser_emulate change it)",
+		str(func(c *Config) *string { return &c.ViewportSize })},
 	{"action-timeout", "E2E_MCP_ACTION_TIMEOUT", "5s", "how long an action waits for its element to become actionable",
 		duration(func(c *Config) *time.Duration { return &c.ActionTimeout })},
 	{"navigation-timeout", "E2E_MCP_NAVIGATION_TIMEOUT", "30s", "how long a navigation may take to load",
@@ -399,6 +403,9 @@ func (c *Config) Validate() error {
 	var errs []error
 	if c.ActionTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--action-timeout must be positive, got %s", c.ActionTimeout))
+	}
+	if _, err := browser.ParseSize(c.ViewportSize); err != nil {
+		errs = append(errs, fmt.Errorf("--viewport-size %v", err))
 	}
 	if c.NavigationTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--navigation-timeout must be positive, got %s", c.NavigationTimeout))

@@ -73,6 +73,10 @@ func TestParseConfig(t *testing.T) {
 		{name: "download size", env: map[string]string{"E2E_MCP_MAX_DOWNLOAD_SIZE": "5000000"}, want: func(c *Config) bool { return c.MaxDownloadSize == 5000000 }},
 		{name: "default download size", want: func(c *Config) bool { return c.MaxDownloadSize == 1<<30 }},
 		{name: "no download size", args: []string{"--max-download-size", "0"}, err: "--max-download-size must be at least 1 byte"},
+		{name: "default viewport", want: func(c *Config) bool { return c.ViewportSize == "1280x720" }},
+		{name: "viewport env", env: map[string]string{"E2E_MCP_VIEWPORT_SIZE": "390x844"}, want: func(c *Config) bool { return c.ViewportSize == "390x844" }},
+		{name: "bad viewport", args: []string{"--viewport-size", "1280*720"}, err: `--viewport-size "1280*720": want WIDTHxHEIGHT`},
+		{name: "viewport too big", args: []string{"--viewport-size", "20000x10"}, err: "--viewport-size"},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}

@@ -146,12 +146,13 @@ func configMain(cmd string) func(args []string, stdin io.Reader, stdout, stderr 
 }
 
 func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
-	policy, _ := cfg.policy()       // checked by Validate
-	endpoints, _ := cfg.endpoints() // checked by Validate
-	grids, _ := cfg.grids()         // checked by Validate
+	policy, _ := cfg.policy()                          // checked by Validate
+	endpoints, _ := cfg.endpoints()                    // checked by Validate
+	grids, _ := cfg.grids()                            // checked by Validate
+	viewport, _ := browser.ParseSize(cfg.ViewportSize) // checked by Validate
 	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
-		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize}
+		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize, Viewport: viewport}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or

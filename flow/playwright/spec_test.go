@@ -96,7 +96,7 @@ func TestConvert_Steps(t *testing.T) {
 				"await page.locator('#a').dblclick({ button: 'right', modifiers: ['Shift'] });"}, ""},
 		{"type", "  - type: {target: '#n', text: Ada, submit: true}\n  - fill: {target: '#m', text: \"x\", slowly: true}\n",
 			[]string{"await page.locator('#n').fill('Ada');", "await page.locator('#n').press('Enter');",
-				"await page.locator('#m').clear();", "await page.locator('#m').pressSequentially('x');"}, ""},
+				"await page.locator('#m').pressSequentially('x');"}, ""},
 		{"secret", "  - type: {target: '#pw', text: '${E2E_SECRET_1}'}\n",
 			[]string{"await page.locator('#pw').fill(env('E2E_SECRET_1'));"}, ""},
 		{"fill_form", "  - fill_form: {fields: [{target: '#a', type: textbox, value: v}, {target: '#b', type: checkbox, value: 'true'}, {target: '#c', type: combobox, value: Red}, {target: '#d', type: slider, value: '7'}]}\n",

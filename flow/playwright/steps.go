@@ -137,7 +137,7 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		}
 		text := w.text(a["text"])
 		if boolean(a, "slowly") {
-			w.line("await %s.clear();", l)
+			// At the caret, keeping the content, as the step did.
 			w.line("await %s.pressSequentially(%s);", l, text)
 		} else {
 			w.line("await %s.fill(%s);", l, text)

@@ -21,7 +21,7 @@ var verbs = []verb{
 	{"click", "<target>", "click an element", ""},
 	{"dblclick", "<target>", "double-click an element", ""},
 	{"fill", "<target> <text>", "replace a field's text", ""},
-	{"type", "<target> <text>", "type text into a field key by key", ""},
+	{"type", "<target> <text>", "type text into a field key by key, at its caret", ""},
 	{"press", "<key>", "press a key: Enter, Tab, Control+a", ""},
 	{"hover", "<target>", "move the mouse over an element", ""},
 	{"check", "<target>", "check a checkbox or radio button", ""},
