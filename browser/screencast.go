@@ -47,6 +47,13 @@ type CastOptions struct {
 	// Format is "jpeg" (default) or "png"; Quality the JPEG's (0: 90).
 	Format  string
 	Quality int
+	// FPS bounds how many frames a second Chrome sends (0: as it paints):
+	// each frame is acknowledged no sooner than 1/FPS after the one
+	// before, and Chrome keeps the newest picture meanwhile and sends it
+	// on the acknowledgement (sendLastFrame), so the last change is never
+	// lost. Encoding every frame of a 60 Hz animation costs the browser a
+	// core: actions slowed by half.
+	FPS int
 }
 
 // castSpec is a session's screencast: what it asks for and who gets the
@@ -100,7 +107,7 @@ func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) e
 	}
 	c.on, c.wake, c.stop, c.done = true, make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
 	c.mu.Unlock()
-	go p.castLoop(sink)
+	go p.castLoop(sink, o.FPS)
 	q := int64(90)
 	if o.Quality > 0 && o.Quality <= 100 {
 		q = int64(o.Quality)
@@ -110,6 +117,9 @@ func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) e
 		params.Format, params.Quality = page.StartScreencastFormatPng, nil
 	}
 	params.MaxWidth, params.MaxHeight = int64(o.MaxWidth), int64(o.MaxHeight)
+	if o.FPS > 0 {
+		params.MaxFramesInFlight, params.SendLastFrame = 1, new(true)
+	}
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	if _, err := chromedp.Call(cctx, page.StartScreencast, params); err != nil {
@@ -150,10 +160,15 @@ func (p *Page) endCast() bool {
 
 // castLoop acknowledges the frames the read loop kept and hands the newest
 // to sink, until the cast stops or the tab goes.
-func (p *Page) castLoop(sink func(Frame)) {
+func (p *Page) castLoop(sink func(Frame), fps int) {
 	c := &p.cast
 	defer close(c.done)
 	tab := string(p.main.target)
+	var gap time.Duration
+	if fps > 0 {
+		gap = time.Second / time.Duration(fps)
+	}
+	var acked time.Time
 	for {
 		select {
 		case <-c.wake:
@@ -162,10 +177,20 @@ func (p *Page) castLoop(sink func(Frame)) {
 		case <-p.ctx.Done():
 			return
 		}
+		if wait := gap - time.Since(acked); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-c.stop:
+				return
+			case <-p.ctx.Done():
+				return
+			}
+		}
 		c.mu.Lock()
 		e, at, acks := c.newest, c.at, c.acks
 		c.newest, c.acks = nil, nil
 		c.mu.Unlock()
+		acked = time.Now()
 		for _, id := range acks {
 			ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 			_, err := chromedp.Call(ctx, page.ScreencastFrameAck, page.ScreencastFrameAckParams{SessionID: id})

@@ -37,10 +37,13 @@ const (
 	// CapReport: session_report, and a small screenshot after each action
 	// for it.
 	CapReport = "report"
+	// CapVideo: a video of the session, with chapters and action
+	// overlays (Playwright MCP's video tools).
+	CapVideo = "video"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapAudit, CapEmulation, CapNetwork, CapPDF, CapReport, CapStorage, CapTime, CapVision}
+var CapGroups = []string{CapAudit, CapEmulation, CapNetwork, CapPDF, CapReport, CapStorage, CapTime, CapVideo, CapVision}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

@@ -142,6 +142,9 @@ type Deps struct {
 	// report group is on, or `run --report` asks. ReportShots: they keep
 	// a small screenshot after each action too.
 	Reports, ReportShots bool
+	// Videos, when set, has every session record a video (--save-video,
+	// `run --video`; video.go).
+	Videos *VideoDefaults
 }
 
 // browserDefaults are the options of a whole-page snapshot.
@@ -189,6 +192,9 @@ func Inventory(d *Deps) []Tool {
 	}
 	for _, t := range visionTools(d) {
 		tools = append(tools, inCap(CapVision, t))
+	}
+	for _, t := range videoTools(d) {
+		tools = append(tools, inCap(CapVideo, t))
 	}
 	return tools
 }
@@ -274,7 +280,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		}
 		var req mcp.CallToolRequest
 		req.Params.Name, req.Params.Arguments = name, raw
-		return recorded(name, fn)(ctx, s, req, args)
+		return filmed(d, name, toolset, recorded(name, fn))(ctx, s, req, args)
 	}
 	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check, Step: step}
 }

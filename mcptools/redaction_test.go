@@ -38,6 +38,10 @@ var writerTable = map[string]string{
 	"mcptools.networkRequestTool: write":                  "not ours to mask: the response body the agent asked to save",
 	"mcptools.exportPlaywright: playwright.Export":        "Playwright spec: made of the recorded steps (flowArgs)",
 	"mcptools.exportPlaywright: write":                    "Playwright spec: what Export wrote",
+	"mcptools.outputFile.write: create":                   "the one file writer: what each write above hands it",
+	"mcptools.WriteUserFile: create":                      "the one file writer: what each WriteUserFile above hands it",
+	"mcptools.Deps.moveDownload: create":                  "not ours to mask: the file the page downloaded",
+	"mcptools.Session.finishVideo: create":                "video: captions and chapter cards masked with the session's private set (Session.caption never holds typed text); password fields as the page shows them",
 	"main.runner.runFlow: write":                          "run report: reporter.write, rendered by mcptools.renderReport",
 	"main.reporter.write: mcptools.WriteUserFile":         "run report: as above",
 	"main.saveArtifacts: mcptools.WriteUserFile":          "artifacts: the failure's text masked in runFlow (the run's set), images",
@@ -61,7 +65,7 @@ var writerTable = map[string]string{
 // sinks are the calls that write out: a file, a report, a flow, a spec, a
 // JUnit document, the client's log. A call counts when its function (or
 // method) has one of these names.
-var sinks = []string{"clientLog", "write", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
+var sinks = []string{"clientLog", "write", "create", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
 	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile",
 	"SendLogMessageToSpecificClient", "SendLogMessageToClient", "SendNotificationToClient", "SendNotificationToSpecificClient"}
 

@@ -87,6 +87,12 @@ type Session struct {
 	// its flow step records when the call named none.
 	lastBaseline string
 	steps        stepLog // every call, for the session's report (steplog.go)
+	// video is the session's recording, if any; overlays what
+	// browser_video_show_actions asked for; videoDone says the automatic
+	// recording (VideoDefaults) was started once (video.go).
+	video     *sessionVideo
+	overlays  *actionOverlays
+	videoDone bool
 	lastUsed     time.Time
 	closed       bool
 }
@@ -338,6 +344,7 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
 		s.dev = nil
 		s.hasDev.Store(false)
 	}
+	s.endVideo(ctx, log)
 	s.closePage()
 	s.closed = true
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"image"
-	"image/png"
 	"io"
 	"os"
 	"time"
@@ -21,40 +20,42 @@ import (
 // browser plays it in <img>, and so do GitHub's README and pull request views.
 //
 // The encoder keeps each frame as the smallest rectangle that changed since
-// the frame before (dispose op none, blend op source), so a page where only a
-// spinner turns costs the spinner's box a frame. image/png encodes each
-// rectangle; the encoder takes its IDAT data out and renumbers it as fdAT.
-// Frames are written to a temp file as they come (a session may run for an
-// hour); acTL, which must come before them and holds their count, is written
-// when the file is read out.
+// the frame before, its unchanged pixels transparent and drawn over what
+// is there (dispose op none, blend op over): a page where only a spinner
+// turns costs the spinner's box a frame, and an action's caption in a corner
+// with its target's box in the middle costs the two, not the screen between
+// them (the transparent runs compress to almost nothing). So every frame is
+// 8-bit RGBA; pngRows filters and compresses the scanlines. Frames are
+// written to a temp file as they come (a session may run for an hour); acTL,
+// which must come before them and holds their count, is written when the
+// file is read out.
+//
+// Browsers play a frame of 10 ms or less for 100 ms (as they do GIFs), so a
+// frame that comes less than minDelay after the one before replaces it.
 
 var pngSignature = []byte("\x89PNG\r\n\x1a\n")
 
-// maxDelay is the longest an fcTL delay can say in milliseconds (16 bits).
-const maxDelay = 65535 * time.Millisecond
+// maxDelay is the longest an fcTL delay can say in milliseconds (16 bits);
+// minDelay the shortest a frame may last and play as it says.
+const (
+	maxDelay = 65535 * time.Millisecond
+	minDelay = 20 * time.Millisecond
+)
 
 // apngWriter writes the frames of one animation, of one size.
 type apngWriter struct {
 	w, h   int
-	enc    png.Encoder
 	body   *os.File      // the chunks after acTL, as written
 	size   int64         // bytes in body
 	seq    uint32        // the next chunk sequence number (fcTL and fdAT share it)
 	count  int           // frames written
 	played time.Duration // the delays written, added up
-	ihdr   []byte        // the IHDR chunk's data, from the first frame
-	prev   *image.RGBA
+	prev   *image.RGBA   // the picture as the frames written leave it
 	// pending is the last frame added: its delay is known only when the
 	// next one comes, and its fcTL goes before its data.
-	pending *pendingFrame
-	buf     bytes.Buffer
-}
-
-// pendingFrame is a frame whose delay is not known yet.
-type pendingFrame struct {
-	rect image.Rectangle
-	data []byte // the zlib stream of its scanlines
-	at   time.Duration
+	pending *image.RGBA
+	at      time.Duration // when pending shows
+	rows    pngRows
 }
 
 // newAPNGWriter makes a writer of w x h frames whose body goes to a temp
@@ -70,72 +71,85 @@ func newAPNGWriter(w, h int, dir string) (*apngWriter, error) {
 		return nil, fmt.Errorf("video temp file: %w", err)
 	}
 	_ = os.Remove(f.Name()) // fails on Windows while open: close removes it there
-	a := &apngWriter{w: w, h: h, body: f, enc: png.Encoder{CompressionLevel: png.BestSpeed}}
-	return a, nil
+	return &apngWriter{w: w, h: h, body: f}, nil
 }
 
 // add adds a frame shown from at (since the video's start) until the next
-// frame's at. img must be w x h and opaque; it is compared with the frame
-// before and only what changed is kept. It reports whether a frame was
-// added (an image that changed nothing adds none).
+// frame's at. img must be w x h and opaque, and the writer keeps it: the
+// caller must not change it after. It reports whether the picture changed
+// (a picture that changes nothing adds no frame).
 func (a *apngWriter) add(img *image.RGBA, at time.Duration) (bool, error) {
 	if img.Rect.Dx() != a.w || img.Rect.Dy() != a.h {
 		return false, fmt.Errorf("frame is %dx%d, the video %dx%d", img.Rect.Dx(), img.Rect.Dy(), a.w, a.h)
 	}
-	rect := img.Rect
-	if a.prev != nil {
-		rect = changed(a.prev, img)
-		if rect.Empty() {
-			return false, nil
-		}
+	last := a.pending
+	if last == nil {
+		last = a.prev
 	}
-	data, err := a.encodeRect(img, rect)
-	if err != nil {
-		return false, err
+	if last != nil && changed(last, img).Empty() {
+		return false, nil
+	}
+	if a.pending != nil && at-a.at < minDelay && a.count > 0 {
+		// Too soon to play as a frame of its own: it replaces the one
+		// before, which never showed for long.
+		a.pending = img
+		return true, nil
 	}
 	if err := a.flush(at); err != nil {
 		return false, err
 	}
-	a.pending = &pendingFrame{rect: rect.Sub(img.Rect.Min), data: data, at: at}
-	if a.prev == nil {
-		a.prev = image.NewRGBA(img.Rect)
-	}
-	copyRect(a.prev, img, rect)
+	a.pending, a.at = img, at
 	return true, nil
 }
 
 // flush writes the pending frame, now that it is known to last until at.
 func (a *apngWriter) flush(at time.Duration) error {
-	p := a.pending
-	if p == nil {
+	img := a.pending
+	if img == nil {
 		return nil
 	}
 	a.pending = nil
-	delay := min(max(at-p.at, time.Millisecond), maxDelay).Truncate(time.Millisecond)
-	a.played += delay
-	if err := a.chunk("fcTL", fcTL(a.nextSeq(), p.rect, delay)); err != nil {
+	first := a.prev == nil
+	r := img.Rect
+	if !first {
+		r = changed(a.prev, img)
+		if r.Empty() {
+			return nil // it came back to what was shown
+		}
+	}
+	data, err := a.rows.encode(img, a.prev, r)
+	if err != nil {
 		return err
 	}
-	first := a.count == 0
+	delay := min(max(at-a.at, minDelay), maxDelay).Truncate(time.Millisecond)
+	a.played += delay
+	blend := byte(1) // over: unchanged pixels are transparent
+	if first {
+		blend = 0
+	}
+	if err := a.chunk("fcTL", fcTL(a.nextSeq(), r.Sub(img.Rect.Min), delay, blend)); err != nil {
+		return err
+	}
 	a.count++
-	// image/png writes IDAT chunks of at most 32 KB or so; the same
-	// sizes serve fdAT (each is a sequence number and its part of the
-	// stream).
 	const part = 1 << 16
-	for off := 0; off < len(p.data); off += part {
-		end := min(off+part, len(p.data))
+	for off := 0; off < len(data); off += part {
+		end := min(off+part, len(data))
 		if first {
-			if err := a.chunk("IDAT", p.data[off:end]); err != nil {
+			if err := a.chunk("IDAT", data[off:end]); err != nil {
 				return err
 			}
 			continue
 		}
 		b := make([]byte, 4, 4+end-off)
 		binary.BigEndian.PutUint32(b, a.nextSeq())
-		if err := a.chunk("fdAT", append(b, p.data[off:end]...)); err != nil {
+		if err := a.chunk("fdAT", append(b, data[off:end]...)); err != nil {
 			return err
 		}
 	}
+	if first {
+		a.prev = image.NewRGBA(img.Rect)
+	}
+	copyRect(a.prev, img, r)
 	return nil
 }
 
@@ -163,8 +177,8 @@ func chunkBytes(typ string, data []byte) []byte {
 
 // fcTL is a frame control chunk's data: the frame's place, its delay, and
 // ops that leave what it covers as it drew it (dispose none) and draw it
-// as it is, alpha and all (blend source).
-func fcTL(seq uint32, r image.Rectangle, delay time.Duration) []byte {
+// as it is (blend 0, source) or over what is there (1, over).
+func fcTL(seq uint32, r image.Rectangle, delay time.Duration, blend byte) []byte {
 	b := make([]byte, 0, 26)
 	b = binary.BigEndian.AppendUint32(b, seq)
 	b = binary.BigEndian.AppendUint32(b, uint32(r.Dx()))
@@ -173,38 +187,7 @@ func fcTL(seq uint32, r image.Rectangle, delay time.Duration) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(r.Min.Y))
 	b = binary.BigEndian.AppendUint16(b, uint16(delay/time.Millisecond))
 	b = binary.BigEndian.AppendUint16(b, 1000)
-	return append(b, 0, 0) // dispose none, blend source
-}
-
-// encodeRect is the zlib stream of img's pixels in r, as image/png writes
-// it: the data of its IDAT chunks. The first frame's IHDR is kept for the
-// file's header.
-func (a *apngWriter) encodeRect(img *image.RGBA, r image.Rectangle) ([]byte, error) {
-	a.buf.Reset()
-	if err := a.enc.Encode(&a.buf, img.SubImage(r)); err != nil {
-		return nil, err
-	}
-	chunks, err := readChunks(a.buf.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	var data []byte
-	for _, c := range chunks {
-		switch c.typ {
-		case "IHDR":
-			// Every frame must have the file's colour type: an opaque
-			// RGBA image is written as 8-bit RGB (2).
-			if len(c.data) != 13 || c.data[8] != 8 || c.data[9] != 2 {
-				return nil, errors.New("a video frame must be opaque RGB")
-			}
-			if a.ihdr == nil {
-				a.ihdr = append([]byte(nil), c.data...)
-			}
-		case "IDAT":
-			data = append(data, c.data...)
-		}
-	}
-	return data, nil
+	return append(b, 0, blend) // dispose none
 }
 
 // finish writes the last frame, lasting last, and returns the whole file:
@@ -215,15 +198,15 @@ func (a *apngWriter) finish(last time.Duration) (io.Reader, int64, error) {
 		return nil, 0, ErrNoFrames
 	}
 	if a.pending != nil {
-		if err := a.flush(a.pending.at + max(last, time.Millisecond)); err != nil {
+		if err := a.flush(a.at + max(last, minDelay)); err != nil {
 			return nil, 0, err
 		}
 	}
 	var head bytes.Buffer
 	head.Write(pngSignature)
-	ihdr := a.ihdr
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(a.w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(a.h))
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(a.w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(a.h))
+	ihdr = append(ihdr, 8, 6, 0, 0, 0) // 8-bit RGBA, deflate, adaptive filters, no interlace
 	head.Write(chunkBytes("IHDR", ihdr))
 	actl := binary.BigEndian.AppendUint32(nil, uint32(a.count))
 	actl = binary.BigEndian.AppendUint32(actl, 0) // loop

@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -89,9 +88,36 @@ func TestAPNGRoundTrip(t *testing.T) {
 	if anim.Duration() != 750*time.Millisecond || anim.At(500*time.Millisecond) != 2 {
 		t.Errorf("duration %v, frame at 500 ms %d", anim.Duration(), anim.At(500*time.Millisecond))
 	}
-	a.close()
-	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
-		t.Fatal("unexpected")
+}
+
+// TestAPNGTooSoon: a frame less than minDelay after the one before
+// replaces it (browsers would play it for 100 ms).
+func TestAPNGTooSoon(t *testing.T) {
+	a, err := newAPNGWriter(8, 8, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	red, green, blue := solid(8, 8, color.RGBA{255, 0, 0, 255}), solid(8, 8, color.RGBA{0, 255, 0, 255}), solid(8, 8, color.RGBA{0, 0, 255, 255})
+	for _, s := range []struct {
+		img *image.RGBA
+		ms  int
+	}{{red, 0}, {green, 100}, {blue, 105}} {
+		if _, err := a.add(s.img, time.Duration(s.ms)*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, _, err := a.finish(50 * time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r)
+	anim, err := DecodeAPNG(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(anim.Frames) != 2 || anim.Frames[0].Delay != 100*time.Millisecond || anim.Image(1).RGBAAt(0, 0) != (color.RGBA{0, 0, 255, 255}) {
+		t.Errorf("%d frames; first lasts %v; the second is %v", len(anim.Frames), anim.Frames[0].Delay, anim.Image(len(anim.Frames)-1).RGBAAt(0, 0))
 	}
 }
 

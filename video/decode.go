@@ -14,7 +14,7 @@ import (
 // Animation is an animated PNG decoded: each frame as the whole picture it
 // shows, and for how long. The tests (and `make bench`) read our videos
 // with it; it reads what the encoder writes and the ops of the format it
-// uses (dispose none, blend source), and refuses others.
+// uses (dispose none; blend source or over), and refuses others.
 type Animation struct {
 	Width, Height int
 	Frames        []DecodedFrame
@@ -26,6 +26,7 @@ type Animation struct {
 type DecodedFrame struct {
 	Rect  image.Rectangle // the part this frame draws
 	Patch image.Image     // what it draws there
+	Over  bool            // drawn over what is there (else replacing it)
 	Delay time.Duration
 }
 
@@ -34,7 +35,11 @@ type DecodedFrame struct {
 func (a *Animation) Image(i int) *image.RGBA {
 	canvas := image.NewRGBA(image.Rect(0, 0, a.Width, a.Height))
 	for _, f := range a.Frames[:i+1] {
-		draw.Draw(canvas, f.Rect, f.Patch, f.Patch.Bounds().Min, draw.Src)
+		op := draw.Src
+		if f.Over {
+			op = draw.Over
+		}
+		draw.Draw(canvas, f.Rect, f.Patch, f.Patch.Bounds().Min, op)
 	}
 	return canvas
 }
@@ -86,7 +91,7 @@ func DecodeAPNG(b []byte) (*Animation, error) {
 		if !f.Rect.In(image.Rect(0, 0, a.Width, a.Height)) {
 			return fmt.Errorf("frame %d is outside the image", len(a.Frames))
 		}
-		a.Frames = append(a.Frames, DecodedFrame{Patch: f.img, Rect: f.Rect, Delay: f.delay})
+		a.Frames = append(a.Frames, DecodedFrame{Patch: f.img, Rect: f.Rect, Over: f.over, Delay: f.delay})
 		ctl, data = nil, nil
 		return nil
 	}
@@ -139,6 +144,7 @@ func DecodeAPNG(b []byte) (*Animation, error) {
 type rawFrame struct {
 	img   image.Image
 	Rect  image.Rectangle
+	over  bool
 	delay time.Duration
 }
 
@@ -148,8 +154,8 @@ func decodeFrame(ihdr, ctl, data []byte) (rawFrame, error) {
 	w, h := binary.BigEndian.Uint32(ctl[4:]), binary.BigEndian.Uint32(ctl[8:])
 	x, y := binary.BigEndian.Uint32(ctl[12:]), binary.BigEndian.Uint32(ctl[16:])
 	num, den := binary.BigEndian.Uint16(ctl[20:]), binary.BigEndian.Uint16(ctl[22:])
-	if ctl[24] != 0 || ctl[25] != 0 {
-		return rawFrame{}, fmt.Errorf("dispose op %d, blend op %d: only none and source are read", ctl[24], ctl[25])
+	if ctl[24] != 0 || ctl[25] > 1 {
+		return rawFrame{}, fmt.Errorf("dispose op %d, blend op %d: only dispose none is read", ctl[24], ctl[25])
 	}
 	if den == 0 {
 		den = 100
@@ -167,5 +173,5 @@ func decodeFrame(ihdr, ctl, data []byte) (rawFrame, error) {
 		return rawFrame{}, err
 	}
 	r := image.Rect(int(x), int(y), int(x+w), int(y+h))
-	return rawFrame{img: img, Rect: r, delay: time.Duration(num) * time.Second / time.Duration(den)}, nil
+	return rawFrame{img: img, Rect: r, over: ctl[25] == 1, delay: time.Duration(num) * time.Second / time.Duration(den)}, nil
 }

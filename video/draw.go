@@ -182,14 +182,19 @@ func label(dst *image.RGBA, s, position string, size, margin int, bg, fg color.R
 }
 
 // pointer draws an arrow pointer with its tip at (x, y), size pixels tall.
+// It is rasterized in its own small box, not across the picture.
 func pointer(dst *image.RGBA, x, y float32, size float32) {
 	// The arrow as a unit outline, tip at (0, 0), scaled.
 	shape := [][2]float32{{0, 0}, {0, 1}, {0.25, 0.78}, {0.42, 1.12}, {0.56, 1.05}, {0.4, 0.72}, {0.72, 0.72}}
+	edge := max(size/12, 1.5)
+	box := image.Rect(int(x-2*edge)-1, int(y-2*edge)-1, int(x+size+2*edge)+2, int(y+1.2*size+2*edge)+2).Intersect(dst.Rect)
+	if box.Empty() {
+		return
+	}
 	draw := func(scale float32, dx, dy float32, c color.RGBA) {
-		b := dst.Rect
-		z := vector.NewRasterizer(b.Dx(), b.Dy())
+		z := vector.NewRasterizer(box.Dx(), box.Dy())
 		for i, p := range shape {
-			px, py := x-float32(b.Min.X)+dx+p[0]*scale, y-float32(b.Min.Y)+dy+p[1]*scale
+			px, py := x-float32(box.Min.X)+dx+p[0]*scale, y-float32(box.Min.Y)+dy+p[1]*scale
 			if i == 0 {
 				z.MoveTo(px, py)
 			} else {
@@ -197,9 +202,8 @@ func pointer(dst *image.RGBA, x, y float32, size float32) {
 			}
 		}
 		z.ClosePath()
-		z.Draw(dst, b, image.NewUniform(c), image.Point{})
+		z.Draw(dst, box, image.NewUniform(c), image.Point{})
 	}
-	edge := max(size/12, 1.5)
 	draw(size+2*edge, -edge*0.6, -edge, black)
 	draw(size, 0, 0, white)
 }

@@ -1,0 +1,136 @@
+package video
+
+import (
+	"bytes"
+	"compress/zlib"
+	"image"
+)
+
+// pngRows writes the image data of a PNG frame: 8-bit RGBA scanlines, each
+// with the filter that makes it smallest by the usual measure (the least
+// sum of absolute differences, as libpng and image/png choose), deflated.
+// A pixel that did not change since the picture before is fully
+// transparent, so that the frame, drawn over, leaves it as it was. Its
+// buffers are reused from frame to frame.
+type pngRows struct {
+	cur, prior []byte
+	try        [5][]byte
+	out        bytes.Buffer
+	z          *zlib.Writer
+}
+
+// encode is the zlib stream of img's pixels in r; where before (nil for the
+// first frame) has the same pixel, a transparent one.
+func (p *pngRows) encode(img, before *image.RGBA, r image.Rectangle) ([]byte, error) {
+	n := r.Dx() * 4
+	p.cur, p.prior = grow(p.cur, n), grow(p.prior, n)
+	clear(p.prior)
+	for i := range p.try {
+		p.try[i] = grow(p.try[i], n+1)
+	}
+	p.out.Reset()
+	if p.z == nil {
+		var err error
+		if p.z, err = zlib.NewWriterLevel(&p.out, zlib.BestSpeed); err != nil {
+			return nil, err
+		}
+	} else {
+		p.z.Reset(&p.out)
+	}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)]
+		copy(p.cur, row)
+		if before != nil {
+			was := before.Pix[before.PixOffset(r.Min.X, y):before.PixOffset(r.Max.X, y)]
+			for i := 0; i < n; i += 4 {
+				if p.cur[i] == was[i] && p.cur[i+1] == was[i+1] && p.cur[i+2] == was[i+2] && p.cur[i+3] == was[i+3] {
+					p.cur[i], p.cur[i+1], p.cur[i+2], p.cur[i+3] = 0, 0, 0, 0
+				}
+			}
+		}
+		if _, err := p.z.Write(p.filter()); err != nil {
+			return nil, err
+		}
+		p.cur, p.prior = p.prior, p.cur
+	}
+	if err := p.z.Close(); err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), p.out.Bytes()...), nil
+}
+
+// filter is the current row filtered the best of the five ways, its
+// filter type first.
+func (p *pngRows) filter() []byte {
+	cur, prior := p.cur, p.prior
+	const bpp = 4
+	best, bestSum := 0, -1
+	for f := range 5 {
+		out := p.try[f]
+		out[0] = byte(f)
+		d := out[1:]
+		sum := 0
+		for i := range cur {
+			var a, b, c byte
+			if i >= bpp {
+				a, c = cur[i-bpp], prior[i-bpp]
+			}
+			b = prior[i]
+			var v byte
+			switch f {
+			case 0:
+				v = cur[i]
+			case 1:
+				v = cur[i] - a
+			case 2:
+				v = cur[i] - b
+			case 3:
+				v = cur[i] - byte((int(a)+int(b))/2)
+			case 4:
+				v = cur[i] - paeth(a, b, c)
+			}
+			d[i] = v
+			sum += abs8(v)
+			if bestSum >= 0 && sum >= bestSum {
+				break
+			}
+		}
+		if bestSum < 0 || sum < bestSum {
+			best, bestSum = f, sum
+		}
+	}
+	return p.try[best]
+}
+
+func abs8(v byte) int {
+	if v < 128 {
+		return int(v)
+	}
+	return 256 - int(v)
+}
+
+func paeth(a, b, c byte) byte {
+	p := int(a) + int(b) - int(c)
+	pa, pb, pc := iabs(p-int(a)), iabs(p-int(b)), iabs(p-int(c))
+	if pa <= pb && pa <= pc {
+		return a
+	}
+	if pb <= pc {
+		return b
+	}
+	return c
+}
+
+func iabs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
