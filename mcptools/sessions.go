@@ -93,8 +93,8 @@ type Session struct {
 	video     *sessionVideo
 	overlays  *actionOverlays
 	videoDone bool
-	lastUsed     time.Time
-	closed       bool
+	lastUsed  time.Time
+	closed    bool
 }
 
 // runningCall is the call that holds a session.

@@ -175,13 +175,15 @@ func (s *Session) reportShot(ctx context.Context) []byte {
 type ReportInfo struct {
 	Title, Status, Summary string
 	Meta                   []report.KV
+	// Video is the session's video beside the report (run --video).
+	Video *report.Video
 }
 
 // buildReport turns the session's step log and logs into a report.
 func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 	r := report.Report{Title: info.Title, Status: info.Status, Summary: info.Summary, Generated: time.Now(),
 		Meta:         append([]report.KV{{Key: "session", Value: s.ID}, {Key: "started", Value: s.Created.UTC().Format("2006-01-02 15:04:05 UTC")}}, info.Meta...),
-		DroppedSteps: s.steps.dropped}
+		DroppedSteps: s.steps.dropped, Video: info.Video}
 	if r.Title == "" {
 		r.Title = "e2e-mcp session " + s.ID
 	}

@@ -2,9 +2,9 @@ package mcptools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"encoding/json"
 	"regexp"
 	"strings"
 	"time"
@@ -176,8 +176,19 @@ func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps i
 		rec.Close()
 		return err
 	}
+	// The answer says the recording runs once it has the page: Chrome
+	// sends a first picture as the screencast starts.
+	select {
+	case <-rec.Started():
+	case <-time.After(firstFrameWait):
+	case <-ctx.Done():
+	}
 	return nil
 }
+
+// firstFrameWait bounds how long starting a video waits for its first
+// frame (a page that never paints has none).
+const firstFrameWait = 2 * time.Second
 
 // castVideo points the session's browser context's screencast at its
 // recording, when it records and the context is new (the first, or one
@@ -226,7 +237,12 @@ func stopVideoTool(d *Deps) Tool {
 			r.set("path", path)
 			r.set("bytes", st.Bytes)
 			r.set("frames", st.Frames)
+			r.set("width", st.Width)
+			r.set("height", st.Height)
 			r.set("durationMs", st.Duration.Milliseconds())
+			r.set("sessionMs", st.Session.Milliseconds())
+			r.set("idleCutMs", st.IdleCut.Milliseconds())
+			r.set("chaptersMs", st.Chapters.Milliseconds())
 			return r.build(), nil
 		})
 }

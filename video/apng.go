@@ -169,7 +169,7 @@ func (a *apngWriter) chunk(typ string, data []byte) error {
 // chunkBytes is a PNG chunk: length, type, data, CRC of type and data.
 func chunkBytes(typ string, data []byte) []byte {
 	b := make([]byte, 8, 12+len(data))
-	binary.BigEndian.PutUint32(b, uint32(len(data)))
+	binary.BigEndian.PutUint32(b, uint32(len(data))) //nolint:gosec // a chunk we write holds at most 64 KB (flush splits the data)
 	copy(b[4:], typ)
 	b = append(b, data...)
 	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[4:]))
@@ -181,11 +181,12 @@ func chunkBytes(typ string, data []byte) []byte {
 func fcTL(seq uint32, r image.Rectangle, delay time.Duration, blend byte) []byte {
 	b := make([]byte, 0, 26)
 	b = binary.BigEndian.AppendUint32(b, seq)
-	b = binary.BigEndian.AppendUint32(b, uint32(r.Dx()))
-	b = binary.BigEndian.AppendUint32(b, uint32(r.Dy()))
-	b = binary.BigEndian.AppendUint32(b, uint32(r.Min.X))
-	b = binary.BigEndian.AppendUint32(b, uint32(r.Min.Y))
-	b = binary.BigEndian.AppendUint16(b, uint16(delay/time.Millisecond))
+	// The rectangle is inside the video (each side at most 16384, as
+	// newAPNGWriter checks) and the delay at most maxDelay (65535 ms).
+	for _, v := range []int{r.Dx(), r.Dy(), r.Min.X, r.Min.Y} {
+		b = binary.BigEndian.AppendUint32(b, uint32(v)) //nolint:gosec // see above
+	}
+	b = binary.BigEndian.AppendUint16(b, uint16(delay/time.Millisecond)) //nolint:gosec // see above
 	b = binary.BigEndian.AppendUint16(b, 1000)
 	return append(b, 0, blend) // dispose none
 }
@@ -204,12 +205,14 @@ func (a *apngWriter) finish(last time.Duration) (io.Reader, int64, error) {
 	}
 	var head bytes.Buffer
 	head.Write(pngSignature)
-	ihdr := binary.BigEndian.AppendUint32(nil, uint32(a.w))
-	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(a.h))
-	ihdr = append(ihdr, 8, 6, 0, 0, 0) // 8-bit RGBA, deflate, adaptive filters, no interlace
+	// Each side is at most 16384 (newAPNGWriter), and a frame takes
+	// more than a byte of the file, so the count fits too.
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(a.w)) //nolint:gosec // see above
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(a.h)) //nolint:gosec // see above
+	ihdr = append(ihdr, 8, 6, 0, 0, 0)                      // 8-bit RGBA, deflate, adaptive filters, no interlace
 	head.Write(chunkBytes("IHDR", ihdr))
-	actl := binary.BigEndian.AppendUint32(nil, uint32(a.count))
-	actl = binary.BigEndian.AppendUint32(actl, 0) // loop
+	actl := binary.BigEndian.AppendUint32(nil, uint32(a.count)) //nolint:gosec // see above
+	actl = binary.BigEndian.AppendUint32(actl, 0)               // loop
 	head.Write(chunkBytes("acTL", actl))
 	tail := chunkBytes("IEND", nil)
 	if _, err := a.body.Seek(0, io.SeekStart); err != nil {
@@ -290,7 +293,7 @@ func readChunks(b []byte) ([]pngChunk, error) {
 			return nil, errors.New("a PNG chunk is cut short")
 		}
 		n := binary.BigEndian.Uint32(b)
-		if uint64(n) > uint64(len(b)-12) {
+		if int64(n) > int64(len(b))-12 {
 			return nil, errors.New("a PNG chunk is longer than the file")
 		}
 		body := b[4 : 8+n]

@@ -38,7 +38,8 @@ var (
 // Over wants from a uniform source.
 func premul(c color.RGBA) color.RGBA {
 	a := uint32(c.A)
-	return color.RGBA{uint8(uint32(c.R) * a / 255), uint8(uint32(c.G) * a / 255), uint8(uint32(c.B) * a / 255), c.A}
+	mul := func(v uint8) uint8 { return uint8(uint32(v) * a / 255) } //nolint:gosec // at most 255
+	return color.RGBA{mul(c.R), mul(c.G), mul(c.B), c.A}
 }
 
 // fill paints r with c over what is there.

@@ -128,6 +128,7 @@ type Recorder struct {
 	done    chan struct{}
 	end     time.Time
 	settled chan struct{} // closed when the worker has taken in what came before
+	first   chan struct{} // closed when the first frame is in the video
 
 	// The worker's own state.
 	enc      *apngWriter
@@ -168,7 +169,7 @@ func New(o Options) (*Recorder, error) {
 	if o.clock == nil {
 		o.clock = time.Now
 	}
-	r := &Recorder{opts: o, now: o.clock, enc: enc, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	r := &Recorder{opts: o, now: o.clock, enc: enc, wake: make(chan struct{}, 1), done: make(chan struct{}), first: make(chan struct{})}
 	r.start = r.now()
 	r.stats.Width, r.stats.Height = o.Width, o.Height
 	go r.run()
@@ -257,6 +258,9 @@ func (r *Recorder) halt() {
 	<-r.done
 }
 
+// Started is closed once the video has its first frame.
+func (r *Recorder) Started() <-chan struct{} { return r.first }
+
 // Stats are what the recording holds so far (Bytes as written so far).
 func (r *Recorder) Stats() Stats {
 	r.mu.Lock()
@@ -280,10 +284,15 @@ func (r *Recorder) run() {
 		f, events, stopped, settled := r.newest, r.events, r.stopped, r.settled
 		r.newest, r.events, r.settled = nil, nil, nil
 		r.mu.Unlock()
+		// Each thing in the order it happened, the overlays that ended
+		// before it first: a worker that lags behind (a busy machine)
+		// still puts everything at its own time.
 		for _, e := range events {
+			r.expire(timeOf(e))
 			r.take(e)
 		}
 		if f != nil {
+			r.expire(f.Time)
 			if r.shown != nil && f.Time.Sub(r.last) < interval && r.now().Before(r.last.Add(interval)) && !stopped {
 				// Too soon: kept for its slot, unless a newer one comes
 				// first.
@@ -299,7 +308,11 @@ func (r *Recorder) run() {
 			}
 		}
 		r.flush()
-		r.expire(r.now())
+		horizon := r.now()
+		if stopped && r.end.Before(horizon) {
+			horizon = r.end // what shows at the end shows until the end
+		}
+		r.expire(horizon)
 		if settled != nil {
 			close(settled)
 		}
@@ -321,6 +334,17 @@ func (r *Recorder) run() {
 		case <-timer.C:
 		}
 	}
+}
+
+// timeOf is when an action or a chapter happened.
+func timeOf(e any) time.Time {
+	switch e := e.(type) {
+	case Action:
+		return e.Time
+	case Chapter:
+		return e.Time
+	}
+	return time.Time{}
 }
 
 // settle waits until the worker has taken in what was handed to it (for
@@ -475,6 +499,9 @@ func (r *Recorder) put(img *image.RGBA, t time.Time) {
 	}
 	if added {
 		r.last = t
+	}
+	if r.shown == nil {
+		close(r.first)
 	}
 	r.shown = img
 	r.mu.Lock()

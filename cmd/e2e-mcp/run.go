@@ -37,6 +37,8 @@ type flowResult struct {
 	message    string // the whole failure answer, diagnostics included
 	artifacts  string
 	report     string // the HTML report's path, when --report asked for one
+	video      string // the video's path, when --video kept one
+	videoNote  string // what the video holds, in words
 }
 
 // runMain replays flow files, each in its own isolated session with its
@@ -48,12 +50,14 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	junit := fs.String("junit", "", "write a JUnit XML report to this `file`")
 	artifacts := fs.String("artifacts", "", "save each failure's response and screenshot under this `directory`")
 	reportDir := fs.String("report", "", "write each flow's HTML report (steps, a screenshot after each action, the failure, logs) under this `directory`")
+	videoDir := fs.String("video", "", "keep each failed flow's video (an animated PNG the report plays) under this `directory`")
+	videoMode := fs.String("video-mode", "retain-on-failure", "which flows' videos --video keeps: retain-on-failure or on (every flow's)")
 	parallel := fs.Int("parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
 	update := fs.Bool("update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
 	logLevel := fs.String("log-level", "", "log level on stderr: debug, info, warn or error (default warn, or $E2E_MCP_LOG_LEVEL)")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--video DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
@@ -69,6 +73,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "run", "give the flow files to run")
 	case *parallel < 1:
 		return usageError(stderr, "run", "--parallel must be 1 or more")
+	case *videoMode != "retain-on-failure" && *videoMode != "on":
+		return usageError(stderr, "run", "--video-mode is retain-on-failure or on")
 	}
 	flows := make([]*flow.Flow, len(files))
 	for i, f := range files {
@@ -116,7 +122,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "e2e-mcp run: --report: %v\n", err)
 			return cli.ExitUsage
 		}
-		rep = &reporter{dir: *reportDir, deps: a.deps, stderr: stderr, names: reportNames(flows)}
+		rep = &reporter{dir: *reportDir, deps: a.deps, stderr: stderr, names: fileNames(flows, ".html")}
 		a.deps.Reports, a.deps.ReportShots = true, true
 	}
 	// The flows' secrets (E2E_SECRET_n, and any variable named like a
@@ -126,6 +132,12 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	secrets.Add(envSecrets(os.Environ())...)
 
 	rn := &runner{handlers: handlers, deps: a.deps, artifacts: *artifacts, rep: rep, secrets: secrets}
+	if *videoDir != "" {
+		// Every flow records from its first page; the runner keeps the
+		// video or discards it when the flow ends.
+		a.deps.Videos = &mcptools.VideoDefaults{}
+		rn.videos = &videoKeeper{dir: *videoDir, all: *videoMode == "on", names: fileNames(flows, ".png")}
+	}
 	start := time.Now()
 	results := runAll(len(flows), *parallel, stdout, func(i int) flowResult {
 		return rn.runFlow(context.Background(), files[i], flows[i], flowSession(i))
@@ -220,6 +232,9 @@ func printResult(w io.Writer, r flowResult) {
 	if r.report != "" {
 		fmt.Fprintf(w, "      report: %s\n", r.report)
 	}
+	if r.video != "" {
+		fmt.Fprintf(w, "      video: %s\n", r.video)
+	}
 }
 
 // envSecrets are the values of the environment's E2E_SECRET_n and of the
@@ -247,9 +262,9 @@ type reporter struct {
 	stderr io.Writer
 }
 
-// reportNames names each flow's report after the flow, numbered when two
-// flows have one name.
-func reportNames(flows []*flow.Flow) map[string]string {
+// fileNames names each flow's report (or video) after the flow, numbered
+// when two flows have one name, by the flow's session.
+func fileNames(flows []*flow.Flow, ext string) map[string]string {
 	count := map[string]int{}
 	for _, f := range flows {
 		count[safeName(f.Name)]++
@@ -260,7 +275,7 @@ func reportNames(flows []*flow.Flow) map[string]string {
 		if count[n] > 1 {
 			n = fmt.Sprintf("%s-%d", n, i+1)
 		}
-		names[flowSession(i)] = n + ".html"
+		names[flowSession(i)] = n + ext
 	}
 	return names
 }
@@ -280,6 +295,9 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	if res.failed {
 		info.Status, info.Summary = "failed", fmt.Sprintf("flow step %d, %s: %s", res.failedStep, res.step, res.headline)
 	}
+	if res.video != "" {
+		info.Video = &report.Video{Src: relativeTo(rp.dir, res.video), Caption: res.videoNote}
+	}
 	b, err := rp.deps.SessionReport(ctx, session, info)
 	if err != nil {
 		return warn(err)
@@ -294,9 +312,38 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 type runner struct {
 	handlers  map[string]server.ToolHandlerFunc
 	deps      *mcptools.Deps
-	artifacts string    // --artifacts, or ""
-	rep       *reporter // --report, or nil
+	artifacts string       // --artifacts, or ""
+	rep       *reporter    // --report, or nil
+	videos    *videoKeeper // --video, or nil
 	secrets   *redact.Set
+}
+
+// videoKeeper keeps the flows' videos (run --video): each flow's session
+// records from its first page, and when the flow ends its video is written
+// (a failed flow's, or every flow's with --video-mode on) or discarded.
+type videoKeeper struct {
+	dir   string
+	all   bool
+	names map[string]string // the video's file name by the flow's session
+}
+
+// keep ends the recording of the flow's session, writing it when the flow
+// failed (or all are kept); a video that could not be written is said on
+// the result's message, not lost in silence.
+func (vk *videoKeeper) keep(ctx context.Context, deps *mcptools.Deps, session string, res *flowResult) {
+	path, st, err := deps.FinishVideo(ctx, session, res.failed || vk.all, vk.dir, vk.names[session])
+	if err != nil {
+		res.videoNote = "no video: " + err.Error()
+		return
+	}
+	if path != "" {
+		res.video = path
+		res.videoNote = fmt.Sprintf("%dx%d, %d frames, %.1fs (the flow took %.1fs", st.Width, st.Height, st.Frames, st.Duration.Seconds(), st.Session.Seconds())
+		if st.IdleCut > 0 {
+			res.videoNote += fmt.Sprintf("; %.1fs with no change shortened", st.IdleCut.Seconds())
+		}
+		res.videoNote += fmt.Sprintf("), %d KB", (st.Bytes+1023)/1024)
+	}
 }
 
 // runFlow replays one flow in its own session, then ends the session (and
@@ -319,6 +366,9 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		return h(ctx, req)
 	}
 	defer func() {
+		if rn.videos != nil {
+			rn.videos.keep(ctx, rn.deps, session, &res)
+		}
 		if rep != nil {
 			res.report = rep.write(ctx, session, res)
 		}
@@ -498,8 +548,8 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
-	// SystemOut links the flow's HTML report as an attachment
-	// ([[ATTACHMENT|path]], relative to the JUnit file).
+	// SystemOut links the flow's HTML report and its video as
+	// attachments ([[ATTACHMENT|path]], relative to the JUnit file).
 	SystemOut string `xml:"system-out,omitempty"`
 }
 
@@ -526,10 +576,14 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
 	for _, r := range results {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
-		link := ""
+		link, video := "", ""
 		if r.report != "" {
 			link = relativeTo(filepath.Dir(path), r.report)
 			c.SystemOut = "[[ATTACHMENT|" + link + "]]\n"
+		}
+		if r.video != "" {
+			video = relativeTo(filepath.Dir(path), r.video)
+			c.SystemOut += "[[ATTACHMENT|" + video + "]]\n"
 		}
 		if r.failed {
 			s.Failures++
@@ -537,6 +591,9 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 				Type: r.errType, Text: secrets.String(r.message)}
 			if link != "" {
 				c.Failure.Text += "\n\nReport: " + link
+			}
+			if video != "" {
+				c.Failure.Text += "\nVideo: " + video
 			}
 		}
 		s.Cases = append(s.Cases, c)
