@@ -3,8 +3,10 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"image/png"
 	"sync"
 	"testing"
 	"time"
@@ -132,4 +134,34 @@ func TestFrameWidth(t *testing.T) {
 	if w := frameWidth(jpg); w != 1280 {
 		t.Errorf("JPEG width %d", w)
 	}
+}
+
+// TestScreencastPacedKeepsLast: with frames acknowledged at a slow pace
+// (frames that come meanwhile are not sent), the page's last change still
+// arrives when nothing paints after it.
+func TestScreencastPacedKeepsLast(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := openPage(t, "/form")
+	got := newFrames()
+	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 2}, got.sink); err != nil {
+		t.Fatal(err)
+	}
+	defer p.tabs.StopCast(ctx)
+	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
+	// Three colours within a few frames, then nothing paints.
+	if _, err := p.Evaluate(ctx, `async () => {
+		const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+		for (const c of ['rgb(200, 0, 0)', 'rgb(0, 200, 0)', 'rgb(0, 0, 200)']) { document.body.style.background = c; document.body.innerHTML = ''; await frame(); }
+	}`, ""); err != nil {
+		t.Fatal(err)
+	}
+	got.waitFor(t, "a frame of the last colour", func(l []Frame) bool {
+		img, err := png.Decode(bytes.NewReader(l[len(l)-1].Data))
+		if err != nil {
+			return false
+		}
+		r, g, b, _ := img.At(5, 5).RGBA()
+		return r>>8 == 0 && g>>8 == 0 && b>>8 == 200
+	})
 }
