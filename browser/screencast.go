@@ -74,6 +74,9 @@ type pageCast struct {
 	wake   chan struct{}
 	stop   chan struct{}
 	done   chan struct{}
+	// busy: a call of the session runs, since busySince (CastBusy).
+	busy      bool
+	busySince time.Time
 }
 
 // onCastEvent keeps a screencast frame for the cast goroutine; it runs on
@@ -158,8 +161,16 @@ func (p *Page) endCast() bool {
 	return true
 }
 
-// castLoop acknowledges the frames the read loop kept and hands the newest
-// to sink, until the cast stops or the tab goes.
+// castLoop hands each frame the read loop kept to sink as it comes, and
+// acknowledges it when the pace allows: no sooner than 1/fps after the last
+// acknowledgement, and, while a call of the session runs (CastBusy), not in
+// the call's first callGrace, then at half the pace. Chrome captures no
+// picture while one waits to be acknowledged, and capturing is what a
+// screencast costs the page: every paint of it read back and encoded,
+// which made an action wait up to twice as long for its frames. The
+// acknowledgement at the call's end brings the picture Chrome kept
+// (sendLastFrame), so the video has the page as the call left it; a long
+// call (a wait for a spinner to stop) is still filmed, at half the rate.
 func (p *Page) castLoop(sink func(Frame), fps int) {
 	c := &p.cast
 	defer close(c.done)
@@ -169,41 +180,98 @@ func (p *Page) castLoop(sink func(Frame), fps int) {
 		gap = time.Second / time.Duration(fps)
 	}
 	var acked time.Time
+	var acks []int64
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for {
+		c.mu.Lock()
+		e, at := c.newest, c.at
+		acks = append(acks, c.acks...)
+		c.newest, c.acks = nil, nil
+		busy, since := c.busy, c.busySince
+		c.mu.Unlock()
+		if e != nil && e.Metadata != nil {
+			sink(frameOf(e, at, tab))
+		}
+		wait := time.Hour
+		if len(acks) > 0 {
+			ready := acked.Add(gap)
+			if busy {
+				ready = later(acked.Add(2*gap), since.Add(callGrace))
+			}
+			if wait = time.Until(ready); wait <= 0 {
+				acked = time.Now()
+				p.ackCast(acks)
+				acks = nil
+				continue
+			}
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(wait)
 		select {
 		case <-c.wake:
+		case <-timer.C:
 		case <-c.stop:
 			return
 		case <-p.ctx.Done():
 			return
 		}
-		if wait := gap - time.Since(acked); wait > 0 {
-			select {
-			case <-time.After(wait):
-			case <-c.stop:
-				return
-			case <-p.ctx.Done():
-				return
-			}
-		}
-		c.mu.Lock()
-		e, at, acks := c.newest, c.at, c.acks
-		c.newest, c.acks = nil, nil
-		c.mu.Unlock()
-		acked = time.Now()
-		for _, id := range acks {
-			ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-			_, err := chromedp.Call(ctx, page.ScreencastFrameAck, page.ScreencastFrameAckParams{SessionID: id})
-			cancel()
-			if err != nil && p.ctx.Err() == nil {
-				p.log.Debug("acknowledge a screencast frame", zap.Error(err))
-			}
-		}
-		if e == nil || e.Metadata == nil {
-			continue
-		}
-		sink(frameOf(e, at, tab))
 	}
+}
+
+// callGrace is how long into a call the screencast captures nothing new:
+// most actions (a click, a fill, a navigation to a small page) are done
+// within it, and the page has the machine to itself while they run; what
+// the call left is in the video at its end, and a longer call is filmed
+// from then on.
+const callGrace = 500 * time.Millisecond
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// ackCast acknowledges screencast frames.
+func (p *Page) ackCast(ids []int64) {
+	for _, id := range ids {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		_, err := chromedp.Call(ctx, page.ScreencastFrameAck, page.ScreencastFrameAckParams{SessionID: id})
+		cancel()
+		if err != nil && p.ctx.Err() == nil {
+			p.log.Debug("acknowledge a screencast frame", zap.Error(err))
+		}
+	}
+}
+
+// CastBusy says a call of the session starts (true) or ends: the
+// screencast captures less while one runs (castLoop).
+func (t *Tabs) CastBusy(busy bool) {
+	t.mu.Lock()
+	c := t.cast
+	t.mu.Unlock()
+	if c == nil || c.on == nil {
+		return
+	}
+	pc := &c.on.cast
+	pc.mu.Lock()
+	pc.busy = busy
+	if busy {
+		pc.busySince = time.Now()
+	}
+	if pc.wake != nil {
+		select {
+		case pc.wake <- struct{}{}:
+		default:
+		}
+	}
+	pc.mu.Unlock()
 }
 
 // frameOf is the Frame of a screencast event that arrived at at.

@@ -165,3 +165,34 @@ func TestScreencastPacedKeepsLast(t *testing.T) {
 		return r>>8 == 0 && g>>8 == 0 && b>>8 == 200
 	})
 }
+
+// TestScreencastBusyKeepsLast: a change the page makes while a call runs
+// (CastBusy) is in the frames once the call ends, though nothing paints
+// after it.
+func TestScreencastBusyKeepsLast(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := openPage(t, "/form")
+	got := newFrames()
+	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 10}, got.sink); err != nil {
+		t.Fatal(err)
+	}
+	defer p.tabs.StopCast(ctx)
+	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
+	p.tabs.CastBusy(true)
+	if _, err := p.Evaluate(ctx, `async () => {
+		const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+		for (const c of ['rgb(200, 0, 0)', 'rgb(0, 0, 200)']) { document.body.style.background = c; document.body.innerHTML = ''; await frame(); }
+	}`, ""); err != nil {
+		t.Fatal(err)
+	}
+	p.tabs.CastBusy(false)
+	got.waitFor(t, "a frame of the last colour", func(l []Frame) bool {
+		img, err := png.Decode(bytes.NewReader(l[len(l)-1].Data))
+		if err != nil {
+			return false
+		}
+		r, g, b, _ := img.At(5, 5).RGBA()
+		return r>>8 == 0 && g>>8 == 0 && b>>8 == 200
+	})
+}

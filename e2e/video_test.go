@@ -76,7 +76,9 @@ func TestVideo_Session(t *testing.T) {
 	do("browser_navigate", map[string]any{"url": f.URL + "/video/form.html"})
 	file := filepath.Join(dir, "session.png")
 	started := time.Now()
-	out := do("browser_start_video", map[string]any{"filename": file})
+	// At the viewport's size (the default fits it in 800x800): a pixel of
+	// the video is a CSS pixel of the page.
+	out := do("browser_start_video", map[string]any{"filename": file, "size": map[string]any{"width": 1280, "height": 720}})
 	mustContain(t, "start_video's answer", out, "1280x720", file)
 	do("browser_video_show_actions", map[string]any{"duration": 700})
 
@@ -306,6 +308,8 @@ func TestVideo_RunFailingFlow(t *testing.T) {
 	raw, _ := os.ReadFile(kept[0])
 	if anim, err := video.DecodeAPNG(raw); err != nil || len(anim.Frames) < 2 {
 		t.Fatalf("the flow's video: %v", err)
+	} else if anim.Width > 800 || anim.Height > 800 {
+		t.Errorf("the flow's video is %dx%d: the default fits the viewport in 800x800", anim.Width, anim.Height)
 	}
 
 	jb, err := os.ReadFile(junit)

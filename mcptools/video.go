@@ -28,8 +28,10 @@ import (
 
 const (
 	// defaultVideoMax bounds the default size: the viewport's, scaled down
-	// to fit.
-	defaultVideoMaxW, defaultVideoMaxH = 1280, 720
+	// to fit, as Playwright's videos are (800x450 for a 1280x720
+	// viewport): a frame of a third of the pixels costs the browser, the
+	// encoder and the file a third.
+	defaultVideoMaxW, defaultVideoMaxH = 800, 800
 	maxVideoSide                       = 3840
 	videoDirName                       = "e2e-mcp-videos"
 )
@@ -37,8 +39,8 @@ const (
 // VideoDefaults make every session record a video from its first page
 // (--save-video, `run --video`).
 type VideoDefaults struct {
-	// Width and Height are the video's size (0: the viewport's, at most
-	// 1280x720).
+	// Width and Height are the video's size (0: the viewport's, fit in
+	// 800x800).
 	Width, Height int
 	// Save writes each session's video when it ends, to e2e-mcp-videos/
 	// of the first file root (over HTTP, of the caller's own directory);
@@ -75,7 +77,7 @@ type VideoSize struct {
 // StartVideoParams are the arguments of browser_start_video.
 type StartVideoParams struct {
 	Filename string     `json:"filename,omitempty" jsonschema:"File to save the video to (animated PNG); default a temp file"`
-	Size     *VideoSize `json:"size,omitempty" jsonschema:"Default: the viewport, fit in 1280x720"`
+	Size     *VideoSize `json:"size,omitempty" jsonschema:"Default: the viewport, fit in 800x800"`
 	FPS      int        `json:"fps,omitempty" jsonschema:"Most frames a second, 1-30 (default 10)"`
 	Cursor   bool       `json:"cursor,omitempty" jsonschema:"Draw a pointer at each action's target"`
 	SessionArg
@@ -134,7 +136,7 @@ func startVideoTool(d *Deps) Tool {
 			if a.Size != nil {
 				size = *a.Size
 			}
-			if err := d.startVideo(ctx, s, size, a.FPS, out); err != nil {
+			if err := d.startVideo(ctx, s, size, a.FPS, out, true); err != nil {
 				out.discard()
 				return nil, err
 			}
@@ -149,7 +151,7 @@ func startVideoTool(d *Deps) Tool {
 }
 
 // startVideo starts recording the session (opening its browser first).
-func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps int, out *outputFile) error {
+func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps int, out *outputFile, waitFirst bool) error {
 	p, err := s.Tab(ctx, d.Browser)
 	if err != nil {
 		return err
@@ -178,10 +180,12 @@ func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps i
 	}
 	// The answer says the recording runs once it has the page: Chrome
 	// sends a first picture as the screencast starts.
-	select {
-	case <-rec.Started():
-	case <-time.After(firstFrameWait):
-	case <-ctx.Done():
+	if waitFirst {
+		select {
+		case <-rec.Started():
+		case <-time.After(firstFrameWait):
+		case <-ctx.Done():
+		}
 	}
 	return nil
 }
@@ -358,7 +362,9 @@ func (d *Deps) autoVideo(ctx context.Context, s *Session) {
 			return
 		}
 	}
-	if err := d.startVideo(ctx, s, VideoSize{Width: v.Width, Height: v.Height}, 0, out); err != nil {
+	// Started before the call, which need not wait for the first frame:
+	// the page the call shows is in the video either way.
+	if err := d.startVideo(ctx, s, VideoSize{Width: v.Width, Height: v.Height}, 0, out, false); err != nil {
 		d.Logger.Warn("the session's video did not start", zap.String("session", s.ID), zap.Error(err))
 	}
 }
@@ -465,6 +471,19 @@ func filmed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessionFu
 		if err := s.castVideo(ctx); err != nil && d != nil {
 			d.Logger.Debug("the video's screencast did not start", zap.String("session", s.ID), zap.Error(err))
 		}
+		// The recorder works between calls, not during them, and the
+		// browser captures less during them (Tabs.CastBusy).
+		tabs := s.tabs
+		v.rec.Busy(true)
+		if tabs != nil && v.in == tabs {
+			tabs.CastBusy(true)
+		}
+		defer func() {
+			if tabs != nil && v.in == tabs && !tabs.Gone() {
+				tabs.CastBusy(false)
+			}
+			v.rec.Busy(false)
+		}()
 		if !actions || (o == nil && !v.pointer) || s.tabs == nil || v.in != s.tabs {
 			return next(ctx, s, req, args)
 		}
@@ -473,7 +492,7 @@ func filmed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessionFu
 			a.Caption, a.Position, a.Show, a.Pointer = s.caption(name, req.Params.Arguments), o.position, o.show, o.pointer || v.pointer
 		}
 		shown := false
-		tabs, rec := s.tabs, v.rec
+		rec := v.rec
 		tabs.OnAction(func(t browser.ActionTarget) {
 			b := a
 			b.Box, b.Time = &video.Box{X: t.X, Y: t.Y, Width: t.Width, Height: t.Height}, t.Time

@@ -14,7 +14,7 @@ import (
 // buffers are reused from frame to frame.
 type pngRows struct {
 	cur, prior []byte
-	try        [5][]byte
+	try        [5][]byte // a row filtered each way, its filter type first
 	out        bytes.Buffer
 	z          *zlib.Writer
 }
@@ -38,8 +38,7 @@ func (p *pngRows) encode(img, before *image.RGBA, r image.Rectangle) ([]byte, er
 		p.z.Reset(&p.out)
 	}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)]
-		copy(p.cur, row)
+		copy(p.cur, img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)])
 		if before != nil {
 			was := before.Pix[before.PixOffset(r.Min.X, y):before.PixOffset(r.Max.X, y)]
 			for i := 0; i < n; i += 4 {
@@ -48,7 +47,11 @@ func (p *pngRows) encode(img, before *image.RGBA, r image.Rectangle) ([]byte, er
 				}
 			}
 		}
-		if _, err := p.z.Write(p.filter()); err != nil {
+		row := p.zeroRow(n)
+		if row == nil {
+			row = p.filter()
+		}
+		if _, err := p.z.Write(row); err != nil {
 			return nil, err
 		}
 		p.cur, p.prior = p.prior, p.cur
@@ -57,6 +60,21 @@ func (p *pngRows) encode(img, before *image.RGBA, r image.Rectangle) ([]byte, er
 		return nil, err
 	}
 	return append([]byte(nil), p.out.Bytes()...), nil
+}
+
+// zeroRow is the current row unfiltered when every byte of it is zero (a
+// row of a frame that changed nothing there: between an action's caption
+// in a corner and its target's box), which no filter makes smaller; else
+// nil.
+func (p *pngRows) zeroRow(n int) []byte {
+	for _, b := range p.cur {
+		if b != 0 {
+			return nil
+		}
+	}
+	out := p.try[0]
+	clear(out)
+	return out[:n+1]
 }
 
 // filter is the current row filtered the best of the five ways, its

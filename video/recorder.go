@@ -39,9 +39,8 @@ const (
 type Options struct {
 	// Width and Height are the video's size in pixels.
 	Width, Height int
-	// FPS is the most frames a second the video has (0: DefaultFPS): a
-	// page that paints faster is shown at this rate, the newest picture
-	// each time.
+	// FPS is the most frames a second the video has (0: DefaultFPS); the
+	// browser is asked for no more (browser.CastOptions.FPS).
 	FPS int
 	// MaxIdle: a picture that shows longer is shortened (0:
 	// DefaultMaxIdle; negative: never).
@@ -104,8 +103,8 @@ type Stats struct {
 	// shortened; Chapters the time the cards add.
 	Session, IdleCut, Chapters time.Duration
 	Width, Height              int
-	// Dropped counts the frames of the page that came faster than FPS and
-	// were replaced by a newer one before they were drawn.
+	// Dropped counts the frames replaced by a newer one before they were
+	// drawn (only a worker that gets no time drops any).
 	Dropped int
 	// Truncated: the video reached MaxBytes and stopped there.
 	Truncated bool
@@ -119,9 +118,12 @@ type Recorder struct {
 	start time.Time
 	now   func() time.Time // the clock (the tests' own)
 
-	mu      sync.Mutex
-	newest  *Frame // not drawn yet
-	events  []any  // Actions and Chapters not taken in yet
+	mu sync.Mutex
+	// queue holds the frames (*Frame), actions and chapters not taken in
+	// yet, in the order they came.
+	queue   []any
+	frames  int  // frames in queue
+	busy    bool // a call runs: the work waits for its end (Busy)
 	dropped int
 	stopped bool
 	wake    chan struct{}
@@ -134,6 +136,7 @@ type Recorder struct {
 	enc      *apngWriter
 	base     *image.RGBA // the page as the newest frame drawn showed it, on the video's canvas
 	place    mapping     // where that frame lies on the canvas
+	decoded  [2]decodedFrame
 	shown    *image.RGBA // the last frame added, overlays and all
 	overlays []Action
 	last     time.Time     // the clock time of the last frame added
@@ -176,19 +179,49 @@ func New(o Options) (*Recorder, error) {
 	return r, nil
 }
 
-// Frame hands the recorder a new picture of the page; a picture not drawn
-// yet is replaced (and counted as dropped).
+// Frame hands the recorder a new picture of the page.
 func (r *Recorder) Frame(f Frame) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stopped {
 		return
 	}
-	if r.newest != nil {
-		r.dropped++
+	if r.frames >= maxQueued {
+		// The worker is far behind (it cannot be while it works: this
+		// is a machine that gives it no time): the newest picture
+		// replaces the last one queued rather than memory growing.
+		for i := len(r.queue) - 1; i >= 0; i-- {
+			if _, ok := r.queue[i].(*Frame); ok {
+				r.queue[i] = &f
+				r.dropped++
+				return
+			}
+		}
 	}
-	r.newest = &f
-	r.poke()
+	r.queue = append(r.queue, &f)
+	r.frames++
+	if !r.busy || r.frames >= maxQueued/2 {
+		r.poke()
+	}
+}
+
+// maxQueued bounds the frames waiting for the worker: ten seconds at 10
+// frames a second, some 10-40 MB of PNG at 1280x720.
+const maxQueued = 100
+
+// Busy says whether a call of the session is running. While one runs the
+// worker only queues what it is handed (unless the queue fills up) and
+// does the decoding, drawing and encoding when the call has answered: an
+// agent thinks for seconds between calls, and the browser and the page
+// get the machine while it waits for an answer. Everything keeps its own
+// time, so the video is the same.
+func (r *Recorder) Busy(b bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.busy = b
+	if !b {
+		r.poke()
+	}
 }
 
 // Action shows an action on the frames from its time.
@@ -201,8 +234,10 @@ func (r *Recorder) event(e any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.stopped {
-		r.events = append(r.events, e)
-		r.poke()
+		r.queue = append(r.queue, e)
+		if !r.busy {
+			r.poke()
+		}
 	}
 }
 
@@ -270,49 +305,30 @@ func (r *Recorder) Stats() Stats {
 	return s
 }
 
-// run is the worker: it takes in frames and events, and adds a frame to
-// the video when something changed, at the time it changed (the page's
-// paint, the action's start, the overlay's end); frames of the page at
-// most FPS times a second.
+// run is the worker: it takes in frames and events in the order they
+// came, and adds a frame to the video when something changed, at the time
+// it changed (the page's paint, the action's start, the overlay's end).
+// The browser sends at most FPS frames a second (it is acknowledged at
+// that pace); a frame less than 20 ms after the one before replaces it
+// (apngWriter).
 func (r *Recorder) run() {
 	defer close(r.done)
-	interval := time.Second / time.Duration(r.opts.FPS)
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
 		r.mu.Lock()
-		f, events, stopped, settled := r.newest, r.events, r.stopped, r.settled
-		r.newest, r.events, r.settled = nil, nil, nil
+		stopped := r.stopped
+		hold := r.busy && !stopped && r.frames < maxQueued/2
+		var items []any
+		if !hold {
+			items, r.queue, r.frames = r.queue, nil, 0
+		}
+		settled := r.settled
+		r.settled = nil
 		r.mu.Unlock()
-		// Each thing in the order it happened, the overlays that ended
-		// before it first: a worker that lags behind (a busy machine)
-		// still puts everything at its own time.
-		for _, e := range events {
-			r.expire(timeOf(e))
-			r.take(e)
+		if !hold {
+			r.work(items, stopped)
 		}
-		if f != nil {
-			r.expire(f.Time)
-			if r.shown != nil && f.Time.Sub(r.last) < interval && r.now().Before(r.last.Add(interval)) && !stopped {
-				// Too soon: kept for its slot, unless a newer one comes
-				// first.
-				r.mu.Lock()
-				if r.newest == nil {
-					r.newest = f
-				} else {
-					r.dropped++
-				}
-				r.mu.Unlock()
-			} else {
-				r.draw(f)
-			}
-		}
-		r.flush()
-		horizon := r.now()
-		if stopped && r.end.Before(horizon) {
-			horizon = r.end // what shows at the end shows until the end
-		}
-		r.expire(horizon)
 		if settled != nil {
 			close(settled)
 		}
@@ -328,12 +344,61 @@ func (r *Recorder) run() {
 			default:
 			}
 		}
-		timer.Reset(r.nextDue(interval).Sub(r.now()))
+		wait := time.Hour // holding: the call's end wakes it
+		if !hold {
+			wait = r.nextDue().Sub(r.now())
+		}
+		timer.Reset(wait)
 		select {
 		case <-r.wake:
 		case <-timer.C:
 		}
 	}
+}
+
+// work takes in items in order, the overlays that ended before each
+// first: a worker that waited (a call ran) or lags (a busy machine) still
+// puts everything at its own time. Then what ended by now ends.
+func (r *Recorder) work(items []any, stopped bool) {
+	for i, it := range items {
+		if i > 0 && !stopped && r.yield(items[i:]) {
+			return // a call started: the rest waits for its end
+		}
+		switch x := it.(type) {
+		case *Frame:
+			r.expire(x.Time)
+			r.draw(x)
+			r.flush()
+		default:
+			r.expire(timeOf(x))
+			r.take(x)
+		}
+	}
+	r.flush()
+	horizon := r.now()
+	if stopped && r.end.Before(horizon) {
+		horizon = r.end // what shows at the end shows until the end
+	}
+	r.expire(horizon)
+}
+
+// yield puts rest back at the head of the queue when a call has started
+// since the worker took it, and says so.
+func (r *Recorder) yield(rest []any) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.busy || r.stopped || r.frames >= maxQueued/2 {
+		return false
+	}
+	n := 0
+	for _, it := range rest {
+		if _, ok := it.(*Frame); ok {
+			n++
+		}
+	}
+	r.queue = append(append([]any(nil), rest...), r.queue...)
+	r.frames += n
+	return true
 }
 
 // timeOf is when an action or a chapter happened.
@@ -347,8 +412,9 @@ func timeOf(e any) time.Time {
 	return time.Time{}
 }
 
-// settle waits until the worker has taken in what was handed to it (for
-// tests, which must not race the worker).
+// settle waits until the worker has taken in what was handed to it, or
+// (busy) has looked and left it waiting (for tests, which must not race
+// the worker).
 func (r *Recorder) settle() {
 	ch := make(chan struct{})
 	r.mu.Lock()
@@ -365,16 +431,10 @@ func (r *Recorder) flush() {
 	}
 }
 
-// nextDue is when the worker must look again without being woken: the next
-// frame slot while a frame waits for one, the end of the first overlay.
-func (r *Recorder) nextDue(interval time.Duration) time.Time {
+// nextDue is when the worker must look again without being woken: the end
+// of the first overlay.
+func (r *Recorder) nextDue() time.Time {
 	next := r.now().Add(time.Hour)
-	r.mu.Lock()
-	waiting := r.newest != nil
-	r.mu.Unlock()
-	if waiting {
-		next = r.last.Add(interval)
-	}
 	for _, o := range r.overlays {
 		if end := o.Time.Add(o.Show); end.Before(next) {
 			next = end
@@ -429,7 +489,7 @@ func (r *Recorder) expire(now time.Time) {
 
 // draw decodes a frame of the page onto the canvas.
 func (r *Recorder) draw(f *Frame) {
-	img, _, err := image.Decode(bytes.NewReader(f.Data))
+	img, err := r.decode(f.Data)
 	if err != nil {
 		return // a frame Chrome sent broken: the next one will do
 	}
@@ -443,6 +503,29 @@ func (r *Recorder) draw(f *Frame) {
 	}
 	r.place = mapping{x0: float64(at.Min.X), y0: float64(at.Min.Y) + f.OffsetTop*s*scale, scale: s * scale}
 	r.touch(f.Time)
+}
+
+// decode decodes a frame, or takes it from the last two decoded: a focused
+// text box's caret blinks between two pictures twice a second, and
+// decoding a frame is most of what a frame costs.
+func (r *Recorder) decode(data []byte) (image.Image, error) {
+	for _, c := range r.decoded {
+		if c.img != nil && bytes.Equal(c.data, data) {
+			return c.img, nil
+		}
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	r.decoded[1], r.decoded[0] = r.decoded[0], decodedFrame{data: data, img: img}
+	return img, nil
+}
+
+// decodedFrame is a frame as it came and as it decoded.
+type decodedFrame struct {
+	data []byte
+	img  image.Image
 }
 
 // compose is the page with the overlays that show at t.

@@ -180,3 +180,33 @@ func TestFit(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorderBusy: while a call runs, what the recorder is handed waits
+// (nothing is decoded or encoded); after it, everything takes its own
+// time in the video.
+func TestRecorderBusy(t *testing.T) {
+	a := solid(64, 32, color.RGBA{10, 20, 30, 255})
+	b := solid(64, 32, color.RGBA{200, 20, 30, 255})
+	anim, _ := record(t, Options{Width: 64, Height: 32, MaxIdle: -1}, func(r *Recorder, at func(int) time.Time) {
+		r.Frame(Frame{Data: pngOf(t, a), Time: at(0), Scale: 1})
+		at(100)
+		r.Busy(true)
+		r.Frame(Frame{Data: pngOf(t, b), Time: at(300), Scale: 1})
+		r.Frame(Frame{Data: pngOf(t, a), Time: at(700), Scale: 1})
+		r.mu.Lock()
+		waiting := len(r.queue)
+		r.mu.Unlock()
+		if waiting != 2 {
+			t.Errorf("%d items wait while busy, want the 2 frames", waiting)
+		}
+		r.Busy(false)
+		at(1000)
+	})
+	var delays []time.Duration
+	for _, f := range anim.Frames {
+		delays = append(delays, f.Delay)
+	}
+	if len(delays) != 3 || delays[0] != 300*time.Millisecond || delays[1] != 400*time.Millisecond || delays[2] != 300*time.Millisecond {
+		t.Errorf("frames last %v, want 300ms, 400ms, 300ms", delays)
+	}
+}
