@@ -14,7 +14,7 @@ COMMIT         = $(shell git rev-parse HEAD 2>/dev/null)
 DATE           = $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
 LDFLAGS        = -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check inspector-check image-check release release-check
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check trace-check inspector-check image-check release release-check
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -95,6 +95,17 @@ oracle: ensure-browser ## dev-only (needs npm): rerun Playwright over the oracle
 playwright-check: ensure-browser ## the exported Playwright spec of the sign-up flow under real @playwright/test (npm; system Chromium)
 	cd scripts/pwcheck && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 	$(GO) test -tags pwcheck -count=1 -v -timeout 10m -run '^TestPlaywrightCheck' ./e2e/ ./flow/playwright/
+
+# The pinned playwright (scripts/tracecheck, npm ci: no browser download)
+# holds Playwright's Trace Viewer, built. A session recorded through the
+# binary (a navigation, fills, a click that fails, a console error, failed
+# requests) is opened in it, served as show-trace serves it, in Chromium
+# driven by the binary: every action with its name and status, the console
+# error, the requests and a frame for the failing click must show. CI runs
+# it after make playwright-check; it fails, never skips.
+trace-check: ensure-browser ## a session's trace (browser_stop_tracing) in Playwright's own Trace Viewer (npm; system Chromium)
+	cd scripts/tracecheck && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+	$(GO) test -tags tracecheck -count=1 -v -timeout 10m -run '^TestTraceViewerCheck$$' ./e2e/
 
 # The pinned MCP Inspector (scripts/inspector, npm ci) runs tools/list with
 # --strict on the binary, over stdio and over Streamable HTTP with a token,

@@ -26,24 +26,11 @@ type RequestDetail struct {
 // its headers, its post data and its response's body, while Chrome keeps
 // them (a few MB of the page's latest responses).
 func (p *Page) RequestDetail(ctx context.Context, seq int) (*RequestDetail, error) {
-	p.mu.Lock()
-	var found *NetworkRequest
-	for _, r := range p.events.network.list() {
-		if r.Seq == seq {
-			cp := *r
-			found = &cp
-		}
+	d, err := p.RequestHeaders(seq)
+	if err != nil {
+		return nil, err
 	}
-	first, last := 0, p.events.network.total
-	if l := p.events.network.list(); len(l) > 0 {
-		first = l[0].Seq
-	}
-	p.mu.Unlock()
-	if found == nil {
-		return nil, newError(KindInvalidInput, "use a number the list of network requests gives", "no request %d: the page's requests kept are %d to %d", seq, first, last)
-	}
-	d := &RequestDetail{NetworkRequest: *found, RequestHeaders: flatHeaders(found.reqHeaders),
-		ResponseHeaders: flatHeaders(found.respHeaders), MimeType: found.mimeType}
+	found := &d.NetworkRequest
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	hosts := p.hosts()
@@ -78,6 +65,29 @@ func (p *Page) RequestDetail(ctx context.Context, seq int) (*RequestDetail, erro
 		}
 	}
 	return d, nil
+}
+
+// RequestHeaders returns the page's request seq with its headers, as
+// RequestDetail does but without asking Chrome for its bodies.
+func (p *Page) RequestHeaders(seq int) (*RequestDetail, error) {
+	p.mu.Lock()
+	var found *NetworkRequest
+	for _, r := range p.events.network.list() {
+		if r.Seq == seq {
+			cp := *r
+			found = &cp
+		}
+	}
+	first, last := 0, p.events.network.total
+	if l := p.events.network.list(); len(l) > 0 {
+		first = l[0].Seq
+	}
+	p.mu.Unlock()
+	if found == nil {
+		return nil, newError(KindInvalidInput, "use a number the list of network requests gives", "no request %d: the page's requests kept are %d to %d", seq, first, last)
+	}
+	return &RequestDetail{NetworkRequest: *found, RequestHeaders: flatHeaders(found.reqHeaders),
+		ResponseHeaders: flatHeaders(found.respHeaders), MimeType: found.mimeType}, nil
 }
 
 // flatHeaders are headers as name: value, sorted by name when shown.

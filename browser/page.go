@@ -550,6 +550,10 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
+// ID names the tab for as long as it lives (its target's ID), so that a
+// trace tells a session's tabs apart.
+func (p *Page) ID() string { return string(p.frame) }
+
 // Gone reports whether the tab or the whole browser has gone away (the
 // page closed itself, crashed, or the browser died).
 func (p *Page) Gone() bool {

@@ -140,7 +140,7 @@ type writer struct {
 func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 	f := newFixture(t, accountRoutes)
 	out := t.TempDir()
-	s, c := oauthServer(t, out, []string{"E2E_MCP_CAPS=pdf,report,storage", "E2E_MCP_FILE_ROOTS=" + out}, "alice", "bob")
+	s, c := oauthServer(t, out, []string{"E2E_MCP_CAPS=pdf,report,storage,devtools", "E2E_MCP_SAVE_TRACE=true", "E2E_MCP_FILE_ROOTS=" + out}, "alice", "bob")
 	table := []writer{
 		{[]string{"pdfTool"}, "browser_pdf_save", map[string]any{"path": "page.pdf"}, "page.pdf", 0o644},
 		{[]string{"snapshotToFile"}, "browser_snapshot", map[string]any{"filename": "page.yaml"}, "page.yaml", 0o644},
@@ -151,8 +151,13 @@ func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 		{[]string{"storageStateTool"}, "browser_storage_state", map[string]any{"filename": "state.json"}, "state.json", 0o600},
 		{[]string{"baselineFile"}, "browser_expect", map[string]any{"check": "screenshot", "expected": "account"}, "e2e-mcp-snapshots/account.png", 0o644},
 		{[]string{"moveDownload"}, "browser_click", map[string]any{"target": "role=link[name='Export']"}, "downloads/account.csv", 0o644},
+		// --save-trace: the session traces from its first call; stopping
+		// it writes the file named.
+		{[]string{"stopTracingTool"}, "browser_stop_tracing", map[string]any{"path": "trace.zip"}, "trace.zip", 0o644},
 	}
-	covered := map[string]bool{}
+	// autoTrace picks where a session's end saves its trace (--save-trace),
+	// which the end of a session of each user's shows below.
+	covered := map[string]bool{"autoTrace": true}
 	for _, w := range table {
 		for _, fn := range w.funcs {
 			covered[fn] = true
@@ -212,6 +217,16 @@ func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 	}
 	if ns["alice"] == "" || ns["alice"] == ns["bob"] {
 		t.Fatalf("alice's and bob's files share the directory %q", ns["alice"])
+	}
+	for who := range ns {
+		mustCall(t, c[who], "browser_navigate", map[string]any{"url": f.URL + "/account?who=" + who, "sessionId": "saved"})
+		mustCall(t, c[who], "session_end", map[string]any{"sessionId": "saved"})
+		saved, _ := filepath.Glob(filepath.Join(out, ns[who], "traces", "trace-saved-*.zip"))
+		if len(saved) != 1 {
+			t.Errorf("%s's saved trace: %v", who, saved)
+		} else if fi, err := os.Lstat(saved[0]); err != nil || fi.Mode() != 0o644 {
+			t.Errorf("%s's saved trace %s: %v, %v", who, saved[0], fi, err)
+		}
 	}
 	for who, other := range map[string]string{"alice": "bob", "bob": "alice"} {
 		theirs := filepath.Join(out, ns[other], "state.json")

@@ -23,9 +23,10 @@ import (
 // calls whose context lines would show them, and then every writer's output
 // is read: the answers (text and structured content), session_errors, the
 // client's log, the server's log at debug level (the DevTools traffic
-// included), the flow, the Playwright spec, the report; then the flow runner
-// replays a flow with E2E_SECRET_1 and writes its stdout, JUnit file,
-// artifacts and report. No secret may appear in any of them.
+// included), the flow, the Playwright spec, the report, the trace (its
+// requests included); then the flow runner replays a flow with
+// E2E_SECRET_1 and writes its stdout, JUnit file, artifacts, report and
+// trace. No secret may appear in any of them.
 //
 // TestRedactionWriters (mcptools) holds the code's list of writers to this
 // table: a writer added without a row here fails it.
@@ -53,7 +54,7 @@ func TestRedactionTable(t *testing.T) {
 	})
 	dir := t.TempDir()
 	env, _ := serverEnv(t) // debug level: the DevTools traffic is logged
-	env = append(env, "E2E_MCP_CAPS=report,emulation,network,storage", "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_ACTION_TIMEOUT=1s")
+	env = append(env, "E2E_MCP_CAPS=report,emulation,network,storage,devtools", "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_ACTION_TIMEOUT=1s")
 	c, stderr := startClientLog(t, env)
 
 	var mu sync.Mutex
@@ -95,6 +96,7 @@ func TestRedactionTable(t *testing.T) {
 		}
 	}
 	k := secretKinds
+	ok("browser_start_tracing", nil)
 	ok("browser_navigate", map[string]any{"url": f.URL + "/secrets/login.html"})
 	ok("browser_type", map[string]any{"target": "label=Password", "text": k["typed password"]})
 	ok("browser_fill_form", map[string]any{"fields": []any{
@@ -128,6 +130,10 @@ func TestRedactionTable(t *testing.T) {
 	reportFile := filepath.Join(dir, "session.html")
 	ok("session_report", map[string]any{"path": reportFile})
 	writers["session report"] = readFile(t, reportFile)
+	traceFile := filepath.Join(dir, "session.zip")
+	ok("browser_stop_tracing", map[string]any{"path": traceFile})
+	writers["trace"] = readTrace(t, traceFile).all()
+	mustContain(t, "the trace", writers["trace"], "/api/session", `"method":"fill"`)
 	writers["answers (text and structured)"] = strings.Join(answers, "\n")
 	mustContain(t, "the flow", writers["flow file"], "${E2E_SECRET_1}", "${E2E_SECRET_2}", "${E2E_SECRET_3}", "${E2E_SECRET_4}")
 
@@ -146,9 +152,9 @@ steps:
 	if err := os.WriteFile(runFlow, []byte(flowText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	junit, artifacts, reports := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "artifacts"), filepath.Join(dir, "reports")
+	junit, artifacts, reports, traces := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "artifacts"), filepath.Join(dir, "reports"), filepath.Join(dir, "traces")
 	runEnv := append(env, "E2E_SECRET_1="+k["E2E_SECRET_1 (flow runner)"], "CI_API_TOKEN="+k["secret-looking env variable"])
-	out, code := runFlows(t, runEnv, runFlow, "--junit", junit, "--artifacts", artifacts, "--report", reports)
+	out, code := runFlows(t, runEnv, runFlow, "--junit", junit, "--artifacts", artifacts, "--report", reports, "--trace", traces)
 	if code != 1 || !strings.Contains(out, "FAIL  secret run") {
 		t.Fatalf("the run must fail at its last step (exit %d):\n%s", code, out)
 	}
@@ -156,6 +162,12 @@ steps:
 	writers["JUnit"] = readFile(t, junit)
 	writers["artifacts"] = readTree(t, artifacts)
 	writers["run report"] = readTree(t, reports)
+	runTraces, _ := filepath.Glob(filepath.Join(traces, "*.zip"))
+	if len(runTraces) != 1 {
+		t.Fatalf("the run's traces: %v", runTraces)
+	}
+	writers["run trace"] = readTrace(t, runTraces[0]).all()
+	mustContain(t, "the run's trace", writers["run trace"], `"method":"fill"`, "element_not_found")
 	mustContain(t, "the JUnit file", writers["JUnit"], "element_not_found")
 
 	_ = c.Close() // the server's log is complete once it has exited

@@ -40,10 +40,14 @@ const (
 	// CapVideo: a video of the session, with chapters and action
 	// overlays (Playwright MCP's video tools).
 	CapVideo = "video"
+	// CapDevtools: a session's trace for Playwright's Trace Viewer,
+	// started and stopped by the agent (Playwright MCP's group of the
+	// same tools).
+	CapDevtools = "devtools"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapAudit, CapEmulation, CapNetwork, CapPDF, CapReport, CapStorage, CapTime, CapVideo, CapVision}
+var CapGroups = []string{CapAudit, CapDevtools, CapEmulation, CapNetwork, CapPDF, CapReport, CapStorage, CapTime, CapVideo, CapVision}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

@@ -2,11 +2,8 @@ package mcptools
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -85,25 +82,12 @@ func (d *Deps) moveDownload(ctx context.Context, from, name string) (string, int
 		return "", 0, err
 	}
 	defer src.Close() //nolint:errcheck // read only
-	base := filepath.Base(out.rel)
-	ext := filepath.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
-	for i := 1; i < 1000; i++ {
-		o := out
-		if i > 1 {
-			o = out.sibling(fmt.Sprintf("%s (%d)%s", stem, i, ext))
-		}
-		n, err := o.create(src)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", 0, err
-		}
-		_ = os.Remove(from) // Chrome's copy, in the profile we made
-		return o.path, n, nil
+	o, n, err := out.createNumbered(src)
+	if err != nil {
+		return "", 0, err
 	}
-	return "", 0, fmt.Errorf("no free name for %s in %s", name, filepath.Dir(out.path))
+	_ = os.Remove(from) // Chrome's copy, in the profile we made
+	return o.path, n, nil
 }
 
 // reportDownloads adds a ### Downloads section and the structured list.

@@ -522,6 +522,28 @@ func (o *outputFile) create(src io.Reader) (int64, error) {
 	return n, nil
 }
 
+// createNumbered writes src to o as a new file, or, when that name is
+// taken, to the first free one of "name (2).ext", "name (3).ext"...; it
+// returns the file written.
+func (o *outputFile) createNumbered(src io.Reader) (*outputFile, int64, error) {
+	base := filepath.Base(o.rel)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	for i := 1; i < 1000; i++ {
+		f := o
+		if i > 1 {
+			f = o.sibling(fmt.Sprintf("%s (%d)%s", stem, i, ext))
+		}
+		f.fresh = true
+		n, err := f.create(src)
+		if errors.Is(err, fs.ErrExist) {
+			continue // nothing was read from src
+		}
+		return f, n, err
+	}
+	return nil, 0, fmt.Errorf("no free name for %s in %s", base, filepath.Dir(o.path))
+}
+
 // fill copies src into a new file, gives it its mode (whatever the
 // umask), and closes it.
 func fill(f *os.File, src io.Reader, perm os.FileMode) (int64, error) {

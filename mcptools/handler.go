@@ -22,7 +22,8 @@ import (
 //	            its namespace, whose files it writes (files.go); the
 //	            secrets its arguments carry marked, and the answer masked
 //	            (secrets.go); a cancellation said as such; the downloads
-//	            it started waited for and reported (downloads.go)
+//	            it started waited for and reported (downloads.go); its
+//	            trace started when every session traces (tracing.go)
 //	logged      the call kept in the session's step log, for its report
 //	            (steplog.go)
 //	diagnosed   a failure answered with its diagnostics, and logged
@@ -120,6 +121,7 @@ func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx con
 			s.release()
 		}()
 		s.markArgs(name, req.Params.Arguments)
+		d.autoTrace(callCtx, s)
 		res, err := next(callCtx, s, req, args)
 		if err == nil {
 			d.deliverDownloads(callCtx, s, res)

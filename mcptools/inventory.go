@@ -145,6 +145,11 @@ type Deps struct {
 	// Videos, when set, has every session record a video (--save-video,
 	// `run --video`; video.go).
 	Videos *VideoDefaults
+	// TraceSessions: every session traces from its first call (tracing.go;
+	// --save-trace, `run --trace`). SaveTraces: a session that ends while
+	// tracing writes its trace to its files' traces directory
+	// (--save-trace).
+	TraceSessions, SaveTraces bool
 }
 
 // browserDefaults are the options of a whole-page snapshot.
@@ -163,6 +168,7 @@ func Inventory(d *Deps) []Tool {
 		sessionErrorsTool(d),
 		exportFlowTool(d),
 		inCap(CapReport, sessionReportTool(d)),
+		inCap(CapDevtools, startTracingTool(d)), inCap(CapDevtools, stopTracingTool(d)),
 		navigateTool(d),
 		backTool(d),
 		forwardTool(d),

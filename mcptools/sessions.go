@@ -86,13 +86,17 @@ type Session struct {
 	// lastBaseline is the baseline name of the last visual check, which
 	// its flow step records when the call named none.
 	lastBaseline string
-	steps        stepLog // every call, for the session's report (steplog.go)
+	steps        stepLog // every call, for the session's report and trace (steplog.go)
 	// video is the session's recording, if any; overlays what
 	// browser_video_show_actions asked for; videoDone says the automatic
 	// recording (VideoDefaults) was started once (video.go).
 	video     *sessionVideo
 	overlays  *actionOverlays
 	videoDone bool
+	// trace is the session's trace while it records (tracing.go);
+	// traceAuto says every session's tracing (--save-trace) started it.
+	trace     *traceState
+	traceAuto bool
 	lastUsed  time.Time
 	closed    bool
 }
@@ -329,11 +333,13 @@ func (s *Session) closePage() bool {
 }
 
 // end stops the session's dev server (--shutdown) and closes its browser
-// context. The caller holds the session.
+// context, after saving its trace (--save-trace). The caller holds the
+// session.
 func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
 	if !s.closed {
 		metrics.SessionsEnded.WithLabelValues(strings.ReplaceAll(why, " ", "_")).Inc()
 	}
+	s.endTrace(ctx, log)
 	if s.dev != nil {
 		s.dev.unwatch()
 		if _, err := s.dev.server.Do(ctx, devserver.Shutdown); err != nil {

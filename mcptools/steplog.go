@@ -19,14 +19,16 @@ import (
 )
 
 // A session logs every call on it (the layer `logged`, handler.go) for its
-// report (session_report in the report group, `e2e-mcp run --report`;
-// otherwise nothing is logged): the tool, its arguments
+// report (session_report in the report group, `e2e-mcp run --report`) and
+// its trace while it records one (tracing.go); otherwise nothing is
+// logged: the tool, its arguments
 // with secrets masked, when it ran and for how long, and how it ended: a
 // clipped answer, or a failure's whole answer, images included. With
 // Deps.ReportShots on, each successful action also keeps a small JPEG of the
 // viewport taken after it: 7-40 KB, but one more capture, which waits for a
 // frame (about 45 ms whatever the page, BenchmarkReportShot), so it is off
-// but for the report group (--caps report) and `run --report`.
+// but for the report group (--caps report), `run --report` and a session
+// that traces (which keeps one after a failed action too).
 // Everything is bounded, the oldest going first and counted.
 const (
 	maxLoggedSteps    = 300      // steps kept
@@ -41,14 +43,21 @@ const (
 
 // loggedStep is one call in a session's step log.
 type loggedStep struct {
-	tool    string
-	args    map[string]any // secrets masked
-	start   time.Time
-	took    time.Duration
-	ok      bool
+	tool  string
+	args  map[string]any // secrets masked
+	start time.Time
+	took  time.Duration
+	ok    bool
+	// targets are the selectors of its target arguments (target,
+	// startTarget, endTarget), a ref as its stable locator.
+	targets map[string]string
+	// page names the tab it ended in (browser.Page.ID), "" with none.
+	page    string
 	result  string        // a successful answer's text, clipped
 	shot    []byte        // JPEG after the action, if taken
+	shotAt  time.Time     // when shot was taken
 	failure []mcp.Content // a failure's whole answer
+	err     AnswerError   // a failure's error, secrets masked
 	cut     bool          // failure holds only the start of its text
 }
 
@@ -58,17 +67,17 @@ type stepLog struct {
 	dropped int // the oldest steps no longer kept
 }
 
-// logged keeps each call on the session in its step log (not
-// session_report's own calls). It sits outside diagnosed, so a failure is
-// kept with its whole answer.
+// logged keeps each call on the session in its step log (not the calls
+// that make the report and the trace of it). It sits outside diagnosed, so
+// a failure is kept with its whole answer.
 func logged[T any](d *Deps, name string, next sessionFunc[T]) sessionFunc[T] {
-	if name == "session_report" {
+	if name == "session_report" || name == "browser_start_tracing" || name == "browser_stop_tracing" {
 		return next
 	}
 	return func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		res, err := next(ctx, s, req, args)
-		if d.Reports && err == nil && res != nil && s.interruptedBy() == "" && !cancelledByClient(ctx, s) {
+		if (d.Reports || s.trace != nil) && err == nil && res != nil && s.interruptedBy() == "" && !cancelledByClient(ctx, s) {
 			s.logStep(ctx, d, name, req.Params.Arguments, start, time.Since(start), res)
 		}
 		return res, err
@@ -91,17 +100,32 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	if _, ok := args["value"].(string); ok && writesValues[tool] {
 		args["value"] = redact.Mask
 	}
+	targets := map[string]string{}
 	for _, k := range []string{"target", "startTarget", "endTarget"} {
+		t, ok := args[k].(string)
+		if !ok {
+			continue
+		}
+		targets[k] = s.private.String(s.locator(t))
 		// A ref means nothing to a reviewer: say which element it was.
-		if ref, ok := args[k].(string); ok && browser.IsRef(ref) {
-			if loc := s.locator(ref); loc != ref {
-				args[k] = ref + " = " + loc
-			}
+		if browser.IsRef(t) && targets[k] != t {
+			args[k] = t + " = " + targets[k]
 		}
 	}
-	st := loggedStep{tool: tool, args: s.private.Args(args), start: start, took: took, ok: !res.IsError}
+	st := loggedStep{tool: tool, args: s.private.Args(args), start: start, took: took, ok: !res.IsError, targets: targets}
+	if s.tabs != nil && !s.tabs.Gone() {
+		if p := s.tabs.Current(); p != nil {
+			st.page = p.ID()
+		}
+	}
 	if res.IsError {
 		st.failure = keepContent(res.Content, s.private)
+		e := ResultError(res)
+		st.err = AnswerError{Type: e.Type, Message: s.private.String(e.Message), Next: s.private.String(e.Next)}
+		if s.trace != nil && flow.ActionOf(tool) != "" {
+			// What the page showed when the action failed, for the trace.
+			st.shot, st.shotAt = s.reportShot(ctx), time.Now()
+		}
 		failures := 0
 		for i := len(l.steps) - 1; i >= 0; i-- {
 			old := &l.steps[i]
@@ -118,8 +142,8 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 		st.result = "(what the browser stores is not kept in the report)"
 	} else {
 		st.result = s.private.String(text.Clip(ResultText(res), maxLoggedResult))
-		if d.ReportShots && flow.ActionOf(tool) != "" {
-			st.shot = s.reportShot(ctx)
+		if (d.ReportShots || s.trace != nil) && flow.ActionOf(tool) != "" {
+			st.shot, st.shotAt = s.reportShot(ctx), time.Now()
 		}
 	}
 	if st.shot != nil {

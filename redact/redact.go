@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"regexp"
 	"sort"
@@ -75,9 +76,13 @@ type Set struct {
 	mu     sync.RWMutex
 	vals   []string // longest first, so a secret inside another is masked as part of it
 	order  []string // in the order added, for the bound
-	// escaped are the values as they appear inside JSON strings, where
-	// they differ from the values (a quote, a backslash, a control).
-	escaped []string
+	// encoded are the values as they appear encoded where they differ
+	// from the values: inside JSON strings (a quote, a backslash, a
+	// control), and URL-encoded in a form body or a query string (a
+	// space, a !), as a page sends a password it was given; of is the
+	// value each stands for.
+	encoded []string
+	of      map[string]string
 }
 
 // NewSet returns an empty set whose masking includes parent's values
@@ -119,12 +124,46 @@ func (s *Set) add(values []string) {
 	}
 	s.vals = append(s.vals[:0], s.order...)
 	sort.SliceStable(s.vals, func(i, j int) bool { return len(s.vals[i]) > len(s.vals[j]) })
-	s.escaped = s.escaped[:0]
+	s.encoded, s.of = s.encoded[:0], map[string]string{}
 	for _, v := range s.vals {
-		if e := jsonInner(v); e != v {
-			s.escaped = append(s.escaped, e)
+		if len(v) < MinLen {
+			continue // masked only where it stands, never inside text
+		}
+		for _, e := range []string{jsonInner(v), urlEncoded(v, formSafe, "+"), urlEncoded(v, componentSafe, "%20"), urlEncoded(v, unreserved, "%20")} {
+			if _, seen := s.of[e]; e != v && !seen {
+				s.encoded = append(s.encoded, e)
+				s.of[e] = v
+			}
 		}
 	}
+}
+
+// The bytes each URL encoding leaves as they are, besides letters and
+// digits: an HTML form's (application/x-www-form-urlencoded, as
+// URLSearchParams writes it), encodeURIComponent's, and RFC 3986's
+// unreserved characters (what strict encoders keep).
+const (
+	formSafe      = "*-._"
+	componentSafe = "-_.!~*'()"
+	unreserved    = "-_.~"
+)
+
+// urlEncoded is v percent-encoded (upper-case hex, as browsers write it),
+// keeping letters, digits and the bytes of safe, a space written as space.
+func urlEncoded(v, safe, space string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte(safe, c) >= 0:
+			b.WriteByte(c)
+		case c == ' ':
+			b.WriteString(space)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 func contains(list []string, v string) bool {
@@ -161,25 +200,16 @@ func (s *Set) Values() []string {
 	return out
 }
 
-// String is in with every secret of the set masked.
+// String is in with every secret of the set masked, as it is and
+// encoded (in a JSON string, URL-encoded).
 func (s *Set) String(in string) string {
-	if s == nil || in == "" {
-		return in
-	}
-	for _, v := range s.Values() {
-		if len(v) >= MinLen && strings.Contains(in, v) {
-			in = strings.ReplaceAll(in, v, Mask)
-		}
-	}
-	return in
+	return s.Except(in, nil)
 }
 
-// Except is like String but leaves the values in keep as they are: an
-// answer that shows a value the caller asked to read.
+// Except is like String but leaves the values in keep as they are, and
+// their encoded forms: an answer that shows a value the caller asked to
+// read.
 func (s *Set) Except(in string, keep []string) string {
-	if len(keep) == 0 {
-		return s.String(in)
-	}
 	if s == nil || in == "" {
 		return in
 	}
@@ -187,6 +217,15 @@ func (s *Set) Except(in string, keep []string) string {
 		if len(v) >= MinLen && !contains(keep, v) && strings.Contains(in, v) {
 			in = strings.ReplaceAll(in, v, Mask)
 		}
+	}
+	for ; s != nil; s = s.parent {
+		s.mu.RLock()
+		for _, e := range s.encoded {
+			if len(e) >= MinLen && !contains(keep, s.of[e]) && strings.Contains(in, e) {
+				in = strings.ReplaceAll(in, e, Mask)
+			}
+		}
+		s.mu.RUnlock()
 	}
 	return in
 }
@@ -304,7 +343,7 @@ func (s *Set) Bytes(b []byte) []byte {
 	}
 	for ; s != nil; s = s.parent {
 		s.mu.RLock()
-		for _, list := range [][]string{s.vals, s.escaped} {
+		for _, list := range [][]string{s.vals, s.encoded} {
 			for _, v := range list {
 				if len(v) >= MinLen && bytes.Contains(b, []byte(v)) {
 					b = bytes.ReplaceAll(b, []byte(v), []byte(Mask))

@@ -133,3 +133,43 @@ func TestBound(t *testing.T) {
 		t.Fatalf("%d values kept", n)
 	}
 }
+
+// TestURLEncodedForms: a password a page sends in a form body or a query
+// string is URL-encoded on the way (a form's + for a space and %21 for !,
+// encodeURIComponent's %20), and a trace holds the page's requests: the
+// encoded forms are masked as the value is, by String and Bytes alike, and
+// Except keeps a kept value's encoded forms too.
+func TestURLEncodedForms(t *testing.T) {
+	s := NewSet(nil)
+	s.Add("hunter2!x y~*")
+	for _, in := range []string{
+		"email=ada%40example.com&password=hunter2%21x+y%7E*", // a form (URLSearchParams)
+		"/login?pw=hunter2!x%20y~*",                          // encodeURIComponent
+		"pw=hunter2%21x%20y~%2A",                             // Go's url.PathEscape and others
+	} {
+		if got := s.String(in); strings.Contains(got, "hunter2") {
+			t.Errorf("String(%q) = %q: the encoded password is left", in, got)
+		}
+		if got := string(s.Bytes([]byte(in))); strings.Contains(got, "hunter2") {
+			t.Errorf("Bytes(%q) = %q: the encoded password is left", in, got)
+		}
+	}
+	if got := s.Except("pw=hunter2%21x+y%7E*", []string{"hunter2!x y~*"}); got != "pw=hunter2%21x+y%7E*" {
+		t.Errorf("Except masked the encoded form of a kept value: %q", got)
+	}
+}
+
+// TestShortValuesEncodedAreNotMaskedInText: a secret under MinLen is masked
+// only where it stands, and so are its encoded forms, however long.
+func TestShortValuesEncodedAreNotMaskedInText(t *testing.T) {
+	s := NewSet(nil)
+	s.Add("a!", `b"`)
+	for _, in := range []string{"a%21b", `{"msg":"say b\" loud"}`} {
+		if got := s.String(in); got != in {
+			t.Errorf("String(%q) = %q", in, got)
+		}
+		if got := string(s.Bytes([]byte(in))); got != in {
+			t.Errorf("Bytes(%q) = %q", in, got)
+		}
+	}
+}

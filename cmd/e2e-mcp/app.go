@@ -37,7 +37,7 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	videos, _ := cfg.videoDefaults() // Validate refused a bad one
 	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
 		Videos: videos,
-		Caps:   caps, Reports: report, ReportShots: report,
+		Caps:   caps, Reports: report, ReportShots: report, TraceSessions: cfg.SaveTrace, SaveTraces: cfg.SaveTrace,
 		Browser: bm, Sessions: reg, Logger: log,
 		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
 		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),

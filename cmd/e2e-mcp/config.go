@@ -111,6 +111,8 @@ type Config struct {
 	StorageState string
 	// InitScripts are script files run in every page, comma separated.
 	InitScripts string
+	// SaveTrace: every session traces, and its end saves the trace.
+	SaveTrace bool
 	// Caps are the capability groups whose tools are offered besides the
 	// core ones (--caps, comma separated, or all).
 	Caps string
@@ -357,6 +359,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.StorageState })},
 	{"init-script", "E2E_MCP_INIT_SCRIPT", "", "JavaScript files run in every page of every session before the page's own scripts, comma separated",
 		str(func(c *Config) *string { return &c.InitScripts })},
+	{"save-trace", "E2E_MCP_SAVE_TRACE", "false", "every session records a trace from its first call, saved when the session ends to e2e-mcp-traces/ of the first file root (over HTTP: traces/ of the client's directory): a zip that Playwright's Trace Viewer opens",
+		boolean(func(c *Config) *bool { return &c.SaveTrace })},
 	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", "),
 		str(func(c *Config) *string { return &c.Caps })},
 	{"save-video", "E2E_MCP_SAVE_VIDEO", "", "record a video of every session (an animated PNG) into e2e-mcp-videos/ of the first file root (over HTTP: of the client's own directory), written when the session ends; =WxH sets its size (default the viewport's, fit in 800x800)",

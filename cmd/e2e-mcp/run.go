@@ -39,6 +39,7 @@ type flowResult struct {
 	report     string // the HTML report's path, when --report asked for one
 	video      string // the video's path, when --video kept one
 	videoNote  string // what the video holds, in words
+	trace      string // the trace's path, when --trace asked for one
 }
 
 // runMain replays flow files, each in its own isolated session with its
@@ -52,12 +53,13 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	reportDir := fs.String("report", "", "write each flow's HTML report (steps, a screenshot after each action, the failure, logs) under this `directory`")
 	videoDir := fs.String("video", "", "keep each failed flow's video (an animated PNG the report plays) under this `directory`")
 	videoMode := fs.String("video-mode", "retain-on-failure", "which flows' videos --video keeps: retain-on-failure or on (every flow's)")
+	traceDir := fs.String("trace", "", "write each flow's trace under this `directory`: a zip that Playwright's Trace Viewer opens (npx playwright show-trace)")
 	parallel := fs.Int("parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
 	update := fs.Bool("update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
 	logLevel := fs.String("log-level", "", "log level on stderr: debug, info, warn or error (default warn, or $E2E_MCP_LOG_LEVEL)")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--video DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--parallel N] [--headed] [--update-snapshots]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
@@ -117,13 +119,21 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer a.close()
 	var rep *reporter
-	if *reportDir != "" {
-		if err := os.MkdirAll(*reportDir, 0o755); err != nil {
-			fmt.Fprintf(stderr, "e2e-mcp run: --report: %v\n", err)
-			return cli.ExitUsage
+	if *reportDir != "" || *traceDir != "" {
+		for flagName, dir := range map[string]string{"--report": *reportDir, "--trace": *traceDir} {
+			if dir == "" {
+				continue
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				fmt.Fprintf(stderr, "e2e-mcp run: %s: %v\n", flagName, err)
+				return cli.ExitUsage
+			}
 		}
-		rep = &reporter{dir: *reportDir, deps: a.deps, stderr: stderr, names: fileNames(flows, ".html")}
-		a.deps.Reports, a.deps.ReportShots = true, true
+		rep = &reporter{dir: *reportDir, traceDir: *traceDir, deps: a.deps, stderr: stderr, names: reportNames(flows)}
+		// A report keeps a screenshot after each action; a trace starts
+		// with its flow's session.
+		a.deps.Reports, a.deps.ReportShots = *reportDir != "", *reportDir != ""
+		a.deps.TraceSessions = *traceDir != ""
 	}
 	// The flows' secrets (E2E_SECRET_n, and any variable named like a
 	// secret) are masked by every writer: answers, reports, JUnit,
@@ -136,7 +146,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		// Every flow records from its first page; the runner keeps the
 		// video or discards it when the flow ends.
 		a.deps.Videos = &mcptools.VideoDefaults{}
-		rn.videos = &videoKeeper{dir: *videoDir, all: *videoMode == "on", names: fileNames(flows, ".png")}
+		rn.videos = &videoKeeper{dir: *videoDir, all: *videoMode == "on", names: reportNames(flows)}
 	}
 	start := time.Now()
 	results := runAll(len(flows), *parallel, stdout, func(i int) flowResult {
@@ -235,6 +245,9 @@ func printResult(w io.Writer, r flowResult) {
 	if r.video != "" {
 		fmt.Fprintf(w, "      video: %s\n", r.video)
 	}
+	if r.trace != "" {
+		fmt.Fprintf(w, "      trace: %s (npx playwright show-trace %s)\n", r.trace, r.trace)
+	}
 }
 
 // envSecrets are the values of the environment's E2E_SECRET_n and of the
@@ -252,19 +265,21 @@ func envSecrets(env []string) []string {
 // flowSession is the session the i-th flow (from 0) runs in.
 func flowSession(i int) string { return fmt.Sprintf("flow-%d", i+1) }
 
-// reporter writes each flow's HTML report (run --report).
+// reporter writes each flow's HTML report (run --report) and trace (run
+// --trace), each named after its flow.
 type reporter struct {
-	dir   string
-	deps  *mcptools.Deps
-	names map[string]string // the report's file name by the flow's session
-	mu    sync.Mutex        // one warning at a time on stderr
+	dir      string // --report, or ""
+	traceDir string // --trace, or ""
+	deps     *mcptools.Deps
+	names    map[string]string // the files' name (no extension) by the flow's session
+	mu       sync.Mutex        // one warning at a time on stderr
 	// stderr gets a report that could not be written.
 	stderr io.Writer
 }
 
-// fileNames names each flow's report (or video) after the flow, numbered
-// when two flows have one name, by the flow's session.
-func fileNames(flows []*flow.Flow, ext string) map[string]string {
+// reportNames names each flow's report, trace and video after the flow,
+// numbered when two flows have one name; the writers add their extension.
+func reportNames(flows []*flow.Flow) map[string]string {
 	count := map[string]int{}
 	for _, f := range flows {
 		count[safeName(f.Name)]++
@@ -275,21 +290,38 @@ func fileNames(flows []*flow.Flow, ext string) map[string]string {
 		if count[n] > 1 {
 			n = fmt.Sprintf("%s-%d", n, i+1)
 		}
-		names[flowSession(i)] = n + ext
+		names[flowSession(i)] = n
 	}
 	return names
+}
+
+// warn says on stderr that a flow's file could not be written.
+func (rp *reporter) warn(what string, res flowResult, err error) string {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	fmt.Fprintf(rp.stderr, "e2e-mcp run: the %s of %s: %v\n", what, res.name, err)
+	return ""
+}
+
+// writeTrace writes the trace of the flow's session, before the session
+// ends, and returns its path ("" when it could not be written, which it
+// says on stderr).
+func (rp *reporter) writeTrace(ctx context.Context, session string, res flowResult) string {
+	b, err := rp.deps.SessionTrace(ctx, session, "Flow "+res.name)
+	if err != nil {
+		return rp.warn("trace", res, err)
+	}
+	if err := mcptools.WriteUserFile(rp.traceDir, rp.names[session]+".zip", b); err != nil {
+		return rp.warn("trace", res, err)
+	}
+	return filepath.Join(rp.traceDir, rp.names[session]+".zip")
 }
 
 // write renders the report of the flow's session, before the session
 // ends, and returns its path ("" when it could not be written, which it
 // says on stderr).
 func (rp *reporter) write(ctx context.Context, session string, res flowResult) string {
-	warn := func(err error) string {
-		rp.mu.Lock()
-		defer rp.mu.Unlock()
-		fmt.Fprintf(rp.stderr, "e2e-mcp run: the report of %s: %v\n", res.name, err)
-		return ""
-	}
+	warn := func(err error) string { return rp.warn("report", res, err) }
 	info := mcptools.ReportInfo{Title: "Flow " + res.name, Status: "passed",
 		Meta: []report.KV{{Key: "flow file", Value: res.file}}}
 	if res.failed {
@@ -302,10 +334,10 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	if err != nil {
 		return warn(err)
 	}
-	if err := mcptools.WriteUserFile(rp.dir, rp.names[session], b); err != nil {
+	if err := mcptools.WriteUserFile(rp.dir, rp.names[session]+".html", b); err != nil {
 		return warn(err)
 	}
-	return filepath.Join(rp.dir, rp.names[session])
+	return filepath.Join(rp.dir, rp.names[session]+".html")
 }
 
 // runner replays flows with the tools' handlers.
@@ -313,7 +345,7 @@ type runner struct {
 	handlers  map[string]server.ToolHandlerFunc
 	deps      *mcptools.Deps
 	artifacts string       // --artifacts, or ""
-	rep       *reporter    // --report, or nil
+	rep       *reporter    // --report or --trace, or nil
 	videos    *videoKeeper // --video, or nil
 	secrets   *redact.Set
 }
@@ -324,14 +356,14 @@ type runner struct {
 type videoKeeper struct {
 	dir   string
 	all   bool
-	names map[string]string // the video's file name by the flow's session
+	names map[string]string // the video's file name (no extension) by the flow's session
 }
 
 // keep ends the recording of the flow's session, writing it when the flow
 // failed (or all are kept); a video that could not be written is said on
 // the result's message, not lost in silence.
 func (vk *videoKeeper) keep(ctx context.Context, deps *mcptools.Deps, session string, res *flowResult) {
-	path, st, err := deps.FinishVideo(ctx, session, res.failed || vk.all, vk.dir, vk.names[session])
+	path, st, err := deps.FinishVideo(ctx, session, res.failed || vk.all, vk.dir, vk.names[session]+".png")
 	if err != nil {
 		res.videoNote = "no video: " + err.Error()
 		return
@@ -369,8 +401,11 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		if rn.videos != nil {
 			rn.videos.keep(ctx, rn.deps, session, &res)
 		}
-		if rep != nil {
+		if rep != nil && rep.dir != "" {
 			res.report = rep.write(ctx, session, res)
+		}
+		if rep != nil && rep.traceDir != "" {
+			res.trace = rep.writeTrace(ctx, session, res)
 		}
 		_, _ = call("session_end", map[string]any{})
 		res.took = time.Since(start)
@@ -548,7 +583,7 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
-	// SystemOut links the flow's HTML report and its video as
+	// SystemOut links the flow's HTML report, trace and video as
 	// attachments ([[ATTACHMENT|path]], relative to the JUnit file).
 	SystemOut string `xml:"system-out,omitempty"`
 }
@@ -576,24 +611,20 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
 	for _, r := range results {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
-		link, video := "", ""
-		if r.report != "" {
-			link = relativeTo(filepath.Dir(path), r.report)
-			c.SystemOut = "[[ATTACHMENT|" + link + "]]\n"
-		}
-		if r.video != "" {
-			video = relativeTo(filepath.Dir(path), r.video)
-			c.SystemOut += "[[ATTACHMENT|" + video + "]]\n"
+		var links []string
+		for _, f := range []struct{ what, path string }{{"Report", r.report}, {"Trace", r.trace}, {"Video", r.video}} {
+			if f.path != "" {
+				link := relativeTo(filepath.Dir(path), f.path)
+				c.SystemOut += "[[ATTACHMENT|" + link + "]]\n"
+				links = append(links, f.what+": "+link)
+			}
 		}
 		if r.failed {
 			s.Failures++
 			c.Failure = &junitFailure{Message: secrets.String(fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline)),
 				Type: r.errType, Text: secrets.String(r.message)}
-			if link != "" {
-				c.Failure.Text += "\n\nReport: " + link
-			}
-			if video != "" {
-				c.Failure.Text += "\nVideo: " + video
+			if len(links) > 0 {
+				c.Failure.Text += "\n\n" + strings.Join(links, "\n")
 			}
 		}
 		s.Cases = append(s.Cases, c)

@@ -10,11 +10,11 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
-// TestReportNames: each flow's report is named after it, numbered only
+// TestReportNames: each flow's report and trace are named after it, numbered only
 // when two flows share a name, never with a path separator.
 func TestReportNames(t *testing.T) {
-	got := fileNames([]*flow.Flow{{Name: "sign-up"}, {Name: "a/b"}, {Name: "sign-up"}, {Name: "log-in"}}, ".html")
-	want := map[string]string{"flow-1": "sign-up-1.html", "flow-2": "a_b.html", "flow-3": "sign-up-3.html", "flow-4": "log-in.html"}
+	got := reportNames([]*flow.Flow{{Name: "sign-up"}, {Name: "a/b"}, {Name: "sign-up"}, {Name: "log-in"}})
+	want := map[string]string{"flow-1": "sign-up-1", "flow-2": "a_b", "flow-3": "sign-up-3", "flow-4": "log-in"}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s: got %q, want %q", k, got[k], v)
