@@ -145,7 +145,7 @@ func benchMain(ctx context.Context, c config, fx *fixture, stdout, stderr io.Wri
 		fmt.Fprintln(stderr, "bench: no server to run")
 		return 2
 	}
-	o := options{warmNavs: 5, dump: c.dump, formVideo: 30 * time.Second}
+	o := options{warmNavs: 5, dump: c.dump, formVideo: time.Minute}
 	if c.quick {
 		o.warmNavs, o.formVideo = 3, 10*time.Second
 	}

@@ -57,8 +57,8 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 type options struct {
 	warmNavs int    // warm navigations per run
 	dump     string // directory for every answer, or ""
-	// formVideo is how long the video variant records the form app
-	// (video.go).
+	// formVideo is how long the video variant records the form app,
+	// in its first run (video.go).
 	formVideo time.Duration
 }
 
@@ -137,7 +137,11 @@ func runServer(ctx context.Context, fx *fixture, sp spec, run, pos int, mark str
 	taskScenario(ctx, s, a, fx, &r)
 	if video {
 		videoStop(ctx, s, &r, "video_kb_min")
-		formVideo(ctx, s, fx, &r, o.formVideo)
+		if run == 1 {
+			// Once a bench: a minute at an agent's pace adds nothing
+			// to the other figures.
+			formVideo(ctx, s, fx, &r, o.formVideo)
+		}
 	}
 
 	known = s.procs()

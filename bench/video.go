@@ -12,10 +12,10 @@ import (
 // video of the session recording from before the form to after the tasks,
 // with action overlays on (a caption and the target's box on each action),
 // at the default size (a 1280x720 viewport's video is 800x450); the table
-// compares its action times with e2e-mcp's without a video. Then the form
-// app at an agent's pace (a call a second) is recorded at 1280x720 for a
-// while (formVideoTime): what a minute of such a video weighs, against the
-// budget of 5 MB.
+// compares its action times with e2e-mcp's without a video. Then, in the
+// first run, the form app at an agent's pace (a call a second) is recorded
+// at 1280x720 for a minute (options.formVideo; 10 s with -quick): what a
+// minute of such a video weighs, against the budget of 5 MB.
 
 // videoFigures are the rows of the video table: the actions' times of both
 // (from the stdio figures), then the video's own.
@@ -26,9 +26,9 @@ var videoFigures = []figure{
 	{"big_nav_ms", "navigate to the 1,500-row page", "ms", 0},
 	{"big_click_ms", "click a button on the 1,500-row page", "ms", 0},
 	{"video_kb_min", "video of the scenarios (800x450): KB a minute", "count", 0},
-	{"video_frames", "… its frames (session seconds)", "count", 0},
+	{"video_frames", "… its frames (seconds of session)", "count", 0},
 	{"video_form_kb_min", "video of the form app at a call a second (1280x720, overlays): KB a minute", "count", 0},
-	{"video_form_frames", "… its frames (session seconds)", "count", 0},
+	{"video_form_frames", "… its frames (seconds of session)", "count", 0},
 }
 
 // videoStart starts the session's video of a 1280x720 viewport at the

@@ -164,13 +164,13 @@ func (p *Page) endCast() bool {
 // castLoop hands each frame the read loop kept to sink as it comes, and
 // acknowledges it when the pace allows: no sooner than 1/fps after the last
 // acknowledgement, and, while a call of the session runs (CastBusy), not in
-// the call's first callGrace, then at half the pace. Chrome captures no
-// picture while one waits to be acknowledged, and capturing is what a
-// screencast costs the page: every paint of it read back and encoded,
-// which made an action wait up to twice as long for its frames. The
-// acknowledgement at the call's end brings the picture Chrome kept
-// (sendLastFrame), so the video has the page as the call left it; a long
-// call (a wait for a spinner to stop) is still filmed, at half the rate.
+// the call's first callGrace, then at half the pace. Chrome encodes and
+// sends no picture while one waits to be acknowledged (it still reads
+// back the page's paints while the screencast runs: what a recording
+// costs an action, docs/benchmarks.md). The acknowledgement at the call's
+// end brings the picture Chrome kept (sendLastFrame), so the video has the
+// page as the call left it; a long call (a wait for a spinner to stop) is
+// still filmed, at half the rate.
 func (p *Page) castLoop(sink func(Frame), fps int) {
 	c := &p.cast
 	defer close(c.done)
