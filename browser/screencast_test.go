@@ -141,29 +141,7 @@ func TestFrameWidth(t *testing.T) {
 // arrives when nothing paints after it.
 func TestScreencastPacedKeepsLast(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	p := openPage(t, "/form")
-	got := newFrames()
-	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 2}, got.sink); err != nil {
-		t.Fatal(err)
-	}
-	defer p.tabs.StopCast(ctx)
-	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
-	// Three colours within a few frames, then nothing paints.
-	if _, err := p.Evaluate(ctx, `async () => {
-		const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-		for (const c of ['rgb(200, 0, 0)', 'rgb(0, 200, 0)', 'rgb(0, 0, 200)']) { document.body.style.background = c; document.body.innerHTML = ''; await frame(); }
-	}`, ""); err != nil {
-		t.Fatal(err)
-	}
-	got.waitFor(t, "a frame of the last colour", func(l []Frame) bool {
-		img, err := png.Decode(bytes.NewReader(l[len(l)-1].Data))
-		if err != nil {
-			return false
-		}
-		r, g, b, _ := img.At(5, 5).RGBA()
-		return r>>8 == 0 && g>>8 == 0 && b>>8 == 200
-	})
+	castLastColour(t, 2, nil)
 }
 
 // TestScreencastBusyKeepsLast: a change the page makes while a call runs
@@ -171,22 +149,34 @@ func TestScreencastPacedKeepsLast(t *testing.T) {
 // after it.
 func TestScreencastBusyKeepsLast(t *testing.T) {
 	t.Parallel()
+	castLastColour(t, 10, func(p *Page, busy bool) { p.tabs.CastBusy(busy) })
+}
+
+// castLastColour casts a page at fps, paints three colours within a few
+// frames (between around(true) and around(false)), and waits for a frame of
+// the last one.
+func castLastColour(t *testing.T, fps int, around func(p *Page, busy bool)) {
 	ctx := context.Background()
 	p := openPage(t, "/form")
 	got := newFrames()
-	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 10}, got.sink); err != nil {
+	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: fps}, got.sink); err != nil {
 		t.Fatal(err)
 	}
 	defer p.tabs.StopCast(ctx)
 	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
-	p.tabs.CastBusy(true)
+	if around != nil {
+		around(p, true)
+	}
+	// Three colours within a few frames, then nothing paints.
 	if _, err := p.Evaluate(ctx, `async () => {
 		const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-		for (const c of ['rgb(200, 0, 0)', 'rgb(0, 0, 200)']) { document.body.style.background = c; document.body.innerHTML = ''; await frame(); }
+		for (const c of ['rgb(200, 0, 0)', 'rgb(0, 200, 0)', 'rgb(0, 0, 200)']) { document.body.style.background = c; document.body.innerHTML = ''; await frame(); }
 	}`, ""); err != nil {
 		t.Fatal(err)
 	}
-	p.tabs.CastBusy(false)
+	if around != nil {
+		around(p, false)
+	}
 	got.waitFor(t, "a frame of the last colour", func(l []Frame) bool {
 		img, err := png.Decode(bytes.NewReader(l[len(l)-1].Data))
 		if err != nil {
