@@ -313,8 +313,6 @@ func (r *Recorder) Stats() Stats {
 // (apngWriter).
 func (r *Recorder) run() {
 	defer close(r.done)
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
 	for {
 		r.mu.Lock()
 		stopped := r.stopped
@@ -338,27 +336,16 @@ func (r *Recorder) run() {
 			r.mu.Unlock()
 			return
 		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
-		}
-		wait := time.Hour // holding: the call's end wakes it
-		if !hold {
-			wait = r.nextDue().Sub(r.now())
-		}
-		timer.Reset(wait)
-		select {
-		case <-r.wake:
-		case <-timer.C:
-		}
+		<-r.wake
 	}
 }
 
 // work takes in items in order, the overlays that ended before each
 // first: a worker that waited (a call ran) or lags (a busy machine) still
-// puts everything at its own time. Then what ended by now ends.
+// puts everything at its own time. An overlay ends in the video when
+// something later comes, or at the end: not when the worker looks, since
+// a frame Chrome painted while it showed may still be on its way, and the
+// video never goes back (TestRecorderLateFrames).
 func (r *Recorder) work(items []any, stopped bool) {
 	for i, it := range items {
 		if i > 0 && !stopped && r.yield(items[i:]) {
@@ -375,11 +362,9 @@ func (r *Recorder) work(items []any, stopped bool) {
 		}
 	}
 	r.flush()
-	horizon := r.now()
-	if stopped && r.end.Before(horizon) {
-		horizon = r.end // what shows at the end shows until the end
+	if stopped {
+		r.expire(r.end) // what shows at the end shows until the end
 	}
-	r.expire(horizon)
 }
 
 // yield puts rest back at the head of the queue when a call has started
@@ -429,18 +414,6 @@ func (r *Recorder) flush() {
 	if r.dirty && r.base != nil {
 		r.add(r.changed)
 	}
-}
-
-// nextDue is when the worker must look again without being woken: the end
-// of the first overlay.
-func (r *Recorder) nextDue() time.Time {
-	next := r.now().Add(time.Hour)
-	for _, o := range r.overlays {
-		if end := o.Time.Add(o.Show); end.Before(next) {
-			next = end
-		}
-	}
-	return next
 }
 
 // touch marks the picture changed at t.

@@ -210,3 +210,37 @@ func TestRecorderBusy(t *testing.T) {
 		t.Errorf("frames last %v, want 300ms, 400ms, 300ms", delays)
 	}
 }
+
+// TestRecorderLateFrames: a frame that reaches the worker after the end of
+// an overlay that began before it (the worker took its work in late: a
+// call ran, or the machine was busy) still plays at its own time, and the
+// video lasts as long as the session.
+func TestRecorderLateFrames(t *testing.T) {
+	a := solid(64, 32, color.RGBA{10, 20, 30, 255})
+	b := solid(64, 32, color.RGBA{200, 20, 30, 255})
+	c := solid(64, 32, color.RGBA{10, 200, 30, 255})
+	anim, st := record(t, Options{Width: 64, Height: 32, MaxIdle: -1}, func(r *Recorder, at func(int) time.Time) {
+		r.Frame(Frame{Data: pngOf(t, a), Time: at(0), Scale: 1})
+		r.Action(Action{Time: at(100), Show: 500 * time.Millisecond, Box: &Box{X: 10, Y: 5, Width: 20, Height: 10}})
+		// The worker looks at 1000 ms, after the overlay ended at 600;
+		// then come the page's frames of 400 and 500, which Chrome
+		// painted while it showed.
+		at(1000)
+		r.Frame(Frame{Data: pngOf(t, b), Time: r.start.Add(400 * time.Millisecond), Scale: 1})
+		r.Frame(Frame{Data: pngOf(t, c), Time: r.start.Add(500 * time.Millisecond), Scale: 1})
+		at(1000)
+	})
+	var delays []time.Duration
+	for _, f := range anim.Frames {
+		delays = append(delays, f.Delay)
+	}
+	want := []time.Duration{100, 300, 100, 100, 400}
+	ok := len(delays) == len(want)
+	for i := range want {
+		want[i] *= time.Millisecond
+		ok = ok && i < len(delays) && delays[i] == want[i]
+	}
+	if !ok || anim.Duration() != st.Session {
+		t.Errorf("frames last %v (%s in all, the session %s); want %v", delays, anim.Duration(), st.Session, want)
+	}
+}
