@@ -77,6 +77,8 @@ type pageCast struct {
 	// busy: a call of the session runs, since busySince (CastBusy).
 	busy      bool
 	busySince time.Time
+	// params start Chrome's screencast again after a pause (castLoop).
+	params page.StartScreencastParams
 }
 
 // onCastEvent keeps a screencast frame for the cast goroutine; it runs on
@@ -108,9 +110,6 @@ func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) e
 		c.mu.Unlock()
 		return nil
 	}
-	c.on, c.wake, c.stop, c.done = true, make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
-	c.mu.Unlock()
-	go p.castLoop(sink, o.FPS)
 	q := int64(90)
 	if o.Quality > 0 && o.Quality <= 100 {
 		q = int64(o.Quality)
@@ -123,6 +122,9 @@ func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) e
 	if o.FPS > 0 {
 		params.MaxFramesInFlight, params.SendLastFrame = 1, new(true)
 	}
+	c.on, c.wake, c.stop, c.done, c.params = true, make(chan struct{}, 1), make(chan struct{}), make(chan struct{}), params
+	c.mu.Unlock()
+	go p.castLoop(sink, o.FPS)
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	if _, err := chromedp.Call(cctx, page.StartScreencast, params); err != nil {
@@ -163,14 +165,15 @@ func (p *Page) endCast() bool {
 
 // castLoop hands each frame the read loop kept to sink as it comes, and
 // acknowledges it when the pace allows: no sooner than 1/fps after the last
-// acknowledgement, and, while a call of the session runs (CastBusy), not in
-// the call's first callGrace, then at half the pace. Chrome encodes and
-// sends no picture while one waits to be acknowledged (it still reads
-// back the page's paints while the screencast runs: what a recording
-// costs an action, docs/benchmarks.md). The acknowledgement at the call's
-// end brings the picture Chrome kept (sendLastFrame), so the video has the
-// page as the call left it; a long call (a wait for a spinner to stop) is
-// still filmed, at half the rate.
+// acknowledgement, and at half the pace while a call of the session runs
+// (CastBusy). In a call's first callGrace Chrome's screencast is stopped
+// altogether: while it runs Chrome reads back every paint of the page,
+// acknowledged or not, which made a click or a fill take two to three
+// times as long (docs/benchmarks.md). It starts again at the call's end,
+// or once the call has run callGrace (a wait for a spinner to stop is
+// filmed), and Chrome sends the page as it is then; it is not stopped
+// before that picture came, so the video has the page as each call left
+// it. The stop and the start are sent from here, off the call's path.
 func (p *Page) castLoop(sink func(Frame), fps int) {
 	c := &p.cast
 	defer close(c.done)
@@ -181,6 +184,9 @@ func (p *Page) castLoop(sink func(Frame), fps int) {
 	}
 	var acked time.Time
 	var acks []int64
+	// casting: Chrome's screencast runs (startCast started it); fresh: a
+	// frame came since it (re)started.
+	casting, fresh := true, false
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -188,16 +194,29 @@ func (p *Page) castLoop(sink func(Frame), fps int) {
 		e, at := c.newest, c.at
 		acks = append(acks, c.acks...)
 		c.newest, c.acks = nil, nil
-		busy, since := c.busy, c.busySince
+		busy, since, params := c.busy, c.busySince, c.params
 		c.mu.Unlock()
 		if e != nil && e.Metadata != nil {
 			sink(frameOf(e, at, tab))
+			fresh = fresh || casting
 		}
 		wait := time.Hour
+		grace := busy && time.Since(since) < callGrace
+		switch {
+		case casting && grace && fresh:
+			casting, acks = false, nil // frames of a stopped screencast need no acknowledgement
+			p.castOn(false, params)
+		case !casting && !grace:
+			casting, fresh, acks = true, false, nil
+			p.castOn(true, params)
+		}
+		if !casting {
+			acks, wait = nil, time.Until(since.Add(callGrace))
+		}
 		if len(acks) > 0 {
 			ready := acked.Add(gap)
 			if busy {
-				ready = later(acked.Add(2*gap), since.Add(callGrace))
+				ready = acked.Add(2 * gap)
 			}
 			if wait = time.Until(ready); wait <= 0 {
 				acked = time.Now()
@@ -224,18 +243,25 @@ func (p *Page) castLoop(sink func(Frame), fps int) {
 	}
 }
 
-// callGrace is how long into a call the screencast captures nothing new:
-// most actions (a click, a fill, a navigation to a small page) are done
-// within it, and the page has the machine to itself while they run; what
-// the call left is in the video at its end, and a longer call is filmed
-// from then on.
+// callGrace is how long into a call the screencast is stopped: most
+// actions (a click, a fill, a navigation to a small page) are done within
+// it, and the page has the machine to itself while they run.
 const callGrace = 500 * time.Millisecond
 
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
+// castOn starts Chrome's screencast again with params, or stops it, for
+// castLoop.
+func (p *Page) castOn(on bool, params page.StartScreencastParams) {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	var err error
+	if on {
+		_, err = chromedp.Call(ctx, page.StartScreencast, params)
+	} else {
+		_, err = chromedp.Call(ctx, page.StopScreencast, cdp.Empty{})
 	}
-	return b
+	if err != nil && p.ctx.Err() == nil {
+		p.log.Debug("pause or resume the screencast", zap.Bool("on", on), zap.Error(err))
+	}
 }
 
 // ackCast acknowledges screencast frames.
