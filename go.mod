@@ -29,5 +29,6 @@ require (
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
+	golang.org/x/image v0.23.0 // indirect
 	google.golang.org/protobuf v1.36.5 // indirect
 )

@@ -48,6 +48,7 @@ type config struct {
 	concTime   time.Duration
 	concRuns   int
 	floor      int
+	video      bool
 }
 
 func realMain(args []string, stdout, stderr io.Writer) int {
@@ -69,6 +70,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.clients, "clients", 10, "concurrent scenario: MCP clients over Streamable HTTP at once, each its own session (4 with -quick; 0 skips the scenario)")
 	fs.DurationVar(&c.concTime, "concurrent-time", 20*time.Second, "concurrent scenario: how long every client loops navigate/snapshot/click (5s with -quick)")
 	fs.IntVar(&c.concRuns, "concurrent-runs", 1, "concurrent scenario: runs per server (e2e-mcp and Playwright MCP), alternating order")
+	fs.BoolVar(&c.video, "video", true, "also run e2e-mcp with a video of the session recording (action latency with video on and off, video bytes a minute)")
 	fs.IntVar(&c.floor, "floor-starts", 15, "initialize floor: starts of e2e-mcp and of the reference programs in bench/floor, in turn (5 with -quick; 0 skips it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -117,6 +119,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 
 func benchMain(ctx context.Context, c config, fx *fixture, stdout, stderr io.Writer) int {
 	specs := []spec{e2eSpec(c.bin, c.e2eArgs)}
+	if c.video {
+		specs = append(specs, e2eVideoSpec(c.bin, c.e2eArgs))
+	}
 	var notes []string
 	peers, err := parseAnchors(c.anchors)
 	if err != nil {
@@ -140,9 +145,9 @@ func benchMain(ctx context.Context, c config, fx *fixture, stdout, stderr io.Wri
 		fmt.Fprintln(stderr, "bench: no server to run")
 		return 2
 	}
-	o := options{warmNavs: 5, dump: c.dump}
+	o := options{warmNavs: 5, dump: c.dump, formVideo: time.Minute}
 	if c.quick {
-		o.warmNavs = 3
+		o.warmNavs, o.formVideo = 3, 10*time.Second
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.budget)
 	defer cancel()
@@ -209,8 +214,9 @@ runs:
 			concLabel = concurrentLabel(co)
 		}
 	}
-	sum := summarizeRuns(keys, runs)
+	sum := summarizeRuns(slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k == e2eVideo }), runs)
 	sum.Concurrent = concLabel
+	vsum := summarizeRuns([]string{e2eMCP, e2eVideo}, runs)
 	versions := map[string]string{}
 	for _, r := range runs {
 		if r.Version != "" {
@@ -235,6 +241,10 @@ runs:
 	}
 	fmt.Fprintln(stdout)
 	writeTable(stdout, sum)
+	if slices.Contains(keys, e2eVideo) {
+		fmt.Fprintln(stdout)
+		writeVideoTable(stdout, vsum)
+	}
 	for _, n := range notes {
 		fmt.Fprintf(stdout, "\nNote: %s\n", n)
 	}
@@ -253,10 +263,11 @@ runs:
 		Servers  []spec            `json:"servers"`
 		Versions map[string]string `json:"versions"`
 		Summary  summary           `json:"summary"`
+		Video    summary           `json:"video,omitempty"`
 		Raw      []runResult       `json:"raw"`
 		Floor    *floorResult      `json:"initialize_floor,omitempty"`
 		Notes    []string          `json:"notes,omitempty"`
-	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, concLabel, specs, versions, sum, runs, floor, notes}
+	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, concLabel, specs, versions, sum, vsum, runs, floor, notes}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	path := filepath.Join(c.outDir, "results.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {

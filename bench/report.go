@@ -238,14 +238,16 @@ func (s summary) cell(srv string, f figure, foot func(string) string) string {
 
 // cellNotes names, per figure, the info item shown in brackets after it.
 var cellNotes = map[string]string{
-	"tools_bytes":     "tools",
-	"form_snap_bytes": "form_snap_text",
-	"click_bytes":     "click_state",
-	"big_snap_bytes":  "row_refs",
-	"task_total":      "tasks",
-	"conc_calls":      "conc_clicks_seen",
-	"conc_wrong_page": "conc_bleed",
-	"conc_tree_pss":   "conc_browsers",
+	"tools_bytes":       "tools",
+	"form_snap_bytes":   "form_snap_text",
+	"click_bytes":       "click_state",
+	"big_snap_bytes":    "row_refs",
+	"task_total":        "tasks",
+	"conc_calls":        "conc_clicks_seen",
+	"conc_wrong_page":   "conc_bleed",
+	"conc_tree_pss":     "conc_browsers",
+	"video_frames":      "video_frames",
+	"video_form_frames": "video_form_frames",
 }
 
 // writeTable writes the markdown table and its footnotes.

@@ -120,11 +120,13 @@ func (s *session) listTools(ctx context.Context) (int, int, error) {
 	return len(b), len(res.Tools), nil
 }
 
-// answer is one tool result: its text and size.
+// answer is one tool result: its text and size, and its structured
+// content when it has one.
 type answer struct {
-	text  string
-	bytes int
-	took  time.Duration
+	text       string
+	bytes      int
+	took       time.Duration
+	structured map[string]any
 }
 
 // call runs one tool and returns its text; a tool error is an error.
@@ -167,6 +169,7 @@ func (s *session) call(ctx context.Context, tool string, args map[string]any) (a
 		}
 	}
 	a := answer{text: b.String(), bytes: n, took: took}
+	a.structured, _ = res.StructuredContent.(map[string]any)
 	s.seq++
 	argJSON, _ := json.Marshal(args)
 	s.write(fmt.Sprintf("%02d_%s.txt", s.seq, tool), []byte(fmt.Sprintf("%s %s\n(%d bytes, %s)\n\n%s", tool, argJSON, n, took, a.text)))

@@ -58,6 +58,9 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 type options struct {
 	warmNavs int    // warm navigations per run
 	dump     string // directory for every answer, or ""
+	// formVideo is how long the video variant records the form app,
+	// in its first run (video.go).
+	formVideo time.Duration
 }
 
 // The form's text boxes, filled in this order, and what is typed.
@@ -130,9 +133,18 @@ func runServer(ctx context.Context, fx *fixture, sp spec, run, pos int, mark str
 	}
 
 	viewportScenario(ctx, s, a, fx, &r)
+	video := sp.Key == e2eVideo && videoStart(ctx, s, &r, "video_kb_min", map[string]any{"filename": "bench-video.png"})
 	formScenario(ctx, s, a, fx, &r)
 	bigScenario(ctx, s, a, fx, &r)
 	taskScenario(ctx, s, a, fx, &r)
+	if video {
+		videoStop(ctx, s, &r, "video_kb_min")
+		if run == 1 {
+			// Once a bench: a minute at an agent's pace adds nothing
+			// to the other figures.
+			formVideo(ctx, s, fx, &r, o.formVideo)
+		}
+	}
 
 	known = s.procs()
 	if ctx.Err() != nil {

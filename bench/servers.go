@@ -15,6 +15,7 @@ import (
 // Server keys, in column order.
 const (
 	e2eMCP     = "e2e-mcp"
+	e2eVideo   = "e2e-mcp+video" // e2e-mcp recording the session's video: not a peer (videoTable)
 	playwright = "playwright-mcp"
 	devtools   = "chrome-devtools-mcp"
 	agentBr    = "agent-browser"
@@ -22,6 +23,7 @@ const (
 
 var columnTitle = map[string]string{
 	e2eMCP:     "e2e-mcp",
+	e2eVideo:   "e2e-mcp, video on",
 	playwright: "Playwright MCP",
 	devtools:   "chrome-devtools-mcp",
 	agentBr:    "agent-browser",
@@ -40,6 +42,15 @@ type spec struct {
 // fair: no cap on snapshots (the peers have none) and quiet logs.
 func e2eSpec(bin, extra string) spec {
 	return spec{Key: e2eMCP, Cmd: bin, Args: append([]string{"--max-snapshot-bytes", "0", "--log-level", "warn"}, strings.Fields(extra)...)}
+}
+
+// e2eVideoSpec is e2e-mcp with the video group, for the same scenarios
+// with a video of the whole session recording (videoStart): what recording
+// costs the actions.
+func e2eVideoSpec(bin, extra string) spec {
+	sp := e2eSpec(bin, extra)
+	sp.Key, sp.Args = e2eVideo, append(sp.Args, "--caps", "video")
+	return sp
 }
 
 // parseAnchors reads the command lines install-anchors.sh prints:

@@ -163,6 +163,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 		return "", &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last), Reason: reason,
 			Hint: "wait for the page to be ready, close what covers the element, or pick another element"}
 	}
+	p.noteTarget(cctx, loc)
 	return loc.frame, json.Unmarshal(raw, out)
 }
 

@@ -83,6 +83,8 @@ type Page struct {
 	pointer pointerState
 	// demo is a person's demonstration being recorded (demo.go).
 	demo *demoState
+	// cast is the tab's screencast, when the session records (screencast.go).
+	cast pageCast
 }
 
 // loadState counts the main frame's navigations; an action's mark keeps
@@ -256,6 +258,10 @@ func (p *Page) listener(h *host) func(ev any) {
 // onEvent records what the page does. It runs on chromedp's read loop, so it
 // only updates state: no commands, no blocking.
 func (p *Page) onEvent(h *host, ev any) {
+	if h == p.main && p.onCastEvent(ev) {
+		// Not activity: a page whose script hangs still paints.
+		return
+	}
 	p.touch()
 	if p.guard != nil && p.guard.onEvent(h, ev) {
 		return

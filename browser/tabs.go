@@ -68,6 +68,10 @@ type Tabs struct {
 	// active is when a page target of the context last appeared or
 	// changed (UnixNano): a page opening popups is busy (activeCtx).
 	active atomic.Int64
+	// cast is the session's screencast, which follows the current tab
+	// (screencast.go); onAction is told each action's target. Under mu.
+	cast     *castSpec
+	onAction func(ActionTarget)
 }
 
 // TabInfo describes one tab for a response.
@@ -329,6 +333,7 @@ func (t *Tabs) sync(ctx context.Context) int {
 			c.bringToFront(ctx)
 		}
 	}
+	t.followQuietly(ctx)
 	return len(fresh)
 }
 
@@ -419,6 +424,7 @@ func (t *Tabs) New(ctx context.Context) (*Page, error) {
 	}
 	t.tabs = append(t.tabs, &lazyTab{id: p.main.target, page: p})
 	t.current = len(t.tabs) - 1
+	t.followQuietly(ctx)
 	return p, nil
 }
 
@@ -435,6 +441,7 @@ func (t *Tabs) Select(ctx context.Context, index int) (*Page, error) {
 	}
 	t.current = index
 	p.bringToFront(ctx)
+	t.followQuietly(ctx)
 	return p, nil
 }
 
@@ -470,6 +477,7 @@ func (t *Tabs) CloseTab(ctx context.Context, index int) error {
 		}
 		t.Current().bringToFront(ctx)
 	}
+	t.followQuietly(ctx)
 	return nil
 }
 
@@ -593,6 +601,7 @@ func (t *Tabs) Close() {
 	if already {
 		return
 	}
+	t.StopCast(context.Background())
 	for _, lt := range t.tabs {
 		if lt.page != nil {
 			lt.page.Close()

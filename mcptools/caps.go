@@ -38,6 +38,9 @@ const (
 	// for it; session_check_flow, a flow replayed in the session with run's
 	// diagnosis of what changed.
 	CapReport = "report"
+	// CapVideo: a video of the session, with chapters and action
+	// overlays (Playwright MCP's video tools).
+	CapVideo = "video"
 	// CapDevtools: a session's trace for Playwright's Trace Viewer,
 	// started and stopped by the agent (Playwright MCP's group of the
 	// same tools).
@@ -54,7 +57,7 @@ const (
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapAudit, CapConfig, CapDevtools, CapEmulation, CapInput, CapNetwork, CapPDF, CapReport, CapStorage, CapTesting, CapTime, CapVision}
+var CapGroups = []string{CapAudit, CapConfig, CapDevtools, CapEmulation, CapInput, CapNetwork, CapPDF, CapReport, CapStorage, CapTesting, CapTime, CapVideo, CapVision}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

@@ -27,6 +27,8 @@ import (
 //	logged      the call kept in the session's step log, for its report
 //	            (steplog.go)
 //	diagnosed   a failure answered with its diagnostics, and logged
+//	filmed      the session's video: its recording kept on, the action
+//	            shown in it (video.go)
 //	recorded    a successful action kept as a flow step
 //
 // and then the tool's own function, which gets its session and arguments.
@@ -93,11 +95,11 @@ func bind[T any](name string, validate func(raw any) (T, error),
 type sessionFunc[T any] = func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error)
 
 // onSession runs fn on the caller's session through the session layers:
-// held, then logged, then diagnosed, then recorded.
+// held, then logged, then diagnosed, then filmed, then recorded.
 func onSession[T sessionArgs](d *Deps, name, toolset string,
 	fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error),
 ) func(ctx context.Context, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
-	return held(d, name, logged(d, name, diagnosed(d, name, toolset, recorded(name, fn))))
+	return held(d, name, logged(d, name, diagnosed(d, name, toolset, filmed(d, name, toolset, recorded(name, fn)))))
 }
 
 // held holds the session the call names for the length of the call, with

@@ -145,6 +145,9 @@ type Deps struct {
 	// Config is the server's settings by flag name, as given or by
 	// default, for browser_get_config (which masks the credentials).
 	Config map[string]string
+	// Videos, when set, has every session record a video (--save-video,
+	// `run --video`; video.go).
+	Videos *VideoDefaults
 	// TraceSessions: every session traces from its first call (tracing.go;
 	// --save-trace, `run --trace`). SaveTraces: a session that ends while
 	// tracing writes its trace to its files' traces directory
@@ -206,6 +209,9 @@ func Inventory(d *Deps) []Tool {
 		tools = append(tools, inCap(CapDevtools, t))
 	}
 	tools = append(tools, inCap(CapConfig, configTool(d)), inCap(CapInput, dropTool(d)))
+	for _, t := range videoTools(d) {
+		tools = append(tools, inCap(CapVideo, t))
+	}
 	return tools
 }
 
@@ -290,7 +296,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		}
 		var req mcp.CallToolRequest
 		req.Params.Name, req.Params.Arguments = name, raw
-		return recorded(name, fn)(ctx, s, req, args)
+		return filmed(d, name, toolset, recorded(name, fn))(ctx, s, req, args)
 	}
 	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check, Step: step}
 }

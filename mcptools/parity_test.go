@@ -41,11 +41,6 @@ var playwrightMCPTools = map[string][]string{
 // Playwright's script debugger.
 var leftOut = []string{"browser_run_code_unsafe", "browser_annotate", "browser_resume"}
 
-// videoPending are Playwright MCP's video tools, which the branch i30-video
-// adds; the test refuses this list once they are in the inventory, so it
-// goes away with the merge.
-var videoPending = []string{"browser_start_video", "browser_stop_video", "browser_video_chapter",
-	"browser_video_hide_actions", "browser_video_show_actions"}
 
 // TestPlaywrightMCPParity: with --caps all, tools/list holds every tool
 // Playwright MCP lists with all its groups on, under the same name, except
@@ -64,7 +59,6 @@ func TestPlaywrightMCPParity(t *testing.T) {
 				if ours[name] {
 					t.Errorf("%s is offered, but the README names it as left out", name)
 				}
-			case slices.Contains(videoPending, name) && !ours[name]:
 			case !ours[name]:
 				t.Errorf("Playwright MCP's %s (its %s group) is not offered with --caps all", name, group)
 			}
@@ -72,10 +66,5 @@ func TestPlaywrightMCPParity(t *testing.T) {
 	}
 	if n < 70 {
 		t.Errorf("the table has %d tools: it is not Playwright MCP's whole list", n)
-	}
-	for _, name := range videoPending {
-		if ours[name] {
-			t.Errorf("%s is offered now: empty videoPending", name)
-		}
 	}
 }

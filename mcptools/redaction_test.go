@@ -42,6 +42,10 @@ var writerTable = map[string]string{
 	"mcptools.Deps.moveDownload: createNumbered":          "not ours to mask: the file the page downloaded",
 	"mcptools.exportPlaywright: playwright.Export":        "Playwright spec: made of the recorded steps (flowArgs)",
 	"mcptools.exportPlaywright: write":                    "Playwright spec: what Export wrote",
+	"mcptools.outputFile.write: create":                   "the one file writer: what each write above hands it",
+	"mcptools.WriteUserFile: create":                      "the one file writer: what each WriteUserFile above hands it",
+	"mcptools.outputFile.createNumbered: create":          "the one file writer: what each createNumbered above hands it",
+	"mcptools.Session.finishVideo: create":                "video: captions and chapter cards masked with the session's private set (Session.caption never holds typed text); password fields as the page shows them",
 	"main.runner.runFlow: write":                          "run report: reporter.write, rendered by mcptools.renderReport",
 	"main.reporter.write: mcptools.WriteUserFile":         "run report: as above",
 	"main.reporter.writeTrace: mcptools.WriteUserFile":    "run trace: Deps.SessionTrace, built by buildTrace with the session's private set",
@@ -68,7 +72,7 @@ var writerTable = map[string]string{
 // sinks are the calls that write out: a file, a report, a flow, a spec, a
 // JUnit document, the client's log. A call counts when its function (or
 // method) has one of these names.
-var sinks = []string{"clientLog", "write", "createNumbered", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
+var sinks = []string{"clientLog", "write", "create", "createNumbered", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
 	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile",
 	"SendLogMessageToSpecificClient", "SendLogMessageToClient", "SendNotificationToClient", "SendNotificationToSpecificClient"}
 

@@ -87,6 +87,12 @@ type Session struct {
 	// its flow step records when the call named none.
 	lastBaseline string
 	steps        stepLog // every call, for the session's report and trace (steplog.go)
+	// video is the session's recording, if any; overlays what
+	// browser_video_show_actions asked for; videoDone says the automatic
+	// recording (VideoDefaults) was started once (video.go).
+	video     *sessionVideo
+	overlays  *actionOverlays
+	videoDone bool
 	// trace is the session's trace while it records (tracing.go);
 	// traceAuto says every session's tracing (--save-trace) started it.
 	trace     *traceState
@@ -347,6 +353,7 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
 		s.dev = nil
 		s.hasDev.Store(false)
 	}
+	s.endVideo(ctx, log)
 	s.closePage()
 	s.closed = true
 }

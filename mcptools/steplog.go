@@ -201,13 +201,15 @@ type ReportInfo struct {
 	Meta                   []report.KV
 	// Notes are said at the top (a failing step's diagnosis).
 	Notes []string
+	// Video is the session's video beside the report (run --video).
+	Video *report.Video
 }
 
 // buildReport turns the session's step log and logs into a report.
 func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 	r := report.Report{Title: info.Title, Status: info.Status, Summary: info.Summary, Generated: time.Now(),
 		Meta:         append([]report.KV{{Key: "session", Value: s.ID}, {Key: "started", Value: s.Created.UTC().Format("2006-01-02 15:04:05 UTC")}}, info.Meta...),
-		DroppedSteps: s.steps.dropped, Notes: append([]string{}, info.Notes...)}
+		DroppedSteps: s.steps.dropped, Notes: append([]string{}, info.Notes...), Video: info.Video}
 	if r.Title == "" {
 		r.Title = "e2e-mcp session " + s.ID
 	}

@@ -7,7 +7,10 @@
 //
 // The file needs nothing from the network: its CSS is inline, its images are
 // data: URIs, it has no script, and its Content-Security-Policy (default-src
-// 'none') keeps a browser from fetching anything it might name. Every string
+// 'none') keeps a browser from fetching anything it might name. The one
+// exception is the session's video, a file beside it (a video is too big to
+// inline): a report with one lets images load from its own origin ('self',
+// which for a file: report is files) and names only that one. Every string
 // goes through html/template, and known secrets are masked before rendering.
 // It knows nothing of MCP: mcptools turns a session into a [Report].
 package report
@@ -48,6 +51,16 @@ type Report struct {
 	NetworkNote string
 	// Notes are said at the top: what was left out to keep the file small.
 	Notes []string
+	// Video is the session's video, a file beside the report (the one
+	// thing it loads that is not in it), if one was kept.
+	Video *Video
+}
+
+// Video is a video file the report plays in an <img> (an animated PNG).
+type Video struct {
+	// Src is its path relative to the report's directory.
+	Src     string
+	Caption string
 }
 
 // KV is one labelled fact.
@@ -347,6 +360,11 @@ func masked(r Report, secrets *redact.Set) Report {
 	r.Notes = append([]string{}, r.Notes...)
 	for i := range r.Notes {
 		r.Notes[i] = m(r.Notes[i])
+	}
+	if r.Video != nil {
+		v := *r.Video
+		v.Caption = m(v.Caption)
+		r.Video = &v
 	}
 	r.Steps = append([]Step{}, r.Steps...)
 	for i := range r.Steps {

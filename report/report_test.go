@@ -190,3 +190,30 @@ func TestRender_SizeCapHoldsForText(t *testing.T) {
 		t.Error("want long texts clipped, said, and each failure's start kept")
 	}
 }
+
+// TestRender_Video: a report with a video plays the file beside it, and
+// only then lets images load from its own origin; a hostile path is no
+// script.
+func TestRender_Video(t *testing.T) {
+	plain, err := Render(Report{Title: "t"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(plain), "'self'") || strings.Contains(string(plain), `id="video"`) {
+		t.Errorf("a report without a video lets images load from its origin:\n%s", plain)
+	}
+	b, err := Render(Report{Title: "t", Video: &Video{Src: "videos/sign up.png", Caption: "1280x720, 12 frames"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, want := range []string{`img-src data: 'self';`, `<img src="videos/sign%20up.png"`, "1280x720, 12 frames", `href="#video"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("no %s in:\n%s", want, html)
+		}
+	}
+	b, _ = Render(Report{Title: "t", Video: &Video{Src: "javascript:alert(1)"}}, Options{})
+	if strings.Contains(string(b), "javascript:") {
+		t.Errorf("a javascript: video source came out as is")
+	}
+}

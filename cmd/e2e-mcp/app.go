@@ -35,8 +35,10 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 		reg.StartState, _ = mcptools.ReadStorageState(cfg.StorageState) // Validate read it once
 	}
 	report := slices.Contains(caps, mcptools.CapReport)
+	videos, _ := cfg.videoDefaults() // Validate refused a bad one
 	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
-		Caps: caps, Reports: report, ReportShots: report, TraceSessions: cfg.SaveTrace, SaveTraces: cfg.SaveTrace,
+		Videos: videos,
+		Caps:   caps, Reports: report, ReportShots: report, TraceSessions: cfg.SaveTrace, SaveTraces: cfg.SaveTrace,
 		Browser: bm, Sessions: reg, Logger: log, Config: cfg.effective(),
 		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
 		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),

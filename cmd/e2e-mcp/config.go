@@ -118,6 +118,9 @@ type Config struct {
 	// Caps are the capability groups whose tools are offered besides the
 	// core ones (--caps, comma separated, or all).
 	Caps string
+	// SaveVideo records a video of every session (--save-video[=WxH]): ""
+	// off, "true" the default size, or WxH.
+	SaveVideo string
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 	// LogFormat is json or console.
@@ -133,6 +136,53 @@ type setting struct {
 
 func str(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
 	return func(fs *flag.FlagSet, c *Config, name, def, help string) { fs.StringVar(get(c), name, def, help) }
+}
+
+// optionalValue is a flag given alone (--save-video, "true") or with a
+// value (--save-video=800x600); "false" turns it off.
+func optionalValue(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		*get(c) = def
+		fs.Var(&optional{p: get(c)}, name, help)
+	}
+}
+
+type optional struct{ p *string }
+
+func (o *optional) String() string {
+	if o == nil || o.p == nil {
+		return ""
+	}
+	return *o.p
+}
+
+func (o *optional) Set(v string) error {
+	if strings.EqualFold(v, "false") {
+		v = ""
+	}
+	*o.p = v
+	return nil
+}
+
+// IsBoolFlag lets the flag stand alone.
+func (o *optional) IsBoolFlag() bool { return true }
+
+// videoDefaults reads --save-video: nil when off.
+func (c *Config) videoDefaults() (*mcptools.VideoDefaults, error) {
+	v := strings.TrimSpace(c.SaveVideo)
+	if v == "" {
+		return nil, nil
+	}
+	if strings.EqualFold(v, "true") {
+		return &mcptools.VideoDefaults{Save: true}, nil
+	}
+	w, h, ok := strings.Cut(strings.ToLower(v), "x")
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || wi < 2 || hi < 2 || wi > 3840 || hi > 3840 {
+		return nil, fmt.Errorf("--save-video=%s: give WIDTHxHEIGHT, e.g. 1280x720 (2 to 3840 each), or no value", v)
+	}
+	return &mcptools.VideoDefaults{Width: wi, Height: hi, Save: true}, nil
 }
 
 func boolean(get func(*Config) *bool) func(*flag.FlagSet, *Config, string, string, string) {
@@ -317,6 +367,8 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.SaveTrace })},
 	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", "),
 		str(func(c *Config) *string { return &c.Caps })},
+	{"save-video", "E2E_MCP_SAVE_VIDEO", "", "record a video of every session (an animated PNG) into e2e-mcp-videos/ of the first file root (over HTTP: of the client's own directory), written when the session ends; =WxH sets its size (default the viewport's, fit in 800x800)",
+		optionalValue(func(c *Config) *string { return &c.SaveVideo })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr; e2e-mcp run logs at warn unless this is set)",
 		str(func(c *Config) *string { return &c.LogLevel })},
 	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
@@ -446,6 +498,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := c.initScripts(); err != nil {
 		errs = append(errs, fmt.Errorf("--init-script: %v", err))
+	}
+	if _, err := c.videoDefaults(); err != nil {
+		errs = append(errs, err)
 	}
 	if _, err := mcptools.ParseCaps(c.Caps); err != nil {
 		errs = append(errs, fmt.Errorf("--caps: %v", err))

@@ -37,6 +37,8 @@ type flowResult struct {
 	message    string // the whole failure answer, diagnostics included
 	artifacts  string
 	report     string // the HTML report's path, when --report asked for one
+	video      string // the video's path, when --video kept one
+	videoNote  string // what the video holds, in words
 	trace      string // the trace's path, when --trace asked for one
 	// diagnosis says which element the failing step's target likely
 	// meant, when it found nothing or more than one ("" otherwise).
@@ -58,6 +60,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	junit := fs.String("junit", "", "write a JUnit XML report to this `file`")
 	artifacts := fs.String("artifacts", "", "save each failure's response and screenshot under this `directory`")
 	reportDir := fs.String("report", "", "write each flow's HTML report (steps, a screenshot after each action, the failure, logs) under this `directory`")
+	videoDir := fs.String("video", "", "keep each failed flow's video (an animated PNG the report plays) under this `directory`")
+	videoMode := fs.String("video-mode", "retain-on-failure", "which flows' videos --video keeps: retain-on-failure or on (every flow's)")
 	traceDir := fs.String("trace", "", "write each flow's trace under this `directory`: a zip that Playwright's Trace Viewer opens (npx playwright show-trace)")
 	parallel := fs.Int("parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
@@ -67,7 +71,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&healFlag, "heal", "replay a step whose target no longer finds its element on the likely same element (the same test id, a near name, label, place), mark it HEALED and write the repaired flow to FLOW.healed.yaml (--heal=write: over FLOW.yaml), with a diff")
 	healOK := fs.Bool("heal-ok", false, "exit 0 when flows passed only by healing (by default a healed run exits 1, so that CI notices)")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--trace DIR] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
@@ -85,6 +89,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, "run", "give the flow files to run")
 	case *parallel < 1:
 		return usageError(stderr, "run", "--parallel must be 1 or more")
+	case *videoMode != "retain-on-failure" && *videoMode != "on":
+		return usageError(stderr, "run", "--video-mode is retain-on-failure or on")
 	}
 	flows := make([]*flow.Flow, len(files))
 	for i, f := range files {
@@ -150,6 +156,12 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	secrets.Add(envSecrets(os.Environ())...)
 
 	rn := &runner{handlers: handlers, deps: a.deps, artifacts: *artifacts, rep: rep, secrets: secrets, heal: healFlag}
+	if *videoDir != "" {
+		// Every flow records from its first page; the runner keeps the
+		// video or discards it when the flow ends.
+		a.deps.Videos = &mcptools.VideoDefaults{}
+		rn.videos = &videoKeeper{dir: *videoDir, all: *videoMode == "on", names: reportNames(flows)}
+	}
 	start := time.Now()
 	results := runAll(len(flows), *parallel, stdout, func(i int) flowResult {
 		return rn.runFlow(context.Background(), files[i], flows[i], flowSession(i))
@@ -260,6 +272,9 @@ func printResult(w io.Writer, r flowResult) {
 	if r.report != "" {
 		fmt.Fprintf(w, "      report: %s\n", r.report)
 	}
+	if r.video != "" {
+		fmt.Fprintf(w, "      video: %s\n", r.video)
+	}
 	if r.trace != "" {
 		fmt.Fprintf(w, "      trace: %s (npx playwright show-trace %s)\n", r.trace, r.trace)
 	}
@@ -292,8 +307,8 @@ type reporter struct {
 	stderr io.Writer
 }
 
-// reportNames names each flow's report and trace after the flow, numbered
-// when two flows have one name; the writers add their extension.
+// reportNames names each flow's report, trace and video after the flow,
+// numbered when two flows have one name; the writers add their extension.
 func reportNames(flows []*flow.Flow) map[string]string {
 	count := map[string]int{}
 	for _, f := range flows {
@@ -355,6 +370,9 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	if res.healedFile != "" {
 		info.Meta = append(info.Meta, report.KV{Key: "repaired flow", Value: res.healedFile})
 	}
+	if res.video != "" {
+		info.Video = &report.Video{Src: relativeTo(rp.dir, res.video), Caption: res.videoNote}
+	}
 	b, err := rp.deps.SessionReport(ctx, session, info)
 	if err != nil {
 		return warn(err)
@@ -369,10 +387,39 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 type runner struct {
 	handlers  map[string]server.ToolHandlerFunc
 	deps      *mcptools.Deps
-	artifacts string    // --artifacts, or ""
-	rep       *reporter // --report or --trace, or nil
+	artifacts string       // --artifacts, or ""
+	rep       *reporter    // --report or --trace, or nil
+	videos    *videoKeeper // --video, or nil
 	secrets   *redact.Set
 	heal      healMode // --heal
+}
+
+// videoKeeper keeps the flows' videos (run --video): each flow's session
+// records from its first page, and when the flow ends its video is written
+// (a failed flow's, or every flow's with --video-mode on) or discarded.
+type videoKeeper struct {
+	dir   string
+	all   bool
+	names map[string]string // the video's file name (no extension) by the flow's session
+}
+
+// keep ends the recording of the flow's session, writing it when the flow
+// failed (or all are kept); a video that could not be written is said on
+// the result's message, not lost in silence.
+func (vk *videoKeeper) keep(ctx context.Context, deps *mcptools.Deps, session string, res *flowResult) {
+	path, st, err := deps.FinishVideo(ctx, session, res.failed || vk.all, vk.dir, vk.names[session]+".png")
+	if err != nil {
+		res.videoNote = "no video: " + err.Error()
+		return
+	}
+	if path != "" {
+		res.video = path
+		res.videoNote = fmt.Sprintf("%dx%d, %d frames, %.1fs (the flow took %.1fs", st.Width, st.Height, st.Frames, st.Duration.Seconds(), st.Session.Seconds())
+		if st.IdleCut > 0 {
+			res.videoNote += fmt.Sprintf("; %.1fs with no change shortened", st.IdleCut.Seconds())
+		}
+		res.videoNote += fmt.Sprintf("), %d KB", (st.Bytes+1023)/1024)
+	}
 }
 
 // runFlow replays one flow in its own session, then ends the session (and
@@ -402,6 +449,9 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 			} else {
 				res.healedFile, res.healDiff = path, diff
 			}
+		}
+		if rn.videos != nil {
+			rn.videos.keep(ctx, rn.deps, session, &res)
 		}
 		if rep != nil && rep.dir != "" {
 			res.report = rep.write(ctx, session, res)
@@ -609,8 +659,8 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
-	// SystemOut links the flow's HTML report and trace as attachments
-	// ([[ATTACHMENT|path]], relative to the JUnit file).
+	// SystemOut links the flow's HTML report, trace and video as
+	// attachments ([[ATTACHMENT|path]], relative to the JUnit file).
 	SystemOut string `xml:"system-out,omitempty"`
 }
 
@@ -649,7 +699,7 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 	for _, r := range results {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
 		var links []string
-		for _, f := range []struct{ what, path string }{{"Report", r.report}, {"Trace", r.trace}} {
+		for _, f := range []struct{ what, path string }{{"Report", r.report}, {"Trace", r.trace}, {"Video", r.video}} {
 			if f.path != "" {
 				link := relativeTo(filepath.Dir(path), f.path)
 				c.SystemOut += "[[ATTACHMENT|" + link + "]]\n"

@@ -33,7 +33,7 @@ func TestJUnitLinksReports(t *testing.T) {
 	results := []flowResult{
 		{name: "ok", file: "ok.yaml", report: filepath.Join(dir, "reports", "ok.html")},
 		{name: "bad", file: "bad.yaml", failed: true, failedStep: 2, step: "click #go", headline: "element_not_found: x",
-			message: "### Error", report: filepath.Join(dir, "reports", "bad.html")},
+			message: "### Error", report: filepath.Join(dir, "reports", "bad.html"), video: filepath.Join(dir, "videos", "bad.png")},
 		{name: "plain", file: "plain.yaml"},
 	}
 	if err := writeJUnit(junit, results, 0, redact.NewSet(nil), false); err != nil {
@@ -44,7 +44,8 @@ func TestJUnitLinksReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := string(b)
-	for _, want := range []string{"[[ATTACHMENT|../reports/ok.html]]", "[[ATTACHMENT|../reports/bad.html]]", "Report: ../reports/bad.html"} {
+	for _, want := range []string{"[[ATTACHMENT|../reports/ok.html]]", "[[ATTACHMENT|../reports/bad.html]]", "Report: ../reports/bad.html",
+		"[[ATTACHMENT|../videos/bad.png]]", "Video: ../videos/bad.png"} {
 		if !strings.Contains(x, want) {
 			t.Errorf("the JUnit file lacks %q:\n%s", want, x)
 		}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// The video variant (e2e-mcp+video): e2e-mcp runs every scenario with a
+// video of the session recording from before the form to after the tasks,
+// with action overlays on (a caption and the target's box on each action),
+// at the default size (a 1280x720 viewport's video is 800x450); the table
+// compares its action times with e2e-mcp's without a video. Then, in the
+// first run, the form app at an agent's pace (a call a second) is recorded
+// at 1280x720 for a minute (options.formVideo; 10 s with -quick): what a
+// minute of such a video weighs, against the budget of 5 MB.
+
+// videoFigures are the rows of the video table: the actions' times of both
+// (from the stdio figures), then the video's own.
+var videoFigures = []figure{
+	{"warm_nav_ms", "warm navigate", "ms", 0},
+	{"fill_ms", "fill a text box by ref", "ms", 0},
+	{"click_ms", "click submit by ref, with the page state returned", "ms", 0},
+	{"big_nav_ms", "navigate to the 1,500-row page", "ms", 0},
+	{"big_click_ms", "click a button on the 1,500-row page", "ms", 0},
+	{"video_kb_min", "video of the scenarios (800x450): KB a minute", "count", 0},
+	{"video_frames", "… its frames (seconds of session)", "count", 0},
+	{"video_form_kb_min", "video of the form app at a call a second (1280x720, overlays): KB a minute", "count", 0},
+	{"video_form_frames", "… its frames (seconds of session)", "count", 0},
+}
+
+// videoStart starts the session's video of a 1280x720 viewport at the
+// default size, overlays on.
+func videoStart(ctx context.Context, s *session, r *runResult, fig string, video map[string]any) bool {
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"browser_resize", map[string]any{"width": 1280, "height": 720}},
+		{"browser_start_video", video},
+		{"browser_video_show_actions", map[string]any{}},
+	} {
+		if _, err := s.call(ctx, c.tool, c.args); err != nil {
+			r.fail(fig, fmt.Errorf("%s: %w", c.tool, err))
+			return false
+		}
+	}
+	return true
+}
+
+// videoStop stops the video and records its size a minute of session and
+// its frames, as fig and its frames figure.
+func videoStop(ctx context.Context, s *session, r *runResult, fig string) {
+	framesFig := strings.TrimSuffix(fig, "kb_min") + "frames"
+	ans, err := s.call(ctx, "browser_stop_video", map[string]any{})
+	if err != nil {
+		r.fail(fig, err)
+		return
+	}
+	st := ans.structured
+	bytes, _ := st["bytes"].(float64)
+	sessMS, _ := st["sessionMs"].(float64)
+	frames, _ := st["frames"].(float64)
+	if bytes <= 0 || sessMS <= 0 {
+		r.fail(fig, fmt.Errorf("the answer has no size: %s", oneLine(ans.text, 200)))
+		return
+	}
+	r.add(fig, bytes/1024/(sessMS/60000))
+	r.add(framesFig, frames)
+	r.Info[framesFig] = fmt.Sprintf("%.0f s", sessMS/1000)
+}
+
+// formVideo records the form app at 1280x720 for d, at an agent's pace:
+// fill the three text boxes, pick a plan, tick the box, submit, a second
+// after each call, over and over.
+func formVideo(ctx context.Context, s *session, fx *fixture, r *runResult, d time.Duration) {
+	const fig = "video_form_kb_min"
+	if !videoStart(ctx, s, r, fig, map[string]any{"filename": "bench-form.png", "size": map[string]any{"width": 1280, "height": 720}}) {
+		return
+	}
+	steps := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"browser_navigate", map[string]any{"url": fx.url("/form")}},
+		{"browser_type", map[string]any{"target": "input[name=name]", "text": "Ada Lovelace"}},
+		{"browser_type", map[string]any{"target": "input[name=email]", "text": "ada@example.com"}},
+		{"browser_type", map[string]any{"target": "input[name=password]", "text": "correct-horse-battery"}},
+		{"browser_select_option", map[string]any{"target": "select[name=plan]", "values": []any{"Team"}}},
+		{"browser_check", map[string]any{"target": "input[name=news]"}},
+		{"browser_click", map[string]any{"target": "button[type=submit]"}},
+	}
+	end := time.Now().Add(d)
+	for i := 0; time.Now().Before(end) && ctx.Err() == nil; i++ {
+		st := steps[i%len(steps)]
+		if _, err := s.call(ctx, st.tool, st.args); err != nil {
+			r.fail(fig, err)
+			return
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+		}
+	}
+	videoStop(ctx, s, r, fig)
+}
+
+// writeVideoTable writes the table of e2e-mcp with the video on and off.
+func writeVideoTable(w io.Writer, s summary) {
+	fmt.Fprintln(w, "| video on vs off | "+columnTitle[e2eMCP]+" | "+columnTitle[e2eVideo]+" | on / off (target ≤ 1.1) |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	foot := func(string) string { return "" }
+	for _, f := range videoFigures {
+		row := []string{f.title, s.cell(e2eMCP, f, foot), s.cell(e2eVideo, f, foot)}
+		off, ok1 := s.median(e2eMCP, f.key)
+		on, ok2 := s.median(e2eVideo, f.key)
+		c := "—"
+		if ok1 && ok2 && off > 0 && strings.HasSuffix(f.key, "_ms") {
+			mark := "met"
+			if on/off > 1.1 {
+				mark = "missed"
+			}
+			c = ratio(on/off) + " (" + mark + ")"
+		}
+		row = append(row, c)
+		fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
+	}
+}
