@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync"
 	"time"
@@ -135,16 +136,63 @@ func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) e
 }
 
 // stopCast stops the tab's screencast; its goroutine is gone when it
-// returns. A tab that closed needs no command.
-func (p *Page) stopCast(ctx context.Context) {
+// returns. A tab that closed needs no command. With last, the page as it
+// is now goes to last as the cast's final frame: Chrome's screencast is
+// paused in a call's first moments (castLoop), and a recording stopped
+// right after a call would otherwise end on the page before it.
+func (p *Page) stopCast(ctx context.Context, o CastOptions, last func(Frame)) {
 	if !p.endCast() || p.Gone() {
 		return
 	}
-	cctx, cancel := detached(ctx)
+	// ctx is the caller's (an MCP call's, a session's end), not the tab's:
+	// the commands go on the tab's own context, bounded as a restore is.
+	rctx, rcancel := detached(ctx)
+	defer rcancel()
+	cctx, cancel := p.callCtx(rctx, restoreTimeout)
 	defer cancel()
+	if last != nil {
+		if f, err := p.stillFrame(cctx, o); err == nil {
+			last(f)
+		} else {
+			p.log.Debug("the screencast's last frame", zap.Error(err))
+		}
+	}
 	if _, err := chromedp.Call(cctx, page.StopScreencast, cdp.Empty{}); err != nil {
 		p.log.Debug("stop the screencast", zap.Error(err))
 	}
+}
+
+// stillFrame is a screenshot of the viewport shaped as the screencast's
+// frames are (o's format, quality and bounds).
+func (p *Page) stillFrame(ctx context.Context, o CastOptions) (Frame, error) {
+	lm, err := chromedp.Call(ctx, page.GetLayoutMetrics, cdp.Empty{})
+	if err != nil {
+		return Frame{}, err
+	}
+	vv := lm.CSSVisualViewport
+	if vv == nil || vv.ClientWidth <= 0 || vv.ClientHeight <= 0 {
+		return Frame{}, errors.New("the viewport has no size")
+	}
+	scale := 1.0
+	if o.MaxWidth > 0 {
+		scale = min(scale, float64(o.MaxWidth)/vv.ClientWidth)
+	}
+	if o.MaxHeight > 0 {
+		scale = min(scale, float64(o.MaxHeight)/vv.ClientHeight)
+	}
+	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatJpeg, Quality: new(int64(90)),
+		Clip: &page.Viewport{X: vv.PageX, Y: vv.PageY, Width: vv.ClientWidth, Height: vv.ClientHeight, Scale: scale}}
+	if o.Quality > 0 && o.Quality <= 100 {
+		params.Quality = new(int64(o.Quality))
+	}
+	if o.Format == "png" {
+		params.Format, params.Quality = page.CaptureScreenshotFormatPng, nil
+	}
+	res, err := chromedp.Call(ctx, page.CaptureScreenshot, params)
+	if err != nil {
+		return Frame{}, err
+	}
+	return Frame{Data: res.Data, Time: time.Now(), Scale: float64(frameWidth(res.Data)) / vv.ClientWidth, Tab: string(p.main.target)}, nil
 }
 
 // endCast ends the cast goroutine and waits for it; false when none ran.
@@ -357,7 +405,7 @@ func (t *Tabs) StopCast(ctx context.Context) {
 	t.cast = nil
 	t.mu.Unlock()
 	if c != nil && c.on != nil {
-		c.on.stopCast(ctx)
+		c.on.stopCast(ctx, c.opts, c.sink)
 	}
 }
 
@@ -380,7 +428,7 @@ func (t *Tabs) follow(ctx context.Context) error {
 		return nil
 	}
 	if c.on != nil {
-		c.on.stopCast(ctx)
+		c.on.stopCast(ctx, c.opts, nil) // on the call's path: the old tab's frames so far stand
 		c.on = nil
 	}
 	if cur == nil || cur.Gone() {
