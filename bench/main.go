@@ -149,6 +149,7 @@ func benchMain(ctx context.Context, c config, fx *fixture, stdout, stderr io.Wri
 	if c.quick {
 		o.warmNavs, o.formVideo = 3, 10*time.Second
 	}
+	o.pacedBoth = slices.ContainsFunc(specs, func(s spec) bool { return s.Key == e2eVideo })
 	ctx, cancel := context.WithTimeout(ctx, c.budget)
 	defer cancel()
 
