@@ -11,6 +11,7 @@ require (
 	github.com/prometheus/common v0.62.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	go.uber.org/zap v1.28.0
+	golang.org/x/image v0.23.0
 	golang.org/x/sys v0.30.0
 	golang.org/x/text v0.21.0
 	golang.org/x/time v0.16.0
@@ -29,6 +30,5 @@ require (
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
-	golang.org/x/image v0.23.0 // indirect
 	google.golang.org/protobuf v1.36.5 // indirect
 )

@@ -41,7 +41,6 @@ var playwrightMCPTools = map[string][]string{
 // Playwright's script debugger.
 var leftOut = []string{"browser_run_code_unsafe", "browser_annotate", "browser_resume"}
 
-
 // TestPlaywrightMCPParity: with --caps all, tools/list holds every tool
 // Playwright MCP lists with all its groups on, under the same name, except
 // those the README names as left out.
