@@ -140,7 +140,7 @@ type writer struct {
 func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 	f := newFixture(t, accountRoutes)
 	out := t.TempDir()
-	s, c := oauthServer(t, out, []string{"E2E_MCP_CAPS=pdf,report,storage,devtools", "E2E_MCP_SAVE_TRACE=true", "E2E_MCP_FILE_ROOTS=" + out}, "alice", "bob")
+	s, c := oauthServer(t, out, []string{"E2E_MCP_CAPS=pdf,report,storage,devtools,video", "E2E_MCP_SAVE_TRACE=true", "E2E_MCP_SAVE_VIDEO=true", "E2E_MCP_FILE_ROOTS=" + out}, "alice", "bob")
 	table := []writer{
 		{[]string{"pdfTool"}, "browser_pdf_save", map[string]any{"path": "page.pdf"}, "page.pdf", 0o644},
 		{[]string{"snapshotToFile"}, "browser_snapshot", map[string]any{"filename": "page.yaml"}, "page.yaml", 0o644},
@@ -154,10 +154,19 @@ func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 		// --save-trace: the session traces from its first call; stopping
 		// it writes the file named.
 		{[]string{"stopTracingTool"}, "browser_stop_tracing", map[string]any{"path": "trace.zip"}, "trace.zip", 0o644},
+		// --save-video: the session records from its first page (autoVideo
+		// picks the file); stopping it writes that file. Then a video the
+		// caller names: the start picks the file (none yet), the stop
+		// writes it.
+		{[]string{"autoVideo", "stopVideoTool"}, "browser_stop_video", map[string]any{}, "e2e-mcp-videos/*.png", 0o644},
+		{[]string{"startVideoTool"}, "browser_start_video", map[string]any{"filename": "video.png"}, "", 0},
+		{nil, "browser_stop_video", map[string]any{}, "video.png", 0o644},
 	}
 	// autoTrace picks where a session's end saves its trace (--save-trace),
-	// which the end of a session of each user's shows below.
-	covered := map[string]bool{"autoTrace": true}
+	// which the end of a session of each user's shows below. FinishVideo
+	// is run --video's: it writes into the directory run's command line
+	// names, for no client over HTTP (TestVideo_RunFailingFlow).
+	covered := map[string]bool{"autoTrace": true, "FinishVideo": true}
 	for _, w := range table {
 		for _, fn := range w.funcs {
 			covered[fn] = true
@@ -195,10 +204,18 @@ func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 			if ns[who] == "" {
 				ns[who] = namespaceOf(t, out, answer)
 			}
-			path := filepath.Join(out, ns[who], filepath.FromSlash(w.file))
 			for other, dir := range ns {
 				if other != who && strings.Contains(answer, filepath.Join(out, dir)) {
 					t.Errorf("%s's %s names %s's directory:\n%s", who, w.tool, other, answer)
+				}
+			}
+			if w.file == "" {
+				continue // the file comes with a later row's call
+			}
+			path := filepath.Join(out, ns[who], filepath.FromSlash(w.file))
+			if strings.Contains(w.file, "*") {
+				if m, _ := filepath.Glob(path); len(m) == 1 {
+					path = m[0]
 				}
 			}
 			fi, err := os.Lstat(path)
@@ -221,11 +238,13 @@ func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 	for who := range ns {
 		mustCall(t, c[who], "browser_navigate", map[string]any{"url": f.URL + "/account?who=" + who, "sessionId": "saved"})
 		mustCall(t, c[who], "session_end", map[string]any{"sessionId": "saved"})
-		saved, _ := filepath.Glob(filepath.Join(out, ns[who], "traces", "trace-saved-*.zip"))
-		if len(saved) != 1 {
-			t.Errorf("%s's saved trace: %v", who, saved)
-		} else if fi, err := os.Lstat(saved[0]); err != nil || fi.Mode() != 0o644 {
-			t.Errorf("%s's saved trace %s: %v, %v", who, saved[0], fi, err)
+		for _, pattern := range []string{"traces/trace-saved-*.zip", "e2e-mcp-videos/saved-*.png"} {
+			saved, _ := filepath.Glob(filepath.Join(out, ns[who], filepath.FromSlash(pattern)))
+			if len(saved) != 1 {
+				t.Errorf("%s's saved %s: %v", who, pattern, saved)
+			} else if fi, err := os.Lstat(saved[0]); err != nil || fi.Mode() != 0o644 {
+				t.Errorf("%s's saved %s: %v, %v", who, saved[0], fi, err)
+			}
 		}
 	}
 	for who, other := range map[string]string{"alice": "bob", "bob": "alice"} {
