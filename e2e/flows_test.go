@@ -124,28 +124,9 @@ func TestFlowExportAndRun(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(art, "sign-up", "step-4.jpg")); err != nil || fi.Size() < 1000 {
 		t.Errorf("no screenshot of the failing step: %v", err)
 	}
-	var suites struct {
-		Suites []struct {
-			Tests    int `xml:"tests,attr"`
-			Failures int `xml:"failures,attr"`
-			Cases    []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Message string `xml:"message,attr"`
-				} `xml:"failure"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	rb, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := xml.Unmarshal(rb, &suites); err != nil {
-		t.Fatalf("the JUnit report does not parse: %v\n%s", err, rb)
-	}
-	if len(suites.Suites) != 1 || suites.Suites[0].Tests != 1 || suites.Suites[0].Failures != 1 ||
-		suites.Suites[0].Cases[0].Failure == nil || !strings.Contains(suites.Suites[0].Cases[0].Failure.Message, "step 4") {
-		t.Errorf("JUnit report: %+v\n%s", suites, rb)
+	if suite, rb := readJUnit(t, report); suite.Tests != 1 || suite.Failures != 1 || len(suite.Cases) != 1 ||
+		suite.Cases[0].Failure == nil || !strings.Contains(suite.Cases[0].Failure.Message, "step 4") {
+		t.Errorf("JUnit report: %+v\n%s", suite, rb)
 	}
 
 	// Eight copies, four at a time, each in its own session with its own
@@ -560,4 +541,37 @@ steps:
 		t.Fatalf("no artifact of the failing step: %v\n%s", err, out)
 	}
 	mustContain(t, "step-3.md", string(md), "kaboom-4711", "TypeError")
+}
+
+// junitSuite is the one test suite of the JUnit file `e2e-mcp run --junit`
+// writes, as far as the tests read it.
+type junitSuite struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Cases    []struct {
+		Name      string `xml:"name,attr"`
+		SystemOut string `xml:"system-out"`
+		Failure   *struct {
+			Message string `xml:"message,attr"`
+			Type    string `xml:"type,attr"`
+			Text    string `xml:",chardata"`
+		} `xml:"failure"`
+	} `xml:"testcase"`
+}
+
+// readJUnit reads the JUnit file at path, which must hold one suite; it
+// returns the file's bytes too, for messages.
+func readJUnit(t *testing.T, path string) (junitSuite, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Suites []junitSuite `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil || len(doc.Suites) != 1 {
+		t.Fatalf("the JUnit file %s: %v (want one suite)\n%s", path, err, b)
+	}
+	return doc.Suites[0], b
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/xml"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,25 +130,11 @@ func TestHealAfterTheAppChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, "the artifact", string(md), "### Diagnosis", "`role=textbox[name=\"Email address\"]` is the likely same element")
-	jb, err := os.ReadFile(junit)
-	if err != nil {
-		t.Fatal(err)
+	suite, jb := readJUnit(t, junit)
+	if len(suite.Cases) != 3 {
+		t.Fatalf("JUnit: want 3 cases\n%s", jb)
 	}
-	var suites struct {
-		Suites []struct {
-			Cases []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Message string `xml:"message,attr"`
-					Type    string `xml:"type,attr"`
-				} `xml:"failure"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(jb, &suites); err != nil || len(suites.Suites) != 1 || len(suites.Suites[0].Cases) != 3 {
-		t.Fatalf("JUnit: %v\n%s", err, jb)
-	}
-	if f := suites.Suites[0].Cases[0].Failure; f == nil || !strings.Contains(f.Message, "diagnosis: `role=textbox[name=\"Email\"]` found nothing; `role=textbox[name=\"Email address\"]`") {
+	if f := suite.Cases[0].Failure; f == nil || !strings.Contains(f.Message, "diagnosis: `role=textbox[name=\"Email\"]` found nothing; `role=textbox[name=\"Email address\"]`") {
 		t.Errorf("the JUnit message lacks the diagnosis: %+v", f)
 	}
 

@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/base64"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -148,27 +147,11 @@ steps:
 	}
 
 	// The JUnit file links the report, relative to itself.
-	var suites struct {
-		Suites []struct {
-			Cases []struct {
-				SystemOut string `xml:"system-out"`
-				Failure   *struct {
-					Text string `xml:",chardata"`
-				} `xml:"failure"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	jb, err := os.ReadFile(junit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := xml.Unmarshal(jb, &suites); err != nil {
-		t.Fatalf("the JUnit report does not parse: %v\n%s", err, jb)
-	}
-	if len(suites.Suites) != 1 || len(suites.Suites[0].Cases) != 1 || suites.Suites[0].Cases[0].Failure == nil {
+	suite, jb := readJUnit(t, junit)
+	if len(suite.Cases) != 1 || suite.Cases[0].Failure == nil {
 		t.Fatalf("JUnit report: %s", jb)
 	}
-	tc := suites.Suites[0].Cases[0]
+	tc := suite.Cases[0]
 	if !strings.Contains(tc.SystemOut, "[[ATTACHMENT|reports/sign-up.html]]") || !strings.Contains(tc.Failure.Text, "Report: reports/sign-up.html") {
 		t.Errorf("the JUnit report does not link the HTML report:\n%s", jb)
 	}

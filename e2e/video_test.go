@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"image/color"
 	"math"
@@ -317,22 +316,8 @@ func TestVideo_RunFailingFlow(t *testing.T) {
 		t.Errorf("the flow's video is %dx%d: the default fits the viewport in 800x800", anim.Width, anim.Height)
 	}
 
-	jb, err := os.ReadFile(junit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var suites struct {
-		Suites []struct {
-			Cases []struct {
-				Name      string `xml:"name,attr"`
-				SystemOut string `xml:"system-out"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(jb, &suites); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range suites.Suites[0].Cases {
+	suite, jb := readJUnit(t, junit)
+	for _, tc := range suite.Cases {
 		has := strings.Contains(tc.SystemOut, "[[ATTACHMENT|videos/bad.png]]")
 		if has != (tc.Name == "bad") {
 			t.Errorf("JUnit case %s links the video: %v\n%s", tc.Name, has, jb)
