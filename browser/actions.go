@@ -110,10 +110,21 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 	var reason Reason // and its code
 	var missing error // the selector matches nothing (yet)
 	var raw json.RawMessage
+	// hook: a video shows the action at the element's box, read with the
+	// last check (noteTarget).
+	hook := p.actionHook()
+	var boxed struct {
+		R   json.RawMessage `json:"r"`
+		Box *viewBox        `json:"box"`
+	}
 	loc, err := p.resolveIn(cctx, target, func(loc located) error {
 		for {
 			raw = nil
-			if err := p.evalIn(cctx, loc.frame, onElement(loc.expr, fn, args...), &raw); err != nil {
+			expr := onElement(loc.expr, fn, args...)
+			if hook != nil {
+				expr = onElementBoxed(loc.expr, fn, args...)
+			}
+			if err := p.evalIn(cctx, loc.frame, expr, &raw); err != nil {
 				e, ok := AsError(err)
 				if ok && e.Kind == KindTimeout && (last != "" || missing != nil) {
 					return nil
@@ -131,6 +142,13 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 				continue
 			}
 			missing = nil
+			if hook != nil {
+				boxed.R, boxed.Box = nil, nil
+				if err := json.Unmarshal(raw, &boxed); err != nil {
+					return fmt.Errorf("decode engine result: %w", err)
+				}
+				raw = boxed.R
+			}
 			var check struct {
 				Error string `json:"error"`
 				Code  Reason `json:"code"`
@@ -163,7 +181,9 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 		return "", &Error{Kind: KindNotActionable, Message: fmt.Sprintf("%s: %s", target, last), Reason: reason,
 			Hint: "wait for the page to be ready, close what covers the element, or pick another element"}
 	}
-	p.noteTarget(cctx, loc)
+	if boxed.Box != nil {
+		p.noteTarget(cctx, hook, loc.frame, *boxed.Box)
+	}
 	return loc.frame, json.Unmarshal(raw, out)
 }
 

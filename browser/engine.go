@@ -98,3 +98,13 @@ func getter(expr string) jsExpr { return jsExpr("() => (" + expr + ")") }
 func onElement(expr string, fn jsFn, args ...any) string {
 	return "(() => { const el = " + expr + "; return " + fn.call(append([]any{jsExpr("el")}, args...)...) + "; })()"
 }
+
+// onElementBoxed is onElement whose result r comes as {r}, with the
+// element's box in the viewport (viewRect) beside it as box when r is no
+// refusal ({error}): an action and the box a video shows it at in one
+// round trip (noteTarget).
+func onElementBoxed(expr string, fn jsFn, args ...any) string {
+	return "(() => { const el = " + expr + "; const r = " + fn.call(append([]any{jsExpr("el")}, args...)...) +
+		"; const boxed = (v) => (v && v.error) ? { r: v } : { r: v, box: " + fnViewRect.call(jsExpr("el")) + " };" +
+		" return (r && typeof r.then === 'function') ? r.then(boxed) : boxed(r); })()"
+}

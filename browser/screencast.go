@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -55,6 +56,15 @@ type CastOptions struct {
 	// lost. Encoding every frame of a 60 Hz animation costs the browser a
 	// core: actions slowed by half.
 	FPS int
+	// Settle is how long after a call the screencast waits before it
+	// films again (castLoop); 0: at the call's end. Calls that follow each
+	// other within it (a client's batch, a benchmark) run with nothing
+	// captured between them, and the page is filmed once they pause.
+	Settle time.Duration
+	// Still stops the screencast after a call once the page has shown
+	// nothing new for this long (a caret's blink is nothing new), until
+	// the next call; 0: it films on.
+	Still time.Duration
 }
 
 // castSpec is a session's screencast: what it asks for and who gets the
@@ -75,11 +85,14 @@ type pageCast struct {
 	wake   chan struct{}
 	stop   chan struct{}
 	done   chan struct{}
-	// busy: a call of the session runs, since busySince (CastBusy).
-	busy      bool
-	busySince time.Time
+	// busy: a call of the session runs, since busySince (CastBusy); the
+	// last one ended at idleSince.
+	busy                 bool
+	busySince, idleSince time.Time
 	// params start Chrome's screencast again after a pause (castLoop).
 	params page.StartScreencastParams
+	// live says Chrome's screencast runs (castLoop keeps it, for tests).
+	live bool
 }
 
 // onCastEvent keeps a screencast frame for the cast goroutine; it runs on
@@ -123,9 +136,9 @@ func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) e
 	if o.FPS > 0 {
 		params.MaxFramesInFlight, params.SendLastFrame = 1, new(true)
 	}
-	c.on, c.wake, c.stop, c.done, c.params = true, make(chan struct{}, 1), make(chan struct{}), make(chan struct{}), params
+	c.on, c.wake, c.stop, c.done, c.params, c.live = true, make(chan struct{}, 1), make(chan struct{}), make(chan struct{}), params, true
 	c.mu.Unlock()
-	go p.castLoop(sink, o.FPS)
+	go p.castLoop(sink, o)
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	if _, err := chromedp.Call(cctx, page.StartScreencast, params); err != nil {
@@ -203,7 +216,7 @@ func (p *Page) endCast() bool {
 		c.mu.Unlock()
 		return false
 	}
-	c.on = false
+	c.on, c.live = false, false
 	close(c.stop)
 	done := c.done
 	c.mu.Unlock()
@@ -212,29 +225,45 @@ func (p *Page) endCast() bool {
 }
 
 // castLoop hands each frame the read loop kept to sink as it comes, and
-// acknowledges it when the pace allows: no sooner than 1/fps after the last
-// acknowledgement, and at half the pace while a call of the session runs
-// (CastBusy). In a call's first callGrace Chrome's screencast is stopped
-// altogether: while it runs Chrome reads back every paint of the page,
-// acknowledged or not, which made a click or a fill take two to three
-// times as long (docs/benchmarks.md). It starts again at the call's end,
-// or once the call has run callGrace (a wait for a spinner to stop is
-// filmed), and Chrome sends the page as it is then; it is not stopped
-// before that picture came, so the video has the page as each call left
-// it. The stop and the start are sent from here, off the call's path.
-func (p *Page) castLoop(sink func(Frame), fps int) {
+// acknowledges it when the pace allows: no sooner than 1/FPS after the
+// last acknowledgement, and at half the pace while a call of the session
+// runs (CastBusy). While Chrome's screencast runs it reads back and
+// encodes every paint of the page, acknowledged or not, which made a click
+// or a fill take up to twice as long (docs/benchmarks.md), so it runs
+// when no call needs the machine:
+//   - it stops in a call's first callGrace, and starts again once the call
+//     has run that long (a wait for a spinner to stop is filmed);
+//   - after a call it starts again once the session has had no call for
+//     o.Settle (the page as each call left it is filmed while the agent
+//     thinks, not during its next call), and Chrome sends the page as it
+//     is then;
+//   - with o.Still, it stops once the page has shown nothing new for that
+//     long (a blinking caret's two pictures are nothing new), until the
+//     next call: the motion that follows a call is filmed, and the next
+//     call finds the screencast stopped.
+//
+// It never stops before a picture came since it started, so the video has
+// the page as each pause found it. The stop and the start are sent from
+// here, off the call's path.
+func (p *Page) castLoop(sink func(Frame), o CastOptions) {
 	c := &p.cast
 	defer close(c.done)
 	tab := string(p.main.target)
 	var gap time.Duration
-	if fps > 0 {
-		gap = time.Second / time.Duration(fps)
+	if o.FPS > 0 {
+		gap = time.Second / time.Duration(o.FPS)
 	}
 	var acked time.Time
 	var acks []int64
 	// casting: Chrome's screencast runs (startCast started it); fresh: a
-	// frame came since it (re)started.
-	casting, fresh := true, false
+	// frame came since it (re)started; changed: when one last showed
+	// something new, or it (re)started; recent: the last two pictures
+	// that differed; stilled: it stopped for a still page after the call
+	// that ended at stilledAt.
+	casting, fresh, changed := true, false, time.Now()
+	var recent [2][]byte
+	var stilled bool
+	var stilledAt time.Time
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -242,31 +271,60 @@ func (p *Page) castLoop(sink func(Frame), fps int) {
 		e, at := c.newest, c.at
 		acks = append(acks, c.acks...)
 		c.newest, c.acks = nil, nil
-		busy, since, params := c.busy, c.busySince, c.params
+		busy, since, idle, params := c.busy, c.busySince, c.idleSince, c.params
 		c.mu.Unlock()
 		if e != nil && e.Metadata != nil {
 			sink(frameOf(e, at, tab))
-			fresh = fresh || casting
+			if casting {
+				fresh = true
+				if !bytes.Equal(e.Data, recent[0]) && !bytes.Equal(e.Data, recent[1]) {
+					recent[0], recent[1], changed = e.Data, recent[0], at
+				}
+			}
+		}
+		now := time.Now()
+		stilled = stilled && !busy && idle.Equal(stilledAt)
+		// want: the screencast should run; until: when that may change.
+		want, until := true, time.Time{}
+		switch {
+		case busy && now.Before(since.Add(callGrace)):
+			want, until = false, since.Add(callGrace)
+		case busy:
+		case now.Before(idle.Add(o.Settle)):
+			want, until = casting, idle.Add(o.Settle) // a long call's screencast runs on
+		case o.Still <= 0:
+		case stilled:
+			want = false
+		case casting && fresh && !now.Before(changed.Add(o.Still)):
+			want, stilled, stilledAt = false, true, idle
+		case casting && fresh:
+			until = changed.Add(o.Still)
+		}
+		switch {
+		case casting && !want && fresh:
+			casting = false
+			p.castOn(false, params)
+			c.setLive(false)
+		case !casting && want:
+			casting, fresh, changed = true, false, now
+			p.castOn(true, params)
+			c.setLive(true)
 		}
 		wait := time.Hour
-		grace := busy && time.Since(since) < callGrace
-		switch {
-		case casting && grace && fresh:
-			casting, acks = false, nil // frames of a stopped screencast need no acknowledgement
-			p.castOn(false, params)
-		case !casting && !grace:
-			casting, fresh, acks = true, false, nil
-			p.castOn(true, params)
+		if !until.IsZero() {
+			wait = max(time.Until(until), time.Millisecond)
 		}
 		if !casting {
-			acks, wait = nil, time.Until(since.Add(callGrace))
+			acks = nil // frames of a stopped screencast need no acknowledgement
 		}
 		if len(acks) > 0 {
 			ready := acked.Add(gap)
 			if busy {
 				ready = acked.Add(2 * gap)
 			}
-			if wait = time.Until(ready); wait <= 0 {
+			if w := time.Until(ready); w > 0 {
+				wait = min(wait, w)
+			} else {
 				acked = time.Now()
 				p.ackCast(acks)
 				acks = nil
@@ -289,6 +347,12 @@ func (p *Page) castLoop(sink func(Frame), fps int) {
 			return
 		}
 	}
+}
+
+func (c *pageCast) setLive(on bool) {
+	c.mu.Lock()
+	c.live = on
+	c.mu.Unlock()
 }
 
 // callGrace is how long into a call the screencast is stopped: most
@@ -338,6 +402,8 @@ func (t *Tabs) CastBusy(busy bool) {
 	pc.busy = busy
 	if busy {
 		pc.busySince = time.Now()
+	} else {
+		pc.idleSince = time.Now()
 	}
 	if pc.wake != nil {
 		select {
@@ -449,39 +515,40 @@ type ActionTarget struct {
 }
 
 // OnAction has fn told the target of every action on the session's tabs
-// that has one (nil: none), just before its input. It costs each such
-// action one more round trip to the page, so it is set only while
-// something draws it (a video's action overlays).
+// that has one (nil: none), just before its input. The box comes with the
+// action's last check (onElementBoxed), in the same round trip, but the
+// page measures it: it is set only while something draws it (a video's
+// action overlays).
 func (t *Tabs) OnAction(fn func(ActionTarget)) {
 	t.mu.Lock()
 	t.onAction = fn
 	t.mu.Unlock()
 }
 
-// noteTarget tells the session's action hook, if any, where loc's element
-// is. Every action that acts on an element passes actionable, which calls
-// it once the element is ready.
-func (p *Page) noteTarget(ctx context.Context, loc located) {
+// actionHook is the session's action hook (OnAction), nil when none.
+func (p *Page) actionHook() func(ActionTarget) {
 	if p.tabs == nil {
-		return
+		return nil
 	}
 	p.tabs.mu.Lock()
-	fn := p.tabs.onAction
-	p.tabs.mu.Unlock()
-	if fn == nil {
-		return
-	}
-	var box struct{ X, Y, Width, Height float64 }
-	if err := p.evalIn(ctx, loc.frame, fnViewRect.call(jsExpr(loc.expr)), &box); err != nil {
-		return
-	}
-	if loc.frame != p.frame {
+	defer p.tabs.mu.Unlock()
+	return p.tabs.onAction
+}
+
+// viewBox is an element's box in its frame's viewport, in CSS pixels.
+type viewBox struct{ X, Y, Width, Height float64 }
+
+// noteTarget tells hook where an action's element is: box, in frame's
+// viewport. Every action that acts on an element passes actionable, which
+// reads the box with its last check and calls it.
+func (p *Page) noteTarget(ctx context.Context, hook func(ActionTarget), frame cdp.FrameID, box viewBox) {
+	if frame != p.frame {
 		var err error
-		if box.X, box.Y, err = p.toViewport(ctx, loc.frame, box.X, box.Y); err != nil {
+		if box.X, box.Y, err = p.toViewport(ctx, frame, box.X, box.Y); err != nil {
 			return
 		}
 	}
-	fn(ActionTarget{X: box.X, Y: box.Y, Width: box.Width, Height: box.Height, Time: time.Now()})
+	hook(ActionTarget{X: box.X, Y: box.Y, Width: box.Width, Height: box.Height, Time: time.Now()})
 }
 
 // followQuietly is follow for the methods whose own work is done when it

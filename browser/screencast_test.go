@@ -186,3 +186,125 @@ func castLastColour(t *testing.T, fps int, around func(p *Page, busy bool)) {
 		return r>>8 == 0 && g>>8 == 0 && b>>8 == 200
 	})
 }
+
+// liveIs waits until the tab's screencast runs (on) or is stopped.
+func liveIs(t *testing.T, p *Page, on bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p.cast.mu.Lock()
+		live := p.cast.live
+		p.cast.mu.Unlock()
+		if live == on {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the screencast still %s after 10 s", what, map[bool]string{true: "runs", false: "is stopped"}[live])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// paint changes the page's colour and returns once it has painted.
+func paint(t *testing.T, p *Page, colour string) {
+	t.Helper()
+	if _, err := p.Evaluate(context.Background(), `() => { document.body.style.background = '`+colour+`'; return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))) }`, ""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestScreencastSettles: with CastOptions.Settle, calls that follow each
+// other within it run with the screencast stopped, and nothing of what
+// they do is filmed until the session pauses; once it has, the page as
+// they left it is.
+func TestScreencastSettles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := openPage(t, "/form")
+	got := newFrames()
+	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 10, Settle: 300 * time.Millisecond}, got.sink); err != nil {
+		t.Fatal(err)
+	}
+	defer p.tabs.StopCast(ctx)
+	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
+	// A batch of three calls, each painting.
+	for _, c := range []string{"rgb(200, 0, 0)", "rgb(0, 200, 0)", "rgb(0, 0, 200)"} {
+		p.tabs.CastBusy(true)
+		if c == "rgb(200, 0, 0)" {
+			liveIs(t, p, false, "in the first call")
+		}
+		paint(t, p, c)
+		p.tabs.CastBusy(false)
+	}
+	start := time.Now()
+	n := got.count()
+	liveIs(t, p, true, "after the batch")
+	if waited := time.Since(start); waited < 250*time.Millisecond {
+		t.Errorf("the screencast started %s after the batch, before it settled (300 ms)", waited)
+	}
+	if got.count() != n {
+		t.Errorf("%d frames came while the batch settled", got.count()-n)
+	}
+	got.waitFor(t, "a frame of the batch's last colour", func(l []Frame) bool {
+		return len(l) > n && near(colourAt(l[len(l)-1]), 0, 0, 200)
+	})
+}
+
+// TestScreencastStopsWhenStill: with CastOptions.Still, the screencast
+// stops once the page has shown nothing new for that long after a call,
+// though a focused text box's caret blinks (Still is longer than its
+// 500 ms blink, so both of its pictures come); the next call's end films
+// the page again.
+func TestScreencastStopsWhenStill(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := openPage(t, "/form")
+	got := newFrames()
+	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 10, Settle: 20 * time.Millisecond, Still: 1200 * time.Millisecond}, got.sink); err != nil {
+		t.Fatal(err)
+	}
+	defer p.tabs.StopCast(ctx)
+	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
+	p.tabs.CastBusy(true)
+	if _, err := p.Evaluate(ctx, "() => document.querySelector('input').focus()", ""); err != nil {
+		t.Fatal(err)
+	}
+	paint(t, p, "rgb(200, 0, 0)")
+	p.tabs.CastBusy(false)
+	liveIs(t, p, true, "after the call")
+	got.waitFor(t, "a frame of the call's colour", func(l []Frame) bool { return near(colourAt(l[len(l)-1]), 200, 0, 0) })
+	liveIs(t, p, false, "with nothing new but the caret")
+	// What the page does now waits for the next call's end.
+	n := got.count()
+	paint(t, p, "rgb(0, 200, 0)")
+	if _, err := p.Screenshot(ctx, ScreenshotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got.count() != n {
+		p.cast.mu.Lock()
+		live := p.cast.live
+		p.cast.mu.Unlock()
+		t.Errorf("%d frames came while the screencast was stopped (live %v)", got.count()-n, live)
+	}
+	p.tabs.CastBusy(true)
+	p.tabs.CastBusy(false)
+	got.waitFor(t, "a frame of the colour painted between calls", func(l []Frame) bool {
+		return len(l) > n && near(colourAt(l[len(l)-1]), 0, 200, 0)
+	})
+}
+
+// colourAt is the colour of a PNG frame's top-left corner.
+func colourAt(f Frame) [3]uint32 {
+	img, err := png.Decode(bytes.NewReader(f.Data))
+	if err != nil {
+		return [3]uint32{1 << 20}
+	}
+	r, g, b, _ := img.At(5, 5).RGBA()
+	return [3]uint32{r >> 8, g >> 8, b >> 8}
+}
+
+// near says a colour is r, g, b give or take what scaling changes.
+func near(c [3]uint32, r, g, b int) bool {
+	d := func(x uint32, y int) bool { return int(x)-y <= 3 && y-int(x) <= 3 }
+	return d(c[0], r) && d(c[1], g) && d(c[2], b)
+}

@@ -46,7 +46,26 @@ type VideoDefaults struct {
 	// of the first file root (over HTTP, of the caller's own directory);
 	// otherwise its owner takes it (FinishVideo) or it is discarded.
 	Save bool
+	// EveryCall films the page as each call left it at once, though the
+	// next call follows without a pause, and films on between calls
+	// (`run`: a flow's steps run back to back, and its video is for
+	// watching each of them). Otherwise the page is filmed once the
+	// session pauses for videoSettle, until it is still for videoStill.
+	EveryCall bool
 }
+
+// videoSettle is how long after a call a session's video waits for the
+// next before the browser films the page and the recorder encodes it:
+// the calls of a client's batch come within a few milliseconds of each
+// other and run with nothing captured between them, while an agent thinks
+// for seconds between calls, and the page as each call left it is filmed
+// then. The browser films on until the page has shown nothing new for
+// videoStill, so the agent's next call seldom finds it filming, which
+// costs the call (docs/benchmarks.md, video on vs off).
+const (
+	videoSettle = 100 * time.Millisecond
+	videoStill  = 300 * time.Millisecond
+)
 
 // sessionVideo is a session's recording.
 type sessionVideo struct {
@@ -152,6 +171,10 @@ func startVideoTool(d *Deps) Tool {
 
 // startVideo starts recording the session (opening its browser first).
 func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps int, out *outputFile, waitFirst bool) error {
+	settle, still := videoSettle, videoStill
+	if d.Videos != nil && d.Videos.EveryCall {
+		settle, still = 0, 0
+	}
 	p, err := s.Tab(ctx, d.Browser)
 	if err != nil {
 		return err
@@ -167,12 +190,12 @@ func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps i
 	if fps == 0 {
 		fps = video.DefaultFPS
 	}
-	rec, err := video.New(video.Options{Width: w, Height: h, FPS: fps})
+	rec, err := video.New(video.Options{Width: w, Height: h, FPS: fps, Quiet: settle})
 	if err != nil {
 		return err
 	}
 	s.video = &sessionVideo{rec: rec, out: out, started: time.Now(),
-		cast: browser.CastOptions{MaxWidth: w, MaxHeight: h, Format: "png", FPS: fps}}
+		cast: browser.CastOptions{MaxWidth: w, MaxHeight: h, Format: "png", FPS: fps, Settle: settle, Still: still}}
 	if err := s.castVideo(ctx); err != nil {
 		s.video = nil
 		rec.Close()

@@ -49,6 +49,11 @@ type Options struct {
 	MaxBytes int64
 	// TempDir holds the frames while recording ("": the system's).
 	TempDir string
+	// Quiet is how long after a call (Busy) the worker waits for the
+	// next before it works (0: it works at once): calls that follow each
+	// other closely have the machine to themselves, and the video is the
+	// same.
+	Quiet time.Duration
 	// clock is the tests' clock (nil: the system's).
 	clock func() time.Time
 }
@@ -122,8 +127,9 @@ type Recorder struct {
 	// queue holds the frames (*Frame), actions and chapters not taken in
 	// yet, in the order they came.
 	queue   []any
-	frames  int  // frames in queue
-	busy    bool // a call runs: the work waits for its end (Busy)
+	frames  int       // frames in queue
+	busy    bool      // a call runs: the work waits for its end (Busy)
+	idleAt  time.Time // when the last call ended (Options.Quiet)
 	dropped int
 	stopped bool
 	wake    chan struct{}
@@ -220,6 +226,7 @@ func (r *Recorder) Busy(b bool) {
 	defer r.mu.Unlock()
 	r.busy = b
 	if !b {
+		r.idleAt = r.now()
 		r.poke()
 	}
 }
@@ -313,10 +320,18 @@ func (r *Recorder) Stats() Stats {
 // (apngWriter).
 func (r *Recorder) run() {
 	defer close(r.done)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for {
 		r.mu.Lock()
 		stopped := r.stopped
-		hold := r.busy && !stopped && r.frames < maxQueued/2
+		// quiet: the last call ended less than Quiet ago; the work waits
+		// until then for the next one.
+		var quiet time.Duration
+		if !r.busy && r.opts.Quiet > 0 && !r.idleAt.IsZero() {
+			quiet = r.opts.Quiet - r.now().Sub(r.idleAt)
+		}
+		hold := (r.busy || quiet > 0) && !stopped && r.frames < maxQueued/2 && len(r.queue) < maxHeld
 		var items []any
 		if !hold {
 			items, r.queue, r.frames = r.queue, nil, 0
@@ -336,9 +351,21 @@ func (r *Recorder) run() {
 			r.mu.Unlock()
 			return
 		}
-		<-r.wake
+		if !hold || quiet <= 0 {
+			<-r.wake
+			continue
+		}
+		timer.Reset(quiet)
+		select {
+		case <-r.wake:
+		case <-timer.C:
+		}
 	}
 }
+
+// maxHeld bounds the frames, actions and chapters the worker leaves
+// waiting while calls run.
+const maxHeld = 1000
 
 // work takes in items in order, the overlays that ended before each
 // first: a worker that waited (a call ran) or lags (a busy machine) still

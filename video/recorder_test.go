@@ -244,3 +244,70 @@ func TestRecorderLateFrames(t *testing.T) {
 		t.Errorf("frames last %v (%s in all, the session %s); want %v", delays, anim.Duration(), st.Session, want)
 	}
 }
+
+// TestRecorderQuiet: with Options.Quiet, what comes while a call runs waits
+// until the session has had no call for that long (the worker neither
+// decodes nor encodes while calls follow each other closely), unless too
+// much is waiting (TestRecorderHeldBound); the video is the same as a
+// worker's that took it at once.
+func TestRecorderQuiet(t *testing.T) {
+	a := solid(64, 32, color.RGBA{10, 20, 30, 255})
+	b := solid(64, 32, color.RGBA{200, 20, 30, 255})
+	waiting := func(r *Recorder) int {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return len(r.queue)
+	}
+	anim, st := record(t, Options{Width: 64, Height: 32, MaxIdle: -1, Quiet: time.Hour}, func(r *Recorder, at func(int) time.Time) {
+		r.Frame(Frame{Data: pngOf(t, a), Time: at(0), Scale: 1})
+		at(0)
+		if n := waiting(r); n != 0 {
+			t.Errorf("before any call: %d items wait", n)
+		}
+		r.Busy(true)
+		r.Frame(Frame{Data: pngOf(t, b), Time: at(100), Scale: 1})
+		r.Action(Action{Time: at(150), Show: 100 * time.Millisecond, Box: &Box{X: 10, Y: 5, Width: 20, Height: 10}})
+		r.Busy(false)
+		at(300)
+		if n := waiting(r); n != 2 {
+			t.Errorf("after the call, in the quiet: %d items wait, want the frame and the action", n)
+		}
+		at(400)
+	})
+	if len(anim.Frames) < 3 || st.Session != 400*time.Millisecond {
+		t.Fatalf("%d frames, a session of %s", len(anim.Frames), st.Session)
+	}
+	var delays []time.Duration
+	for _, f := range anim.Frames[:3] {
+		delays = append(delays, f.Delay)
+	}
+	// a until 100, b until the action at 150, b with its box until 250.
+	want := []time.Duration{100 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond}
+	for i := range want {
+		if delays[i] != want[i] {
+			t.Errorf("the first frames last %v, want %v", delays, want)
+			break
+		}
+	}
+}
+
+// TestRecorderHeldBound: while calls run, the worker leaves at most
+// maxHeld items waiting.
+func TestRecorderHeldBound(t *testing.T) {
+	a := solid(64, 32, color.RGBA{10, 20, 30, 255})
+	record(t, Options{Width: 64, Height: 32, MaxIdle: -1, Quiet: time.Hour}, func(r *Recorder, at func(int) time.Time) {
+		r.Frame(Frame{Data: pngOf(t, a), Time: at(0), Scale: 1})
+		r.Busy(true)
+		for i := range maxHeld {
+			r.Action(Action{Time: at(i + 1), Show: time.Millisecond, Box: &Box{X: 1, Y: 1, Width: 4, Height: 4}})
+		}
+		at(maxHeld + 1)
+		r.mu.Lock()
+		n := len(r.queue)
+		r.mu.Unlock()
+		if n >= maxHeld {
+			t.Errorf("%d items wait, the bound is %d", n, maxHeld)
+		}
+		r.Busy(false)
+	})
+}

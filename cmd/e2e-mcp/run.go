@@ -159,7 +159,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	if *videoDir != "" {
 		// Every flow records from its first page; the runner keeps the
 		// video or discards it when the flow ends.
-		a.deps.Videos = &mcptools.VideoDefaults{}
+		a.deps.Videos = &mcptools.VideoDefaults{EveryCall: true}
 		rn.videos = &videoKeeper{dir: *videoDir, all: *videoMode == "on", names: reportNames(flows)}
 	}
 	start := time.Now()
