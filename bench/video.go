@@ -75,10 +75,10 @@ func videoStop(ctx context.Context, s *session, r *runResult, fig string) {
 }
 
 // pacedForm works the form app at 1280x720 for d at an agent's pace: fill
-// the three text boxes, pick a plan, tick the box, submit, a second after
-// each call, over and over, timing each call (an agent thinks for seconds
-// between calls: the back-to-back scenarios above do not show what it
-// waits for). With video, the session records it at 1280x720 with
+// the three text boxes, pick a plan, tick the box, submit, about a second
+// after each call (thinkTime), over and over, timing each call (an agent
+// thinks for seconds between calls: the back-to-back scenarios above do
+// not show what it waits for). With video, the session records it at 1280x720 with
 // overlays: what a minute of such a video weighs, against the budget of
 // 5 MB. e2e-mcp runs it without a video for the comparison.
 func pacedForm(ctx context.Context, s *session, fx *fixture, r *runResult, d time.Duration, video bool) {
@@ -119,13 +119,23 @@ func pacedForm(ctx context.Context, s *session, fx *fixture, r *runResult, d tim
 			r.add("paced_click_ms", ms(ans.took))
 		}
 		select {
-		case <-time.After(time.Second):
+		case <-time.After(thinkTime(i)):
 		case <-ctx.Done():
 		}
 	}
 	if video {
 		videoStop(ctx, s, r, fig)
 	}
+}
+
+// thinkTime is the pause after the i-th call of pacedForm: 0.7 to 1.5
+// seconds, the same sequence in every run. Not a fixed second: a focused
+// text box's caret blinks every 500 ms, and calls a whole second apart fall
+// in step with it (e2e-mcp alone typed in 10 ms a second apart, 15 ms 1.25
+// seconds apart), which measures the pacing rather than the server.
+func thinkTime(i int) time.Duration {
+	x := uint32(i)*2654435761 + 12345 // a fixed scramble of i
+	return 700*time.Millisecond + time.Duration(x%801)*time.Millisecond
 }
 
 // writeVideoTable writes the table of e2e-mcp with the video on and off.
