@@ -13,7 +13,7 @@ import (
 // with action overlays on (a caption and the target's box on each action),
 // at the default size (a 1280x720 viewport's video is 800x450); the table
 // compares its action times with e2e-mcp's without a video. Then, in the
-// first run, the form app at an agent's pace (a call a second) is recorded
+// first run, the form app at an agent's pace (a call about a second) is recorded
 // at 1280x720 for a minute (options.formVideo; 10 s with -quick): what a
 // minute of such a video weighs, against the budget of 5 MB.
 
@@ -25,11 +25,11 @@ var videoFigures = []figure{
 	{"click_ms", "click submit by ref, with the page state returned", "ms", 0},
 	{"big_nav_ms", "navigate to the 1,500-row page", "ms", 0},
 	{"big_click_ms", "click a button on the 1,500-row page", "ms", 0},
-	{"paced_type_ms", "type into a text box, at an agent's pace (a call a second)", "ms", 0},
+	{"paced_type_ms", "type into a text box, at an agent's pace (0.7-1.5 s between calls)", "ms", 0},
 	{"paced_click_ms", "click, check or select, at an agent's pace", "ms", 0},
 	{"video_kb_min", "video of the scenarios (800x450): KB a minute", "count", 0},
 	{"video_frames", "… its frames (seconds of session)", "count", 0},
-	{"video_form_kb_min", "video of the form app at a call a second (1280x720, overlays): KB a minute", "count", 0},
+	{"video_form_kb_min", "video of the form app at an agent's pace (1280x720, overlays): KB a minute", "count", 0},
 	{"video_form_frames", "… its frames (seconds of session)", "count", 0},
 }
 
@@ -134,8 +134,8 @@ func pacedForm(ctx context.Context, s *session, fx *fixture, r *runResult, d tim
 // in step with it (e2e-mcp alone typed in 10 ms a second apart, 15 ms 1.25
 // seconds apart), which measures the pacing rather than the server.
 func thinkTime(i int) time.Duration {
-	x := uint32(i)*2654435761 + 12345 // a fixed scramble of i
-	return 700*time.Millisecond + time.Duration(x%801)*time.Millisecond
+	x := (i*7919 + 12345) % 801 // a fixed scramble of i
+	return 700*time.Millisecond + time.Duration(x)*time.Millisecond
 }
 
 // writeVideoTable writes the table of e2e-mcp with the video on and off.
