@@ -141,6 +141,7 @@ func runServer(ctx context.Context, fx *fixture, sp spec, run, pos int, mark str
 	bigScenario(ctx, s, a, fx, &r)
 	taskScenario(ctx, s, a, fx, &r)
 	if video {
+		burstForm(ctx, s, fx, &r)
 		videoStop(ctx, s, &r, "video_kb_min")
 	}
 
@@ -159,6 +160,10 @@ func runServer(ctx context.Context, fx *fixture, sp spec, run, pos int, mark str
 		r.add("server_pss", float64(m.ServerKB))
 		r.add("tree_pss", float64(m.TreeKB))
 		r.add("tree_uss", float64(m.TreeUSSKB))
+	}
+	if !video && sp.Key == e2eMCP && o.pacedBoth {
+		// After the memory, which the peers' columns did not add to.
+		burstForm(ctx, s, fx, &r)
 	}
 	if run == 1 && (video || sp.Key == e2eMCP && o.pacedBoth) {
 		// Once a bench, after the memory is measured: a minute at an
