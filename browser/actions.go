@@ -519,18 +519,6 @@ func (p *Page) LastTypeWasSecret() bool { return p.lastSecret }
 // text), or "" when none is unique or the element is in an iframe. Flows
 // record it instead of the ref.
 func (p *Page) StableLocator(ctx context.Context, ref string) string {
-	if p.Dialog() != nil || !IsRef(ref) {
-		return ""
-	}
-	loc, err := p.locate(ref)
-	if err != nil || loc.frame != p.frame {
-		return ""
-	}
-	cctx, cancel := p.callCtx(ctx, time.Second)
-	defer cancel()
-	var sel string
-	if err := p.evalIn(cctx, loc.frame, fnStableLocator.call(jsExpr(loc.expr), p.m.opts.TestIDAttribute), &sel); err != nil {
-		return ""
-	}
-	return sel
+	locators, _ := p.StepTargets(ctx, []string{ref}, "")
+	return locators[ref]
 }

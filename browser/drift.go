@@ -2,6 +2,8 @@ package browser
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -30,19 +32,7 @@ type Element struct {
 // finds one element in the main frame) for a recorded step, or returns
 // nil when there is none to describe. One engine call.
 func (p *Page) Fingerprint(ctx context.Context, target string) *Element {
-	if p.Dialog() != nil {
-		return nil
-	}
-	loc, err := p.locate(target)
-	if err != nil || loc.frame != p.frame {
-		return nil
-	}
-	cctx, cancel := p.callCtx(ctx, time.Second)
-	defer cancel()
-	var el *Element
-	if err := p.evalIn(cctx, loc.frame, fnFingerprint.call(jsExpr(loc.expr), p.testIDAttr()), &el); err != nil {
-		return nil
-	}
+	_, el := p.StepTargets(ctx, nil, target)
 	return el
 }
 
@@ -77,4 +67,55 @@ func (p *Page) testIDAttr() string {
 		return a
 	}
 	return "data-testid"
+}
+
+// StepTargets is what the recorder keeps of a step's targets before it
+// acts, in one engine call: the stable locator of each ref in refs
+// (StableLocator; none for a ref it cannot say) and the fingerprint of
+// target (Fingerprint; nil for none or ""). It costs the recorded action
+// one round trip, not one per question.
+func (p *Page) StepTargets(ctx context.Context, refs []string, target string) (map[string]string, *Element) {
+	locators := map[string]string{}
+	if p.Dialog() != nil {
+		return locators, nil
+	}
+	var b strings.Builder
+	b.WriteString("(() => { const o = { l: {} };")
+	asked := false
+	for i, ref := range refs {
+		if !IsRef(ref) {
+			continue
+		}
+		loc, err := p.locate(ref)
+		if err != nil || loc.frame != p.frame {
+			continue
+		}
+		asked = true
+		fmt.Fprintf(&b, " try { o.l[%d] = %s; } catch (e) {}", i, fnStableLocator.call(jsExpr(loc.expr), p.m.opts.TestIDAttribute))
+	}
+	if target != "" {
+		if loc, err := p.locate(target); err == nil && loc.frame == p.frame {
+			asked = true
+			fmt.Fprintf(&b, " try { o.f = %s; } catch (e) {}", fnFingerprint.call(jsExpr(loc.expr), p.testIDAttr()))
+		}
+	}
+	b.WriteString(" return o; })()")
+	if !asked {
+		return locators, nil
+	}
+	cctx, cancel := p.callCtx(ctx, time.Second)
+	defer cancel()
+	var out struct {
+		L map[int]string `json:"l"`
+		F *Element       `json:"f"`
+	}
+	if err := p.evalIn(cctx, p.frame, b.String(), &out); err != nil {
+		return locators, nil
+	}
+	for i, l := range out.L {
+		if l != "" && i >= 0 && i < len(refs) {
+			locators[refs[i]] = l
+		}
+	}
+	return locators, out.F
 }

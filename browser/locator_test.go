@@ -22,11 +22,7 @@ func TestStableLocator(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	p := openPage(t, "/locators")
-	s := snapshot(t, p, SnapshotOptions{})
-	byName := map[string][]string{}
-	for ref, info := range s.Refs {
-		byName[info.Role+" "+info.Name] = append(byName[info.Role+" "+info.Name], ref)
-	}
+	byName := refsByName(t, p)
 	if got := p.StableLocator(ctx, byName["button Save"][0]); got != `role=button[name="Save"]` {
 		t.Errorf("Save: %q", got)
 	}
@@ -48,4 +44,48 @@ func TestStableLocator(t *testing.T) {
 	if got := p.StableLocator(ctx, "text=Only here"); got != "" {
 		t.Errorf("a selector target: %q, want none (only refs are located)", got)
 	}
+}
+
+// TestStepTargets: one engine call gives each ref's stable locator and the
+// target's fingerprint, as StableLocator and Fingerprint give them, and an
+// element gone from the page spoils nothing else.
+func TestStepTargets(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := openPage(t, "/locators")
+	byName := refsByName(t, p)
+	save := byName["button Save"][0]
+	if _, err := p.Evaluate(ctx, "() => document.querySelectorAll('button')[1].remove()", ""); err != nil {
+		t.Fatal(err)
+	}
+	gone := ""
+	for _, r := range byName["button Delete"] {
+		if p.StableLocator(ctx, r) == "" && p.Fingerprint(ctx, r) == nil {
+			gone = r
+		}
+	}
+	if gone == "" {
+		t.Fatalf("no Delete button's ref reads as gone: %v", byName["button Delete"])
+	}
+	locs, fp := p.StepTargets(ctx, []string{gone, save, "text=Only here"}, save)
+	if want := p.StableLocator(ctx, save); want != `role=button[name="Save"]` || locs[save] != want {
+		t.Errorf("Save: %q, StableLocator %q", locs[save], want)
+	}
+	if l, ok := locs[gone]; ok || len(locs) != 1 {
+		t.Errorf("locators %v: the removed button has %q (%v), want only Save's", locs, l, ok)
+	}
+	want := p.Fingerprint(ctx, save)
+	if fp == nil || want == nil || fp.Role != "button" || fp.Name != "Save" || fp.Role != want.Role || fp.Name != want.Name || fp.Tag != want.Tag {
+		t.Errorf("fingerprint %+v, Fingerprint %+v", fp, want)
+	}
+}
+
+// refsByName is the refs of a snapshot of p by their role and name.
+func refsByName(t *testing.T, p *Page) map[string][]string {
+	t.Helper()
+	byName := map[string][]string{}
+	for ref, info := range snapshot(t, p, SnapshotOptions{}).Refs {
+		byName[info.Role+" "+info.Name] = append(byName[info.Role+" "+info.Name], ref)
+	}
+	return byName
 }

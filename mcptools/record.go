@@ -106,28 +106,47 @@ func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) preLo
 			}
 		}
 	}
-	out.locators = map[string]string{}
-	for _, r := range refs {
-		out.locators[r] = s.flowLocator(ctx, p, r)
-	}
-	if t, ok := args["target"].(string); ok && t != "" {
-		out.print = s.fingerprintOf(p.Fingerprint(ctx, t))
-	}
+	target, _ := args["target"].(string)
+	out.locators, out.print = s.flowLocators(ctx, p, refs, target)
 	return out
 }
 
-// flowLocator is the selector a flow records for a target, the one
+// flowLocators is the selector a flow records for each of targets, the one
 // function the recorder, browser_generate_locator and the verify tools
 // locate with: for a ref, the most robust selector that finds its element
-// alone (p.StableLocator), else its role and name as the agent last saw
-// them (locator); a selector as the agent wrote it.
-func (s *Session) flowLocator(ctx context.Context, p *browser.Page, target string) string {
-	if p != nil && browser.IsRef(target) {
-		if loc := p.StableLocator(ctx, target); loc != "" {
-			return loc
+// alone (p.StepTargets), else its role and name as the agent last saw
+// them (locator); a selector as the agent wrote it. With print, the
+// fingerprint of that target comes from the same engine call: a recorded
+// action costs one round trip before it acts, not one per question.
+func (s *Session) flowLocators(ctx context.Context, p *browser.Page, targets []string, print string) (map[string]string, *flow.Fingerprint) {
+	var stable map[string]string
+	var el *browser.Element
+	if p != nil {
+		var refs []string
+		for _, t := range targets {
+			if browser.IsRef(t) {
+				refs = append(refs, t)
+			}
+		}
+		if len(refs) > 0 || print != "" {
+			stable, el = p.StepTargets(ctx, refs, print)
 		}
 	}
-	return s.locator(target)
+	out := make(map[string]string, len(targets))
+	for _, t := range targets {
+		if l := stable[t]; l != "" {
+			out[t] = l
+		} else {
+			out[t] = s.locator(t)
+		}
+	}
+	return out, s.fingerprintOf(el)
+}
+
+// flowLocator is flowLocators of one target.
+func (s *Session) flowLocator(ctx context.Context, p *browser.Page, target string) string {
+	out, _ := s.flowLocators(ctx, p, []string{target}, "")
+	return out[target]
 }
 
 // fingerprintOf is an element's description as a step's fingerprint, its
