@@ -316,7 +316,8 @@ type TypeOptions struct {
 func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) error {
 	var ok struct{ OK, Secret bool }
 	p.lastSecret = false
-	if _, err := p.actionable(ctx, target, fnPrepareFill, &ok, o.Slowly); err != nil {
+	frame, err := p.actionable(ctx, target, fnPrepareFill, &ok, o.Slowly)
+	if err != nil {
 		return err
 	}
 	p.lastSecret = ok.Secret
@@ -334,7 +335,7 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 	}
 	cctx, cancel := p.callCtx(ctx, budget)
 	defer cancel()
-	err := p.act(cctx, func(cctx context.Context) error {
+	err = p.act(cctx, func(cctx context.Context) error {
 		var err error
 		switch {
 		case o.Slowly: // at the caret: nothing to type is nothing to do
@@ -348,15 +349,46 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 		default:
 			_, err = chromedp.Call(cctx, input.InsertText, input.InsertTextParams{Text: text})
 		}
+		if err == nil && (text != "" || !o.Slowly) {
+			if err = p.typedInto(cctx, frame, target); err != nil {
+				return err
+			}
+		}
 		if err == nil && o.Submit {
 			err = p.pressKey(cctx, keyEnter)
 		}
 		return err
 	})
 	if err != nil {
+		if e, ok := AsError(err); ok && e.Kind == KindNotFocused {
+			return err
+		}
 		return p.ctxError(cctx, err, "type")
 	}
 	return p.settle(ctx, before)
+}
+
+// typedInto checks that the keys just typed reached the element prepareFill
+// made ready (focus still in it, or its value or content changed): a page
+// whose handler moved focus away, or an editor that never took it, would
+// otherwise have its keys go to <body> while the answer says they were
+// typed. A dialog the keys opened is an outcome, checked by act.
+func (p *Page) typedInto(ctx context.Context, frame cdp.FrameID, target string) error {
+	var r struct {
+		OK    bool   `json:"ok"`
+		Focus string `json:"focus"`
+	}
+	if err := p.evalIn(ctx, frame, fnTypedInto.call(), &r); err != nil {
+		if p.Dialog() != nil || p.Gone() {
+			return nil // the keys opened a dialog or closed the tab: they went somewhere
+		}
+		return err
+	}
+	if r.OK {
+		return nil
+	}
+	return &Error{Kind: KindNotFocused, Message: fmt.Sprintf("%s: the keys went to %s, not to the element, and it did not change", target, r.Focus),
+		Hint: "click the element first, or check what takes focus when it is focused"}
 }
 
 // keyDef, pressKey and the key table are in keys.go.

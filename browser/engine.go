@@ -33,6 +33,7 @@ const (
 	fnQuickPoint     jsFn = "quickPoint"
 	fnHoverPoint     jsFn = "hoverPoint"
 	fnPrepareFill    jsFn = "prepareFill"
+	fnTypedInto      jsFn = "typedInto"
 	fnCheckState     jsFn = "checkState"
 	fnSelectOptions  jsFn = "selectOptions"
 	fnSliderState    jsFn = "sliderState"

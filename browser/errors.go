@@ -24,6 +24,9 @@ const (
 	KindBrowserNotFound   Kind = "browser_not_found"
 	KindBrowserLaunchFail Kind = "browser_launch_failed"
 	KindDialogOpen        Kind = "dialog_open"
+	// KindNotFocused: keys typed into an element did not reach it (focus
+	// was elsewhere and the element did not change).
+	KindNotFocused Kind = "not_focused"
 	// KindNotAllowed is a URL the request policy refuses (policy.go).
 	KindNotAllowed Kind = "not_allowed"
 	// KindExpectFailed is a browser_expect check that did not hold: a test

@@ -38,6 +38,7 @@ const (
 	ErrElementNotFound   ErrorType = "element_not_found"
 	ErrNotUnique         ErrorType = "not_unique"
 	ErrNotActionable     ErrorType = "not_actionable"
+	ErrNotFocused        ErrorType = "not_focused"
 	ErrTimeout           ErrorType = "timeout"
 	ErrNavigationFailed  ErrorType = "navigation_failed"
 	ErrScriptError       ErrorType = "script_error"
@@ -64,6 +65,7 @@ var browserTypes = map[browser.Kind]ErrorType{
 	browser.KindElementNotFound:   ErrElementNotFound,
 	browser.KindNotUnique:         ErrNotUnique,
 	browser.KindNotActionable:     ErrNotActionable,
+	browser.KindNotFocused:        ErrNotFocused,
 	browser.KindTimeout:           ErrTimeout,
 	browser.KindNavigationFailed:  ErrNavigationFailed,
 	browser.KindScriptError:       ErrScriptError,

@@ -8,7 +8,7 @@
 //   resolve(ref)      -> Element, or throws an EngineError (ref_not_found, ref_stale)
 //   describe(el)      -> 'button "Create account"'
 //   clickPoint(el, anyState, action) -> {x, y} | {error, code, final}: a refusal (see refuse below)
-//   prepareFill(el)   -> {ok: true} | {error, code, final}
+//   prepareFill(el, atCaret) -> {ok: true, secret} | {error, code, final}; typedInto() -> {ok, focus}
 //   pageInfo()        -> {url, title}; loadedInfo() -> pageInfo after autofocus (maybe a promise)
 //   one(parts, text)  -> the Element a parsed selector matches (throws element_not_found, not_unique, enter_frame)
 //   all(parts)        -> every Element it matches; candidates(parts, refSeq, prefix) -> {list, total, refSeq}

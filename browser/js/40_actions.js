@@ -167,10 +167,59 @@
     return null;
   }
 
+  // editingHost(el): the outermost contenteditable element el is in (el
+  // itself for an editor's root): what takes focus for text typed into any
+  // part of a rich-text editor.
+  function editingHost(el) {
+    let host = el;
+    for (let n = el.parentElement; n && n.isContentEditable; n = n.parentElement) host = n;
+    return host;
+  }
+
+  // holdsFocus(el): focus is on el, or inside it (an editor's inner
+  // textarea), or on the editing host el is part of. Shadow roots are
+  // crossed: a custom element's inner input counts for its host. In an
+  // iframe, the frame must have the page's focus too (its document keeps
+  // its active element when focus moves to the parent).
+  function holdsFocus(el) {
+    let a = el.ownerDocument.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    if (!a || (window.top !== window && !el.ownerDocument.hasFocus())) return false;
+    if (a === el || el.contains(a) || (el.shadowRoot && el.shadowRoot.contains(a))) return true;
+    return el.isContentEditable && a.isContentEditable && a.contains(el);
+  }
+
+  // editState(el): what typing into el changes: a field's value, an
+  // editor's text and element count (a markdown shortcut turns "# " into a
+  // heading: the text shrinks, the elements change).
+  function editState(el) {
+    if (el.localName === 'input' || el.localName === 'textarea') return 'v:' + el.value;
+    return 't:' + el.childElementCount + ':' + el.getElementsByTagName('*').length + ':' + el.textContent;
+  }
+
+  // caretAtStart puts a collapsed selection at the first position in el,
+  // unless the selection is in el already (focus() on an editing host
+  // keeps a selection inside it).
+  function caretAtStart(el) {
+    const sel = el.ownerDocument.getSelection();
+    if (!sel) return;
+    if (sel.rangeCount && el.contains(sel.getRangeAt(0).startContainer)) return;
+    const range = el.ownerDocument.createRange();
+    range.setStart(el, 0);
+    range.collapse(true);
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+
+  // typing is the element text is being typed into, and its editState
+  // before: typedInto() tells whether the keys reached it.
+  let typing = null;
+
   // prepareFill(el, atCaret): focus el and select its content, which the
   // text then replaces; atCaret keeps the caret where it is instead (where
   // the agent put it in a document), as Playwright's pressSequentially
-  // does: an input focused only now has it at the start.
+  // does: an element focused only now gets a collapsed selection at its
+  // start (an input at position 0, an editor at its first position).
   function prepareFill(el, atCaret) {
     try {
       if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
@@ -180,29 +229,46 @@
       if ((field && el.disabled) || el.getAttribute('aria-disabled') === 'true') return refuse('disabled', 'disabled');
       if ((field && el.readOnly) || el.getAttribute('aria-readonly') === 'true') return refuse('readonly', 'readonly');
       if (!isVisible(el)) return refuse('not_visible', 'not visible');
+      const secret = tag === 'input' && el.type === 'password';
+      const host = field ? el : editingHost(el);
+      const focused = holdsFocus(el);
+      if (!focused) host.focus();
       if (atCaret) {
-        const active = el.getRootNode().activeElement;
-        if (active === el || (el.isContentEditable && active && active.contains(el))) return { ok: true, secret: tag === 'input' && el.type === 'password' };
-        el.focus();
-        if (tag === 'input') {
-          try { el.setSelectionRange(0, 0); } catch (e) { /* a type without a selection */ }
+        if (!focused) {
+          if (field) {
+            try { el.setSelectionRange(0, 0); } catch (e) { /* a type without a selection */ }
+          } else {
+            caretAtStart(el);
+          }
         }
-        return { ok: true, secret: tag === 'input' && el.type === 'password' };
-      }
-      el.focus();
-      if (field) {
+      } else if (field) {
         el.select();
       } else {
-        const range = document.createRange();
+        const range = el.ownerDocument.createRange();
         range.selectNodeContents(el);
-        const sel = window.getSelection();
+        const sel = el.ownerDocument.getSelection();
         sel.removeAllRanges();
         sel.addRange(range);
       }
-      return { ok: true, secret: tag === 'input' && el.type === 'password' };
+      typing = { el: new WeakRef(el), before: editState(el) };
+      return { ok: true, secret };
     } catch (e) {
       return refuse('internal', 'internal: ' + (e && e.message));
     }
+  }
+
+  // typedInto(): after keys were typed into the element prepareFill
+  // prepared, whether they reached it: focus is still in it, or its
+  // value or content changed (a field that moves focus on as it fills,
+  // such as a one-time-code box, changed). When neither, where focus is.
+  function typedInto() {
+    const t = typing;
+    const el = t && t.el.deref();
+    if (!el || !el.isConnected) return { ok: true }; // it went with what the keys did (a submit, a re-render)
+    if (holdsFocus(el) || editState(el) !== t.before) return { ok: true };
+    if (window.top !== window && !el.ownerDocument.hasFocus()) return { ok: false, focus: 'outside this frame' };
+    const a = deepActiveElement();
+    return { ok: false, focus: a ? describe(a) : '<body>' };
   }
 
   // pageInfo reads nothing that needs layout (window.scrollX does): it is

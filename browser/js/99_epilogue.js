@@ -1,6 +1,6 @@
   Object.defineProperty(globalThis, '__e2e', {
     value: Object.freeze({
-      version: 1, snapshot, resolve, describe, clickPoint, prepareFill, viewRect, frameOffset, pageInfo, loadedInfo,
+      version: 1, snapshot, resolve, describe, clickPoint, prepareFill, typedInto, viewRect, frameOffset, pageInfo, loadedInfo,
       one, all, candidates, takeFrameOwner, lastFailure,
       waitText, waitState, waitURL, waitLoad, expect, expectCount, content,
       actionPoint, quickPoint, hoverPoint, watchDrag, dragStarted, labelControl, checkState, selectOptions, sliderState, setRange, fileInputOf,
