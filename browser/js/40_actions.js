@@ -219,7 +219,8 @@
   // text then replaces; atCaret keeps the caret where it is instead (where
   // the agent put it in a document), as Playwright's pressSequentially
   // does: an element focused only now gets a collapsed selection at its
-  // start (an input at position 0, an editor at its first position).
+  // start (an input at position 0, an editor at its first position unless
+  // focusing it restored a selection of its own inside it).
   function prepareFill(el, atCaret) {
     try {
       if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
@@ -235,9 +236,12 @@
       if (!focused) host.focus();
       if (atCaret) {
         if (!focused) {
-          if (field) {
+          // An input at position 0 (a textarea keeps its caret: Monaco
+          // and CodeMirror 5 type through one and restore their own);
+          // an editor where focus() put its selection, else at its start.
+          if (tag === 'input') {
             try { el.setSelectionRange(0, 0); } catch (e) { /* a type without a selection */ }
-          } else {
+          } else if (!field) {
             caretAtStart(el);
           }
         }
