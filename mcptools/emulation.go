@@ -116,6 +116,7 @@ func emulateTool(d *Deps) Tool {
 			}
 			var r response
 			r.resultf("%s", describeEmulation(e))
+			e.Headers = shownHeaders(e.Headers)
 			r.set("emulation", e)
 			if err := r.pageState(ctx, s, p, snapChanges, browser.SnapshotOptions{}, d.MaxSnapshotBytes); err != nil {
 				return nil, err

@@ -68,8 +68,11 @@ func (d *Deps) failure(ctx context.Context, s *Session, tool, toolset string, re
 	typ, msg, hint := classify(err)
 	msg, hint = s.secrets.String(msg), s.secrets.String(hint)
 	now := time.Now().UTC()
-	// The arguments as every writer shows them: secrets masked.
-	masked := s.secrets.Value(req.Params.Arguments)
+	// The arguments as the answer shows them: the agent's own secrets
+	// masked where they stand (a password argument, the text typed into a
+	// password field), those it never saw everywhere. What every other
+	// writer shows is masked again by its own set.
+	masked := s.private.Positions(s.secrets.Value(req.Params.Arguments))
 	args := compactArgs(masked)
 	var b strings.Builder
 	errorHead(&b, typ, msg, hint)

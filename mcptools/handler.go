@@ -125,7 +125,7 @@ func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx con
 		res, err := next(callCtx, s, req, args)
 		if err == nil {
 			d.deliverDownloads(callCtx, s, res)
-			s.redactAnswer(name, res)
+			s.redactAnswer(name, res, d.AnswersForPeople)
 		}
 		if by := s.interruptedBy(); by != "" {
 			d.Logger.Info("tool cancelled", zap.String("tool", name), zap.String("session", s.ID), zap.String("by", by))

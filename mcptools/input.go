@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -315,6 +316,9 @@ func fillField(ctx context.Context, p *browser.Page, f FormField) (string, error
 	case "textbox":
 		if err := p.Type(ctx, f.Target, f.Value, browser.TypeOptions{}); err != nil {
 			return "", err
+		}
+		if p.LastTypeWasSecret() {
+			return fmt.Sprintf("%s = %s", name, redact.Mask), nil // a password field's value, however short
 		}
 		return fmt.Sprintf("%s = %q", name, f.Value), nil
 	case "checkbox", "radio":

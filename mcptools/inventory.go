@@ -153,6 +153,10 @@ type Deps struct {
 	// tracing writes its trace to its files' traces directory
 	// (--save-trace).
 	TraceSessions, SaveTraces bool
+	// AnswersForPeople: nobody reads the answers but people and CI (e2e-mcp
+	// run writes them into JUnit and artifacts), so they are masked as the
+	// writers mask, a typed password included (secrets.go).
+	AnswersForPeople bool
 }
 
 // browserDefaults are the options of a whole-page snapshot.

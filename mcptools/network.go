@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -116,6 +117,23 @@ func headerLines(lines []string) (map[string]string, error) {
 		out[strings.TrimSpace(name)] = strings.TrimSpace(value)
 	}
 	return out, nil
+}
+
+// shownHeaders are headers as an answer shows them: a credential's value
+// masked, however the agent gave it (the header stands where a secret
+// does: Authorization, Cookie, X-Api-Key...).
+func shownHeaders(h map[string]string) map[string]string {
+	if h == nil {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		if redact.IsSecretHeader(k) {
+			v = redact.Mask
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // listRoutes writes the session's routes.

@@ -192,10 +192,13 @@ func callName(fun ast.Expr, imported map[string]bool) string {
 	return ""
 }
 
-// TestRedactAnswer: an answer's texts and structured strings are masked
-// with the session's secrets, whatever Go types the structured content is
-// made of; a tool that reveals what the agent asked to read is not masked
-// by value; nothing is touched when the session has no secret.
+// TestRedactAnswer: an answer shows its agent the page as it is: only the
+// secrets the agent never saw (the server's) are masked in its texts and
+// structured strings, whatever Go types the structured content is made of;
+// what the agent gave (a password argument, a credential header, a stored
+// value) is masked when the answer is written for people (e2e-mcp run),
+// and by every writer's private set. Nothing is touched when the session
+// has no secret.
 func TestRedactAnswer(t *testing.T) {
 	root := redact.NewSet(nil)
 	root.Add("env-secret-1")
@@ -205,29 +208,38 @@ func TestRedactAnswer(t *testing.T) {
 	type detail struct {
 		Headers map[string]string `json:"headers"`
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("pw-123 Bearer tok-9 env-secret-1 cookie-77 */*")},
-		StructuredContent: map[string]any{"d": detail{Headers: map[string]string{"X": "tok-9"}}}}
-	s.redactAnswer("browser_click", res)
-	// A cookie the agent set is its own to read back; others' writers
-	// (the report, the logs) mask it.
-	if got := res.Content[0].(mcp.TextContent).Text; got != "••• ••• ••• cookie-77 */*" {
-		t.Errorf("text: %q", got)
+	answer := func() *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("pw-123 Bearer tok-9 env-secret-1 cookie-77 */*")},
+			StructuredContent: map[string]any{"d": detail{Headers: map[string]string{"X": "tok-9", "Y": "env-secret-1"}}}}
+	}
+	res := answer()
+	s.redactAnswer("browser_click", res, false)
+	if got := res.Content[0].(mcp.TextContent).Text; got != "pw-123 Bearer tok-9 ••• cookie-77 */*" {
+		t.Errorf("the agent's answer: %q", got)
+	}
+	if h := res.StructuredContent.(map[string]any)["d"].(map[string]any)["headers"].(map[string]any); h["X"] != "tok-9" || h["Y"] != redact.Mask {
+		t.Errorf("the agent's structured answer: %v", h)
+	}
+	res = answer()
+	s.redactAnswer("browser_click", res, true)
+	if got := res.Content[0].(mcp.TextContent).Text; got != "••• ••• ••• ••• */*" {
+		t.Errorf("an answer written for people: %q", got)
+	}
+	if h := res.StructuredContent.(map[string]any)["d"].(map[string]any)["headers"].(map[string]any); h["X"] != redact.Mask {
+		t.Errorf("a structured answer written for people: %v", h)
 	}
 	if got := s.private.String("pw-123 cookie-77 short"); got != "••• ••• short" {
 		t.Errorf("private: %q", got)
 	}
-	if sc := res.StructuredContent.(map[string]any); sc["d"].(map[string]any)["headers"].(map[string]any)["X"] != redact.Mask {
-		t.Errorf("structured: %v", sc)
-	}
-	got := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("pw=pw-123")}}
-	s.redactAnswer("browser_localstorage_get", got) // a page that kept a password where the agent asked to read
-	if got.Content[0].(mcp.TextContent).Text != "pw=pw-123" {
+	got := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("pw=pw-123 env-secret-1")}}
+	s.redactAnswer("browser_localstorage_get", got, false) // what the agent asked to read
+	if got.Content[0].(mcp.TextContent).Text != "pw=pw-123 env-secret-1" {
 		t.Errorf("localstorage_get: %v", got.Content)
 	}
 	clean := newSession(sessionKey{id: "c"}, "", nil)
 	sc := map[string]any{"n": 1}
 	res = &mcp.CallToolResult{StructuredContent: sc}
-	clean.redactAnswer("browser_click", res)
+	clean.redactAnswer("browser_click", res, false)
 	if _, same := res.StructuredContent.(map[string]any); !same {
 		t.Error("an answer of a session without secrets was rewritten")
 	}
@@ -239,6 +251,7 @@ func TestRedactAnswer(t *testing.T) {
 func TestFlowArgs(t *testing.T) {
 	s := newSession(sessionKey{id: "t"}, "", nil)
 	s.secrets.Add("hunter2", "pw")
+	s.private.Add("short") // a word-password the agent typed
 	lit := func(x string) string { return strings.ReplaceAll(x, "$", "$$") }
 	got := s.flowArgs(map[string]any{
 		"text":         "hunter2",
@@ -247,6 +260,7 @@ func TestFlowArgs(t *testing.T) {
 		"headers":      []any{"Authorization: Bearer abc", "X-A: 1"},
 		"fields":       []any{map[string]any{"value": "pw", "target": "#pw"}},
 		"count":        3,
+		"zpath":        "/shortcuts, then short",
 	}, lit)
 	// Numbered in the order of the arguments' names, so that an export is
 	// the same every time.
@@ -257,13 +271,14 @@ func TestFlowArgs(t *testing.T) {
 		"text":         "${E2E_SECRET_4}",
 		"url":          "/login?pw=${E2E_SECRET_4}&cost=$$5",
 		"count":        3,
+		"zpath":        "/shortcuts, then ${E2E_SECRET_5}",
 	}
 	for k, v := range want {
 		if g := got[k]; !equalJSON(g, v) {
 			t.Errorf("%s: got %v, want %v", k, g, v)
 		}
 	}
-	if n := len(s.secretRefs); n != 4 {
+	if n := len(s.secretRefs); n != 5 {
 		t.Errorf("%d refs", n)
 	}
 }

@@ -13,31 +13,37 @@ import (
 )
 
 // Secrets (docs/architecture.md §12) are marked once, where they enter,
-// in the session's redact.Set, and every writer renders through that set:
+// in one of two sets of the session, by who has seen them:
 //
-//   - a call's arguments, before the tool runs (markArgs, from held): the
+//   - secrets the agent never saw: the flow runner's E2E_SECRET_n and
+//     secret-looking variables, the operator's credentials. They are in
+//     the server's set, the parent of every session's secrets, and are
+//     masked in everything, answers included.
+//   - what the agent itself gave, in the session's private set: the
 //     values of secret-looking arguments at any depth (httpPassword,
-//     apiKey...), and of credential headers given as 'Name: value' lines
-//     (browser_emulate's and browser_route's headers);
-//   - the values the storage tools write (cookies, web storage), in the
-//     session's private set: its own answers show them (a theme, a cart;
-//     the agent wrote them and reads them back), the writers others read
-//     (the report, the client's and the server's log) mask them, as
-//     arguments always and by value when 8 characters or longer (a token);
-//   - a password typed or filled (browser_type, browser_fill_form, a batch's
-//     steps): the browser marks it in the session's set when the page says
-//     the field is a password field, before the text reaches the page (and
-//     the debug log of the DevTools traffic);
-//   - the flow runner's E2E_SECRET_n and secret-looking variables, and the
-//     operator's credentials: in the server's set, every session's parent.
+//     apiKey...) and of credential headers given as 'Name: value' lines,
+//     marked before the tool runs (markArgs, from held); a password typed
+//     or filled (browser_type, browser_fill_form, a batch's steps), marked
+//     by the browser when the page says the field is a password field,
+//     before the text reaches the page (and the debug log of the DevTools
+//     traffic); the values the storage tools write (cookies, web storage),
+//     when 8 characters or longer (a token, not a theme).
 //
-// The writers: the answer (text and structuredContent, held), the failure's
-// context line, structured arguments and session_errors (failure.go), with
-// the secrets; the server's and the client's log (diagnosed; the server's
-// log sink masks every secret of the process as well), the step log and
-// its report (steplog.go), with the private set too; the flow and so the Playwright spec (record.go: a secret
-// becomes ${E2E_SECRET_n}), and the flow runner's JUnit file and artifacts
-// (cmd/e2e-mcp/run.go). TestRedactionWriters holds the list to the code.
+// The agent's own answers are masked with secrets only: what they show of
+// the page (snapshots, text, evaluate results, console, network, dialogs)
+// is never changed for a value the agent typed, which is no secret from
+// it (a password "short" must not turn the heading "Keyboard shortcuts"
+// into "Keyboard •••cuts"); the arguments an answer repeats are masked
+// where a secret stands in them (redact.Set.Positions). Every writer for
+// people and CI masks with private, whatever the value's length, as a
+// whole word when it is short (redact.WordLen): the failure's record in
+// session_errors, the server's and the client's log (diagnosed; the
+// server's log sink masks every open session's values as well), the step
+// log and its report (steplog.go), traces, video captions, the flow and
+// so the Playwright spec (record.go: a secret becomes ${E2E_SECRET_n}),
+// and the flow runner's answers, JUnit file and artifacts (Deps.
+// AnswersForPeople; cmd/e2e-mcp/run.go). TestRedactionWriters holds the
+// list to the code.
 
 // writesValues are the storage tools whose value argument is stored in the
 // browser (a cookie, a web storage item): a credential, as often as not.
@@ -66,7 +72,7 @@ func (s *Session) markArgs(tool string, raw any) {
 	if v, ok := args["value"].(string); ok && writesValues[tool] && len(v) >= minPrivateLen {
 		s.private.Add(v)
 	}
-	markValue(s.secrets, args)
+	markValue(s.private, args)
 }
 
 // markValue marks the values of secret-looking keys and credential header
@@ -92,9 +98,14 @@ func markValue(set *redact.Set, v any) {
 	}
 }
 
-// redactAnswer masks the session's secrets in an answer: every text and
-// every string of its structured content.
-func (s *Session) redactAnswer(tool string, res *mcp.CallToolResult) {
+// redactAnswer masks, in every text and every string of the structured
+// content of an answer, the secrets its agent never saw; forPeople, what
+// the agent gave too (the answer is written for people: e2e-mcp run).
+func (s *Session) redactAnswer(tool string, res *mcp.CallToolResult, forPeople bool) {
+	if forPeople {
+		redactResult(s.private, res)
+		return
+	}
 	if revealsValues[tool] && res != nil && !res.IsError {
 		return
 	}
@@ -154,9 +165,10 @@ func (s *Session) secretRef(v string) string {
 // flowArgs turns a call's arguments into a flow step's: every string
 // written as flow text (literal, via lit), and every secret in it (the
 // value of a secret-looking key, a credential header's value, a value the
-// session marked anywhere in a string) as its ${E2E_SECRET_n}.
+// session marked, where redact.Find finds it in a string) as its
+// ${E2E_SECRET_n}.
 func (s *Session) flowArgs(args map[string]any, lit func(string) string) map[string]any {
-	secrets := s.secrets.Values()
+	secrets := s.private.Values()
 	out, _ := s.flowValue(args, "", secrets, lit).(map[string]any)
 	return out
 }
@@ -190,8 +202,10 @@ func (s *Session) flowValue(v any, key string, secrets []string, lit func(string
 }
 
 // flowText is a string as flow text: a value that is a secret of the
-// session whole is its reference (however short); a longer secret inside
-// it is cut out and referenced, the rest literal.
+// session whole is its reference (however short); a secret inside it, as
+// redact.Find finds one (a word-password only as a whole word: the path
+// /shortcuts keeps its "short"), is cut out and referenced, the rest
+// literal.
 func (s *Session) flowText(x string, secrets []string, lit func(string) string) string {
 	for _, sec := range secrets {
 		if x == sec {
@@ -201,15 +215,8 @@ func (s *Session) flowText(x string, secrets []string, lit func(string) string) 
 	type cut struct{ at, n int }
 	var cuts []cut
 	for _, sec := range secrets { // longest first: a secret inside another is part of it
-		if len(sec) < redact.MinLen {
-			continue
-		}
-		for from := 0; ; {
-			i := strings.Index(x[from:], sec)
-			if i < 0 {
-				break
-			}
-			at := from + i
+		for _, r := range redact.Find(x, sec) {
+			at := r[0]
 			overlaps := false
 			for _, c := range cuts {
 				if at < c.at+c.n && c.at < at+len(sec) {
@@ -220,7 +227,6 @@ func (s *Session) flowText(x string, secrets []string, lit func(string) string) 
 			if !overlaps {
 				cuts = append(cuts, cut{at, len(sec)})
 			}
-			from = at + len(sec)
 		}
 	}
 	if len(cuts) == 0 {

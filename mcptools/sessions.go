@@ -77,9 +77,12 @@ type Session struct {
 	refNames map[string]browser.RefInfo
 	pageRefs map[string]browser.RefInfo // the refs of the last whole-page snapshot
 	devStart *SessionStartParams        // how the dev server was started, for flows
-	// secrets are the session's secrets (secrets.go); private masks them
-	// and what only the session's own answers may show; secretRefs the
-	// E2E_SECRET_n each secret was recorded as in its flow.
+	// secrets are the secrets the session's agent never saw (the
+	// server's, through the parent); private adds what the agent itself
+	// gave (a typed password, a credential argument, a stored value),
+	// which its own answers show as the page shows it but every writer
+	// for people masks (secrets.go); secretRefs the E2E_SECRET_n each
+	// secret was recorded as in its flow.
 	secrets    *redact.Set
 	private    *redact.Set
 	secretRefs map[string]int
@@ -265,7 +268,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 			w.cancel() // done: nothing of the tabs hangs on its context
 			if w.err == nil {
 				s.tabs = w.tabs
-				s.tabs.Secrets = s.secrets
+				s.tabs.Secrets = s.private
 				s.allowDevOrigin()
 			} // else open it below, and report what goes wrong then
 		case <-ctx.Done():
@@ -278,7 +281,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 			return nil, err
 		}
 		s.tabs = t
-		s.tabs.Secrets = s.secrets
+		s.tabs.Secrets = s.private
 		s.allowDevOrigin()
 	}
 	p, added, err := s.tabs.Sync(ctx)
@@ -356,4 +359,9 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
 	s.endVideo(ctx, log)
 	s.closePage()
 	s.closed = true
+	// The session's scope is over: the server's log stops masking what
+	// only it knew (its values would otherwise stay until the process
+	// ends, and one session's could crowd another's).
+	s.private.Close()
+	s.secrets.Close()
 }

@@ -9,19 +9,29 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Mask is what a secret is shown as.
 const Mask = "•••"
 
-// MinLen is the shortest value masked wherever it occurs in a text: a
-// shorter one would mask ordinary words. Shorter secrets are still masked
-// where they are known to stand (an argument, a field, a header).
+// MinLen is the shortest value masked inside a text: a shorter one would
+// mask ordinary letters. Shorter secrets are still masked where they are
+// known to stand (an argument, a field, a header).
 const MinLen = 3
 
-// maxValues bounds the values a set keeps; the oldest go first. A session
-// that marks more secrets than this is not a session we can protect by
-// value, and the bound keeps masking linear in what it masks.
+// WordLen is the shortest value masked wherever it occurs, inside other
+// words too. A shorter one (a password that is a word: "short", "admin",
+// "Password1") is masked only as a whole word: the heading "Keyboard
+// shortcuts" is not a password "short", nor the path /shortcuts.
+const WordLen = 12
+
+// maxValues bounds the values a set keeps of its own; the oldest go
+// first. A session that marks more secrets than this is not a session we
+// can protect by value, and the bound keeps masking linear in what it
+// masks. Each set has its own bound: one scope's values never push out
+// another's.
 const maxValues = 256
 
 // secretKey matches the names of arguments and fields whose values are
@@ -67,10 +77,10 @@ func CredentialParts(value string) []string {
 	return out
 }
 
-// Set is the secrets of one scope: a session, or the process. It masks
-// its own values and its parent's. Every value added also goes to the
-// process's set ([Process]), which the logs are masked with. Safe for
-// concurrent use; the zero value is not usable: see [NewSet].
+// Set is the secrets of one scope: a session, or the server. It masks
+// its own values and its parent's. The server's log masks every set's
+// values ([Process]). Safe for concurrent use; the zero value is not
+// usable: see [NewSet].
 type Set struct {
 	parent *Set
 	mu     sync.RWMutex
@@ -83,32 +93,48 @@ type Set struct {
 	// value each stands for.
 	encoded []string
 	of      map[string]string
+	// members are, for Process only, the sets that hold values.
+	members map[*Set]struct{}
 }
 
 // NewSet returns an empty set whose masking includes parent's values
 // (parent may be nil).
 func NewSet(parent *Set) *Set { return &Set{parent: parent} }
 
-// Process holds every secret marked anywhere in this process: the logs
-// are masked with it (never an answer, which must not tell one client
+// Process masks the server's own log: every value of every set that holds
+// one and is not closed (never an answer, which must not tell one client
 // another's secret, not even by masking it).
-var Process = &Set{}
+var Process = &Set{members: map[*Set]struct{}{}}
 
 // Add marks values as secrets (empty ones are ignored).
 func (s *Set) Add(values ...string) {
 	if s == nil {
 		return
 	}
-	s.add(values)
-	if s != Process {
-		Process.add(values)
+	if s.add(values) && s != Process {
+		Process.mu.Lock()
+		Process.members[s] = struct{}{}
+		Process.mu.Unlock()
 	}
 }
 
-func (s *Set) add(values []string) {
+// Close forgets the set's values: its scope (a session) has ended. The
+// server's log no longer masks them.
+func (s *Set) Close() {
+	if s == nil || s == Process {
+		return
+	}
+	Process.mu.Lock()
+	delete(Process.members, s)
+	Process.mu.Unlock()
+	s.mu.Lock()
+	s.vals, s.order, s.encoded, s.of = nil, nil, nil, nil
+	s.mu.Unlock()
+}
+
+func (s *Set) add(values []string) (changed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	changed := false
 	for _, v := range values {
 		if v == "" || contains(s.order, v) {
 			continue
@@ -117,7 +143,7 @@ func (s *Set) add(values []string) {
 		changed = true
 	}
 	if !changed {
-		return
+		return len(s.order) > 0
 	}
 	if len(s.order) > maxValues {
 		s.order = s.order[len(s.order)-maxValues:]
@@ -136,6 +162,51 @@ func (s *Set) add(values []string) {
 			}
 		}
 	}
+	return true
+}
+
+// scopes are the sets whose values s masks: s and its parents, or for
+// Process every member.
+func (s *Set) scopes() []*Set {
+	if s == Process {
+		Process.mu.RLock()
+		out := make([]*Set, 0, len(Process.members)+1)
+		for m := range Process.members {
+			out = append(out, m)
+		}
+		Process.mu.RUnlock()
+		return out
+	}
+	var out []*Set
+	for ; s != nil; s = s.parent {
+		out = append(out, s)
+	}
+	return out
+}
+
+// pattern is a text to mask: a value or one of its encoded forms, and the
+// value it stands for (whose length decides how it is matched).
+type pattern struct{ text, value string }
+
+// patterns are the texts s masks inside other text, longest first.
+func (s *Set) patterns(keep []string) []pattern {
+	var out []pattern
+	for _, sc := range s.scopes() {
+		sc.mu.RLock()
+		for _, v := range sc.vals {
+			if len(v) >= MinLen && !contains(keep, v) {
+				out = append(out, pattern{v, v})
+			}
+		}
+		for _, e := range sc.encoded {
+			if v := sc.of[e]; len(e) >= MinLen && !contains(keep, v) {
+				out = append(out, pattern{e, v})
+			}
+		}
+		sc.mu.RUnlock()
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].text) > len(out[j].text) })
+	return out
 }
 
 // The bytes each URL encoding leaves as they are, besides letters and
@@ -177,10 +248,10 @@ func contains(list []string, v string) bool {
 
 // Has says whether v is one of the set's values (its parent's included).
 func (s *Set) Has(v string) bool {
-	for ; s != nil; s = s.parent {
-		s.mu.RLock()
-		ok := contains(s.order, v)
-		s.mu.RUnlock()
+	for _, sc := range s.scopes() {
+		sc.mu.RLock()
+		ok := contains(sc.order, v)
+		sc.mu.RUnlock()
 		if ok {
 			return true
 		}
@@ -191,17 +262,18 @@ func (s *Set) Has(v string) bool {
 // Values are the set's own values and its parent's, longest first.
 func (s *Set) Values() []string {
 	var out []string
-	for ; s != nil; s = s.parent {
-		s.mu.RLock()
-		out = append(out, s.vals...)
-		s.mu.RUnlock()
+	for _, sc := range s.scopes() {
+		sc.mu.RLock()
+		out = append(out, sc.vals...)
+		sc.mu.RUnlock()
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
 }
 
 // String is in with every secret of the set masked, as it is and
-// encoded (in a JSON string, URL-encoded).
+// encoded (in a JSON string, URL-encoded): a value of [WordLen] or more
+// wherever it occurs, a shorter one where it is a whole word ([Find]).
 func (s *Set) String(in string) string {
 	return s.Except(in, nil)
 }
@@ -213,21 +285,110 @@ func (s *Set) Except(in string, keep []string) string {
 	if s == nil || in == "" {
 		return in
 	}
-	for _, v := range s.Values() {
-		if len(v) >= MinLen && !contains(keep, v) && strings.Contains(in, v) {
-			in = strings.ReplaceAll(in, v, Mask)
+	for _, p := range s.patterns(keep) {
+		if strings.Contains(in, p.text) {
+			in = replace(in, p.text, len(p.value) < WordLen)
 		}
-	}
-	for ; s != nil; s = s.parent {
-		s.mu.RLock()
-		for _, e := range s.encoded {
-			if len(e) >= MinLen && !contains(keep, s.of[e]) && strings.Contains(in, e) {
-				in = strings.ReplaceAll(in, e, Mask)
-			}
-		}
-		s.mu.RUnlock()
 	}
 	return in
+}
+
+// Find is where v occurs in text as a secret of its length is masked:
+// every occurrence for a value of [WordLen] bytes or more, else each
+// that is a whole word (no letter, digit or underscore joined to it on
+// either side; an escape such as %22, \n or \u0022 before it counts as
+// a separation, as the text around a JSON or URL-encoded value has
+// one). Values under [MinLen] are found nowhere.
+func Find(text, v string) [][2]int {
+	return find(text, v, len(v) < WordLen)
+}
+
+func find(text, v string, word bool) [][2]int {
+	if len(v) < MinLen && word {
+		return nil
+	}
+	var out [][2]int
+	for from := 0; from <= len(text)-len(v); {
+		i := strings.Index(text[from:], v)
+		if i < 0 {
+			break
+		}
+		at := from + i
+		if !word || (wordStart(text, at, v) && wordEnd(text, at+len(v), v)) {
+			out = append(out, [2]int{at, at + len(v)})
+			from = at + len(v)
+			continue
+		}
+		from = at + 1
+	}
+	return out
+}
+
+// replace masks the occurrences of v in text (whole words only, when word).
+func replace(text, v string, word bool) string {
+	if !word {
+		return strings.ReplaceAll(text, v, Mask)
+	}
+	at := find(text, v, true)
+	if len(at) == 0 {
+		return text
+	}
+	var b strings.Builder
+	prev := 0
+	for _, r := range at {
+		b.WriteString(text[prev:r[0]])
+		b.WriteString(Mask)
+		prev = r[1]
+	}
+	b.WriteString(text[prev:])
+	return b.String()
+}
+
+func isWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// wordStart says whether v at text[at:] starts a word: v does not start
+// with a word character, or what comes before is none (or ends an escape).
+func wordStart(text string, at int, v string) bool {
+	first, _ := utf8.DecodeRuneInString(v)
+	if at == 0 || !isWord(first) {
+		return true
+	}
+	before, _ := utf8.DecodeLastRuneInString(text[:at])
+	return !isWord(before) || endsEscape(text[:at])
+}
+
+// wordEnd says whether v ending at text[end:] ends a word.
+func wordEnd(text string, end int, v string) bool {
+	last, _ := utf8.DecodeLastRuneInString(v)
+	if end >= len(text) || !isWord(last) {
+		return true
+	}
+	after, _ := utf8.DecodeRuneInString(text[end:])
+	return !isWord(after)
+}
+
+// endsEscape says whether s ends with an escape that stands for a
+// character: %XX (URL), \n \t \r \b \f or \uXXXX (JSON).
+func endsEscape(s string) bool {
+	n := len(s)
+	hex := func(from int) bool {
+		for i := from; i < n; i++ {
+			c := s[i]
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case n >= 3 && s[n-3] == '%' && hex(n-2):
+		return true
+	case n >= 2 && s[n-2] == '\\' && strings.IndexByte("ntrbf", s[n-1]) >= 0:
+		return true
+	case n >= 6 && s[n-6] == '\\' && s[n-5] == 'u' && hex(n-4):
+		return true
+	}
+	return false
 }
 
 // Value is a copy of v (as JSON decodes: maps, lists, strings...) with
@@ -267,6 +428,38 @@ func (s *Set) Value(v any) any {
 				continue
 			}
 			out[k] = s.String(e)
+		}
+		return out
+	}
+	return v
+}
+
+// Positions is a copy of v (as JSON decodes) with secrets masked only
+// where they stand: the values of secret-looking keys, secret header
+// lines, and strings that are one of the set's values whole (however
+// short). Nothing inside other text is touched: for the arguments an
+// answer shows its own agent, who typed them.
+func (s *Set) Positions(v any) any {
+	switch x := v.(type) {
+	case string:
+		if x != "" && s.Has(x) {
+			return Mask
+		}
+		return maskHeaderLine(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if _, isStr := e.(string); isStr && IsSecretKey(k) {
+				out[k] = Mask
+				continue
+			}
+			out[k] = s.Positions(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = s.Positions(e)
 		}
 		return out
 	}
@@ -335,24 +528,29 @@ func (s *Set) jsonValue(v any) any {
 	return out
 }
 
-// Bytes is b with every secret of the set masked, as it is and as it
-// appears inside a JSON string.
+// Bytes is b with every secret of the set masked, as String masks a
+// text.
 func (s *Set) Bytes(b []byte) []byte {
 	if s == nil || len(b) == 0 {
 		return b
 	}
-	for ; s != nil; s = s.parent {
-		s.mu.RLock()
-		for _, list := range [][]string{s.vals, s.encoded} {
-			for _, v := range list {
-				if len(v) >= MinLen && bytes.Contains(b, []byte(v)) {
-					b = bytes.ReplaceAll(b, []byte(v), []byte(Mask))
-				}
+	var text string
+	changed := false
+	for _, p := range s.patterns(nil) {
+		if !changed {
+			if !bytes.Contains(b, []byte(p.text)) {
+				continue
 			}
+			text, changed = string(b), true
 		}
-		s.mu.RUnlock()
+		if strings.Contains(text, p.text) {
+			text = replace(text, p.text, len(p.value) < WordLen)
+		}
 	}
-	return b
+	if !changed {
+		return b
+	}
+	return []byte(text)
 }
 
 // maskHeaderLine masks the value of a 'Name: value' line whose header

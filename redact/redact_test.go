@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -171,5 +172,96 @@ func TestShortValuesEncodedAreNotMaskedInText(t *testing.T) {
 		if got := string(s.Bytes([]byte(in))); got != in {
 			t.Errorf("Bytes(%q) = %q", in, got)
 		}
+	}
+}
+
+// TestWordPasswordsAreMaskedAsWords: a password that is an ordinary word
+// (issue 37: "short" turned the heading "Keyboard shortcuts" into
+// "Keyboard •••cuts") is masked where it is a word of its own, never
+// inside another word; where it stands in a form body, a JSON string or a
+// query, escapes and all, it is still a word. A long value is masked
+// wherever it occurs.
+func TestWordPasswordsAreMaskedAsWords(t *testing.T) {
+	s := NewSet(nil)
+	s.Add("short", "test", "admin", "password", "Password1", "correct-horse-battery")
+	for _, c := range []struct{ in, want string }{
+		{"Keyboard shortcuts", "Keyboard shortcuts"},
+		{"navigate: /shortcuts", "navigate: /shortcuts"},
+		{"The latest tests passed", "The latest tests passed"},
+		{"Admin administrator admins", "Admin administrator admins"},
+		{"Change your password here", "Change your ••• here"},
+		{"Passwords, password_reset, Password10", "Passwords, password_reset, Password10"},
+		{"typed short, then test.", "typed •••, then •••."},
+		{`{"user":"admin","pw":"Password1"}`, `{"user":"•••","pw":"•••"}`},
+		{"user=admin&pw=Password1!", "user=•••&pw=•••!"},
+		{"q=%22short%22", "q=%22•••%22"},
+		{`"line\nshort\u0022"`, `"line\n•••\u0022"`},
+		{"pw:short", "pw:•••"},
+		{"écrit short", "écrit •••"},
+		{"éshort", "éshort"},
+		{"xcorrect-horse-batteryx", "x•••x"},
+	} {
+		if got := s.String(c.in); got != c.want {
+			t.Errorf("String(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got := string(s.Bytes([]byte(c.in))); got != c.want {
+			t.Errorf("Bytes(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := Find("a short, shortcut: short", "short"); len(got) != 2 || got[0] != [2]int{2, 7} || got[1] != [2]int{19, 24} {
+		t.Errorf("Find = %v", got)
+	}
+}
+
+// TestPositions: an answer shows its agent the arguments it gave, with
+// secrets masked only where they stand: a secret key's value, a
+// credential header, a string that is a secret whole (however short);
+// never inside other text.
+func TestPositions(t *testing.T) {
+	s := NewSet(nil)
+	s.Add("short", "pw")
+	got := s.Positions(map[string]any{
+		"text":     "short",
+		"password": "anything",
+		"headers":  []any{"Authorization: Bearer xyz", "X-Trace: on"},
+		"url":      "/shortcuts?x=short",
+		"n":        2,
+		"fields":   []any{map[string]any{"value": "pw"}},
+	})
+	b, _ := json.Marshal(got)
+	want := `{"fields":[{"value":"•••"}],"headers":["Authorization: •••","X-Trace: on"],"n":2,"password":"•••","text":"•••","url":"/shortcuts?x=short"}`
+	if string(b) != want {
+		t.Errorf("Positions:\n got %s\nwant %s", b, want)
+	}
+}
+
+// TestProcessBoundIsPerScope: the server's log masks every open scope's
+// values; one scope that marks hundreds of secrets pushes out only its own
+// oldest, never another scope's, and a closed scope's are forgotten.
+func TestProcessBoundIsPerScope(t *testing.T) {
+	quiet, busy := NewSet(nil), NewSet(nil)
+	quiet.Add("quiet-scope-secret")
+	for i := 0; i < 3*maxValues; i++ {
+		busy.Add(fmt.Sprintf("busy-scope-secret-%04d", i))
+	}
+	if got := Process.String("log: quiet-scope-secret"); got != "log: •••" {
+		t.Errorf("another scope's secrets pushed this one out of the log mask: %q", got)
+	}
+	if got := Process.String("log: busy-scope-secret-0000"); got == "log: •••" {
+		t.Errorf("a scope keeps more than %d values", maxValues)
+	}
+	if got := Process.String("log: " + fmt.Sprintf("busy-scope-secret-%04d", 3*maxValues-1)); got != "log: •••" {
+		t.Errorf("the busy scope's newest value is not masked: %q", got)
+	}
+	busy.Close()
+	quiet.Close()
+	if Process.Has("quiet-scope-secret") || len(quiet.Values()) != 0 {
+		t.Error("a closed scope's values are kept")
+	}
+	Process.mu.RLock()
+	_, kept := Process.members[busy]
+	Process.mu.RUnlock()
+	if kept {
+		t.Error("Process keeps a closed set")
 	}
 }

@@ -120,6 +120,10 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	superviseVerbs(log)
 	a := newApp(cfg, log)
 	a.reg.SetExitBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
+	// No agent reads a run's answers: they go into JUnit, artifacts and
+	// reports, masked as every writer for people masks (a password the
+	// flow types literally included).
+	a.deps.AnswersForPeople = true
 	// A flow's visual checks keep their baselines next to it: FLOW.yaml's
 	// in FLOW.snapshots/.
 	baselines := map[string]string{}
