@@ -27,6 +27,10 @@ import (
 // requests included); then the flow runner replays a flow with
 // E2E_SECRET_1 and writes its stdout, JUnit file, artifacts, report,
 // trace and (--heal) repaired flow. No secret may appear in any of them.
+// The agent's answers show the page as it is (words_test.go): this page
+// echoes none of the values, so they must appear there only where the
+// agent's own secret stands masked (a failure's arguments, fill_form's
+// password field, the headers browser_emulate lists).
 //
 // TestRedactionWriters (mcptools) holds the code's list of writers to this
 // table: a writer added without a row here fails it.
