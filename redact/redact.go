@@ -166,11 +166,12 @@ func (s *Set) add(values []string) (changed bool) {
 }
 
 // scopes are the sets whose values s masks: s and its parents, or for
-// Process every member.
+// Process itself and every member.
 func (s *Set) scopes() []*Set {
 	if s == Process {
 		Process.mu.RLock()
 		out := make([]*Set, 0, len(Process.members)+1)
+		out = append(out, Process) // what was marked for the process alone
 		for m := range Process.members {
 			out = append(out, m)
 		}
