@@ -182,12 +182,12 @@
       if (!isVisible(el)) return refuse('not_visible', 'not visible');
       if (atCaret) {
         const active = el.getRootNode().activeElement;
-        if (active === el || (el.isContentEditable && active && active.contains(el))) return { ok: true, secret: tag === 'input' && el.type === 'password' };
+        if (active === el || (el.isContentEditable && active && active.contains(el))) return { ok: true, secret: secretField(el) };
         el.focus();
         if (tag === 'input') {
           try { el.setSelectionRange(0, 0); } catch (e) { /* a type without a selection */ }
         }
-        return { ok: true, secret: tag === 'input' && el.type === 'password' };
+        return { ok: true, secret: secretField(el) };
       }
       el.focus();
       if (field) {
@@ -199,7 +199,7 @@
         sel.removeAllRanges();
         sel.addRange(range);
       }
-      return { ok: true, secret: tag === 'input' && el.type === 'password' };
+      return { ok: true, secret: secretField(el) };
     } catch (e) {
       return refuse('internal', 'internal: ' + (e && e.message));
     }
