@@ -36,7 +36,7 @@ var inputMethods = map[string]bool{"Input.insertText": true, "Input.dispatchKeyE
 // the connection's read loop, where parsing every message of a page that
 // floods its console stalled it (a case-insensitive regular expression
 // took 100 µs a message; this takes 6).
-var secretMarkers = []string{"input.", "passw", "passphrase", "secret", "token", "apikey", "api-key", "api_key",
+var secretMarkers = []string{"input.", "__e2edemostep", "passw", "passphrase", "secret", "token", "apikey", "api-key", "api_key",
 	"authoriz", "cookie", "credential", "privatekey", "private-key", "private_key", "x-csrf", "x-xsrf"}
 
 func mayHoldSecret(msg string) bool {
@@ -71,9 +71,34 @@ func maskCDP(line string) string {
 			}
 		}
 	}
+	if method, _ := m["method"].(string); method == "Runtime.bindingCalled" {
+		maskDemoStep(m)
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return dir + " (a message that did not encode, not logged)"
 	}
 	return dir + " " + string(redact.Process.JSON(b))
+}
+
+// maskDemoStep masks the text of a person's step (js/58_demo.js) in the
+// binding message that carries it: what the person typed is logged no more
+// than what the agent types, and a field may turn out secret after its text
+// was sent (a password shown while typed, then hidden).
+func maskDemoStep(m map[string]any) {
+	p, ok := m["params"].(map[string]any)
+	if !ok || p["name"] != demoBinding {
+		return
+	}
+	payload, _ := p["payload"].(string)
+	var step map[string]any
+	if json.Unmarshal([]byte(payload), &step) != nil {
+		p["payload"] = redact.Mask
+		return
+	}
+	if _, ok := step["text"]; ok {
+		step["text"] = redact.Mask
+		b, _ := json.Marshal(step)
+		p["payload"] = string(b)
+	}
 }

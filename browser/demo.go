@@ -24,13 +24,16 @@ const maxDemoSteps = 1000
 
 // DemoStep is one thing the person did: Action is click, type, check,
 // uncheck, select or press; Target a selector; Text what a type step
-// typed (Secret: a password, whose text the page never sends); Values the
-// options chosen; Key the key pressed, with its modifiers (Control+A).
+// typed (Secret: a secret field's, whose text the page never sends);
+// Field the field a type step typed into, the same for every part of one
+// field's typing in one document; Values the options chosen; Key the key
+// pressed, with its modifiers (Control+A).
 type DemoStep struct {
 	Action string   `json:"action"`
 	Target string   `json:"target,omitempty"`
 	Text   string   `json:"text,omitempty"`
 	Secret bool     `json:"secret,omitempty"`
+	Field  string   `json:"field,omitempty"`
 	Values []string `json:"values,omitempty"`
 	Key    string   `json:"key,omitempty"`
 }
@@ -108,7 +111,18 @@ func (p *Page) demoEventLocked(e *runtime.EventBindingCalled) {
 		return
 	}
 	var st DemoStep
-	if json.Unmarshal([]byte(e.Payload), &st) == nil && st.Action != "" {
-		p.demo.steps = append(p.demo.steps, st)
+	if json.Unmarshal([]byte(e.Payload), &st) != nil || st.Action == "" {
+		return
 	}
+	if st.Action == "secret" {
+		// A field that became secret after its text was sent: what it was
+		// typed is a secret's, and goes.
+		for i := range p.demo.steps {
+			if d := &p.demo.steps[i]; d.Action == "type" && st.Field != "" && d.Field == st.Field {
+				d.Secret, d.Text = true, ""
+			}
+		}
+		return
+	}
+	p.demo.steps = append(p.demo.steps, st)
 }

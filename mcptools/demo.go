@@ -2,6 +2,8 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
@@ -110,7 +112,7 @@ func recordingTools(d *Deps) []Tool {
 				if err != nil && !ok {
 					return nil, err
 				}
-				steps := s.keepDemo(got)
+				steps, secrets := s.keepDemo(got)
 				f := &flow.Flow{Name: s.ID + "-demonstration", Steps: steps}
 				if len(steps) == 0 {
 					var r response
@@ -127,8 +129,8 @@ func recordingTools(d *Deps) []Tool {
 				}
 				var r response
 				r.resultf("Recording stopped: %s, also added to the session's flow (session_export_flow):\n```yaml\n%s```", plural(len(steps), "step"), string(b))
-				if n := len(s.secretRefs); n > 0 && strings.Contains(string(b), "${E2E_SECRET_") {
-					r.resultf("The passwords typed are not in it: set %s in the environment of the run.", secretVars(n))
+				if said := secrets.say(secretVarsIn(f)); said != "" {
+					r.resultf("%s", said)
 				}
 				r.set("flow", string(b))
 				r.set("steps", len(steps))
@@ -138,16 +140,32 @@ func recordingTools(d *Deps) []Tool {
 }
 
 // keepDemo turns a person's steps into flow steps as the agent's own
-// recording writes them (texts escaped, a password as a variable of the
-// environment) and adds them to the session's recording.
-func (s *Session) keepDemo(steps []browser.DemoStep) []flow.Step {
+// recording writes them (texts escaped, a secret field's text as a
+// variable of the environment) and adds them to the session's recording.
+// A secret field typed in several parts (typed, left, come back to) is
+// one step, where its typing ended, with its final value as one
+// variable: the page never sends the parts, and a replay fills the field
+// with what it held at the end.
+func (s *Session) keepDemo(steps []browser.DemoStep) ([]flow.Step, demoSecrets) {
+	parts := map[string]int{} // a secret field's type steps
+	last := map[string]int{}  // and the index of its last
+	for i, st := range steps {
+		if st.Action == "type" && st.Secret {
+			parts[demoField(st)]++
+			last[demoField(st)] = i
+		}
+	}
 	var out []flow.Step
-	for _, st := range steps {
+	var secrets demoSecrets
+	for i, st := range steps {
 		args := map[string]any{}
 		switch st.Action {
 		case "click", "check", "uncheck":
 			args["target"] = st.Target
 		case "type":
+			if st.Secret && last[demoField(st)] != i {
+				continue
+			}
 			args["target"], args["text"] = st.Target, st.Text
 		case "select":
 			vals := make([]any, len(st.Values))
@@ -165,9 +183,11 @@ func (s *Session) keepDemo(steps []browser.DemoStep) []flow.Step {
 		}
 		step := flow.Step{Action: st.Action, Args: s.flowArgs(args, flow.Escape)}
 		if st.Secret {
-			// The person's password: its own variable (one a field),
-			// which the replay reads from the environment.
-			step.Args["text"] = s.secretRef("\x00demonstrated password for " + st.Target)
+			// The person's secret: its own variable (one a field of a
+			// document), which the replay reads from the environment.
+			ref := s.secretRef("\x00demonstrated secret of " + demoField(st))
+			step.Args["text"] = ref
+			secrets = append(secrets, demoSecret{ref: ref, target: step.Args["target"], parts: parts[demoField(st)]})
 		}
 		if len(s.recorded) >= maxRecorded {
 			s.recorded = s.recorded[1:]
@@ -175,5 +195,48 @@ func (s *Session) keepDemo(steps []browser.DemoStep) []flow.Step {
 		s.recorded = append(s.recorded, step)
 		out = append(out, step)
 	}
-	return out
+	return out, secrets
+}
+
+// demoField names the field a person's type step typed into: the page's
+// id of it, else its locator.
+func demoField(st browser.DemoStep) string {
+	if st.Field != "" {
+		return st.Field
+	}
+	return st.Target
+}
+
+// demoSecret is a secret field's step of a demonstration: the variable it
+// was written as, its target as written, and how many parts its typing
+// had.
+type demoSecret struct {
+	ref    string
+	target any
+	parts  int
+}
+
+type demoSecrets []demoSecret
+
+// say is what the answer tells of the secrets, read off the flow as
+// written (vars: the E2E_SECRET_n it reads): each variable and the field
+// it fills; nothing when none was written, or when one of them is not
+// read (then no claim holds).
+func (ds demoSecrets) say(vars []string) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	var each []string
+	for _, d := range ds {
+		name := strings.TrimSuffix(strings.TrimPrefix(d.ref, "${"), "}")
+		if !slices.Contains(vars, name) {
+			return ""
+		}
+		line := fmt.Sprintf("%s: what the person typed into %v", name, d.target)
+		if d.parts > 1 {
+			line += fmt.Sprintf(" (its final value: typed in %d parts, it is one step)", d.parts)
+		}
+		each = append(each, line)
+	}
+	return "What the person typed into password or masked fields is not in it; set in the environment of the run:\n- " + strings.Join(each, "\n- ")
 }

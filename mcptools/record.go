@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -282,8 +283,8 @@ func exportFlowTool(d *Deps) Tool {
 				// reads only that (the CLI's export --json) has the flow.
 				r.set("flow", string(b))
 			}
-			if n := len(s.secretRefs); n > 0 {
-				r.resultf("Its secrets (passwords, credentials) are not in it: set %s in the environment of the run.", secretVars(n))
+			if vars := secretVarsIn(f); len(vars) > 0 {
+				r.resultf("Its secrets (passwords, credentials) are not in it: set %s in the environment of the run.", strings.Join(vars, ", "))
 			}
 			r.set("steps", len(f.Steps))
 			return r.build(), nil
@@ -298,10 +299,21 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// secretVars names the variables E2E_SECRET_1 to n.
-func secretVars(n int) string {
-	if n == 1 {
-		return "E2E_SECRET_1"
+// secretVarsIn names the E2E_SECRET_n variables a flow's steps read, in
+// their order: what an answer says of its secrets is read off what was
+// written.
+func secretVarsIn(f *flow.Flow) []string {
+	vars, _ := f.Vars()
+	var ns []int
+	for _, v := range vars {
+		if n, err := strconv.Atoi(strings.TrimPrefix(v, "E2E_SECRET_")); err == nil && strings.HasPrefix(v, "E2E_SECRET_") {
+			ns = append(ns, n)
+		}
 	}
-	return fmt.Sprintf("E2E_SECRET_1 to E2E_SECRET_%d", n)
+	slices.Sort(ns)
+	names := make([]string, len(ns))
+	for i, n := range ns {
+		names[i] = "E2E_SECRET_" + strconv.Itoa(n)
+	}
+	return names
 }

@@ -25,7 +25,7 @@
   const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
   const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
   const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
-  const NO_VALUE_TYPES = new Set(['checkbox', 'radio', 'file', 'password', 'submit', 'reset', 'button',
+  const NO_VALUE_TYPES = new Set(['checkbox', 'radio', 'file', 'submit', 'reset', 'button',
     'image', 'hidden']);
   const SECTIONING = 'article, aside, main, nav, section';
 

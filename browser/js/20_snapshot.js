@@ -198,7 +198,9 @@
     }
     if (tag === 'input' || tag === 'textarea' || tag === 'select') { controls.set(el, controlState(el)); controlEls.add(el); }
     if (tag === 'input' || tag === 'textarea') {
-      if (tag === 'textarea' || !NO_VALUE_TYPES.has(el.type)) { if (el.value) node.children.push(el.value); }
+      // A secret field's value is not shown, however the page shows it now
+      // (a password revealed by its eye button).
+      if (!secretField(el, cs.cs) && (tag === 'textarea' || !NO_VALUE_TYPES.has(el.type)) && el.value) node.children.push(el.value);
       const ph = el.getAttribute('placeholder');
       // A textbox's placeholder, when it is not its name (Playwright's rule:
       // not for a searchbox or a combobox).

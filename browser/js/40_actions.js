@@ -230,7 +230,7 @@
       if ((field && el.disabled) || el.getAttribute('aria-disabled') === 'true') return refuse('disabled', 'disabled');
       if ((field && el.readOnly) || el.getAttribute('aria-readonly') === 'true') return refuse('readonly', 'readonly');
       if (!isVisible(el)) return refuse('not_visible', 'not visible');
-      const secret = tag === 'input' && el.type === 'password';
+      const secret = secretField(el);
       const host = field ? el : editingHost(el);
       const focused = holdsFocus(el);
       if (!focused) host.focus();
