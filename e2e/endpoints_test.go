@@ -55,7 +55,7 @@ func TestEndpointCredentialsNeverShown(t *testing.T) {
 
 	out = mustCall(t, c, "session_errors", nil)
 	noneOf(t, "session_errors", out, secrets...)
-	mustContain(t, "session_errors", out, "ws://acct:•••@127.0.0.1:9/devtools/browser/a")
+	mustContain(t, "session_errors", out, "ws://•••@127.0.0.1:9/devtools/browser/a")
 
 	_, health := s.get(t, "/health")
 	noneOf(t, "/health", health, secrets...)
@@ -64,7 +64,7 @@ func TestEndpointCredentialsNeverShown(t *testing.T) {
 	out = mustCall(t, c, "browser_get_config", nil)
 	noneOf(t, "browser_get_config", out, secrets...)
 	// (json.MarshalIndent writes & as \u0026.)
-	mustContain(t, "browser_get_config", out, "ws://acct:•••@127.0.0.1:9/devtools/browser/a", "ws://127.0.0.1:9/devtools/browser/b?token=•••", "region=•••#•••")
+	mustContain(t, "browser_get_config", out, "ws://•••@127.0.0.1:9/devtools/browser/a", "ws://127.0.0.1:9/devtools/browser/b?token=•••", "region=•••#•••")
 
 	waitFor(t, 10*time.Second, "the server to log the unreachable endpoints", func() bool {
 		return strings.Count(s.log.String(), "remote browser unreachable") >= 2
@@ -95,14 +95,14 @@ func TestConfigAndCommandsMasked(t *testing.T) {
 	out := mustCall(t, c, "browser_get_config", nil)
 	noneOf(t, "browser_get_config", out, secrets...)
 	mustContain(t, "browser_get_config", out,
-		`"webdriver-url": "https://user:•••@hub.example.com/wd/hub?token=•••#•••"`,
-		`"server-command": "`+devfixture+` --db postgres://app:•••@db/app --password=••• --token •••"`,
+		`"webdriver-url": "https://•••@hub.example.com/wd/hub?token=•••#•••"`,
+		`"server-command": "`+devfixture+` --db postgres://•••@db/app --password=••• --token •••"`,
 		`"oauth-jwks-url": "https://issuer.example.com/jwks?key=•••"`,
 		`"oauth-issuer": "https://issuer.example.com"`)
 
 	out = mustCall(t, c, "session_start", nil)
 	noneOf(t, "session_start's answer", out, secrets...)
-	mustContain(t, "session_start's answer", out, "--db postgres://app:•••@db/app --password=••• --token •••")
+	mustContain(t, "session_start's answer", out, "--db postgres://•••@db/app --password=••• --token •••")
 	mustCall(t, c, "session_end", nil)
 
 	run := "DATABASE_URL=postgres://u:" + dbURLPassword + "@h/db API_KEY=" + envKey + " sh -c 'exit 3' --password=" + flagPW
@@ -111,7 +111,7 @@ func TestConfigAndCommandsMasked(t *testing.T) {
 	// agent's own arguments, as it gave them.
 	out, _, _ = strings.Cut(out, "Context:")
 	noneOf(t, "a failed dev command line", out, dbURLPassword, envKey, flagPW)
-	mustContain(t, "a failed dev command line", out, "DATABASE_URL=postgres://u:•••@h/db API_KEY=••• sh -c 'exit 3' --password=•••")
+	mustContain(t, "a failed dev command line", out, "DATABASE_URL=postgres://•••@h/db API_KEY=••• sh -c 'exit 3' --password=•••")
 
 	noneOf(t, "the server's log", log.String(), secrets...)
 }

@@ -10,8 +10,8 @@ import (
 // answer, /health or browser_get_config. Masking such a text by value (a
 // [Set]) is not enough: a browser service's API key in a query was never
 // marked as a secret. These functions mask by position instead, and keep
-// what tells the operator which one it was: the scheme, the user name, the
-// host, the port, the path and the names of the query's parameters.
+// what tells the operator which one it was: the scheme, the host, the
+// port, the path and the names of the query's parameters.
 
 // schemeRE finds where a URL starts in a text: a scheme and "://";
 // startsURL says a text starts with one.
@@ -36,11 +36,11 @@ var bareUserinfoRE = regexp.MustCompile(`([A-Za-z0-9._~%+-]+):[^\s@"'<>]+@([A-Za
 // assignment, or a flag's --name=value), with what quotes it.
 var assignRE = regexp.MustCompile(`^([("'` + "`" + `]*)(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)=(.*)$`)
 
-// URL is raw as a message may show it: the password of its userinfo (or
-// a lone user name, which services use as the key), every query value
-// (the parameters' names stay) and its fragment masked, so that
+// URL is raw as a message may show it: its userinfo (a password, or a user
+// name alone, which services take as the key), every query value (the
+// parameters' names stay) and its fragment masked, so that
 // wss://acct:KEY@host:443/chromium?token=T&region=eu#x is shown as
-// wss://acct:•••@host:443/chromium?token=•••&region=•••#•••. A text that
+// wss://•••@host:443/chromium?token=•••&region=•••#•••. A text that
 // holds URLs among other words (a list of them, an error that quotes one)
 // has each masked; [CommandLine] also masks a command's secret arguments.
 func URL(raw string) string {
@@ -48,14 +48,14 @@ func URL(raw string) string {
 	for {
 		loc := schemeRE.FindStringIndex(raw)
 		if loc == nil {
-			b.WriteString(bareUserinfoRE.ReplaceAllString(raw, "${1}:"+Mask+"@${2}"))
+			b.WriteString(bareUserinfoRE.ReplaceAllString(raw, Mask+"@${2}"))
 			return b.String()
 		}
 		var opener byte
 		if loc[0] > 0 {
 			opener = raw[loc[0]-1]
 		}
-		b.WriteString(bareUserinfoRE.ReplaceAllString(raw[:loc[0]], "${1}:"+Mask+"@${2}"))
+		b.WriteString(bareUserinfoRE.ReplaceAllString(raw[:loc[0]], Mask+"@${2}"))
 		end := urlEnd(raw, loc[1], opener)
 		b.WriteString(maskURL(raw[loc[0]:end], loc[1]-loc[0]))
 		raw = raw[end:]
@@ -94,11 +94,7 @@ func maskURL(u string, from int) string {
 	}
 	auth, tail := rest[:authEnd], rest[authEnd:]
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		if name, _, hasPW := strings.Cut(auth[:at], ":"); hasPW {
-			auth = name + ":" + Mask + auth[at:]
-		} else {
-			auth = Mask + auth[at:] // a lone name: services take it as the key
-		}
+		auth = Mask + auth[at:]
 	} else if m := userinfoRE.FindStringSubmatch(rest); m != nil && !portRE.MatchString(m[2]) {
 		// A password its writer did not percent-encode may hold what
 		// ends an authority (a /, a ?, a #): it ends at its @ all the same.
@@ -107,7 +103,7 @@ func maskURL(u string, from int) string {
 		if authEnd < 0 {
 			authEnd = len(rest)
 		}
-		auth, tail = m[1]+":"+Mask+"@"+rest[:authEnd], rest[authEnd:]
+		auth, tail = Mask+"@"+rest[:authEnd], rest[authEnd:]
 	}
 	path, frag, hasFrag := strings.Cut(tail, "#")
 	path, query, hasQuery := strings.Cut(path, "?")
