@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -259,4 +260,21 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestOperatorSecretsHoldQueryKeys: an endpoint's password and the values
+// of its secret-named query parameters are the server's secrets, masked by
+// value wherever a library quotes them; the other parameters' values are
+// not (a region's name is no secret, and would mask page text).
+func TestOperatorSecretsHoldQueryKeys(t *testing.T) {
+	c := &Config{CDPEndpoints: "wss://acct:" + flagPW + "@h:443/chromium?token=" + flagToken + "&region=eu-west wss://h2/?apiKey=" + flagArg}
+	got := c.operatorSecrets()
+	for _, want := range []string{flagPW, flagToken, flagArg} {
+		if !slices.Contains(got, want) {
+			t.Errorf("operatorSecrets() = %q, want %q among them", got, want)
+		}
+	}
+	if slices.Contains(got, "eu-west") {
+		t.Errorf("operatorSecrets() = %q: a region is no secret", got)
+	}
 }
