@@ -190,7 +190,7 @@ func (m *Manager) makeGridSession(ctx context.Context, g *webdriver.Grid) (*remo
 		return nil, err
 	}
 	m.log.Info("WebDriver session started", zap.String("grid", g.String()), zap.String("session", s.ID))
-	rb := &remoteBrowser{ep: Endpoint{URL: s.CDP, Header: g.Header(), exact: true}, wd: s, local: g.Loopback()}
+	rb := &remoteBrowser{ep: Endpoint{RawURL: s.CDP, Header: g.Header(), exact: true}, wd: s, local: g.Loopback()}
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()

@@ -32,7 +32,7 @@ func (m *Manager) State() State {
 			if rb.bctx != nil && rb.bctx.Err() == nil && !rb.lost {
 				st.Running = true
 			} else if rb.failures > 0 && time.Now().Before(rb.nextTry) && st.Problem == "" {
-				st.Problem = "remote browser " + rb.ep.URL + " unreachable: " + rb.lastErr.Error()
+				st.Problem = "remote browser " + rb.ep.String() + " unreachable: " + rb.lastErr.Error()
 			}
 		}
 		if st.Running {

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
 )
@@ -20,7 +21,10 @@ import (
 // reached over CDP instead of launched: ws://host:9222/devtools/browser/ID,
 // or http://host:9222 (its /json/version names the websocket).
 type Endpoint struct {
-	URL string
+	// RawURL is the endpoint as given, credentials and all (a browser
+	// service's key is often in its query): it is dialled, and shown only
+	// as String shows it.
+	RawURL string
 	// Header goes with the websocket handshake (Authorization for a
 	// hosted browser service).
 	Header http.Header
@@ -28,6 +32,10 @@ type Endpoint struct {
 	// grid's se:cdp has no /devtools/browser/ in it).
 	exact bool
 }
+
+// String is the endpoint for messages and logs, its credentials masked
+// (redact.URL): the host, port and path say which one it is.
+func (e Endpoint) String() string { return redact.URL(e.RawURL) }
 
 // remoteBrowser is one endpoint and our connection to it. Its fields are
 // guarded by Manager.mu.
@@ -73,7 +81,7 @@ func (m *Manager) remoteFor() (*remoteBrowser, error) {
 		if best == nil {
 			for _, rb := range m.remotes {
 				if !tried[rb] && rb.lastErr != nil {
-					errs = append(errs, fmt.Sprintf("%s: %v (next attempt in %s)", rb.ep.URL, rb.lastErr, time.Until(rb.nextTry).Round(100*time.Millisecond)))
+					errs = append(errs, fmt.Sprintf("%s: %v (next attempt in %s)", rb.ep, rb.lastErr, time.Until(rb.nextTry).Round(100*time.Millisecond)))
 				}
 			}
 			return nil, &Error{Kind: KindBrowserLaunchFail, Message: "no remote browser can be reached: " + strings.Join(errs, "; "),
@@ -81,7 +89,7 @@ func (m *Manager) remoteFor() (*remoteBrowser, error) {
 		}
 		tried[best] = true
 		if err := m.connectLocked(best); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", best.ep.URL, err))
+			errs = append(errs, fmt.Sprintf("%s: %v", best.ep, err))
 			continue
 		}
 		best.tabs++
@@ -96,7 +104,7 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 		return nil
 	}
 	if rb.bctx != nil {
-		m.log.Warn("remote browser connection lost; reconnecting", zap.String("endpoint", rb.ep.URL))
+		m.log.Warn("remote browser connection lost; reconnecting", zap.Stringer("endpoint", rb.ep))
 		rb.cancel()
 		rb.bctx, rb.tabs = nil, 0
 	}
@@ -104,10 +112,10 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 	if len(rb.ep.Header) > 0 {
 		opts = append(opts, remote.WithDialHTTPHeader(rb.ep.Header))
 	}
-	if rb.ep.exact || strings.Contains(rb.ep.URL, "/devtools/browser/") {
+	if rb.ep.exact || strings.Contains(rb.ep.RawURL, "/devtools/browser/") {
 		opts = append(opts, remote.NoModifyURL)
 	}
-	actx, acancel := remote.NewAllocator(context.Background(), rb.ep.URL, opts...)
+	actx, acancel := remote.NewAllocator(context.Background(), rb.ep.RawURL, opts...)
 	sugar := m.log.Sugar()
 	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(cdpDebugf(m.log)))
 	cancel := func() { bcancel(); acancel() }
@@ -124,16 +132,18 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 		ccancel()
 	}
 	if err != nil {
+		// chromedp's errors quote the URL they dialled, query and all.
+		err = redact.Err(err)
 		cancel()
 		rb.failures++
 		rb.lastErr = err
 		rb.nextTry = time.Now().Add(min(time.Second<<min(rb.failures-1, 5), maxLaunchBackoff))
-		m.log.Warn("remote browser unreachable", zap.String("endpoint", rb.ep.URL), zap.Error(err), zap.Int("failures", rb.failures))
+		m.log.Warn("remote browser unreachable", zap.Stringer("endpoint", rb.ep), zap.Error(err), zap.Int("failures", rb.failures))
 		return err
 	}
 	rb.bctx, rb.cancel, rb.failures, rb.lastErr, rb.lost = bctx, cancel, 0, nil, false
 	go m.watch(bctx, func(why string) { m.hungRemote(bctx, rb, why) })
-	m.log.Info("connected to remote browser", zap.String("endpoint", rb.ep.URL))
+	m.log.Info("connected to remote browser", zap.Stringer("endpoint", rb.ep))
 	return nil
 }
 
@@ -180,7 +190,7 @@ func (m *Manager) hungRemote(bctx context.Context, rb *remoteBrowser, why string
 	if rb.bctx != bctx {
 		return
 	}
-	m.log.Error("remote browser hung; dropping the connection", zap.String("endpoint", rb.ep.URL), zap.String("why", why))
+	m.log.Error("remote browser hung; dropping the connection", zap.Stringer("endpoint", rb.ep), zap.String("why", why))
 	m.markDeathLocked(bctx, why)
 	rb.lost = true
 	rb.cancel()

@@ -541,7 +541,7 @@ func (p *Page) waitLoaded(ctx context.Context, id target.ID) {
 func (t *Tabs) CurrentIndex() int { return t.current }
 
 // Where names the browser the context lives on: "" for the one this
-// server launched, else the remote endpoint's URL.
+// server launched, else the remote endpoint's URL (credentials masked).
 func (t *Tabs) Where() string {
 	if t.remote == nil {
 		return ""
@@ -549,7 +549,7 @@ func (t *Tabs) Where() string {
 	if wd := t.remote.wd; wd != nil {
 		return wd.Grid().String() + " (WebDriver session " + wd.ID + ")"
 	}
-	return t.remote.ep.URL
+	return t.remote.ep.String()
 }
 
 // Death says how the browser under the context went away.

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // maxOutput bounds what is kept of a command's stdout and stderr: their
@@ -107,9 +108,9 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 		}
 		stdout, stderr := readBack(outF), readBack(errF)
 		e := &Error{Kind: KindTimeout, Verb: verb, Stdout: stdout, Stderr: text.LastLines(stderr, 40),
-			Message: fmt.Sprintf("%s --%s did not answer within %s; it was killed with its process group", c.Path, verb, timeout)}
+			Message: fmt.Sprintf("%s --%s did not answer within %s; it was killed with its process group", redact.CommandLine(c.Path), verb, timeout)}
 		if ctx.Err() != context.DeadlineExceeded {
-			e.Message = fmt.Sprintf("%s --%s was cancelled", c.Path, verb)
+			e.Message = fmt.Sprintf("%s --%s was cancelled", redact.CommandLine(c.Path), verb)
 		}
 		return nil, e
 	}
@@ -118,7 +119,7 @@ func (c *Command) Do(ctx context.Context, verb Verb) (*Result, error) {
 	var exitErr *exec.ExitError
 	if errors.As(waitErr, &exitErr) {
 		e := &Error{Kind: KindNonZeroExit, Verb: verb, ExitCode: exitErr.ExitCode(), Stderr: text.LastLines(stderr, 40),
-			Message: fmt.Sprintf("%s --%s exited with status %d", c.Path, verb, exitErr.ExitCode())}
+			Message: fmt.Sprintf("%s --%s exited with status %d", redact.CommandLine(c.Path), verb, exitErr.ExitCode())}
 		if res != nil {
 			e.Reported = strings.TrimSpace(strings.Trim(res.Error+": "+res.Message, ": "))
 			e.Logs = res.Logs
@@ -165,13 +166,16 @@ func isKilled(err error) bool {
 
 // startError types a command that could not be started.
 func (c *Command) startError(verb Verb, err error) error {
+	// The path may be a whole command line given as one word, credentials
+	// and all (--server-command "DATABASE_URL=postgres://u:p@h/db ./dev").
+	path := redact.CommandLine(c.Path)
 	switch {
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
-		return &Error{Kind: KindCommandNotFound, Verb: verb, Message: fmt.Sprintf("%s: no such command", c.Path)}
+		return &Error{Kind: KindCommandNotFound, Verb: verb, Message: fmt.Sprintf("%s: no such command", path)}
 	case errors.Is(err, fs.ErrPermission):
-		return &Error{Kind: KindPermissionDenied, Verb: verb, Message: fmt.Sprintf("%s is not executable (chmod +x it)", c.Path)}
+		return &Error{Kind: KindPermissionDenied, Verb: verb, Message: fmt.Sprintf("%s is not executable (chmod +x it)", path)}
 	}
-	return &Error{Kind: KindCommandNotFound, Verb: verb, Message: fmt.Sprintf("%s: %v", c.Path, err)}
+	return &Error{Kind: KindCommandNotFound, Verb: verb, Message: fmt.Sprintf("%s: %v", path, redact.Err(err))}
 }
 
 // readBack reads the end of a command's output: its last maxOutput bytes,

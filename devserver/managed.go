@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // ManagedSpec describes a dev server the managed runner starts from a plain
@@ -137,7 +139,7 @@ func NewManaged(spec ManagedSpec) (*Managed, error) {
 	for _, kv := range env {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return nil, fmt.Errorf("environment entry %q: want KEY=VALUE", kv)
+			return nil, fmt.Errorf("environment entry %q: want KEY=VALUE", redact.CommandLine(kv))
 		}
 		if p, err := strconv.Atoi(v); k == "PORT" && (err != nil || p < 1 || p > 65535) {
 			return nil, fmt.Errorf("PORT=%s is not a port", v)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os/exec"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // found is where a server was found ready.
@@ -173,7 +175,7 @@ func exitText(k *child) string {
 // notReady is the error of a server that did not become ready, with the
 // tail of its output.
 func (m *Managed) notReady(verb Verb, st *state, why string) *Error {
-	msg := fmt.Sprintf("dev server `%s` %s", st.Run, why)
+	msg := fmt.Sprintf("dev server `%s` %s", redact.CommandLine(st.Run), why)
 	if tail := tailFile(st.Logs.Combined, 20, 4<<10); tail != "" {
 		msg += "; last output:\n" + tail
 	} else {

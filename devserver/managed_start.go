@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 func (m *Managed) start(ctx context.Context, verb Verb, st *state) (*Result, error) {
@@ -46,7 +48,7 @@ func (m *Managed) resume(ctx context.Context, st *state) (*Result, error) {
 		return nil, m.ioErr(Start, err)
 	}
 	return m.result(st, "ready", fmt.Sprintf("`%s` (pid %d), whose start was interrupted, is ready at %s after %.1fs more (%s)",
-		st.Run, st.PID, st.URL, time.Since(begin).Seconds(), found.note)), nil
+		redact.CommandLine(st.Run), st.PID, st.URL, time.Since(begin).Seconds(), found.note)), nil
 }
 
 // launch starts the server, waits until it is ready and records it. prev is
@@ -110,7 +112,7 @@ func (m *Managed) launch(ctx context.Context, verb Verb, prev *state, avoid int,
 		case errors.Is(err, fs.ErrPermission):
 			kind = KindPermissionDenied
 		}
-		return nil, &Error{Kind: kind, Verb: verb, Message: fmt.Sprintf("cannot run %q in %s: %v", argv[0], m.spec.Dir, err), Logs: logs}
+		return nil, &Error{Kind: kind, Verb: verb, Message: fmt.Sprintf("cannot run %q in %s: %v", redact.CommandLine(argv[0]), m.spec.Dir, redact.Err(err)), Logs: logs}
 	}
 	pid := cmd.Process.Pid
 	st := &state{Name: m.spec.Name, PID: pid, PGID: processGroup(pid), Port: port, StartedAt: time.Now().UTC(),
@@ -142,7 +144,7 @@ func (m *Managed) launch(ctx context.Context, verb Verb, prev *state, avoid int,
 	case verb == Restart:
 		status = "started"
 	}
-	msg := fmt.Sprintf("%s `%s` (pid %d): ready at %s in %.1fs (%s)", what, run, pid, st.URL, time.Since(begin).Seconds(), found.note)
+	msg := fmt.Sprintf("%s `%s` (pid %d): ready at %s in %.1fs (%s)", what, redact.CommandLine(run), pid, st.URL, time.Since(begin).Seconds(), found.note)
 	if found.port != port {
 		msg += fmt.Sprintf("; it did not take PORT=%d and listens on %d", port, found.port)
 	}

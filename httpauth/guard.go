@@ -24,6 +24,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // Options configures a Guard. The zero value checks Host and Origin for a loopback server and requires no
@@ -93,7 +95,7 @@ func newGuard(o Options, now func() time.Time) (*Guard, error) {
 		}
 		origin, ok := normalizeOrigin(s)
 		if !ok {
-			return nil, fmt.Errorf("httpauth: allowed origin %q is not scheme://host[:port]", s)
+			return nil, fmt.Errorf("httpauth: allowed origin %q is not scheme://host[:port]", redact.URL(s))
 		}
 		g.origins[origin] = true
 	}

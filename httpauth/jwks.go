@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/golang-jwt/jwt/v5"
 )
 
@@ -185,18 +186,18 @@ func (c *jwksCache) fetch(ctx context.Context) ([]jwksKey, error) {
 	req.Header.Set("Accept", "application/json, application/jwk-set+json")
 	resp, err := c.client.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, redact.Err(err) // it quotes the URL, query and all
 	}
 	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("JWKS %s: status %d", c.url, resp.StatusCode)
+		return nil, fmt.Errorf("JWKS %s: status %d", redact.URL(c.url), resp.StatusCode)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxJWKSBytes+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(body) > maxJWKSBytes {
-		return nil, fmt.Errorf("JWKS %s: larger than %d bytes", c.url, maxJWKSBytes)
+		return nil, fmt.Errorf("JWKS %s: larger than %d bytes", redact.URL(c.url), maxJWKSBytes)
 	}
 	return parseJWKS(body)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/golang-jwt/jwt/v5"
 )
 
@@ -115,7 +116,7 @@ func newVerifier(o OAuthOptions, now func() time.Time) (*verifier, error) {
 func checkAbsoluteURL(what, s string) error {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return fmt.Errorf("httpauth: OAuth %s %q must be an absolute http(s) URL", what, s)
+		return fmt.Errorf("httpauth: OAuth %s %q must be an absolute http(s) URL", what, redact.URL(s))
 	}
 	return nil
 }

@@ -31,12 +31,14 @@ func configTool(d *Deps) Tool {
 }
 
 // redactedConfig is Deps.Config with the values of secret-looking settings
-// (a token, a password) and the server's secrets inside every other
-// masked, plus the capability groups on.
+// (a token, a password) masked, every other shown as redact.CommandLine
+// shows a URL or a command line (the credentials in an endpoint's userinfo,
+// query and fragment, a dev command's secret arguments), and the server's
+// secrets masked inside all, plus the capability groups on.
 func (d *Deps) redactedConfig() map[string]any {
 	all := map[string]any{}
 	for _, k := range slices.Sorted(maps.Keys(d.Config)) {
-		all[k] = d.Config[k]
+		all[k] = redact.CommandLine(d.Config[k])
 	}
 	var secrets *redact.Set
 	if d.Sessions != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -206,7 +207,9 @@ func (d *Deps) newServer(sessionID string, a SessionStartParams) (devserver.Serv
 		}
 		path = filepath.Join(base, path)
 	}
-	desc := strings.Join(append([]string{path}, args...), " ")
+	// desc is what answers, progress, the report and errors say of the
+	// command: its secret arguments masked.
+	desc := redact.CommandLine(strings.Join(append([]string{path}, args...), " "))
 	return &devserver.Command{Path: path, Args: args, Dir: cwd, Timeouts: d.DevTimeouts}, desc, nil
 }
 

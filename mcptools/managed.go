@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/e2e-mcp/e2e-mcp/devserver"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // newManaged makes a managed dev server for a run command line (any dev
@@ -27,7 +28,7 @@ func (d *Deps) newManaged(sessionID, run, cwd, readyPath string) (devserver.Serv
 	if err != nil {
 		return nil, "", invalidInput("run", "%v", err)
 	}
-	return m, fmt.Sprintf("run %q", run), nil
+	return m, fmt.Sprintf("run %q", redact.CommandLine(run)), nil
 }
 
 var nameUnsafeRE = regexp.MustCompile(`[^A-Za-z0-9._-]`)

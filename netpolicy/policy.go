@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // Config configures the request policy: which requests the pages of
@@ -114,7 +116,7 @@ func New(c Config) (*Policy, error) {
 			}
 			o, err := parsePattern(r)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("--%s %q: %w", l.name, r, err))
+				errs = append(errs, fmt.Errorf("--%s %q: %w", l.name, redact.URL(r), err))
 				continue
 			}
 			*l.out = append(*l.out, o)

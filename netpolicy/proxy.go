@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // The DevTools Fetch domain sees the requests of a page and its iframes,
@@ -63,7 +65,10 @@ func (p *Policy) NewProxy(dev func() []string, refused func(url, rule string)) (
 		return nil, fmt.Errorf("request policy proxy: %w", err)
 	}
 	x := &Proxy{policy: p, dev: dev, refused: refused, ln: ln, tunnels: map[net.Conn]struct{}{},
-		upstream: func(u *url.URL) (*url.URL, error) { return http.ProxyFromEnvironment(&http.Request{URL: u}) }}
+		upstream: func(u *url.URL) (*url.URL, error) {
+			up, err := http.ProxyFromEnvironment(&http.Request{URL: u})
+			return up, redact.Err(err) // a bad HTTPS_PROXY is quoted whole, credentials and all
+		}}
 	x.tr = &http.Transport{
 		Proxy:               func(r *http.Request) (*url.URL, error) { return x.upstream(r.URL) },
 		DialContext:         x.dialChecked,

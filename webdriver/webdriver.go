@@ -2,7 +2,7 @@
 // needs to take browsers from a grid (Selenium Grid 4, chromedriver, a cloud
 // grid): create a session, find its Chrome DevTools endpoint, keep the
 // session alive, delete it. Everything else is done over CDP by the browser
-// package. It uses only the standard library.
+// package. It uses only the standard library and redact.
 package webdriver
 
 import (
@@ -17,6 +17,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // Grid is one WebDriver endpoint: http://host:4444 (Selenium Grid 4,
@@ -33,7 +35,7 @@ type Grid struct {
 func New(rawURL string, header http.Header) (*Grid, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("WebDriver URL %q: want http://host:port[/path]", Redact(rawURL))
+		return nil, fmt.Errorf("WebDriver URL %q: want http://host:port[/path]", redact.URL(rawURL))
 	}
 	h := header.Clone()
 	if h == nil {
@@ -49,21 +51,10 @@ func New(rawURL string, header http.Header) (*Grid, error) {
 	return &Grid{base: u, header: h}, nil
 }
 
-// Redact is a URL for messages: without its userinfo, or when it does not
-// parse, without all before its last @.
-func Redact(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
-		u.User = nil
-		return u.String()
-	}
-	if i := strings.LastIndex(raw, "@"); i >= 0 {
-		return "…" + raw[i:]
-	}
-	return raw
-}
-
-// String is the grid's URL without credentials, for messages and logs.
-func (g *Grid) String() string { return g.base.String() }
+// String is the grid's URL for messages and logs, without credentials
+// (New took the userinfo, query and fragment off; redact.URL holds it to
+// that whatever New keeps).
+func (g *Grid) String() string { return redact.URL(g.base.String()) }
 
 // Header is what goes with every request to the grid; the CDP handshake of
 // a session on it (Selenium Grid's se:cdp is served by the grid) sends it too.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -73,8 +74,11 @@ func (a *app) close() {
 var userinfoRE = regexp.MustCompile(`://[^/@:\s]*:([^@\s]+)@`)
 
 // operatorSecrets are the credentials in the server's own settings: the
-// HTTP token, the headers sent to remote browsers and grids, and the
-// passwords in their URLs. No answer or log shows them.
+// HTTP token, the headers sent to remote browsers and grids, the passwords
+// in their URLs and the values of their secret-named query parameters
+// (?token=, ?apiKey=). No answer or log shows them: where the server shows
+// those URLs it masks them by position too (redact.URL); this also masks
+// them wherever a library quotes them.
 func (c *Config) operatorSecrets() []string {
 	out := []string{c.AuthToken}
 	for _, h := range strings.FieldsFunc(c.CDPHeaders+";"+c.WebDriverHeaders, func(r rune) bool { return r == ';' || r == '\n' }) {
@@ -82,8 +86,20 @@ func (c *Config) operatorSecrets() []string {
 			out = append(out, redact.CredentialParts(strings.TrimSpace(v))...)
 		}
 	}
-	for _, m := range userinfoRE.FindAllStringSubmatch(c.WebDriverURLs+" "+c.CDPEndpoints, -1) {
+	urls := c.WebDriverURLs + " " + c.CDPEndpoints
+	for _, m := range userinfoRE.FindAllStringSubmatch(urls, -1) {
 		out = append(out, m[1])
+	}
+	for _, raw := range splitURLs(urls) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			continue
+		}
+		for name, values := range u.Query() {
+			if redact.IsSecretKey(name) {
+				out = append(out, values...)
+			}
+		}
 	}
 	return out
 }

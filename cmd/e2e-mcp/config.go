@@ -20,6 +20,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 )
 
@@ -212,18 +213,34 @@ func joined(get func(*Config) *string, sep string) func(*flag.FlagSet, *Config, 
 	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
 		p := get(c)
 		*p = def
-		set := false
-		fs.Func(name, help+" (repeatable)", func(v string) error {
-			if !set {
-				*p, set = "", true // the first value replaces the default
-			}
-			if *p != "" {
-				*p += sep
-			}
-			*p += v
-			return nil
-		})
+		fs.Var(&joinedValue{p: p, sep: sep}, name, help+" (repeatable)")
 	}
+}
+
+// joinedValue is a joined flag's value: its String is the values so far
+// (browser_get_config reads the settings through their flags).
+type joinedValue struct {
+	p   *string
+	sep string
+	set bool
+}
+
+func (j *joinedValue) String() string {
+	if j == nil || j.p == nil {
+		return ""
+	}
+	return *j.p
+}
+
+func (j *joinedValue) Set(v string) error {
+	if !j.set {
+		*j.p, j.set = "", true // the first value replaces the default
+	}
+	if *j.p != "" {
+		*j.p += j.sep
+	}
+	*j.p += v
+	return nil
 }
 
 // urls is a flag of URLs that may be given more than once, its values
@@ -398,7 +415,7 @@ func parseConfig(cmd string, args []string, getenv func(string) string) (*Config
 		}
 		if v := getenv(s.env); v != "" {
 			if err := fs.Set(s.flag, v); err != nil {
-				return nil, fmt.Errorf("$%s=%q: %v", s.env, v, err)
+				return nil, fmt.Errorf("$%s=%q: %v", s.env, redact.CommandLine(v), err)
 			}
 		}
 	}
@@ -623,9 +640,9 @@ func (c *Config) endpoints() ([]browser.Endpoint, error) {
 	for _, u := range splitURLs(c.CDPEndpoints) {
 		pu, err := url.Parse(u)
 		if err != nil || (pu.Scheme != "ws" && pu.Scheme != "wss" && pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
-			return nil, fmt.Errorf("--cdp-endpoint %q: want ws://host:port/devtools/browser/ID or http://host:port", webdriver.Redact(u))
+			return nil, fmt.Errorf("--cdp-endpoint %q: want ws://host:port/devtools/browser/ID or http://host:port", redact.URL(u))
 		}
-		out = append(out, browser.Endpoint{URL: u, Header: h})
+		out = append(out, browser.Endpoint{RawURL: u, Header: h})
 	}
 	return out, nil
 }
