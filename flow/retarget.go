@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -196,13 +197,8 @@ type replacement struct {
 
 // apply makes non-overlapping replacements, given in any order.
 func apply(src []byte, reps []replacement) []byte {
-	for i := range reps { // the last first, so the earlier offsets hold
-		for j := i + 1; j < len(reps); j++ {
-			if reps[j].from > reps[i].from {
-				reps[i], reps[j] = reps[j], reps[i]
-			}
-		}
-	}
+	// The last first, so that the earlier offsets hold.
+	slices.SortFunc(reps, func(a, b replacement) int { return b.from - a.from })
 	out := append([]byte(nil), src...)
 	for _, r := range reps {
 		out = append(out[:r.from:r.from], append([]byte(r.text), out[r.to:]...)...)
