@@ -20,6 +20,11 @@ type Element struct {
 	// Href is a link's href as written in the page.
 	Href string `json:"href,omitempty"`
 	Tag  string `json:"tag"`
+	// Type is the kind of field (an input's type, textarea, select,
+	// contenteditable), "" for another element; Secret says it hides
+	// what is typed (a password field, -webkit-text-security).
+	Type   string `json:"type,omitempty"`
+	Secret bool   `json:"secret,omitempty"`
 	// Within names the landmark and form ancestors, outermost first, then
 	// the heading the element comes under: `form "Sign up"`.
 	Within []string `json:"within,omitempty"`

@@ -12,7 +12,9 @@ import (
 func init() {
 	pages["/drift"] = `<!doctype html><title>Drift</title>
 <main><h1>Shop</h1>
-<form aria-label="Sign up"><label>Email <input placeholder="you@example.com"></label><button data-testid="go">Sign up</button></form>
+<form aria-label="Sign up"><label>Email <input placeholder="you@example.com"></label><button data-testid="go">Sign up</button>
+<label>Password <input type="password"></label><label>PIN <input style="-webkit-text-security: disc"></label>
+<label>Notes <textarea></textarea></label><input type="submit" value="Send"></form>
 <section aria-labelledby="m"><h2 id="m">Milk</h2><button data-testid="add-milk">Add</button></section>
 <section aria-labelledby="b"><h2 id="b">Bread</h2><button>Add</button></section>
 <nav aria-label="Menu"><a href="/help">Help</a></nav>
@@ -56,6 +58,14 @@ func TestDriftElements(t *testing.T) {
 	if bread := by[`role=button[name="Add"] >> nth=1`]; !slices.Equal(bread.Within, []string{"main", `region "Bread"`, `heading "Bread"`}) {
 		t.Errorf("Bread's Add: %+v (all: %+v)", bread, els)
 	}
+	// The kind of each field, and whether it hides what is typed.
+	for loc, want := range map[string][2]any{`role=textbox[name="Email"]`: {"text", false}, `role=textbox[name="Password"]`: {"password", true},
+		`role=textbox[name="PIN"]`: {"text", true}, `role=textbox[name="Notes"]`: {"textarea", false}, `role=button[name="Send"]`: {"", false},
+		`role=button[name="Sign up"]`: {"", false}} {
+		if e, ok := by[loc]; !ok || e.Type != want[0] || e.Secret != want[1] {
+			t.Errorf("the kind of %s: %q, secret %v (%v); want %q, %v", loc, e.Type, e.Secret, ok, want[0], want[1])
+		}
+	}
 	if help := by[`role=link[name="Help"]`]; help.Href != "/help" || !slices.Contains(help.Within, `navigation "Menu"`) {
 		t.Errorf("the menu's link: %+v", help)
 	}
@@ -65,6 +75,9 @@ func TestDriftElements(t *testing.T) {
 	fp := p.Fingerprint(ctx, `role=button[name="Sign up"]`)
 	if fp == nil || fp.TestID != "go" || fp.Role != "button" || !slices.Equal(fp.Within, []string{"main", `form "Sign up"`, `heading "Shop"`}) {
 		t.Errorf("the fingerprint of Sign up: %+v", fp)
+	}
+	if fp := p.Fingerprint(ctx, `label=Password`); fp == nil || fp.Type != "password" || !fp.Secret {
+		t.Errorf("the fingerprint of the password field: %+v", fp)
 	}
 	if fp := p.Fingerprint(ctx, `role=button[name="Add"]`); fp != nil {
 		t.Errorf("a fingerprint of a target of two elements: %+v", fp)

@@ -10,6 +10,13 @@
 // word added or dropped, the label's text); the same label or placeholder
 // (or a link's target); the same place in the recorded structure (landmark,
 // form and heading). An element of another role is never a candidate.
+//
+// A heal never changes what kind of field a step types into: a candidate
+// of another input type, or one that shows what is typed where the
+// recorded field hid it (a password field), is refused (Match.Refused),
+// and so is one that shows it when the step types a secret. A fingerprint
+// recorded before the field's kind was noted says nothing of it: the
+// step's text decides (see refusal).
 package drift
 
 import (
@@ -49,7 +56,27 @@ type Want struct {
 	Text                                   string
 	// Print is the step's fingerprint, or nil.
 	Print *flow.Fingerprint
+	// Sends is what the step types or sends into its target, and Var
+	// the variable it reads (the first, for a diagnosis to name).
+	Sends Sends
+	Var   string
 }
+
+// Sends is what a step types or sends into its target, as a heal weighs
+// it.
+type Sends int
+
+// What a step sends.
+const (
+	// SendsLiteral: nothing, or a text the flow itself holds.
+	SendsLiteral Sends = iota
+	// SendsVariable: a text read from an environment variable whose
+	// name does not say it is a secret (${USER_EMAIL}).
+	SendsVariable
+	// SendsSecret: a secret's variable (${E2E_SECRET_1}, ${DB_PASSWORD}:
+	// redact.IsSecretEnv).
+	SendsSecret
+)
 
 // wanted is a Want's fields merged: what the locator says wins, the
 // fingerprint fills in the rest.
@@ -70,6 +97,9 @@ type Match struct {
 	Candidate
 	Score    int
 	Evidence []string
+	// Refused says why the step may not be healed onto it ("" when it
+	// may): it is a field of another kind than the step typed into.
+	Refused string
 }
 
 func (w Want) wanted() wanted {
@@ -98,6 +128,7 @@ func Rank(w Want, cands []Candidate) []Match {
 			continue // never another role
 		}
 		m := score(wt, c)
+		m.Refused = refusal(w, c)
 		if m.Score >= minListed {
 			out = append(out, m)
 		}
@@ -146,6 +177,59 @@ func score(w wanted, c Candidate) Match {
 		add(pointsTag, "")
 	}
 	return m
+}
+
+// refusal says why a step may not be healed onto c ("" when it may). With
+// a fingerprint that noted the field's kind: c must be of the same type
+// and hide what is typed as the recorded field did. Whatever the
+// fingerprint: a step that types a secret goes only into a field that
+// hides it. A fingerprint that did not note the kind (recorded before
+// e2e-mcp noted it, or none) cannot vouch for a field that shows its
+// text, so a step that types a variable goes only into one that hides it
+// (a literal text is in the flow file already: it heals as before).
+func refusal(w Want, c Candidate) string {
+	fp := w.Print
+	known := fp != nil && fp.Type != ""
+	if known && (c.Type != fp.Type || c.Secret != fp.Secret) {
+		return fmt.Sprintf("it is %s and the step's field was %s: a heal never changes the kind of field a step types into",
+			kindOf(c.Fingerprint), kindOf(*fp))
+	}
+	if c.Secret || w.Sends == SendsLiteral {
+		return ""
+	}
+	if w.Sends == SendsSecret {
+		return fmt.Sprintf("it is %s, which shows what is typed, and the step types a secret (${%s}): a heal never types a secret where the page shows it",
+			kindOf(c.Fingerprint), w.Var)
+	}
+	if !known {
+		return fmt.Sprintf("it is %s, which shows what is typed, the step types ${%s}, and its fingerprint does not say whether the field it typed into hid it (recorded before e2e-mcp noted a field's kind): record the step again, or set its target",
+			kindOf(c.Fingerprint), w.Var)
+	}
+	return ""
+}
+
+// kindOf is the kind of field a fingerprint describes, in words.
+func kindOf(fp flow.Fingerprint) string {
+	var k string
+	switch fp.Type {
+	case "":
+		if fp.Tag == "" {
+			return "an element that is not a field"
+		}
+		return "<" + fp.Tag + ">, not a field"
+	case "textarea", "select":
+		k = "<" + fp.Type + ">"
+	case "contenteditable":
+		k = "an editable element (contenteditable)"
+	case "password":
+		return "a password field (<input type=password>)"
+	default:
+		k = "<input type=" + fp.Type + ">"
+	}
+	if fp.Secret {
+		k += " masked with CSS (-webkit-text-security)"
+	}
+	return k
 }
 
 // sharedPlaces are the recorded places (landmarks, forms, the heading) the
@@ -216,7 +300,8 @@ type Verdict struct {
 
 // Decide says whether the best candidate may replace the target: it must
 // score healScore or more, beat the next by healMargin, be of the step's
-// role (known, from the locator or the fingerprint), and, for a step that
+// role (known, from the locator or the fingerprint), not be refused (a
+// field of another kind: refusal), and, for a step that
 // checks (expect), have the recorded name: a name an expect's locator holds
 // is a text it checks, and a changed text is a failure, not drift.
 func Decide(w Want, ranked []Match, checks bool) Verdict {
@@ -232,6 +317,8 @@ func Decide(w Want, ranked []Match, checks bool) Verdict {
 		v.Best, v.Why = nil, fmt.Sprintf("%s and %s are too alike to choose between", quote(ranked[0].Locator), quote(ranked[1].Locator))
 	case wt.role == "":
 		v.Why = "the step's role is unknown (no role in its locator, no fingerprint), so a heal could change it"
+	case v.Best.Refused != "":
+		v.Why = v.Best.Refused
 	case checks && v.Best.Name != wt.name:
 		v.Why = "an expect step is not healed onto an element of another name: its name is a text it checks"
 	case v.Best.Locator == "":

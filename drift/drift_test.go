@@ -131,3 +131,67 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldKind: a heal never changes what kind of field a step types
+// into. The recorded field was a password field: a plain text field of
+// its label is refused, and the diagnosis names it and says why; a
+// password field is healed onto. A step that types a secret never goes
+// into a field that shows it, whatever its fingerprint says, nor one
+// that types any variable when the fingerprint did not note the kind (an
+// old flow); a literal text of an old flow heals as before.
+func TestFieldKind(t *testing.T) {
+	field := func(typ string, secret bool, loc string) Candidate {
+		return Candidate{flow.Fingerprint{Role: "textbox", Name: "Password", Label: "Password", Tag: "input", Type: typ, Secret: secret,
+			Within: []string{"main", `form "Sign in"`}}, loc}
+	}
+	text := field("text", false, `role=textbox[name="Password"]`)
+	password := field("password", true, `role=textbox[name="Password"]`)
+	masked := field("text", true, `role=textbox[name="Password"]`)
+	email := field("email", false, `role=textbox[name="Password"]`)
+	recorded := &flow.Fingerprint{Role: "textbox", Name: "Password", Label: "Password", Tag: "input", Type: "password", Secret: true,
+		Within: []string{"main", `form "Sign in"`}}
+	old := &flow.Fingerprint{Role: "textbox", Name: "Password", Label: "Password", Tag: "input", Within: []string{"main", `form "Sign in"`}}
+	plain := &flow.Fingerprint{Role: "textbox", Name: "Password", Label: "Password", Tag: "input", Type: "text", Within: []string{"main", `form "Sign in"`}}
+	secret, variable, literal := []any{SendsSecret, "E2E_SECRET_1"}, []any{SendsVariable, "USER_NAME"}, []any{SendsLiteral, ""}
+	for _, tc := range []struct {
+		what  string
+		print *flow.Fingerprint
+		sends []any
+		cand  Candidate
+		why   string // "" for a heal
+	}{
+		{"password to text", recorded, secret, text,
+			"not healed: it is <input type=text> and the step's field was a password field (<input type=password>): a heal never changes the kind of field a step types into"},
+		{"password to text, the text literal", recorded, literal, text, "it is <input type=text> and the step's field was a password field"},
+		{"password to password", recorded, secret, password, ""},
+		{"password to CSS-masked text", recorded, secret, masked, "it is <input type=text> masked with CSS (-webkit-text-security) and the step's field was a password field"},
+		{"text to email", plain, literal, email, "it is <input type=email> and the step's field was <input type=text>"},
+		{"text to text, a variable", plain, variable, text, ""},
+		{"text to text, a secret", plain, secret, text,
+			"it is <input type=text>, which shows what is typed, and the step types a secret (${E2E_SECRET_1}): a heal never types a secret where the page shows it"},
+		{"old fingerprint, a secret, to text", old, secret, text, "the step types a secret (${E2E_SECRET_1})"},
+		{"old fingerprint, a secret, to password", old, secret, password, ""},
+		{"old fingerprint, a variable, to text", old, variable, text,
+			"the step types ${USER_NAME}, and its fingerprint does not say whether the field it typed into hid it"},
+		{"old fingerprint, a variable, to CSS-masked", old, variable, masked, ""},
+		{"old fingerprint, a literal, to text", old, literal, text, ""},
+		{"no fingerprint, a secret, to text", nil, secret, text, "the step types a secret"},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			w := Want{Locator: "#password", Print: tc.print, Sends: tc.sends[0].(Sends), Var: tc.sends[1].(string)}
+			if tc.print == nil {
+				w.Locator, w.Role, w.Name = `role=textbox[name="Passwort"]`, "textbox", "Password"
+			}
+			ranked := Rank(w, []Candidate{tc.cand, {flow.Fingerprint{Role: "button", Name: "Sign in", Tag: "button"}, `role=button[name="Sign in"]`}})
+			v := Decide(w, ranked, false)
+			d := Diagnosis(w, 0, ranked, v)
+			t.Log(d)
+			if v.Heal != (tc.why == "") || !strings.Contains(d, tc.why) {
+				t.Errorf("healed %v (%s):\n%s\nwant it to say %q", v.Heal, v.Why, d, tc.why)
+			}
+			if tc.why != "" && !strings.Contains(d, "`"+tc.cand.Locator+"` is the likely same element") {
+				t.Errorf("the diagnosis does not name the refused candidate:\n%s", d)
+			}
+		})
+	}
+}

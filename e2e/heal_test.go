@@ -1,10 +1,14 @@
 package e2e
 
 import (
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -212,4 +216,237 @@ func TestHealAfterTheAppChanged(t *testing.T) {
 	if left := appProcesses(dir); len(left) > 0 {
 		t.Errorf("dev servers left: %v", left)
 	}
+}
+
+// loginApp serves the sign-in page of testdata/healapp/login in the
+// version *version names (v1: a password field #password; v2: a plain
+// text field of the same label; v3: a password field of a new id) and
+// keeps what its fields said they hold as they were typed into ("id=value").
+type loginApp struct {
+	*fixture
+	mu      sync.Mutex
+	version string
+	typed   []string
+}
+
+func newLoginApp(t *testing.T) *loginApp {
+	a := &loginApp{version: "v1"}
+	a.fixture = newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /login", func(w http.ResponseWriter, r *http.Request) {
+			a.mu.Lock()
+			v := a.version
+			a.mu.Unlock()
+			b, err := testdata.ReadFile("testdata/healapp/login/" + v + ".html")
+			if err != nil {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(b)
+		})
+		mux.HandleFunc("GET /login.js", func(w http.ResponseWriter, r *http.Request) {
+			b, _ := testdata.ReadFile("testdata/healapp/login/login.js")
+			w.Header().Set("Content-Type", "text/javascript")
+			_, _ = w.Write(b)
+		})
+		mux.HandleFunc("POST /typed", func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			a.mu.Lock()
+			a.typed = append(a.typed, string(b))
+			a.mu.Unlock()
+		})
+	})
+	return a
+}
+
+// serve switches the app to version v and forgets what was typed.
+func (a *loginApp) serve(v string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.version, a.typed = v, nil
+}
+
+// typedInto is what the field of id said it holds, last.
+func (a *loginApp) typedInto(id string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	got := ""
+	for _, kv := range a.typed {
+		if k, v, _ := strings.Cut(kv, "="); k == id {
+			got = v
+		}
+	}
+	return got
+}
+
+// TestHealKeepsTheFieldKind: a flow recorded on a password field records
+// its kind (type: password, secret: true) and types ${E2E_SECRET_1}. When
+// the app shows a plain text field of the same label instead, `run
+// --heal --heal-ok` does not heal onto it: the run fails, its diagnosis
+// names the likely same element and why it was refused, the secret never
+// reaches the page's text field, nothing is written as repaired, and the
+// report says the same; so too for a flow whose fingerprint was recorded
+// before the kind was (an old flow), whose text is a secret. When the app
+// gives the password field a new id, the step heals onto it.
+func TestHealKeepsTheFieldKind(t *testing.T) {
+	const secret = "Hunter-2-secret"
+	app := newLoginApp(t)
+	dir := t.TempDir()
+	env, tmp := serverEnv(t)
+	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn")
+
+	c := startClient(t, env)
+	do := func(tool string, args map[string]any) string { return mustCall(t, c, tool, args) }
+	snap := do("browser_navigate", map[string]any{"url": app.URL + "/login"})
+	do("browser_type", map[string]any{"target": refOf(t, snap, "textbox", "Email"), "text": "ada@example.com"})
+	do("browser_type", map[string]any{"target": "#password", "text": secret})
+	do("browser_click", map[string]any{"target": refOf(t, snap, "button", "Sign in")})
+	do("browser_expect", map[string]any{"target": "#status", "check": "text", "expected": "Signed in as ada@example.com"})
+	login := filepath.Join(dir, "login.yaml")
+	do("session_export_flow", map[string]any{"path": login, "name": "login"})
+	_ = c.Close()
+	recorded := readFile(t, login)
+	t.Logf("recorded on v1:\n%s", recorded)
+	mustContain(t, "the recorded flow", recorded, "      target: '#password'\n      text: ${E2E_SECRET_1}\n"+
+		"    fingerprint: {role: textbox, name: Password, label: Password, tag: input, type: password, secret: true,",
+		"tag: input, type: email,")
+	if app.typedInto("password") != secret {
+		t.Fatalf("the recording typed %q into the password field", app.typedInto("password"))
+	}
+
+	env = append(env, "E2E_SECRET_1="+secret)
+	app.serve("v1")
+	if out, code := runFlows(t, env, login); code != 0 {
+		t.Fatalf("the flow does not replay on v1 (exit %d):\n%s", code, out)
+	}
+
+	// v2: the likely same element is a text field; it is refused.
+	refused := func(file, why string) {
+		t.Helper()
+		app.serve("v2")
+		reports := filepath.Join(filepath.Dir(file), "reports")
+		out, code := runFlows(t, env, file, "--heal", "--heal-ok", "--report", reports)
+		t.Logf("--heal on v2:\n%s", out)
+		if code != 1 || !strings.Contains(out, "FAIL  login") || strings.Contains(out, "HEALED") {
+			t.Errorf("a password step healed onto a text field (exit %d):\n%s", code, out)
+		}
+		mustContain(t, "the run's diagnosis", out, "step 3, type #password",
+			"diagnosis: `#password` found nothing; `role=textbox[name=\"Password\"]` is the likely same element", "not healed: "+why)
+		if got := app.typedInto("pass-v2"); got != "" {
+			t.Errorf("the page's text field was typed into: %q", got)
+		}
+		html := readTree(t, reports)
+		mustContain(t, "the report", html, "not healed: ")
+		if strings.Contains(html, secret) || strings.Contains(html, "HEALED") {
+			t.Errorf("the report shows the secret or a heal")
+		}
+		if _, err := os.Stat(strings.TrimSuffix(file, ".yaml") + ".healed.yaml"); !os.IsNotExist(err) {
+			t.Errorf("a repaired flow was written: %v", err)
+		}
+	}
+	refused(login, "it is <input type=text> and the step's field was a password field (<input type=password>): a heal never changes the kind of field a step types into")
+
+	// A flow recorded before the kind was: its text is a secret.
+	old := filepath.Join(dir, "old", "login.yaml")
+	if err := os.MkdirAll(filepath.Dir(old), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	oldText := strings.NewReplacer(", type: password, secret: true", "", ", type: email", "").Replace(recorded)
+	if oldText == recorded || strings.Contains(oldText, "type: password") {
+		t.Fatalf("the flow's fingerprints are not as expected:\n%s", recorded)
+	}
+	if err := os.WriteFile(old, []byte(oldText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused(old, "it is <input type=text>, which shows what is typed, and the step types a secret (${E2E_SECRET_1}): a heal never types a secret where the page shows it")
+
+	// v3: a password field of a new id; the step heals onto it.
+	app.serve("v3")
+	out, code := runFlows(t, env, login, "--heal", "--heal-ok")
+	t.Logf("--heal on v3:\n%s", out)
+	if code != 0 {
+		t.Fatalf("a password step does not heal onto a password field (exit %d):\n%s", code, out)
+	}
+	mustContain(t, "the healed run", out, "HEALED  login", "HEALED step 3, type: #password -> role=textbox[name=\"Password\"]",
+		"-       target: '#password'\n      +       target: 'role=textbox[name=\"Password\"]'\n")
+	mustContain(t, "the repaired flow", readFile(t, strings.TrimSuffix(login, ".yaml")+".healed.yaml"),
+		"      target: 'role=textbox[name=\"Password\"]'\n      text: ${E2E_SECRET_1}\n"+
+			"    fingerprint: {role: textbox, name: Password, label: Password, tag: input, type: password, secret: true,")
+	if got := app.typedInto("pass-v3"); got != secret {
+		t.Errorf("the password field of v3 holds %q", got)
+	}
+	requireNoChrome(t, tmp, 10*time.Second)
+}
+
+// TestHealWritesOnlyTheHealedStep: `run --heal=write --heal-ok` on a flow
+// a person keeps (comments, blank lines, quoting, an absolute URL on
+// localhost) changes the healed step's locator and fingerprint and no
+// other byte, in an environment whose SESSION_COOKIE_DOMAIN is
+// localhost (no secret: its name does not say so); the diff it prints
+// shows only that step, and the next plain run passes.
+func TestHealWritesOnlyTheHealedStep(t *testing.T) {
+	version := "v1"
+	var mu sync.Mutex
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /shop", func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			v := version
+			mu.Unlock()
+			b, _ := testdata.ReadFile("testdata/healapp/" + v + "/index.html")
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(b)
+		})
+	})
+	u, err := url.Parse(f.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shop := "http://localhost:" + u.Port() + "/shop"
+	dir := t.TempDir()
+	checkout := filepath.Join(dir, "checkout.yaml")
+	src := `# Checkout: kept by hand, run in CI.
+name: checkout
+
+steps:
+  # the shop, on this machine
+  - navigate: ` + shop + `
+  - type: {target: "#email", text: 'ada@example.com'}
+  - click: role=button[name="Sign up"]   # the submit button
+    fingerprint: {role: button, name: Sign up, testId: signup-submit, tag: button, within: [main, form "Sign up", heading "Welcome"]}
+
+  - expect: {target: '#status', check: text, expected: "Welcome, ada@example.com!"}
+`
+	if err := os.WriteFile(checkout, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, tmp := serverEnv(t)
+	env = append(env, "E2E_MCP_LOG_LEVEL=warn", "SESSION_COOKIE_DOMAIN=localhost")
+	if out, code := runFlows(t, env, checkout); code != 0 {
+		t.Fatalf("the flow does not pass on v1 (exit %d):\n%s", code, out)
+	}
+
+	mu.Lock()
+	version = "v2"
+	mu.Unlock()
+	out, code := runFlows(t, env, checkout, "--heal=write", "--heal-ok")
+	t.Logf("--heal=write on v2:\n%s", out)
+	if code != 0 || !strings.Contains(out, "HEALED  checkout") {
+		t.Fatalf("--heal=write --heal-ok: exit %d:\n%s", code, out)
+	}
+	want := strings.Replace(src, `  - click: role=button[name="Sign up"]   # the submit button
+    fingerprint: {role: button, name: Sign up,`, `  - click: role=button[name="Create account"]   # the submit button
+    fingerprint: {role: button, name: Create account,`, 1)
+	got := readFile(t, checkout)
+	if got != want {
+		t.Errorf("--heal=write wrote\n%s\nwant\n%s", got, want)
+	}
+	mustContain(t, "the diff", out, "-   - click: role=button[name=\"Sign up\"]   # the submit button",
+		"+   - click: role=button[name=\"Create account\"]   # the submit button")
+	if strings.Contains(out, "•••") || strings.Contains(out, "+   - navigate") || strings.Contains(out, "-   - navigate") {
+		t.Errorf("the output masks or changes what was not healed:\n%s", out)
+	}
+	if out, code := runFlows(t, env, checkout); code != 0 || !strings.Contains(out, "PASS  checkout") {
+		t.Errorf("the repaired flow does not pass plainly (exit %d):\n%s", code, out)
+	}
+	requireNoChrome(t, tmp, 10*time.Second)
 }

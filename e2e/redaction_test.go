@@ -150,17 +150,19 @@ func TestRedactionTable(t *testing.T) {
 	writers["answers (text and structured)"] = strings.Join(answers, "\n")
 	mustContain(t, "the flow", writers["flow file"], "${E2E_SECRET_1}", "${E2E_SECRET_2}", "${E2E_SECRET_3}", "${E2E_SECRET_4}")
 
-	// The flow runner: a password from E2E_SECRET_1 typed, then a step
-	// that fails with it in its context line, and a variable whose name
-	// says it is a secret.
+	// The flow runner: a password from E2E_SECRET_1 typed, a variable
+	// whose name says it is a secret, a drifted step healed (its text
+	// literal: a secret's step never heals onto a field that shows it),
+	// then a step that fails with both secrets in its context line.
 	runFlow := filepath.Join(dir, "run.yaml")
 	flowText := fmt.Sprintf(`name: secret run
 baseURL: %s
 steps:
   - navigate: /secrets/login.html
   - type: {target: 'label=Password', text: '${E2E_SECRET_1}'}
-  - type: {target: 'role=textbox[name="Promo"]', text: '${CI_API_TOKEN}'}
-    fingerprint: {role: textbox, name: Promo, tag: input, within: [main, heading "Sign in"]}
+  - type: {target: 'label=Promo code', text: '${CI_API_TOKEN}'}
+  - type: {target: 'role=textbox[name="Email:"]', text: ada@example.com}
+    fingerprint: {role: textbox, name: 'Email:', tag: input, within: [main, heading "Sign in"]}
   - type: {target: '#missing', text: 'pw ${E2E_SECRET_1} token ${CI_API_TOKEN}'}
 `, f.URL)
 	if err := os.WriteFile(runFlow, []byte(flowText), 0o644); err != nil {
@@ -168,7 +170,7 @@ steps:
 	}
 	junit, artifacts, reports, traces := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "artifacts"), filepath.Join(dir, "reports"), filepath.Join(dir, "traces")
 	runEnv := append(env, "E2E_SECRET_1="+k["E2E_SECRET_1 (flow runner)"], "CI_API_TOKEN="+k["secret-looking env variable"])
-	// --heal: the promo field's drifted locator is healed, and the
+	// --heal: the email field's drifted locator is healed, and the
 	// repaired flow written.
 	out, code := runFlows(t, runEnv, runFlow, "--junit", junit, "--artifacts", artifacts, "--report", reports, "--trace", traces, "--heal")
 	if code != 1 || !strings.Contains(out, "FAIL  secret run") {
@@ -179,7 +181,7 @@ steps:
 	writers["artifacts"] = readTree(t, artifacts)
 	writers["run report"] = readTree(t, reports)
 	writers["repaired flow (run --heal)"] = readFile(t, filepath.Join(dir, "run.healed.yaml"))
-	mustContain(t, "the repaired flow", writers["repaired flow (run --heal)"], `role=textbox[name="Promo code"]`, "${CI_API_TOKEN}")
+	mustContain(t, "the repaired flow", writers["repaired flow (run --heal)"], `role=textbox[name="Email"]`, "${CI_API_TOKEN}")
 	runTraces, _ := filepath.Glob(filepath.Join(traces, "*.zip"))
 	if len(runTraces) != 1 {
 		t.Fatalf("the run's traces: %v", runTraces)

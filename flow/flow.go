@@ -80,6 +80,15 @@ type Fingerprint struct {
 	// Href is a link's target as written in the page.
 	Href string `yaml:"href,omitempty" json:"href,omitempty"`
 	Tag  string `yaml:"tag,omitempty" json:"tag,omitempty"`
+	// Type is the kind of field the target is, for a step that types or
+	// sets a value: an <input>'s type (text, email, password...),
+	// textarea, select or contenteditable; "" for any other element, and
+	// in a fingerprint recorded before e2e-mcp noted it.
+	Type string `yaml:"type,omitempty" json:"type,omitempty"`
+	// Secret says the field hides what is typed into it: a password
+	// field, or a text masked with CSS (-webkit-text-security). A heal
+	// never moves a step onto a field of another Type or Secret.
+	Secret bool `yaml:"secret,omitempty" json:"secret,omitempty"`
 	// Within names the target's landmark and form ancestors, outermost
 	// first, then the heading it comes under: 'form "Sign up"',
 	// 'heading "Create your account"'.
@@ -327,6 +336,10 @@ func (fp *Fingerprint) node() *yaml.Node {
 	m.addIf("placeholder", fp.Placeholder)
 	m.addIf("href", fp.Href)
 	m.addIf("tag", fp.Tag)
+	m.addIf("type", fp.Type)
+	if fp.Secret {
+		m.add("secret", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+	}
 	if len(fp.Within) > 0 {
 		seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 		for _, w := range fp.Within {

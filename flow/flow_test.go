@@ -64,6 +64,8 @@ steps:
   - fingerprint: {role: textbox, name: Email, placeholder: you@example.com}
     type: {target: 'role=textbox[name="Email"]', text: a}
   - back
+  - type: {target: '#pw', text: '${E2E_SECRET_1}'}
+    fingerprint: {role: textbox, name: Password, tag: input, type: password, secret: true}
 `
 	f, err := Parse([]byte(src))
 	if err != nil {
@@ -92,6 +94,13 @@ steps:
 	again, err := Parse(out)
 	if err != nil || again.Steps[1].Fingerprint == nil || again.Steps[1].Fingerprint.Placeholder != "you@example.com" {
 		t.Errorf("round trip: %v\n%s", err, out)
+	}
+	// The kind of field: read, and written back after the tag.
+	if fp := f.Steps[3].Fingerprint; fp == nil || fp.Type != "password" || !fp.Secret {
+		t.Errorf("the password field's kind: %+v", fp)
+	}
+	if !strings.Contains(string(out), "    fingerprint: {role: textbox, name: Password, tag: input, type: password, secret: true}\n") {
+		t.Errorf("the field's kind is not written:\n%s", out)
 	}
 	for src, want := range map[string]string{
 		"name: x\nsteps:\n  - click: a\n    fingerprint: {colour: red}\n": "colour",

@@ -6,6 +6,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/drift"
 	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // A flow step whose target finds nothing, or more than one element, on a
@@ -26,22 +27,26 @@ type TargetDiagnosis struct {
 	// Text says it in a paragraph, masked; "" when the target matches one
 	// element (the step failed for another reason) or cannot be counted.
 	Text string
+	// BestHoldsSecret says the best candidate's locator or fingerprint
+	// holds a value of the session's secrets: a repaired flow must not
+	// be written with it. The candidates are as the page has them,
+	// unmasked (Text is masked).
+	BestHoldsSecret bool
 }
 
-// DiagnoseTarget diagnoses the target of a flow step in session id's
-// current tab (the flow runner's sessions). checks says the step is an
-// expect, whose names are texts it checks.
-func (d *Deps) DiagnoseTarget(ctx context.Context, id, target string, fp *flow.Fingerprint, checks bool) (*TargetDiagnosis, error) {
+// DiagnoseTarget diagnoses the target (as expanded) of a flow step in
+// session id's current tab (the flow runner's sessions).
+func (d *Deps) DiagnoseTarget(ctx context.Context, id, target string, st flow.Step) (*TargetDiagnosis, error) {
 	s, _, err := d.Sessions.acquire(ctx, id, "flow_diagnose")
 	if err != nil {
 		return nil, err
 	}
 	defer s.release()
-	return d.diagnoseTarget(ctx, s, target, fp, checks)
+	return d.diagnoseTarget(ctx, s, target, st)
 }
 
 // diagnoseTarget is DiagnoseTarget on a held session: one engine call.
-func (d *Deps) diagnoseTarget(ctx context.Context, s *Session, target string, fp *flow.Fingerprint, checks bool) (*TargetDiagnosis, error) {
+func (d *Deps) diagnoseTarget(ctx context.Context, s *Session, target string, st flow.Step) (*TargetDiagnosis, error) {
 	diag := &TargetDiagnosis{Matched: -1}
 	if s.tabs == nil || s.tabs.Gone() {
 		return diag, nil
@@ -58,15 +63,67 @@ func (d *Deps) diagnoseTarget(ctx context.Context, s *Session, target string, fp
 	if matched == 1 || matched < 0 {
 		return diag, nil
 	}
+	// The candidates as the page has them: a heal replays and writes the
+	// locator, which a mask would break; what is said is masked.
 	cands := make([]drift.Candidate, 0, len(els))
 	for i := range els {
-		cands = append(cands, drift.Candidate{Fingerprint: *s.fingerprintOf(&els[i]), Locator: s.private.String(els[i].Locator)})
+		cands = append(cands, drift.Candidate{Fingerprint: *printOf(&els[i]), Locator: els[i].Locator})
 	}
-	diag.Want = WantOf(target, fp, d.testIDAttribute())
+	diag.Want = WantOf(target, st, d.testIDAttribute())
 	diag.Ranked = drift.Rank(diag.Want, cands)
-	diag.Verdict = drift.Decide(diag.Want, diag.Ranked, checks)
+	diag.Verdict = drift.Decide(diag.Want, diag.Ranked, st.Action == "expect")
 	diag.Text = s.private.String(drift.Diagnosis(diag.Want, matched, diag.Ranked, diag.Verdict))
+	if b := diag.Verdict.Best; b != nil {
+		diag.BestHoldsSecret = HoldsSecret(s.secrets, b.Locator, &b.Fingerprint)
+	}
 	return diag, nil
+}
+
+// HoldsSecret says whether a locator or a fingerprint's texts hold a value
+// of set (whatever set would mask): what a repaired flow must never be
+// written with.
+func HoldsSecret(set *redact.Set, locator string, fp *flow.Fingerprint) bool {
+	texts := []string{locator}
+	if fp != nil {
+		texts = append(texts, fp.Name, fp.TestID, fp.Label, fp.Placeholder, fp.Href)
+		texts = append(texts, fp.Within...)
+	}
+	for _, t := range texts {
+		if t != "" && set.String(t) != t {
+			return true
+		}
+	}
+	return false
+}
+
+// sentArgs are the arguments whose text a step types or sets into its
+// target.
+var sentArgs = []string{"text", "value", "values", "data"}
+
+// stepSends says what a flow step types or sets into its target (its
+// texts as the flow writes them): a secret's variable, another variable,
+// or only literal texts; and the variable. An expect sends nothing.
+func stepSends(st flow.Step) (drift.Sends, string) {
+	kind, name := drift.SendsLiteral, ""
+	if st.Action == "expect" {
+		return kind, name
+	}
+	for _, k := range sentArgs {
+		_, _ = flow.MapTexts(st.Args[k], func(t string) (any, error) {
+			parts, _ := flow.Parts(t)
+			for _, p := range parts {
+				switch {
+				case p.Var == "" || kind == drift.SendsSecret:
+				case redact.IsSecretEnv(p.Var):
+					kind, name = drift.SendsSecret, p.Var
+				case kind == drift.SendsLiteral:
+					kind, name = drift.SendsVariable, p.Var
+				}
+			}
+			return t, nil
+		})
+	}
+	return kind, name
 }
 
 func (d *Deps) testIDAttribute() string {
@@ -78,9 +135,10 @@ func (d *Deps) testIDAttribute() string {
 
 // WantOf is what a step's target asks for: the fields of its last part
 // that names an element (role and name, test id, label, placeholder,
-// text), and the step's fingerprint.
-func WantOf(target string, fp *flow.Fingerprint, testIDAttr string) drift.Want {
-	w := drift.Want{Locator: target, Print: fp}
+// text), the step's fingerprint, and what it types into it.
+func WantOf(target string, st flow.Step, testIDAttr string) drift.Want {
+	w := drift.Want{Locator: target, Print: st.Fingerprint}
+	w.Sends, w.Var = stepSends(st)
 	sel, err := browser.ParseSelector(target, testIDAttr)
 	if err != nil || browser.IsRef(target) {
 		return w

@@ -118,7 +118,7 @@ func (d *Deps) flowCheckFailed(ctx context.Context, s *Session, f *flow.Flow, i 
 	note := fmt.Sprintf("\n### Flow check\nFlow %s: step %d of %d (%s) failed; the rest did not run.", f.Name, i+1, len(f.Steps), st.Action)
 	structured := map[string]any{"failedStep": i + 1, "steps": len(f.Steps)}
 	if target, ok := st.Args["target"].(string); ok && target != "" {
-		if diag, err := d.diagnoseTarget(ctx, s, target, st.Fingerprint, st.Action == "expect"); err == nil && diag.Text != "" {
+		if diag, err := d.diagnoseTarget(ctx, s, target, st); err == nil && diag.Text != "" {
 			note += "\n### Diagnosis\n" + diag.Text
 			if v := diag.Verdict; v.Best != nil && v.Best.Locator != "" {
 				note += fmt.Sprintf("\nTo repair the flow, set step %d's target to: %s", i+1, v.Best.Locator)

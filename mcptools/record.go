@@ -153,16 +153,26 @@ func (s *Session) flowLocator(ctx context.Context, p *browser.Page, target strin
 // fingerprintOf is an element's description as a step's fingerprint, its
 // texts masked as every text the session writes is.
 func (s *Session) fingerprintOf(el *browser.Element) *flow.Fingerprint {
-	if el == nil {
+	fp := printOf(el)
+	if fp == nil {
 		return nil
 	}
 	m := s.private.String
-	fp := &flow.Fingerprint{Role: el.Role, Name: m(el.Name), TestID: m(el.TestID), Label: m(el.Label),
-		Placeholder: m(el.Placeholder), Href: m(el.Href), Tag: el.Tag}
-	for _, w := range el.Within {
-		fp.Within = append(fp.Within, m(w))
+	fp.Name, fp.TestID, fp.Label, fp.Placeholder, fp.Href = m(fp.Name), m(fp.TestID), m(fp.Label), m(fp.Placeholder), m(fp.Href)
+	for i, w := range fp.Within {
+		fp.Within[i] = m(w)
 	}
 	return fp
+}
+
+// printOf is an element's description as a step's fingerprint, as the
+// page has it (nil for none).
+func printOf(el *browser.Element) *flow.Fingerprint {
+	if el == nil {
+		return nil
+	}
+	return &flow.Fingerprint{Role: el.Role, Name: el.Name, TestID: el.TestID, Label: el.Label,
+		Placeholder: el.Placeholder, Href: el.Href, Tag: el.Tag, Type: el.Type, Secret: el.Secret, Within: slices.Clone(el.Within)}
 }
 
 // record adds a successful call as a flow step, when the tool is one; pre

@@ -16,12 +16,41 @@
     return name ? role + ' ' + JSON.stringify(clip(name, 80)) : role;
   }
 
+  // The inputs that are buttons, not fields a step types into.
+  const BUTTON_INPUTS = new Set(['button', 'submit', 'reset', 'image']);
+
+  // fieldKind(el): the kind of field an element is, for a step that types
+  // or sets a value ({ type, secret }), or null for another element: an
+  // input's type (the DOM's, lower case, 'text' for an unknown one),
+  // textarea, select, contenteditable; secret when it hides what is typed
+  // (a password field, or text masked with -webkit-text-security). A heal
+  // never moves a step onto a field of another kind (package drift).
+  function fieldKind(el) {
+    let type = '';
+    if (el.localName === 'input') type = BUTTON_INPUTS.has(el.type) ? '' : el.type;
+    else if (el.localName === 'textarea' || el.localName === 'select') type = el.localName;
+    else if (el.isContentEditable) type = 'contenteditable';
+    if (!type) return null;
+    let secret = type === 'password';
+    if (!secret) {
+      const st = getComputedStyle(el);
+      const mask = st.webkitTextSecurity || st.getPropertyValue('-webkit-text-security');
+      secret = !!mask && mask !== 'none';
+    }
+    return { type, secret };
+  }
+
   // info(el, testIdAttr, heading): the element's fingerprint; heading is the
   // heading it comes under ('' for none).
   function info(el, testIdAttr, heading) {
     let role = roleOf(el) || '';
     if (role === 'presentation' || role === 'none') role = '';
     const out = { role, name: role ? accName(el, role) : '', tag: el.localName };
+    const kind = fieldKind(el);
+    if (kind) {
+      out.type = kind.type;
+      if (kind.secret) out.secret = true;
+    }
     const tid = testIdAttr && el.getAttribute(testIdAttr);
     if (tid) out.testId = tid;
     const labels = labelTexts(el).filter(Boolean);

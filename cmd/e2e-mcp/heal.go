@@ -19,8 +19,11 @@ import (
 // DiagnoseTarget: the likely same element, its ready-to-paste locator and
 // the evidence) and says so in the failure. With --heal it replays the
 // step on that element when the diagnosis allows it (package drift:
-// a score over the bar, no close second, the same role, an expect's name
-// unchanged), marks the step HEALED, and writes the repaired flow.
+// a score over the bar, no close second, the same role, a field of the
+// same kind, an expect's name unchanged), marks the step HEALED, and
+// writes the repaired flow: the file's own bytes with the healed steps'
+// targets and fingerprints changed (flow.Retarget), never masked, and
+// never with a locator that holds a secret's value.
 
 // healMode is --heal: off, beside (FLOW.healed.yaml) or write (in place).
 type healMode string
@@ -58,6 +61,9 @@ type heal struct {
 	from, to string // the target as the flow had it, and as it is now
 	why      string // the evidence, in words
 	print    *flow.Fingerprint
+	// holdsSecret says the new locator or fingerprint holds a value of
+	// the session's secrets: the step is not written.
+	holdsSecret bool
 }
 
 // drifted says whether a failed step's target is worth a diagnosis: it
@@ -75,7 +81,7 @@ func drifted(errType string) bool {
 // when there is nothing to say (the target matches one element: the step
 // failed for another reason).
 func (rn *runner) diagnose(ctx context.Context, session string, st flow.Step, target string) *mcptools.TargetDiagnosis {
-	d, err := rn.deps.DiagnoseTarget(ctx, session, target, st.Fingerprint, st.Action == "expect")
+	d, err := rn.deps.DiagnoseTarget(ctx, session, target, st)
 	if err != nil || d.Text == "" {
 		return nil
 	}
@@ -99,26 +105,7 @@ func (rn *runner) tryHeal(call func(string, map[string]any) (*mcp.CallToolResult
 	from, _ := st.Args["target"].(string)
 	fp := best.Fingerprint
 	return r, &heal{step: i + 1, action: st.Action, from: from, to: best.Locator,
-		why: strings.Join(best.Evidence, ", "), print: &fp}, nil
-}
-
-// repaired is the flow with its healed steps' targets (and fingerprints)
-// replaced; nothing else changes.
-func repaired(f *flow.Flow, heals []heal) *flow.Flow {
-	out := *f
-	out.Steps = make([]flow.Step, len(f.Steps))
-	copy(out.Steps, f.Steps)
-	for _, h := range heals {
-		st := &out.Steps[h.step-1]
-		args := make(map[string]any, len(st.Args))
-		for k, v := range st.Args {
-			args[k] = v
-		}
-		// The locator as flow text: a $ in it is not a variable.
-		args["target"] = flow.Escape(h.to)
-		st.Args, st.Fingerprint = args, h.print
-	}
-	return &out
+		why: strings.Join(best.Evidence, ", "), print: &fp, holdsSecret: d.BestHoldsSecret}, nil
 }
 
 // healedPath is where the repaired flow of file goes: beside it as
@@ -131,25 +118,40 @@ func healedPath(file string, mode healMode) string {
 	return strings.TrimSuffix(file, ext) + ".healed" + ext
 }
 
-// writeHealed writes the repaired flow and returns its path and a diff of
-// it against the file as it was.
-func writeHealed(file string, f *flow.Flow, heals []heal, mode healMode, secrets *redact.Set) (string, string, error) {
-	b, err := repaired(f, heals).Marshal()
-	if err != nil {
-		return "", "", err
-	}
-	// A locator or name of the page holds no secret of the flow's, but
-	// nothing written escapes the mask.
-	b = []byte(secrets.String(string(b)))
+// writeHealed writes the repaired flow: the file as it is, every byte
+// kept but the healed steps' targets and fingerprints (flow.Retarget). It
+// returns its path ("" when no step could be written), a diff of it
+// against the file, and what was not written and why: a step whose new
+// locator or fingerprint holds a secret's value (of secrets, or of its
+// session's: heal.holdsSecret), a step the file does not let be edited
+// alone. Nothing written is masked: the file holds ${VARS}, never values,
+// and a mask would break what it hid.
+func writeHealed(file string, heals []heal, mode healMode, secrets *redact.Set) (path, diff string, notes []string, err error) {
 	old, err := os.ReadFile(file) //nolint:gosec // the flow file the user named to run
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	path := healedPath(file, mode)
+	var edits []flow.TargetEdit
+	for _, h := range heals {
+		if h.holdsSecret || mcptools.HoldsSecret(secrets, h.to, h.print) {
+			notes = append(notes, fmt.Sprintf("step %d was not written: its new locator or fingerprint holds a secret's value; set its target by hand", h.step))
+			continue
+		}
+		// The locator as flow text: a $ in it is not a variable.
+		edits = append(edits, flow.TargetEdit{Step: h.step - 1, Target: flow.Escape(h.to), Print: h.print})
+	}
+	b, errs := flow.Retarget(old, edits)
+	for _, e := range errs {
+		notes = append(notes, e.Error()+"; set its target by hand")
+	}
+	if len(errs) == len(edits) {
+		return "", "", notes, nil
+	}
+	path = healedPath(file, mode)
 	if err := mcptools.WriteUserFile(filepath.Dir(path), filepath.Base(path), b); err != nil {
-		return "", "", err
+		return "", "", notes, err
 	}
-	return path, lineDiff(file, path, string(old), string(b)), nil
+	return path, lineDiff(file, path, string(old), string(b)), notes, nil
 }
 
 // stepsHealed is "1 step healed", "4 steps healed".
@@ -168,6 +170,9 @@ func printHeals(w io.Writer, r flowResult) {
 	}
 	if r.healedFile != "" {
 		fmt.Fprintf(w, "      repaired flow: %s\n", r.healedFile)
+	}
+	for _, n := range r.healNotes {
+		fmt.Fprintf(w, "      (the repaired flow: %s)\n", n)
 	}
 	if r.healDiff != "" {
 		fmt.Fprint(w, r.healDiff)

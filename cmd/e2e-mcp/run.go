@@ -44,8 +44,10 @@ type flowResult struct {
 	// meant, when it found nothing or more than one ("" otherwise).
 	diagnosis string
 	heals     []heal // the steps --heal replayed on another element
-	// healedFile is the repaired flow --heal wrote, and healDiff its diff.
+	// healedFile is the repaired flow --heal wrote, and healDiff its diff;
+	// healNotes say which healed steps it does not hold, and why.
 	healedFile, healDiff string
+	healNotes            []string
 }
 
 // healed says the flow passed only because steps were healed.
@@ -285,11 +287,14 @@ func printResult(w io.Writer, r flowResult) {
 }
 
 // envSecrets are the values of the environment's E2E_SECRET_n and of the
-// variables whose names say they hold a secret (API_TOKEN, DB_PASSWORD).
+// variables whose names say they hold a secret (redact.IsSecretEnv:
+// API_TOKEN, DB_PASSWORD; not SESSION_COOKIE_DOMAIN). All of them, not
+// only those the flows read: the dev servers the run starts inherit the
+// environment and may print any of them in a log a failure shows.
 func envSecrets(env []string) []string {
 	var out []string
 	for _, kv := range env {
-		if k, v, _ := strings.Cut(kv, "="); v != "" && (strings.HasPrefix(k, "E2E_SECRET_") || redact.IsSecretKey(k)) {
+		if k, v, _ := strings.Cut(kv, "="); v != "" && redact.IsSecretEnv(k) {
 			out = append(out, v)
 		}
 	}
@@ -374,6 +379,9 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	if res.healedFile != "" {
 		info.Meta = append(info.Meta, report.KV{Key: "repaired flow", Value: res.healedFile})
 	}
+	for _, n := range res.healNotes {
+		info.Meta = append(info.Meta, report.KV{Key: "not repaired", Value: n})
+	}
 	if res.video != "" {
 		info.Video = &report.Video{Src: relativeTo(rp.dir, res.video), Caption: res.videoNote}
 	}
@@ -447,11 +455,15 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 	}
 	defer func() {
 		if len(res.heals) > 0 {
-			path, diff, err := writeHealed(file, f, res.heals, rn.heal, secrets)
+			// The file is written as it is; what is shown of it is masked.
+			path, diff, notes, err := writeHealed(file, res.heals, rn.heal, secrets)
+			for _, n := range notes {
+				res.healNotes = append(res.healNotes, secrets.String(n))
+			}
 			if err != nil {
-				res.healDiff = fmt.Sprintf("      (the repaired flow could not be written: %v)\n", err)
+				res.healDiff = secrets.String(fmt.Sprintf("      (the repaired flow could not be written: %v)\n", err))
 			} else {
-				res.healedFile, res.healDiff = path, diff
+				res.healedFile, res.healDiff = path, secrets.String(diff)
 			}
 		}
 		if rn.videos != nil {

@@ -54,3 +54,15 @@ func TestJUnitLinksReports(t *testing.T) {
 		t.Errorf("want a link only where there is a report:\n%s", x)
 	}
 }
+
+// TestEnvSecrets: the run masks the values of E2E_SECRET_n and of the
+// variables whose names say secret (redact.IsSecretEnv), not of a
+// variable that only has a secret's word inside its name.
+func TestEnvSecrets(t *testing.T) {
+	got := envSecrets([]string{"E2E_SECRET_1=pw-1", "CI_API_TOKEN=tok-2", "DB_PASSWORD=db-3", "E2E_SECRET_2=",
+		"SESSION_COOKIE_DOMAIN=localhost", "TOKEN_URL=https://auth.example.com/token", "PASSWORD_FILE=/run/pw", "HOME=/root", "PWD=/src"})
+	want := []string{"pw-1", "tok-2", "db-3"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("envSecrets: %q, want %q", got, want)
+	}
+}
