@@ -23,7 +23,8 @@
   // or sets a value ({ type, secret }), or null for another element: an
   // input's type (the DOM's, lower case, 'text' for an unknown one),
   // textarea, select, contenteditable; secret when it hides what is typed
-  // (a password field, or text masked with -webkit-text-security). A heal
+  // (secretField: a password field, or text masked with
+  // -webkit-text-security, now or when the engine saw it). A heal
   // never moves a step onto a field of another kind (package drift).
   function fieldKind(el) {
     let type = '';
@@ -31,13 +32,7 @@
     else if (el.localName === 'textarea' || el.localName === 'select') type = el.localName;
     else if (el.isContentEditable) type = 'contenteditable';
     if (!type) return null;
-    let secret = type === 'password';
-    if (!secret) {
-      const st = getComputedStyle(el);
-      const mask = st.webkitTextSecurity || st.getPropertyValue('-webkit-text-security');
-      secret = !!mask && mask !== 'none';
-    }
-    return { type, secret };
+    return { type, secret: secretField(el) };
   }
 
   // info(el, testIdAttr, heading): the element's fingerprint; heading is the
