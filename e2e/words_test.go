@@ -84,6 +84,9 @@ func TestWordPasswords(t *testing.T) {
 			// wrote into it.
 			written["spec"] = strings.ReplaceAll(written["spec"], "'@playwright/test'", "")
 			written["spec"] = strings.Join(regexp.MustCompile(`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`+"`[^`]*`").FindAllString(written["spec"], -1), "\n")
+			// A fingerprint names its field's kind (type: password), which is
+			// no password's value.
+			written["flow"] = strings.ReplaceAll(written["flow"], "type: password", "type: ")
 			for name, w := range written {
 				if m := asWord.FindStringIndex(w); m != nil {
 					t.Errorf("the %s holds the password %q: …%s…", name, pw, w[max(0, m[0]-80):min(len(w), m[1]+40)])
