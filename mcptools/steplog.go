@@ -100,6 +100,21 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	if _, ok := args["value"].(string); ok && writesValues[tool] {
 		args["value"] = redact.Mask
 	}
+	// A dev command line the agent gave (session_start's run and args)
+	// as every message shows one: a database URL's password, a
+	// DB_PASSWORD=... part, a --token value masked.
+	if run, ok := args["run"].(string); ok {
+		args["run"] = redact.CommandLine(run)
+	}
+	if list, ok := args["args"].([]any); ok {
+		words := make([]string, len(list))
+		for i, a := range list {
+			words[i], _ = a.(string)
+		}
+		for i, w := range redact.CommandArgs(words) {
+			list[i] = w
+		}
+	}
 	targets := map[string]string{}
 	for _, k := range []string{"target", "startTarget", "endTarget"} {
 		t, ok := args[k].(string)

@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,25 @@ func TestStepLog_Bounds(t *testing.T) {
 	last := l.steps[len(l.steps)-1]
 	if last.args["httpPassword"] != redact.Mask {
 		t.Errorf("the password argument: %v", last.args)
+	}
+}
+
+// TestStepLogDevCommand: a dev command line the agent gave session_start
+// is kept as every message shows one: a URL's password, a secret-named
+// assignment and a secret flag's value masked, the rest as given.
+func TestStepLogDevCommand(t *testing.T) {
+	s := newSession(sessionKey{id: "t"}, "", nil)
+	ok := &mcp.CallToolResult{}
+	s.logStep(context.Background(), &Deps{}, "session_start", map[string]any{
+		"run": "DB_PASSWORD=pw1 npm run dev -- --db postgres://app:pw2@db/app", "args": []any{"--token", "pw3", "--port", "3000"}}, time.Now(), 0, ok)
+	b, _ := json.Marshal(s.steps.steps[0].args)
+	for _, leak := range []string{"pw1", "pw2", "pw3"} {
+		if strings.Contains(string(b), leak) {
+			t.Errorf("the step log keeps %s: %s", leak, b)
+		}
+	}
+	if !strings.Contains(string(b), "npm run dev") || !strings.Contains(string(b), "3000") {
+		t.Errorf("the step log lost the command: %s", b)
 	}
 }
 

@@ -23,7 +23,9 @@ var secretEnvNames = map[string]bool{"SECRET_KEY_BASE": true}
 // into a field that shows it: E2E_SECRET_n, and the names whose last word
 // (after any trailing number: DB_PASSWORD_2) says so: *_PASSWORD, *_PASS,
 // *_PASSWD, *_PW, *_SECRET, *_TOKEN, *_KEY, *_API_KEY, *_CREDENTIALS,
-// *_COOKIE, *_AUTH... A word anywhere else does not (SESSION_COOKIE_DOMAIN,
+// *_COOKIE, *_AUTH..., a last word ending in PASSWORD, PASSWD, TOKEN or
+// SECRET (PGPASSWORD), and *_PWD (MYSQL_PWD; PWD alone is the shell's
+// working directory). A word anywhere else does not (SESSION_COOKIE_DOMAIN,
 // TOKEN_URL, PASSWORD_FILE, AWS_ACCESS_KEY_ID hold no secret). Words are
 // split at _, -, . and a camelCase hump (apiKey).
 func IsSecretEnv(name string) bool {
@@ -37,8 +39,22 @@ func IsSecretEnv(name string) bool {
 	for len(words) > 1 && isDigits(words[len(words)-1]) {
 		words = words[:len(words)-1]
 	}
-	return secretEnvWords[words[len(words)-1]]
+	last := words[len(words)-1]
+	if secretEnvWords[last] {
+		return true
+	}
+	// A word that joins its secret to a prefix (PGPASSWORD, GHTOKEN),
+	// for the words no ordinary word ends with; MYSQL_PWD, not PWD.
+	for _, w := range secretEnvSuffixes {
+		if strings.HasSuffix(last, w) {
+			return true
+		}
+	}
+	return last == "PWD" && len(words) > 1
 }
+
+// secretEnvSuffixes end a one-word name that holds a secret.
+var secretEnvSuffixes = []string{"PASSWORD", "PASSWD", "TOKEN", "SECRET"}
 
 // envWords are a name's words, upper case.
 func envWords(name string) []string {

@@ -16,6 +16,7 @@ func TestIsSecretEnv(t *testing.T) {
 		"SECRET_KEY_BASE": true, "PASSWORD": true, "TOKEN": true, "apiKey": true, "dbPassword": true, "ci-token": true,
 		"SESSION_COOKIE_DOMAIN": false, "COOKIE_DOMAIN": false, "TOKEN_URL": false, "AUTH_URL": false, "PASSWORD_FILE": false,
 		"KEY_PATH": false, "SECRETS_DIR": false, "AWS_ACCESS_KEY_ID": false, "API_KEY_HEADER": false, "PASSWORD_MIN_LENGTH": false,
+		"PGPASSWORD": true, "MYSQL_PWD": true, "GHTOKEN": true,
 		"PWD": false, "OLDPWD": false, "HOME": false, "PATH": false, "MONKEY": false, "PASSPORT": false, "KEYBOARD_LAYOUT": false,
 		"E2E_MCP_LOG_LEVEL": false, "BYPASS": false, "COMPASS": false, "": false, "_": false, "DB_2": false,
 	} {

@@ -139,8 +139,10 @@ func maskURL(u string, from int) string {
 
 // CommandLine is a command line (or any text: an error, a list of URLs) as
 // a message may show it: every URL in it masked as [URL] does, the values
-// of KEY=VALUE assignments and --name=value flags whose name looks secret
-// ([IsSecretKey]: PGPASSWORD=•••, --api-key=•••), and the word after such a
+// of KEY=VALUE assignments whose name says secret ([IsSecretEnv]:
+// DB_PASSWORD=•••, not SESSION_COOKIE_DOMAIN=localhost) and of
+// --name=value flags whose name looks secret ([IsSecretKey]:
+// --api-key=•••), and the word after such a
 // flag given alone (--token •••). What is not secret stays as it was, the
 // spaces between the words too.
 func CommandLine(s string) string {
@@ -173,6 +175,27 @@ func CommandLine(s string) string {
 	return b.String()
 }
 
+// CommandArgs are a command's arguments, one word each, as [CommandLine]
+// shows them: a secret flag's value masked when it is the next argument
+// (--token, T) as when it is joined (--token=T).
+func CommandArgs(args []string) []string {
+	out := make([]string, len(args))
+	maskNext := false
+	for i, a := range args {
+		if maskNext && !strings.HasPrefix(a, "-") {
+			out[i], maskNext = Mask, false
+			continue
+		}
+		maskNext = false
+		if strings.ContainsFunc(a, isSpace) {
+			out[i] = CommandLine(a) // a word of words: sh -c "..."
+			continue
+		}
+		out[i] = maskWord(a, &maskNext)
+	}
+	return out
+}
+
 func isSpace(r rune) bool {
 	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
 }
@@ -182,7 +205,13 @@ func isSpace(r rune) bool {
 func maskWord(w string, next *bool) string {
 	if m := assignRE.FindStringSubmatch(w); m != nil {
 		quote, name, value := m[1], m[2], m[3]
-		if IsSecretKey(strings.TrimLeft(name, "-")) {
+		// A --flag=value by the flag's name; an environment assignment by
+		// IsSecretEnv's rule (SESSION_COOKIE_DOMAIN=localhost is none).
+		secret := IsSecretEnv(name)
+		if strings.HasPrefix(name, "-") {
+			secret = IsSecretKey(strings.TrimLeft(name, "-"))
+		}
+		if secret {
 			closing := ""
 			if quote != "" && strings.HasSuffix(value, quote[len(quote)-1:]) {
 				closing = quote[len(quote)-1:]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,15 @@ func TestErr(t *testing.T) {
 	}
 	if Err(nil) != nil {
 		t.Error("Err(nil) is not nil")
+	}
+}
+
+// TestCommandArgs: a command's arguments as a list are masked as its line
+// is, a secret flag's value in the next argument too.
+func TestCommandArgs(t *testing.T) {
+	got := CommandArgs([]string{"--token", "T1", "--port", "3000", "--password=P2", "postgres://u:P3@db/app", "sh -c \"PGPASSWORD=P4 psql\"", "SESSION_COOKIE_DOMAIN=localhost"})
+	want := []string{"--token", Mask, "--port", "3000", "--password=" + Mask, "postgres://•••@db/app", "sh -c \"PGPASSWORD=" + Mask + " psql\"", "SESSION_COOKIE_DOMAIN=localhost"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("CommandArgs:\n got %q\nwant %q", got, want)
 	}
 }
