@@ -594,20 +594,38 @@ func (c *Config) fileRoots() []string {
 // policy builds the request policy. Serving over HTTP also blocks private
 // networks: a remote client must not reach the server's own network.
 // headers parses "Name: value" pairs separated by ';' (the flag names the
-// setting in errors).
+// setting in errors). A bare name is a header with an empty value, as
+// Playwright MCP takes one. An entry that is neither is refused without
+// being quoted: "Bearer KEY" with its name forgotten is a credential.
 func headers(flagName, list string) (http.Header, error) {
 	h := http.Header{}
-	for _, kv := range strings.Split(list, ";") {
+	for i, kv := range strings.Split(list, ";") {
 		if kv = strings.TrimSpace(kv); kv == "" {
 			continue
 		}
 		name, value, ok := strings.Cut(kv, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("--%s %q: want \"Name: value\"", flagName, kv)
+		if !ok && headerName(kv) {
+			name, ok = kv, true
+		}
+		if !ok || !headerName(strings.TrimSpace(name)) {
+			return nil, fmt.Errorf("--%s: entry %d is not \"Name: value\" (not shown: it may hold a credential)", flagName, i+1)
 		}
 		h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 	}
 	return h, nil
+}
+
+// headerName says whether s is a header's name: a token of RFC 9110.
+func headerName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // grids are the --webdriver-url grids with the --webdriver-header headers.

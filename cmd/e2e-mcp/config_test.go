@@ -68,7 +68,7 @@ func TestParseConfig(t *testing.T) {
 				return err == nil && len(gs) == 2 && gs[1].String() == "http://b:2" && gs[1].Header().Get("X-B") == "2"
 			}},
 		{name: "bad webdriver url", args: []string{"--webdriver-url", "ws://u:secret@a:1"}, err: "--webdriver-url"},
-		{name: "bad webdriver header", args: []string{"--webdriver-url", "http://a:1", "--webdriver-header", "nocolon"}, err: "--webdriver-header"},
+		{name: "bad webdriver header", args: []string{"--webdriver-url", "http://a:1", "--webdriver-header", "no colon here"}, err: "--webdriver-header"},
 		{name: "webdriver and cdp endpoint", args: []string{"--webdriver-url", "http://a:1", "--cdp-endpoint", "http://b:9222"}, err: "one or the other"},
 		{name: "download size", env: map[string]string{"E2E_MCP_MAX_DOWNLOAD_SIZE": "5000000"}, want: func(c *Config) bool { return c.MaxDownloadSize == 5000000 }},
 		{name: "default download size", want: func(c *Config) bool { return c.MaxDownloadSize == 1<<30 }},
@@ -181,4 +181,21 @@ func TestRealMain_Commands(t *testing.T) {
 
 func TestReadmeFlagTable(t *testing.T) {
 	readme.Check(t, "FLAGS", flagTable())
+}
+
+// TestHeaderFlags: --cdp-header and --webdriver-header take "Name: value"
+// entries and a bare name (an empty value, as Playwright MCP takes one); an
+// entry that is neither is refused without being quoted, since a header
+// whose name was forgotten ("Bearer KEY") is a credential.
+func TestHeaderFlags(t *testing.T) {
+	h, err := headers("cdp-header", "Authorization: Bearer k1; X-Empty ;X-Trace:on")
+	if err != nil || h.Get("Authorization") != "Bearer k1" || h.Get("X-Trace") != "on" || len(h.Values("X-Empty")) != 1 {
+		t.Fatalf("headers = %v, %v", h, err)
+	}
+	for _, bad := range []string{"Bearer SECRET-KEY-1", "X-A: 1; bad name: SECRET-KEY-1", ": SECRET-KEY-1"} {
+		_, err := headers("cdp-header", bad)
+		if err == nil || strings.Contains(err.Error(), "SECRET-KEY-1") || !strings.Contains(err.Error(), "--cdp-header: entry") {
+			t.Errorf("headers(%q) = %v: want a refusal that does not quote the entry", bad, err)
+		}
+	}
 }
