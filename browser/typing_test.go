@@ -4,7 +4,9 @@ package browser
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 )
 
 func init() {
@@ -95,5 +97,25 @@ func TestType_ReachesTheTarget(t *testing.T) {
 	}
 	if got := value(`() => [...document.querySelectorAll('#otp input')].map(i => i.value).join('')`); got != `"47"` {
 		t.Errorf("one-time code: %s, want \"47\"", got)
+	}
+}
+
+// TestExpectValueOfASecretField: a value check on a password field says
+// whether it holds what was expected, never what it holds (a saved
+// password the browser filled is no value the agent typed).
+func TestExpectValueOfASecretField(t *testing.T) {
+	t.Parallel()
+	p := openPage(t, "/typing")
+	ctx := context.Background()
+	if _, err := p.Evaluate(ctx, `() => { const i = document.createElement('input'); i.type = 'password'; i.id = 'pw'; i.value = 'saved-hunter2'; document.body.append(i); }`, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Expect(ctx, "#pw", "value", "saved-hunter2", time.Second); err != nil {
+		t.Errorf("the right value: %v", err)
+	}
+	_, err := p.Expect(ctx, "#pw", "value", "other", 200*time.Millisecond)
+	wantKind(t, err, KindExpectFailed, "the hidden value of a password field")
+	if strings.Contains(err.Error(), "saved-hunter2") {
+		t.Errorf("the failure shows the field's value: %v", err)
 	}
 }

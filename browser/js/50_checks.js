@@ -134,7 +134,9 @@
       }
       case 'value': {
         if (!VALUE_TAGS.has(el.localName)) return { ok: false, final: true, now: 'no value (not an input, textarea or select)' };
-        return { ok: matches(want, el.value), now: el.value };
+        // A secret field's value is not shown, however it got there (a
+        // saved password the browser filled is no value the agent typed).
+        return { ok: matches(want, el.value), now: secretField(el) ? 'the hidden value of a password field' : el.value };
       }
     }
     throw fail('invalid_input', `check ${check}`);
