@@ -72,14 +72,17 @@ const exitBudget = 5 * time.Second
 var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS", "E2E_MCP_WEBDRIVER_URLS", "E2E_MCP_WEBDRIVER_HEADERS"}
 
 // superviseVerbs has dev-server verbs run under this program as their
-// supervisor, so that they die with the server however it ends (Linux).
+// supervisor, so that they die with the server however it ends (Linux),
+// and the dev servers sessions start guarded by it, so that they are shut
+// down even when the server is killed before its sessions end.
 func superviseVerbs(log *zap.Logger) {
 	exe, err := os.Executable()
 	if err != nil {
-		log.Warn("no verb supervisor: a killed server may leave a dev-server verb running", zap.Error(err))
+		log.Warn("no verb supervisor: a killed server may leave a dev-server verb, or a dev server, running", zap.Error(err))
 		return
 	}
 	devserver.UseSupervisor(exe)
+	devserver.UseGuard(exe)
 }
 
 // forgetSecrets removes secretEnv from this process's environment, which
@@ -95,6 +98,10 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == devserver.SupervisorArg {
 		// This process supervises one dev-server verb for a server (Linux).
 		return devserver.Supervise(args[1:])
+	}
+	if len(args) > 0 && args[0] == devserver.GuardArg {
+		// This process shuts down a server's dev servers once it is gone.
+		return devserver.Guard(stdin)
 	}
 	cmd := "serve"
 	if len(args) > 0 && (args[0] == "" || args[0][0] != '-') {
