@@ -10,12 +10,9 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
-	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/flow"
-	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
-	"go.uber.org/zap"
 )
 
 // sessionIDRE is what a sessionId may look like.
@@ -333,27 +330,4 @@ func (s *Session) closePage() bool {
 	s.tabs.Close()
 	s.tabs, s.snapPage, s.lastSnap, s.lastURL, s.newTabs = nil, nil, "", "", 0
 	return true
-}
-
-// end stops the session's dev server (--shutdown) and closes its browser
-// context, after saving its trace (--save-trace). The caller holds the
-// session.
-func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
-	if !s.closed {
-		metrics.SessionsEnded.WithLabelValues(strings.ReplaceAll(why, " ", "_")).Inc()
-	}
-	s.endTrace(ctx, log)
-	if s.dev != nil {
-		s.dev.unwatch()
-		if _, err := s.dev.server.Do(ctx, devserver.Shutdown); err != nil {
-			log.Warn("dev server shutdown failed", zap.String("session", s.ID), zap.String("why", why), zap.Error(err))
-		} else {
-			log.Info("dev server stopped", zap.String("session", s.ID), zap.String("why", why))
-		}
-		s.dev = nil
-		s.hasDev.Store(false)
-	}
-	s.endVideo(ctx, log)
-	s.closePage()
-	s.closed = true
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -287,6 +288,9 @@ func describeVideo(st video.Stats) string {
 	if st.Truncated {
 		s += "; it reached its size limit and stopped there"
 	}
+	if st.Cut > 0 {
+		s += fmt.Sprintf("; it ends early: %d frames of its last moments were not drawn by the session's end", st.Cut)
+	}
 	return s
 }
 
@@ -306,16 +310,27 @@ func safeFileName(s string) string {
 }
 
 // finishVideo stops the session's recording and writes it where it goes;
-// it returns the path and what the video holds.
+// it returns the path and what the video holds. By ctx's deadline (a
+// session's end): a tab that does not answer (the screencast's last frame,
+// its stop) is not waited for past it, and frames not drawn by half the
+// time left are left out (Stats.Cut), so the video is written with what
+// was drawn.
 func (s *Session) finishVideo(ctx context.Context) (string, video.Stats, error) {
 	v := s.video
 	s.video = nil
-	if s.tabs != nil && v.in == s.tabs {
-		s.tabs.StopCast(ctx)
-		s.tabs.OnAction(nil)
+	if t := s.tabs; t != nil && v.in == t {
+		within(ctx, func() { t.StopCast(ctx) })
+		t.OnAction(nil)
 	}
 	defer v.rec.Close()
-	rd, _, st, err := v.rec.Stop()
+	var rd io.Reader
+	var st video.Stats
+	var err error
+	if d, ok := ctx.Deadline(); ok {
+		rd, _, st, err = v.rec.StopBy(time.Now().Add(time.Until(d) / 2))
+	} else {
+		rd, _, st, err = v.rec.Stop()
+	}
 	if errors.Is(err, video.ErrNoFrames) {
 		if v.out != nil {
 			v.out.discard()
@@ -340,9 +355,9 @@ func (s *Session) discardVideo(ctx context.Context) {
 		return
 	}
 	s.video = nil
-	if s.tabs != nil && v.in == s.tabs {
-		s.tabs.StopCast(ctx)
-		s.tabs.OnAction(nil)
+	if t := s.tabs; t != nil && v.in == t {
+		within(ctx, func() { t.StopCast(ctx) })
+		t.OnAction(nil)
 	}
 	v.rec.Close()
 	if v.out != nil {
@@ -365,7 +380,8 @@ func (s *Session) endVideo(ctx context.Context, log *zap.Logger) {
 		log.Warn("the session's video was not written", zap.String("session", s.ID), zap.Error(err))
 		return
 	}
-	log.Info("session video written", zap.String("session", s.ID), zap.String("path", path), zap.Int("frames", st.Frames), zap.Int64("bytes", st.Bytes))
+	log.Info("session video written", zap.String("session", s.ID), zap.String("path", path), zap.Int("frames", st.Frames), zap.Int64("bytes", st.Bytes),
+		zap.Int("cut", st.Cut))
 }
 
 // autoVideo starts the session's recording when every session records

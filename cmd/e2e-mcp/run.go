@@ -119,7 +119,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	browser.CleanStaleProfiles("", log)
 	superviseVerbs(log)
 	a := newApp(cfg, log)
-	a.reg.SetExitBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
+	a.reg.SetEndBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
 	// A flow's visual checks keep their baselines next to it: FLOW.yaml's
 	// in FLOW.snapshots/.
 	baselines := map[string]string{}
