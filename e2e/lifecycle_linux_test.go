@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"net"
-	"net/http"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -36,42 +35,10 @@ func closeLikeAClient(t *testing.T, s *rawServer) (took time.Duration, needed st
 	return time.Since(start), needed
 }
 
-// busyPage loads five API responses, shows how many came, and on
-// window.freeze() tells the test (a beacon) and loops forever: its
-// renderer then answers nothing, as a page stuck in a bug does.
-const busyPage = `<!doctype html><title>Busy</title><h1 id=h>loading</h1>
-<script>
-Promise.all([1, 2, 3, 4, 5].map(i => fetch('/api/item?i=' + i).then(r => r.json())))
-  .then(items => { document.getElementById('h').textContent = items.length + ' items loaded'; });
-window.freeze = () => setTimeout(() => { navigator.sendBeacon('/api/frozen'); for (;;) {} }, 0);
-</script>`
-
-// busyFixture serves busyPage; frozen gets a value once the page loops.
-func busyFixture(t *testing.T) (f *fixture, frozen chan struct{}) {
-	frozen = make(chan struct{}, 1)
-	f = newFixture(t, func(mux *http.ServeMux, _ *fixture) {
-		mux.HandleFunc("GET /busy", func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, busyPage)
-		})
-		mux.HandleFunc("GET /api/item", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprintf(w, `{"item":%q,"pad":%q}`, r.URL.Query().Get("i"), strings.Repeat("x", 2000))
-		})
-		mux.HandleFunc("POST /api/frozen", func(http.ResponseWriter, *http.Request) {
-			select {
-			case frozen <- struct{}{}:
-			default:
-			}
-		})
-	})
-	return f, frozen
-}
-
 // freezeTab has the session's page loop forever, and waits until it does.
 func freezeTab(t *testing.T, s *rawServer, id int, frozen chan struct{}) {
 	t.Helper()
-	s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"browser_evaluate","arguments":{"function":"() => { window.freeze(); return 'freezing'; }"}}}`, id))
+	s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"browser_evaluate","arguments":{"function":%q}}}`, id, freezeFunction))
 	if resp := s.await(t, id); !strings.Contains(resp, "freezing") {
 		t.Fatalf("freeze: %s", resp)
 	}
@@ -109,7 +76,7 @@ func killLeftOnFailure(t *testing.T, state string) {
 // each body (5 s each) before the dev server's --shutdown: the kill came
 // first, and left the dev server running and no trace.
 func TestExitWithinTheKillTimer(t *testing.T) {
-	f, frozen := busyFixture(t)
+	f, frozen, _ := busyFixture(t)
 	dir := t.TempDir()
 	// The race detector's binary sleeps a second at exit (GORACE's
 	// atexit_sleep_ms): not the server's time, which the log says.

@@ -94,9 +94,15 @@ type Session struct {
 	// traceAuto says every session's tracing (--save-trace) started it.
 	trace     *traceState
 	traceAuto bool
+	// lastTrace and lastVideo say where the last trace and video the agent
+	// stopped were written, and when: the next stop says it too.
+	lastTrace, lastVideo string
 	// demo is the tab a person's demonstration is being recorded in
 	// (demo.go).
-	demo     *browser.Page
+	demo *browser.Page
+	// untold are the answers of switches whose client cancelled them, told
+	// on the next call (switches.go).
+	untold   []untold
 	lastUsed time.Time
 	closed   bool
 }
@@ -163,11 +169,13 @@ func (s *Session) tryLock() bool {
 func (s *Session) unlock() { <-s.hold }
 
 // begin records the call that now holds the session and returns its
-// context, which interrupt cancels.
+// context, which interrupt cancels (a switch's does not end with its
+// client's cancellation: switches.go).
 func (s *Session) begin(ctx context.Context, tool string) context.Context {
-	cctx, cancel := context.WithCancel(ctx)
+	parent, stop := switchContext(ctx, tool)
+	cctx, cancel := context.WithCancel(parent)
 	s.runMu.Lock()
-	s.run = &runningCall{tool: tool, since: time.Now(), cancel: cancel}
+	s.run = &runningCall{tool: tool, since: time.Now(), cancel: func() { cancel(); stop() }}
 	s.runMu.Unlock()
 	return cctx
 }

@@ -122,7 +122,12 @@ func (s *Session) endTrace(ctx context.Context, log *zap.Logger) {
 func (s *Session) stopTrace(ctx context.Context, title string) (*trace.Trace, traceCounts, error) {
 	st := s.trace
 	if st == nil {
-		return nil, traceCounts{}, &ToolError{Type: ErrInvalidInput, Message: "session " + s.ID + " is not tracing",
+		msg := "session " + s.ID + " is not tracing"
+		if s.lastTrace != "" {
+			// Its answer may not have reached the client (cancelled).
+			msg += "; its last trace " + s.lastTrace
+		}
+		return nil, traceCounts{}, &ToolError{Type: ErrInvalidInput, Message: msg,
 			Suggestion: "call browser_start_tracing first, then act; browser_stop_tracing saves what was done since"}
 	}
 	s.trace = nil
@@ -538,6 +543,7 @@ func stopTracingTool(d *Deps) Tool {
 			r.resultf("Wrote the trace of session %s (%d actions, %d screenshots, %d console messages, %d requests; %d KB) to %s",
 				s.ID, n.actions, n.shots, n.console, n.requests, (len(b)+1023)/1024, out.path)
 			r.resultf("Open it with: npx playwright show-trace %s (or at https://trace.playwright.dev)", out.path)
+			s.lastTrace = fmt.Sprintf("was written at %s to %s", time.Now().Format("15:04:05"), out.path)
 			r.set("path", out.path)
 			r.set("actions", n.actions)
 			return r.build(), nil

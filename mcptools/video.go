@@ -138,9 +138,12 @@ func startVideoTool(d *Deps) Tool {
 		"Start recording a video of the session's tabs (an animated PNG; no ffmpeg needed).",
 		annotations{title: "Start video", readOnly: true, openWorld: false},
 		func(ctx context.Context, s *Session, a StartVideoParams) (*mcp.CallToolResult, error) {
-			if s.video != nil {
-				return nil, &ToolError{Type: ErrInvalidInput, Message: "a video of this session is already recording",
-					Suggestion: "call browser_stop_video first"}
+			if v := s.video; v != nil {
+				msg := "a video of this session is already recording, since " + v.started.Format("15:04:05")
+				if v.out != nil {
+					msg += ", to " + v.out.path
+				}
+				return nil, &ToolError{Type: ErrInvalidInput, Message: msg, Suggestion: "call browser_stop_video first"}
 			}
 			if a.FPS < 0 || a.FPS > video.MaxFPS {
 				return nil, invalidInput("fps", "%d: give 1 to %d", a.FPS, video.MaxFPS)
@@ -244,7 +247,12 @@ func stopVideoTool(d *Deps) Tool {
 		func(ctx context.Context, s *Session, _ StopVideoParams) (*mcp.CallToolResult, error) {
 			var r response
 			if s.video == nil {
-				r.resultf("No video is recording.")
+				if s.lastVideo != "" {
+					// Its answer may not have reached the client (cancelled).
+					r.resultf("No video is recording; the last one %s.", s.lastVideo)
+				} else {
+					r.resultf("No video is recording.")
+				}
 				return r.build(), nil
 			}
 			if s.video.out == nil {
@@ -261,6 +269,7 @@ func stopVideoTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
+			s.lastVideo = fmt.Sprintf("was written at %s to %s", time.Now().Format("15:04:05"), path)
 			r.resultf("Wrote the video to %s: %s.", path, describeVideo(st))
 			r.set("path", path)
 			r.set("bytes", st.Bytes)
