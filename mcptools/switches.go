@@ -11,8 +11,8 @@ import (
 )
 
 // A switch turns something of a session on or off that later calls find
-// as it was left: a trace, a video and its overlays, a person's recording,
-// routes, the network's state, emulation, highlights. A
+// as it was left: its dev server, a trace, a video and its overlays, a
+// person's recording, routes, the network's state, emulation, highlights. A
 // client that cancels one (notifications/cancelled) must not leave it half
 // done (a screencast started with no recording to take it, a recorder
 // listening in the page that no call knows of, interception on in some
@@ -30,6 +30,7 @@ import (
 // TestSwitches holds every pair of tools that turn one thing on and off
 // (start/stop, X/unX, show/hide, X/hide_X) to this table.
 var switches = map[string]bool{
+	"session_start": true, "session_end": true, "session_restart": true,
 	"browser_start_tracing": true, "browser_stop_tracing": true,
 	"browser_start_video": true, "browser_stop_video": true,
 	"browser_video_show_actions": true, "browser_video_hide_actions": true,
@@ -39,7 +40,8 @@ var switches = map[string]bool{
 	"browser_network_state_set": true, "browser_emulate": true, "browser_emulate_media": true,
 }
 
-// switchTimeout bounds a switch that its client cancelled.
+// switchTimeout bounds a switch that its client cancelled (a dev server's
+// verbs have shorter timeouts of their own).
 const switchTimeout = time.Minute
 
 // maxUntold bounds the answers of cancelled switches kept for the next

@@ -10,9 +10,13 @@ import (
 
 // opposites are the names a tool that turns something on or off would
 // have for its other half: browser_start_X and browser_stop_X, X_show_Y
-// and X_hide_Y, browser_X and browser_unX or browser_hide_X.
+// and X_hide_Y, X_start and X_end, browser_X and browser_unX or
+// browser_hide_X.
 func opposites(name string) []string {
 	var out []string
+	if rest, ok := strings.CutSuffix(name, "_start"); ok {
+		out = append(out, rest+"_end")
+	}
 	for _, r := range [][2]string{{"_start_", "_stop_"}, {"_show_", "_hide_"}} {
 		if strings.Contains(name, r[0]) {
 			out = append(out, strings.Replace(name, r[0], r[1], 1))
@@ -50,7 +54,7 @@ func TestSwitches(t *testing.T) {
 			}
 		}
 	}
-	if pairs < 6 {
+	if pairs < 7 {
 		t.Errorf("found %d pairs of tools; the scan no longer sees them", pairs)
 	}
 	for n := range switches {
