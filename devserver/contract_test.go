@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 		// The test binary is the verb supervisor of TestSupervisor.
 		os.Exit(Supervise(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == GuardArg {
+		// The test binary is the guard of TestGuard.
+		os.Exit(Guard(os.Stdin))
+	}
 	dir, err := os.MkdirTemp("", "devfixture-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

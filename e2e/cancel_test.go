@@ -16,11 +16,12 @@ import (
 // rawPeer is the binary over stdio driven by raw JSON-RPC lines, for tests
 // that must see exactly what the server sends (and what it does not).
 type rawPeer struct {
-	t    *testing.T
-	in   *bufio.Writer
-	mu   sync.Mutex
-	got  []map[string]any // every message received, in order
-	more chan struct{}    // closed and replaced on each message
+	t      *testing.T
+	stderr *lockedBuffer // the server's log
+	in     *bufio.Writer
+	mu     sync.Mutex
+	got    []map[string]any // every message received, in order
+	more   chan struct{}    // closed and replaced on each message
 }
 
 // startPeer starts the binary and initializes it on 2025-11-25.
@@ -51,7 +52,7 @@ func startPeerRaw(t *testing.T, env []string) *rawPeer {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &rawPeer{t: t, in: bufio.NewWriter(stdin), more: make(chan struct{})}
+	p := &rawPeer{t: t, stderr: stderr, in: bufio.NewWriter(stdin), more: make(chan struct{})}
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 0, 1<<20), 16<<20)

@@ -26,6 +26,16 @@ type devState struct {
 	result *devserver.Result // the last start/restart answer (URL, port, PID, logs)
 	// unwatch stops watching for its exit (events.go).
 	unwatch func()
+	// release takes it from the guard, which shuts down the dev servers
+	// of a server that was killed (devserver.Watch).
+	release func()
+}
+
+// stopped says its --shutdown answered: the guard forgets it.
+func (d *devState) stopped() {
+	if d.release != nil {
+		d.release()
+	}
 }
 
 // devDo runs a verb of a session's dev server; a failure is the agent's
@@ -147,11 +157,15 @@ func sessionStartTool(d *Deps) Tool {
 			}
 			s.prog.note("starting " + desc)
 			s.warmBrowser(ctx, d)
+			// Guarded from its --start: a server killed while the command
+			// starts its dev server still has it shut down.
+			release := devserver.Watch(srv)
 			res, err := devDo(ctx, srv, devserver.Start)
 			if err != nil {
+				release()
 				return nil, err
 			}
-			s.dev = &devState{server: srv, desc: desc, result: res, unwatch: s.watchDev(res)}
+			s.dev = &devState{server: srv, desc: desc, result: res, unwatch: s.watchDev(res), release: release}
 			start := a
 			s.devStart = &start
 			s.allowDevOrigin()
@@ -328,6 +342,7 @@ func sessionEndTool(d *Deps) Tool {
 					return nil, err
 				}
 				r.resultf("Dev server %s.", res.Status)
+				s.dev.stopped()
 				s.dev = nil
 				s.hasDev.Store(false)
 			}

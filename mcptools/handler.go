@@ -21,7 +21,9 @@ import (
 //	held        the session held for the call, with the request on it and
 //	            its namespace, whose files it writes (files.go); the
 //	            secrets its arguments carry marked, and the answer masked
-//	            (secrets.go); a cancellation said as such; the downloads
+//	            (secrets.go); a cancellation said as such; a switch run to
+//	            its end though its client cancelled it, and its answer told
+//	            on the next call (switches.go); the downloads
 //	            it started waited for and reported (downloads.go); its
 //	            trace started when every session traces (tracing.go)
 //	logged      the call kept in the session's step log, for its report
@@ -126,6 +128,11 @@ func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx con
 		if err == nil {
 			d.deliverDownloads(callCtx, s, res)
 			s.redactAnswer(name, res, d.AnswersForPeople)
+			// A switch its client cancelled ran to its end: its answer,
+			// which the transport drops, is told on the next call.
+			if !s.keepUntold(ctx, name, res) && ctx.Err() == nil {
+				s.tellUntold(res)
+			}
 		}
 		if by := s.interruptedBy(); by != "" {
 			d.Logger.Info("tool cancelled", zap.String("tool", name), zap.String("session", s.ID), zap.String("by", by))

@@ -56,6 +56,10 @@ type Registry struct {
 	// Vitals has every session's documents watch their web vitals from
 	// their start, for browser_perf (set when the audit group is on).
 	Vitals bool
+	// ExitsWithConnection: the server exits when its one MCP connection
+	// ends (stdio), so the sessions that connection made end as on the
+	// server's exit, under the exit's deadline.
+	ExitsWithConnection bool
 	// Secrets are the server's secrets, which every session's answers,
 	// logs, reports and flows mask as well as its own (secrets.go); nil
 	// for none.
@@ -66,9 +70,8 @@ type Registry struct {
 	// notify tells a connection's client log of its sessions' events
 	// (events.go); nil when no client hears (e2e-mcp run).
 	notify clientNotifier
-	// shutdownTimeout bounds stopping all dev servers on the way out: MCP
-	// clients kill a server seconds after they close it, so it is short.
-	shutdownTimeout time.Duration
+	// endBudget is the deadline of a session's end (EndBudget; ending.go).
+	endBudget time.Duration
 
 	mu       sync.Mutex
 	sessions map[sessionKey]*Session
@@ -97,15 +100,20 @@ const defaultBusyTimeout = 15 * time.Second
 // NewRegistry returns an empty registry whose sessions use b.
 func NewRegistry(b *browser.Manager, log *zap.Logger) *Registry {
 	return &Registry{browser: b, log: log.Named("sessions"), sessions: map[sessionKey]*Session{},
-		ended: map[sessionKey]endNote{}, shutdownTimeout: 5 * time.Second}
+		ended: map[sessionKey]endNote{}, endBudget: EndBudget}
 }
 
-// SetExitBudget sets how long CloseAll waits for dev servers to stop.
-func (r *Registry) SetExitBudget(d time.Duration) {
+// SetEndBudget sets the deadline of a session's end (EndBudget by
+// default): the whole of it on the server's exit, the artifacts and the
+// browser context otherwise (ending.go).
+func (r *Registry) SetEndBudget(d time.Duration) {
 	if d > 0 {
-		r.shutdownTimeout = d
+		r.endBudget = d
 	}
 }
+
+// endBy is the deadline of an end that starts now.
+func (r *Registry) endBy() time.Time { return time.Now().Add(r.endBudget) }
 
 // connectionID is the id of the MCP connection a call came on, or "".
 func connectionID(ctx context.Context) string {
@@ -218,7 +226,7 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 		if evicted != nil {
 			// The least recently used idle session makes room; the caller
 			// waits for its dev server's --shutdown.
-			evicted.end(ctx, r.log, "evicted")
+			evicted.end(ctx, r.log, "evicted", r.endBy(), false)
 			evicted.unlock()
 			r.log.Info("session ended", zap.String("session", evicted.ID), zap.String("why", "evicted"), zap.String("for", sessionID))
 			evicted.event(mcp.LoggingLevelWarning, "session ended", map[string]any{"why": fmt.Sprintf("it was the least recently used of %d sessions and made room for a new one (--max-sessions)", r.MaxSessions)})
@@ -380,38 +388,58 @@ func (r *Registry) remove(ctx context.Context, s *Session, why string) {
 		delete(r.sessions, s.key)
 	}
 	r.mu.Unlock()
-	s.end(ctx, r.log, why)
+	s.end(ctx, r.log, why, r.endBy(), false)
 	r.log.Info("session ended", zap.String("session", s.ID), zap.String("why", why))
 	s.event(mcp.LoggingLevelInfo, "session ended", map[string]any{"why": why})
 }
 
-// CloseAll ends every session, their dev servers in parallel, within the
-// exit budget; the server calls it on the way out (stdin EOF, SIGTERM,
-// SIGINT). Calls still running are cancelled first.
+// CloseAll ends every session, in parallel, by the end's deadline; the
+// server calls it on the way out (stdin EOF, SIGTERM, SIGINT), before the
+// browser goes. Calls still running are cancelled first.
 func (r *Registry) CloseAll() {
 	r.mu.Lock()
-	all := r.sessions
+	all := make([]*Session, 0, len(r.sessions))
+	for _, s := range r.sessions {
+		all = append(all, s)
+	}
 	r.sessions = map[sessionKey]*Session{}
 	r.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), r.shutdownTimeout)
+	r.endAll(all, "server exit", "the server's exit", true)
+}
+
+// endAll ends sessions in parallel, under one deadline; exiting says the
+// server exits.
+func (r *Registry) endAll(all []*Session, why, by string, exiting bool) {
+	until := r.endBy()
+	ctx, cancel := context.WithDeadline(context.Background(), until)
 	defer cancel()
 	var wg sync.WaitGroup
 	for _, s := range all {
 		wg.Go(func() {
-			s.interrupt("the server's exit")
-			if s.lockWithin(ctx, r.shutdownTimeout) != nil {
-				return // a call that does not let go: the process exits anyway
+			s.interrupt(by)
+			if !exiting {
+				s.lock()
+			} else if s.lockWithin(ctx, time.Until(until)) != nil {
+				// A call that does not let go: the process exits anyway,
+				// and the guard stops its dev server once it has.
+				r.log.Warn("session not ended: a call held it past the exit's deadline", zap.String("session", s.ID))
+				return
 			}
 			defer s.unlock()
-			s.event(mcp.LoggingLevelInfo, "session ended", map[string]any{"why": "the server exits"})
-			s.end(ctx, r.log, "server exit")
+			if exiting {
+				s.event(mcp.LoggingLevelInfo, "session ended", map[string]any{"why": "the server exits"})
+				s.end(ctx, r.log, why, until, true)
+				return
+			}
+			s.end(context.Background(), r.log, why, r.endBy(), false) // its deadline from when it is held
 		})
 	}
 	wg.Wait()
 }
 
 // CloseOwnedBy ends the sessions a vanished MCP connection made (shared
-// sessions stay: others may be using them).
+// sessions stay: others may be using them), in parallel; over stdio, as
+// the server's exit (ExitsWithConnection).
 func (r *Registry) CloseOwnedBy(conn string) {
 	if r.KeepOnDisconnect {
 		return
@@ -426,12 +454,7 @@ func (r *Registry) CloseOwnedBy(conn string) {
 		}
 	}
 	r.mu.Unlock()
-	for _, s := range mine {
-		s.interrupt("the end of its MCP connection")
-		s.lock()
-		s.end(context.Background(), r.log, "connection closed")
-		s.unlock()
-	}
+	r.endAll(mine, "connection closed", "the end of its MCP connection", r.ExitsWithConnection)
 }
 
 // SweepIdle ends the sessions unused for longer than idle: their dev
@@ -468,7 +491,7 @@ func (r *Registry) SweepIdle(ctx context.Context, idle time.Duration) {
 					r.noteEndLocked(s.key, fmt.Sprintf("no tool call used it for longer than --idle-timeout (%s)", idle))
 				}
 				r.mu.Unlock()
-				s.end(ctx, r.log, "idle")
+				s.end(ctx, r.log, "idle", r.endBy(), false)
 				r.log.Info("session ended", zap.String("session", s.ID), zap.String("why", "idle"), zap.Duration("idle", idle))
 				s.event(mcp.LoggingLevelNotice, "session ended", map[string]any{"why": "no tool call for longer than --idle-timeout (" + idle.String() + ")"})
 			}

@@ -10,12 +10,9 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
-	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/flow"
-	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
-	"go.uber.org/zap"
 )
 
 // sessionIDRE is what a sessionId may look like.
@@ -100,9 +97,15 @@ type Session struct {
 	// traceAuto says every session's tracing (--save-trace) started it.
 	trace     *traceState
 	traceAuto bool
+	// lastTrace and lastVideo say where the last trace and video the agent
+	// stopped were written, and when: the next stop says it too.
+	lastTrace, lastVideo string
 	// demo is the tab a person's demonstration is being recorded in
 	// (demo.go).
-	demo     *browser.Page
+	demo *browser.Page
+	// untold are the answers of switches whose client cancelled them, told
+	// on the next call (switches.go).
+	untold   []untold
 	lastUsed time.Time
 	closed   bool
 }
@@ -169,11 +172,13 @@ func (s *Session) tryLock() bool {
 func (s *Session) unlock() { <-s.hold }
 
 // begin records the call that now holds the session and returns its
-// context, which interrupt cancels.
+// context, which interrupt cancels (a switch's does not end with its
+// client's cancellation: switches.go).
 func (s *Session) begin(ctx context.Context, tool string) context.Context {
-	cctx, cancel := context.WithCancel(ctx)
+	parent, stop := switchContext(ctx, tool)
+	cctx, cancel := context.WithCancel(parent)
 	s.runMu.Lock()
-	s.run = &runningCall{tool: tool, since: time.Now(), cancel: cancel}
+	s.run = &runningCall{tool: tool, since: time.Now(), cancel: func() { cancel(); stop() }}
 	s.runMu.Unlock()
 	return cctx
 }
@@ -336,32 +341,4 @@ func (s *Session) closePage() bool {
 	s.tabs.Close()
 	s.tabs, s.snapPage, s.lastSnap, s.lastURL, s.newTabs = nil, nil, "", "", 0
 	return true
-}
-
-// end stops the session's dev server (--shutdown) and closes its browser
-// context, after saving its trace (--save-trace). The caller holds the
-// session.
-func (s *Session) end(ctx context.Context, log *zap.Logger, why string) {
-	if !s.closed {
-		metrics.SessionsEnded.WithLabelValues(strings.ReplaceAll(why, " ", "_")).Inc()
-	}
-	s.endTrace(ctx, log)
-	if s.dev != nil {
-		s.dev.unwatch()
-		if _, err := s.dev.server.Do(ctx, devserver.Shutdown); err != nil {
-			log.Warn("dev server shutdown failed", zap.String("session", s.ID), zap.String("why", why), zap.Error(err))
-		} else {
-			log.Info("dev server stopped", zap.String("session", s.ID), zap.String("why", why))
-		}
-		s.dev = nil
-		s.hasDev.Store(false)
-	}
-	s.endVideo(ctx, log)
-	s.closePage()
-	s.closed = true
-	// The session's scope is over: the server's log stops masking what
-	// only it knew (its values would otherwise stay until the process
-	// ends, and one session's could crowd another's).
-	s.private.Close()
-	s.secrets.Close()
 }

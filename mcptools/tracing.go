@@ -44,8 +44,15 @@ type traceState struct {
 }
 
 // maxBodyFetch bounds the time stopping a trace spends asking Chrome for
-// response bodies; what is not fetched by then is left out, and said.
-const maxBodyFetch = 10 * time.Second
+// response bodies; what is not fetched by then is left out, and said. A
+// trace built by a deadline (a session's end) gives the bodies at most half
+// the time left, the rest being for the zip, the file and what follows.
+// A tab's renderer answers for its bodies: one that lets a body's question
+// wait bodyWait (a page in an endless loop) is asked for no more of them.
+const (
+	maxBodyFetch = 10 * time.Second
+	bodyWait     = time.Second
+)
 
 // startTrace starts recording the session's trace.
 func (d *Deps) startTrace(s *Session, save *outputFile) {
@@ -115,7 +122,12 @@ func (s *Session) endTrace(ctx context.Context, log *zap.Logger) {
 func (s *Session) stopTrace(ctx context.Context, title string) (*trace.Trace, traceCounts, error) {
 	st := s.trace
 	if st == nil {
-		return nil, traceCounts{}, &ToolError{Type: ErrInvalidInput, Message: "session " + s.ID + " is not tracing",
+		msg := "session " + s.ID + " is not tracing"
+		if s.lastTrace != "" {
+			// Its answer may not have reached the client (cancelled).
+			msg += "; its last trace " + s.lastTrace
+		}
+		return nil, traceCounts{}, &ToolError{Type: ErrInvalidInput, Message: msg,
 			Suggestion: "call browser_start_tracing first, then act; browser_stop_tracing saves what was done since"}
 	}
 	s.trace = nil
@@ -167,10 +179,14 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace, n *traceCounts) {
 	tabs := s.tabs.Attached()
 	fetchUntil := time.Now().Add(maxBodyFetch)
-	fetched, unfetched, droppedConsole := 0, 0, 0
+	if d, ok := ctx.Deadline(); ok {
+		fetchUntil = earlier(fetchUntil, time.Now().Add(time.Until(d)/2))
+	}
+	fetched, unfetched, unanswered, droppedConsole := 0, 0, 0, 0
 	for _, i := range slices.Sorted(maps.Keys(tabs)) {
 		p := tabs[i]
 		page := pageRef(p.ID())
+		busy := false // the tab let a body's question wait bodyWait
 		msgs, lost := p.ConsoleLog()
 		if lost > 0 && (len(msgs) == 0 || msgs[0].Time.After(st.start)) {
 			droppedConsole += lost
@@ -188,11 +204,30 @@ func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace,
 			}
 			var d *browser.RequestDetail
 			var err error
-			if fetched < trace.MaxBodies && time.Now().Before(fetchUntil) {
-				if d, err = p.RequestDetail(ctx, q.Seq); err == nil {
+			switch {
+			case busy:
+				unanswered++
+				if d, err = p.RequestHeaders(q.Seq); err == nil {
+					d.BodyError = "not fetched: the tab did not answer (its page is busy)"
+				}
+			case fetched < trace.MaxBodies && time.Now().Before(fetchUntil):
+				bctx, cancel := context.WithDeadline(ctx, earlier(fetchUntil, time.Now().Add(bodyWait)))
+				d, err = p.RequestDetail(bctx, q.Seq)
+				late := bctx.Err() != nil
+				cancel()
+				switch {
+				case late && ctx.Err() == nil && time.Now().Before(fetchUntil):
+					// Not the budget's end: the tab's own silence.
+					busy = true
+					unanswered++
+					noBody(d, "not fetched: the tab did not answer (its page is busy)")
+				case late:
+					unfetched++
+					noBody(d, "not fetched: the trace's bodies reached their budget")
+				case err == nil:
 					fetched += len(d.Body) + len(d.PostData)
 				}
-			} else {
+			default:
 				unfetched++
 				if d, err = p.RequestHeaders(q.Seq); err == nil {
 					d.BodyError = "not fetched: the trace's bodies reached their budget"
@@ -208,8 +243,26 @@ func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace,
 	if droppedConsole > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("up to %d console messages of this trace are not kept (a tab keeps its newest 500)", droppedConsole))
 	}
+	if unanswered > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%d request and response bodies were not fetched: their tab did not answer within %s (its page is busy, as one in an endless loop is)", unanswered, bodyWait))
+	}
 	if unfetched > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("%d response bodies were not fetched: the trace's bodies reached %d MB or %s", unfetched, trace.MaxBodies>>20, maxBodyFetch))
+		t.Notes = append(t.Notes, fmt.Sprintf("%d response bodies were not fetched: the trace's bodies reached %d MB or their time (at most %s)", unfetched, trace.MaxBodies>>20, maxBodyFetch))
+	}
+}
+
+// earlier is the earlier of two times.
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// noBody drops what was fetched of a request's bodies, saying why.
+func noBody(d *browser.RequestDetail, why string) {
+	if d != nil {
+		d.Body, d.PostData, d.BodyError = nil, "", why
 	}
 }
 
@@ -490,6 +543,7 @@ func stopTracingTool(d *Deps) Tool {
 			r.resultf("Wrote the trace of session %s (%d actions, %d screenshots, %d console messages, %d requests; %d KB) to %s",
 				s.ID, n.actions, n.shots, n.console, n.requests, (len(b)+1023)/1024, out.path)
 			r.resultf("Open it with: npx playwright show-trace %s (or at https://trace.playwright.dev)", out.path)
+			s.lastTrace = fmt.Sprintf("was written at %s to %s", time.Now().Format("15:04:05"), out.path)
 			r.set("path", out.path)
 			r.set("actions", n.actions)
 			return r.build(), nil

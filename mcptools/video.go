@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -137,9 +138,12 @@ func startVideoTool(d *Deps) Tool {
 		"Start recording a video of the session's tabs (an animated PNG; no ffmpeg needed).",
 		annotations{title: "Start video", readOnly: true, openWorld: false},
 		func(ctx context.Context, s *Session, a StartVideoParams) (*mcp.CallToolResult, error) {
-			if s.video != nil {
-				return nil, &ToolError{Type: ErrInvalidInput, Message: "a video of this session is already recording",
-					Suggestion: "call browser_stop_video first"}
+			if v := s.video; v != nil {
+				msg := "a video of this session is already recording, since " + v.started.Format("15:04:05")
+				if v.out != nil {
+					msg += ", to " + v.out.path
+				}
+				return nil, &ToolError{Type: ErrInvalidInput, Message: msg, Suggestion: "call browser_stop_video first"}
 			}
 			if a.FPS < 0 || a.FPS > video.MaxFPS {
 				return nil, invalidInput("fps", "%d: give 1 to %d", a.FPS, video.MaxFPS)
@@ -243,7 +247,12 @@ func stopVideoTool(d *Deps) Tool {
 		func(ctx context.Context, s *Session, _ StopVideoParams) (*mcp.CallToolResult, error) {
 			var r response
 			if s.video == nil {
-				r.resultf("No video is recording.")
+				if s.lastVideo != "" {
+					// Its answer may not have reached the client (cancelled).
+					r.resultf("No video is recording; the last one %s.", s.lastVideo)
+				} else {
+					r.resultf("No video is recording.")
+				}
 				return r.build(), nil
 			}
 			if s.video.out == nil {
@@ -260,6 +269,7 @@ func stopVideoTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
+			s.lastVideo = fmt.Sprintf("was written at %s to %s", time.Now().Format("15:04:05"), path)
 			r.resultf("Wrote the video to %s: %s.", path, describeVideo(st))
 			r.set("path", path)
 			r.set("bytes", st.Bytes)
@@ -287,6 +297,9 @@ func describeVideo(st video.Stats) string {
 	if st.Truncated {
 		s += "; it reached its size limit and stopped there"
 	}
+	if st.Cut > 0 {
+		s += fmt.Sprintf("; it ends early: %d frames of its last moments were not drawn by the session's end", st.Cut)
+	}
 	return s
 }
 
@@ -306,16 +319,27 @@ func safeFileName(s string) string {
 }
 
 // finishVideo stops the session's recording and writes it where it goes;
-// it returns the path and what the video holds.
+// it returns the path and what the video holds. By ctx's deadline (a
+// session's end): a tab that does not answer (the screencast's last frame,
+// its stop) is not waited for past it, and frames not drawn by half the
+// time left are left out (Stats.Cut), so the video is written with what
+// was drawn.
 func (s *Session) finishVideo(ctx context.Context) (string, video.Stats, error) {
 	v := s.video
 	s.video = nil
-	if s.tabs != nil && v.in == s.tabs {
-		s.tabs.StopCast(ctx)
-		s.tabs.OnAction(nil)
+	if t := s.tabs; t != nil && v.in == t {
+		within(ctx, func() { t.StopCast(ctx) })
+		t.OnAction(nil)
 	}
 	defer v.rec.Close()
-	rd, _, st, err := v.rec.Stop()
+	var rd io.Reader
+	var st video.Stats
+	var err error
+	if d, ok := ctx.Deadline(); ok {
+		rd, _, st, err = v.rec.StopBy(time.Now().Add(time.Until(d) / 2))
+	} else {
+		rd, _, st, err = v.rec.Stop()
+	}
 	if errors.Is(err, video.ErrNoFrames) {
 		if v.out != nil {
 			v.out.discard()
@@ -340,9 +364,9 @@ func (s *Session) discardVideo(ctx context.Context) {
 		return
 	}
 	s.video = nil
-	if s.tabs != nil && v.in == s.tabs {
-		s.tabs.StopCast(ctx)
-		s.tabs.OnAction(nil)
+	if t := s.tabs; t != nil && v.in == t {
+		within(ctx, func() { t.StopCast(ctx) })
+		t.OnAction(nil)
 	}
 	v.rec.Close()
 	if v.out != nil {
@@ -365,7 +389,8 @@ func (s *Session) endVideo(ctx context.Context, log *zap.Logger) {
 		log.Warn("the session's video was not written", zap.String("session", s.ID), zap.Error(err))
 		return
 	}
-	log.Info("session video written", zap.String("session", s.ID), zap.String("path", path), zap.Int("frames", st.Frames), zap.Int64("bytes", st.Bytes))
+	log.Info("session video written", zap.String("session", s.ID), zap.String("path", path), zap.Int("frames", st.Frames), zap.Int64("bytes", st.Bytes),
+		zap.Int("cut", st.Cut))
 }
 
 // autoVideo starts the session's recording when every session records

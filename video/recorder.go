@@ -113,6 +113,9 @@ type Stats struct {
 	Dropped int
 	// Truncated: the video reached MaxBytes and stopped there.
 	Truncated bool
+	// Cut counts the frames still waiting to be drawn when the recording
+	// had to end (StopBy's deadline): the video ends before them.
+	Cut int
 }
 
 // Recorder records one video. Its methods may be called from any
@@ -135,6 +138,7 @@ type Recorder struct {
 	wake    chan struct{}
 	done    chan struct{}
 	end     time.Time
+	cutAt   time.Time     // StopBy's deadline: what waits past it is left out
 	settled chan struct{} // closed when the worker has taken in what came before
 	first   chan struct{} // closed when the first frame is in the video
 
@@ -282,6 +286,24 @@ func (r *Recorder) Stop() (io.Reader, int64, Stats, error) {
 	return rd, size, r.stats, nil
 }
 
+// StopBy is Stop by a deadline: what still waits to be drawn when it
+// passes is left out (Stats.Cut counts its frames) and the video ends on
+// what was drawn, rather than the whole being lost to a caller that cannot
+// wait (a session's end).
+func (r *Recorder) StopBy(deadline time.Time) (io.Reader, int64, Stats, error) {
+	r.mu.Lock()
+	r.cutAt = deadline
+	r.mu.Unlock()
+	return r.Stop()
+}
+
+// pastCut says whether StopBy's deadline has passed.
+func (r *Recorder) pastCut() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.cutAt.IsZero() && time.Now().After(r.cutAt)
+}
+
 // Close ends the recording if it runs and removes its temp file.
 func (r *Recorder) Close() {
 	r.halt()
@@ -377,6 +399,18 @@ func (r *Recorder) work(items []any, stopped bool) {
 	for i, it := range items {
 		if i > 0 && !stopped && r.yield(items[i:]) {
 			return // a call started: the rest waits for its end
+		}
+		if stopped && r.pastCut() {
+			cut := 0
+			for _, rest := range items[i:] {
+				if _, ok := rest.(*Frame); ok {
+					cut++
+				}
+			}
+			r.mu.Lock()
+			r.stats.Cut += cut
+			r.mu.Unlock()
+			break
 		}
 		switch x := it.(type) {
 		case *Frame:

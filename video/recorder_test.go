@@ -311,3 +311,44 @@ func TestRecorderHeldBound(t *testing.T) {
 		r.Busy(false)
 	})
 }
+
+// TestRecorderStopBy: a recording stopped by a deadline that has passed
+// ends on what was drawn: the frames still waiting are left out and
+// counted, and the video is whole (it decodes, with the frame drawn before).
+func TestRecorderStopBy(t *testing.T) {
+	a := solid(64, 32, color.RGBA{10, 20, 30, 255})
+	b := solid(64, 32, color.RGBA{200, 20, 30, 255})
+	c := &clock{t: time.Now()}
+	r, err := New(Options{Width: 64, Height: 32, MaxIdle: -1, TempDir: t.TempDir(), clock: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.Frame(Frame{Data: pngOf(t, a), Time: c.now(), Scale: 1})
+	r.settle()
+	r.Busy(true) // what comes now waits, as behind a call
+	for i := range 5 {
+		r.Frame(Frame{Data: pngOf(t, b), Time: c.now().Add(time.Duration(i+1) * 100 * time.Millisecond), Scale: 1})
+	}
+	rd, size, st, err := r.StopBy(time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Cut != 5 {
+		t.Errorf("Cut = %d, want the 5 frames that waited", st.Cut)
+	}
+	raw, err := io.ReadAll(rd)
+	if err != nil || int64(len(raw)) != size {
+		t.Fatalf("read %d of %d bytes: %v", len(raw), size, err)
+	}
+	anim, err := DecodeAPNG(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(anim.Frames) != 1 {
+		t.Fatalf("the video has %d frames, want the one drawn before the deadline", len(anim.Frames))
+	}
+	if got := color.RGBAModel.Convert(anim.Frames[0].Patch.At(1, 1)); got != (color.RGBA{10, 20, 30, 255}) {
+		t.Errorf("its frame shows %v, want the first picture", got)
+	}
+}

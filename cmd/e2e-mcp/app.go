@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
@@ -60,13 +59,13 @@ func (c *Config) effective() map[string]string {
 	return out
 }
 
-// close ends every session (dev servers get --shutdown, in parallel) while
-// the browser goes down: clients give a server only seconds to exit.
+// close ends every session (their dev servers get --shutdown first, in
+// parallel, and their artifacts are written by the end's deadline), then
+// the browser, which the artifacts read: clients give a server only
+// seconds to exit (mcptools.EndBudget).
 func (a *app) close() {
-	var wg sync.WaitGroup
-	wg.Go(a.reg.CloseAll)
-	wg.Go(func() { _ = a.bm.Close() })
-	wg.Wait()
+	a.reg.CloseAll()
+	_ = a.bm.Close()
 }
 
 // userinfoRE finds the password of a URL's userinfo in a setting, whatever

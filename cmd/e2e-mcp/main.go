@@ -63,23 +63,22 @@ func startupGC() {
 // startupMemoryLimit bounds the heap while startupGC holds the collector off.
 const startupMemoryLimit = 64 << 20
 
-// exitBudget bounds stopping dev servers on the way out: clients give a
-// server they closed a few seconds before they kill it.
-const exitBudget = 5 * time.Second
-
 // secretEnv are the environment variables that carry credentials of this
 // server: read into the Config, then removed from the environment.
 var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS", "E2E_MCP_WEBDRIVER_URLS", "E2E_MCP_WEBDRIVER_HEADERS"}
 
 // superviseVerbs has dev-server verbs run under this program as their
-// supervisor, so that they die with the server however it ends (Linux).
+// supervisor, so that they die with the server however it ends (Linux),
+// and the dev servers sessions start guarded by it, so that they are shut
+// down even when the server is killed before its sessions end.
 func superviseVerbs(log *zap.Logger) {
 	exe, err := os.Executable()
 	if err != nil {
-		log.Warn("no verb supervisor: a killed server may leave a dev-server verb running", zap.Error(err))
+		log.Warn("no verb supervisor: a killed server may leave a dev-server verb, or a dev server, running", zap.Error(err))
 		return
 	}
 	devserver.UseSupervisor(exe)
+	devserver.UseGuard(exe)
 }
 
 // forgetSecrets removes secretEnv from this process's environment, which
@@ -95,6 +94,10 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == devserver.SupervisorArg {
 		// This process supervises one dev-server verb for a server (Linux).
 		return devserver.Supervise(args[1:])
+	}
+	if len(args) > 0 && args[0] == devserver.GuardArg {
+		// This process shuts down a server's dev servers once it is gone.
+		return devserver.Guard(stdin)
 	}
 	cmd := "serve"
 	if len(args) > 0 && (args[0] == "" || args[0][0] != '-') {
@@ -202,9 +205,11 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	// Over TCP, clients are whoever the network lets through: each
 	// principal gets a namespace of sessions of its own.
 	reg.Isolate, reg.Shared = cfg.remoteHTTP(), cfg.SharedSessions
-	// On the way out, dev servers get --shutdown in parallel, but only for
-	// as long as clients wait for a server they closed before killing it.
-	reg.SetExitBudget(min(cfg.ShutdownTimeout, exitBudget))
+	// A session's end (the server's exit included) fits in the time
+	// clients give a server they closed before they kill it (EndBudget).
+	reg.SetEndBudget(min(cfg.ShutdownTimeout, mcptools.EndBudget))
+	// Over stdio the one connection's end is the server's.
+	reg.ExitsWithConnection = cfg.HTTP == ""
 	if os.Getenv(cli.DaemonEnv) != "" {
 		// The CLI's session daemon: commands come and go as connections;
 		// the session stays until close, and the daemon exits when idle.

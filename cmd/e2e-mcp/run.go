@@ -121,7 +121,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	browser.CleanStaleProfiles("", log)
 	superviseVerbs(log)
 	a := newApp(cfg, log)
-	a.reg.SetExitBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
+	a.reg.SetEndBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
 	// No agent reads a run's answers: they go into JUnit, artifacts and
 	// reports, masked as every writer for people masks (a password the
 	// flow types literally included).
