@@ -108,8 +108,9 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// No response follows a cancellation (cancel.go).
 		g.cancelled.noteMessage(id, trimmed)
 		if msg.Method != "" && len(msg.ID) > 0 && string(msg.ID) != "null" {
+			g.cancelled.begin(id, msg.ID)
+			defer g.cancelled.end(id, msg.ID)
 			w = &cancelWriter{ResponseWriter: w, c: g.cancelled, session: id, id: msg.ID}
-			defer g.cancelled.forget(id, msg.ID)
 		}
 	}
 	if id != "" && g.ids != nil {
