@@ -46,8 +46,10 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		// httpauth's guard checks Host and Origin (with the configured
 		// allowances) before a request reaches this handler.
 		server.WithDisableLocalhostProtection(true),
-		// Resumable SSE streams: event ids, Last-Event-ID replay.
-		server.WithEventStore(server.NewInMemoryEventStore()),
+		// Resumable SSE streams: event ids, Last-Event-ID replay, from a
+		// store with bounds (mcp-go's keeps every event of a session for
+		// as long as it lives; eventstore.go).
+		server.WithEventStore(newBoundedEvents(maxSessionEvents, maxEvents)),
 		// The transport's own warnings go to our log (stderr), never stdout.
 		// A call outlives its connection: a client that loses it mid-call
 		// reconnects with Last-Event-ID and gets the answer from the event
