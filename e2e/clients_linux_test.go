@@ -110,17 +110,18 @@ func (r *rawSession) listen(t *testing.T) (closeStream func()) {
 	req.Header.Set("Authorization", "Bearer "+r.token)
 	req.Header.Set("Mcp-Session-Id", r.id)
 	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(req) //nolint:bodyclose // the stream stays open: the function returned closes it
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
+	closeStream = func() { cancel(); _ = resp.Body.Close() }
 	if resp.StatusCode != http.StatusOK {
-		cancel()
+		closeStream()
 		t.Fatalf("GET stream: %d", resp.StatusCode)
 	}
 	go func() { _, _ = io.Copy(io.Discard, resp.Body) }()
-	return func() { cancel(); _ = resp.Body.Close() }
+	return closeStream
 }
 
 const listTools = `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`
