@@ -12,8 +12,10 @@ import (
 // version 2025-03-26 only. A client that negotiated it gets its batch
 // served: one array of the responses to its requests, in their order,
 // over stdio and over Streamable HTTP; a member that may not be in a batch
-// (initialize) gets its own error in the array. A client of a later
-// version is told, with -32600, that its version has none.
+// (initialize) gets its own error in the array, and so does each of two
+// requests that share an id (neither runs: a client could not tell their
+// responses apart). A client of a later version is told, with -32600, that
+// its version has none.
 
 // initPeer starts the binary over stdio and initializes it on version.
 func initPeer(t *testing.T, version string) *rawPeer {
@@ -82,12 +84,44 @@ func checkBatchAnswer(t *testing.T, answers []any) {
 	}
 }
 
+// dupBatch holds two requests of one id, and a third.
+const dupBatch = `[{"jsonrpc":"2.0","id":5,"method":"tools/list"},` +
+	`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"session_list","arguments":{}}},` +
+	`{"jsonrpc":"2.0","id":6,"method":"tools/list"}]`
+
+// checkDupAnswer: one array, an Invalid Request for each request of id 5
+// in its place, and the tools of request 6.
+func checkDupAnswer(t *testing.T, answers []any) {
+	t.Helper()
+	b, _ := json.Marshal(answers)
+	if len(answers) != 3 {
+		t.Fatalf("want 3 answers to a batch with two requests of one id, got %s", b)
+	}
+	for i, want := range []string{"5 -32600", "5 -32600", "6 tools"} {
+		m, _ := answers[i].(map[string]any)
+		got := jsonText(m["id"])
+		if e, ok := m["error"].(map[string]any); ok {
+			got += " " + jsonText(e["code"])
+			if !strings.Contains(jsonText(e["message"]), "have the id 5") {
+				t.Errorf("answer %d does not say why: %s", i, jsonText(e))
+			}
+		} else if r, ok := m["result"].(map[string]any); ok && r["tools"] != nil {
+			got += " tools"
+		}
+		if got != want {
+			t.Errorf("answer %d: %s, want %s (%s)", i, got, want, b)
+		}
+	}
+}
+
 func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestJSONRPCBatchOverStdio(t *testing.T) {
 	p := initPeer(t, "2025-03-26")
 	p.send(testBatch)
 	checkBatchAnswer(t, p.awaitArray())
+	p.send(dupBatch)
+	checkDupAnswer(t, p.awaitArray())
 
 	p = initPeer(t, "2025-11-25")
 	p.send(`[{"jsonrpc":"2.0","id":9,"method":"tools/list"}]`)
@@ -141,6 +175,12 @@ func TestJSONRPCBatchOverHTTP(t *testing.T) {
 		t.Fatalf("the batch: %d %s", code, body)
 	}
 	checkBatchAnswer(t, answers)
+	code, body = post(dupBatch, "")
+	answers = nil
+	if err := json.Unmarshal([]byte(body), &answers); code != 200 || err != nil {
+		t.Fatalf("the batch with two requests of one id: %d %s", code, body)
+	}
+	checkDupAnswer(t, answers)
 	if code, body := post(`[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]`, ""); code != http.StatusAccepted {
 		t.Errorf("a batch of notifications: %d %s", code, body)
 	}

@@ -44,6 +44,38 @@ var (
 	browserCrashes = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "e2e_mcp_browser_crashes_total",
 		Help: "Browser processes that died (kind=browser), tabs whose renderer crashed (kind=tab), browsers replaced as hung (kind=hung)."}, []string{"kind"})
+	// clientsEnded counts the MCP sessions over HTTP that ended, by
+	// reason (ClientEnded).
+	clientsEnded = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_clients_ended_total",
+		Help: "MCP sessions over HTTP that ended: by their client's DELETE (reason=deleted), after --client-idle-timeout of silence (idle), unused after their initialize (unused), to make room under --max-clients (evicted)."}, []string{"reason"})
+	// clientsRefused counts the initializes refused, by reason
+	// (ClientRefused).
+	clientsRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "e2e_mcp_clients_refused_total",
+		Help: "Initializes refused: every MCP session busy at --max-clients (reason=full), over --rate-clients (rate)."}, []string{"reason"})
+)
+
+// ClientEnd is why an MCP session ended: the label of
+// e2e_mcp_clients_ended_total.
+type ClientEnd string
+
+// The ends of an MCP session.
+const (
+	ClientDeleted ClientEnd = "deleted" // its client's DELETE
+	ClientIdle    ClientEnd = "idle"    // --client-idle-timeout without a request or a stream
+	ClientUnused  ClientEnd = "unused"  // no request after its initialize
+	ClientEvicted ClientEnd = "evicted" // made room for another under --max-clients
+)
+
+// ClientRefusal is why an initialize was refused: the label of
+// e2e_mcp_clients_refused_total.
+type ClientRefusal string
+
+// The refusals of an initialize.
+const (
+	ClientsFull ClientRefusal = "full" // every session at the cap is busy
+	ClientRate  ClientRefusal = "rate" // the client's rate is spent
 )
 
 // CrashKind is what crashed: the label of e2e_mcp_browser_crashes_total.
@@ -60,9 +92,17 @@ const (
 // declared at zero when the registry is made, so that a rate() or an alert
 // on them works before the first crash.
 var (
-	crashKinds    = []CrashKind{CrashBrowser, CrashTab, CrashHung}
-	launchResults = []string{"ok", "failed"}
+	crashKinds     = []CrashKind{CrashBrowser, CrashTab, CrashHung}
+	launchResults  = []string{"ok", "failed"}
+	clientEnds     = []ClientEnd{ClientDeleted, ClientIdle, ClientUnused, ClientEvicted}
+	clientRefusals = []ClientRefusal{ClientsFull, ClientRate}
 )
+
+// ClientEnded counts an MCP session ended for why.
+func ClientEnded(why ClientEnd) { clientsEnded.WithLabelValues(string(why)).Inc() }
+
+// ClientRefused counts an initialize refused for why.
+func ClientRefused(why ClientRefusal) { clientsRefused.WithLabelValues(string(why)).Inc() }
 
 // BrowserCrashed counts a crash of its kind.
 func BrowserCrashed(kind CrashKind) { browserCrashes.WithLabelValues(string(kind)).Inc() }
@@ -84,13 +124,19 @@ func BrowserLaunched(ok bool) {
 var registry = sync.OnceValue(func() *prometheus.Registry {
 	r := prometheus.NewRegistry()
 	r.MustRegister(SessionsCreated, SessionsEnded, ToolCalls, ToolsInFlight, ToolErrors, ToolSeconds,
-		browserLaunches, browserCrashes,
+		browserLaunches, browserCrashes, clientsEnded, clientsRefused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, k := range crashKinds {
 		browserCrashes.WithLabelValues(string(k))
 	}
 	for _, res := range launchResults {
 		browserLaunches.WithLabelValues(res)
+	}
+	for _, e := range clientEnds {
+		clientsEnded.WithLabelValues(string(e))
+	}
+	for _, e := range clientRefusals {
+		clientsRefused.WithLabelValues(string(e))
 	}
 	return r
 })
@@ -101,10 +147,12 @@ func Handler() http.Handler {
 }
 
 // Gauges reads the numbers the server keeps itself (sessions open, dev
-// servers running) at scrape time, so they cannot drift.
+// servers running, MCP sessions live) at scrape time, so they cannot drift.
 type Gauges struct {
 	SessionsActive    func() float64
 	DevServersRunning func() float64
+	// ClientsActive is the live MCP sessions over HTTP (nil: not served).
+	ClientsActive func() float64
 }
 
 var gaugesOnce sync.Once
@@ -120,4 +168,8 @@ func registerGauges(g Gauges) {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "e2e_mcp_sessions_active", Help: "Sessions open now."}, g.SessionsActive),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "e2e_mcp_dev_servers_running", Help: "Sessions with a started dev server."}, g.DevServersRunning),
 	)
+	if g.ClientsActive != nil {
+		registry().MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "e2e_mcp_clients_active",
+			Help: "MCP sessions over HTTP live now (at most --max-clients)."}, g.ClientsActive))
+	}
 }

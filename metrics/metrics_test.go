@@ -18,6 +18,16 @@ func TestDeclaredAtZero(t *testing.T) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
+	for _, e := range clientEnds {
+		if want := `e2e_mcp_clients_ended_total{reason="` + string(e) + `"} 0`; !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	for _, e := range clientRefusals {
+		if want := `e2e_mcp_clients_refused_total{reason="` + string(e) + `"} 0`; !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
 	for _, r := range launchResults {
 		if want := `e2e_mcp_browser_launches_total{result="` + r + `"} 0`; !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s", want)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"sync"
 )
 
@@ -16,28 +17,95 @@ import (
 // the request's response (httpgate.go). The call itself answers `cancelled` and counts as
 // no failure (mcptools.cancelledByClient).
 
-// cancelledCalls are the requests clients cancelled whose responses have
-// not been dropped yet, by MCP session ("" over stdio) and request id.
+// cancelledCalls are the requests in flight, by MCP session ("" over
+// stdio) and request id, and whether their clients cancelled them. A
+// cancellation is noted only for a request in flight (one of an answered
+// or unknown request has nothing left to drop), so the table holds no more
+// than the requests in flight, and at most maxInFlight of those: past it a
+// request is not tracked, and a cancellation of it is not honoured (its
+// answer is sent, which a client that cancelled ignores).
 type cancelledCalls struct {
-	mu  sync.Mutex
-	ids map[string]bool
+	mu    sync.Mutex
+	calls map[string]*inFlight
 }
 
-// maxCancelled bounds what is remembered of cancellations that came after
-// their answers (nothing left to drop).
-const maxCancelled = 1024
+// inFlight is one request id in flight; a client that reuses an id while
+// a request of it runs has two.
+type inFlight struct {
+	n         int
+	cancelled bool
+}
 
-func newCancelledCalls() *cancelledCalls { return &cancelledCalls{ids: map[string]bool{}} }
+// maxInFlight bounds the requests tracked.
+const maxInFlight = 10_000
 
+func newCancelledCalls() *cancelledCalls { return &cancelledCalls{calls: map[string]*inFlight{}} }
+
+// cancelKey is the key of request id of a session: the id as mcp-go
+// reads it and writes it back in the response (a string, or a number, an
+// integral one as an integer: 1.0 is 1), so that a request and its
+// response have the same key; "" for an id that is neither.
 func cancelKey(session string, id json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, id) != nil {
+	var v any
+	if json.Unmarshal(id, &v) != nil {
 		return ""
 	}
-	return session + "\x00" + b.String()
+	switch v := v.(type) {
+	case string:
+		return session + "\x00s" + v
+	case float64:
+		if v == float64(int64(v)) {
+			return session + "\x00n" + strconv.FormatInt(int64(v), 10)
+		}
+		return session + "\x00n" + strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return ""
 }
 
-// noteMessage notes a cancellation if msg is one.
+// begin notes that request id is in flight; end, that it was answered.
+func (c *cancelledCalls) begin(session string, id json.RawMessage) {
+	k := cancelKey(session, id)
+	if k == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.calls[k]; f != nil {
+		f.n++
+		return
+	}
+	if len(c.calls) < maxInFlight {
+		c.calls[k] = &inFlight{n: 1}
+	}
+}
+
+func (c *cancelledCalls) end(session string, id json.RawMessage) {
+	k := cancelKey(session, id)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f := c.calls[k]; f != nil {
+		if f.n--; f.n <= 0 {
+			delete(c.calls, k)
+		}
+	}
+}
+
+// inFlight says whether request id is in flight.
+func (c *cancelledCalls) inFlight(session string, id json.RawMessage) bool {
+	k := cancelKey(session, id)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls[k] != nil
+}
+
+// len is the number of request ids tracked.
+func (c *cancelledCalls) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.calls)
+}
+
+// noteMessage notes a cancellation if msg is one, of a request in flight.
 func (c *cancelledCalls) noteMessage(session string, msg []byte) {
 	if !bytes.Contains(msg, []byte("notifications/cancelled")) {
 		return
@@ -52,15 +120,11 @@ func (c *cancelledCalls) noteMessage(session string, msg []byte) {
 		return
 	}
 	k := cancelKey(session, n.Params.RequestID)
-	if k == "" {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.ids) >= maxCancelled {
-		clear(c.ids) // answers long sent; nothing of them left to drop
+	if f := c.calls[k]; f != nil {
+		f.cancelled = true
 	}
-	c.ids[k] = true
 }
 
 // isCancelled says whether the response to request id was cancelled.
@@ -68,15 +132,8 @@ func (c *cancelledCalls) isCancelled(session string, id json.RawMessage) bool {
 	k := cancelKey(session, id)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return k != "" && c.ids[k]
-}
-
-// forget drops what is known of request id once its response is settled.
-func (c *cancelledCalls) forget(session string, id json.RawMessage) {
-	k := cancelKey(session, id)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.ids, k)
+	f := c.calls[k]
+	return f != nil && f.cancelled
 }
 
 // responseID is the id of a JSON-RPC response (a message with an id and no

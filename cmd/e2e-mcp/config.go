@@ -75,6 +75,10 @@ type Config struct {
 	HTTP string
 	// MaxSessions bounds the open sessions (LRU eviction of idle ones).
 	MaxSessions int
+	// MaxClients bounds the live MCP sessions over HTTP: an initialize
+	// beyond it ends one with no stream and no request in flight, or is
+	// refused (lifetime.go).
+	MaxClients int
 	// SharedSessions lets every HTTP client use the sessions any client
 	// names (sessionId); without it each principal has its own.
 	SharedSessions bool
@@ -110,6 +114,9 @@ type Config struct {
 	OAuthIssuer, OAuthJWKSURL, OAuthResource, OAuthScopes string
 	// RateSessions and RateCalls are per-client limits a minute (0: off).
 	RateSessions, RateCalls int
+	// RateClients is the initializes (new MCP sessions) a client may make
+	// a minute over TCP (0: no limit).
+	RateClients int
 	// StorageState is a storage state file every session starts in.
 	StorageState string
 	// InitScripts are script files run in every page, comma separated.
@@ -304,7 +311,7 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.ServerCommand })},
 	{"idle-timeout", "E2E_MCP_IDLE_TIMEOUT", "10m", "end a session (dev server --shutdown, browser context closed) after this long without a tool call; 0 never",
 		duration(func(c *Config) *time.Duration { return &c.IdleTimeout })},
-	{"client-idle-timeout", "E2E_MCP_CLIENT_IDLE_TIMEOUT", "24h", "over HTTP, end a client's MCP session after this long without a request or an open stream (its browser sessions end sooner, by --idle-timeout); 0 never",
+	{"client-idle-timeout", "E2E_MCP_CLIENT_IDLE_TIMEOUT", "24h", "over HTTP, end a client's MCP session after this long without a request or an open stream (its browser sessions end sooner, by --idle-timeout), or after 10m (or this, when shorter) for one that made no request after its initialize; 0 never",
 		duration(func(c *Config) *time.Duration { return &c.ClientIdleTimeout })},
 	{"start-timeout", "E2E_MCP_START_TIMEOUT", "30s", "how long the dev-server command may take to answer --start",
 		duration(func(c *Config) *time.Duration { return &c.StartTimeout })},
@@ -336,6 +343,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.HTTP })},
 	{"max-sessions", "E2E_MCP_MAX_SESSIONS", "50", "most sessions open at once: a new one ends the least recently used idle one, or gets capacity_exceeded",
 		integer(func(c *Config) *int { return &c.MaxSessions })},
+	{"max-clients", "E2E_MCP_MAX_CLIENTS", "1000", "over HTTP, most MCP sessions (clients) live at once: an initialize beyond it ends the one with no open stream and no request in flight that made no request since its initialize, else the least recently active such (its next request gets 404 saying why), or is refused with 503 and Retry-After when every one has a stream or a call",
+		integer(func(c *Config) *int { return &c.MaxClients })},
 	{"shared-sessions", "E2E_MCP_SHARED_SESSIONS", "false", "over HTTP, let every client use the sessions any client names with sessionId (by default each principal - OAuth subject, else MCP session - sees and uses only its own)",
 		boolean(func(c *Config) *bool { return &c.SharedSessions })},
 	{"busy-timeout", "E2E_MCP_BUSY_TIMEOUT", "15s", "how long a call waits for its session while another call runs on it before it answers busy",
@@ -376,6 +385,8 @@ var settings = []setting{
 		integer(func(c *Config) *int { return &c.RateSessions })},
 	{"rate-calls", "E2E_MCP_RATE_CALLS", "0", "tool calls a client may make a minute (0: no limit; shared servers: 100)",
 		integer(func(c *Config) *int { return &c.RateCalls })},
+	{"rate-clients", "E2E_MCP_RATE_CLIENTS", "60", "over TCP, MCP sessions a client (its OAuth subject, else its address) may start a minute with initialize; more get 429 with Retry-After (0: no limit)",
+		integer(func(c *Config) *int { return &c.RateClients })},
 	{"storage-state", "E2E_MCP_STORAGE_STATE", "", "a storage state file (browser_storage_state, or Playwright's) every session starts in: signed in",
 		str(func(c *Config) *string { return &c.StorageState })},
 	{"init-script", "E2E_MCP_INIT_SCRIPT", "", "JavaScript files run in every page of every session before the page's own scripts, comma separated",
@@ -522,8 +533,8 @@ func (c *Config) Validate() error {
 	if _, err := mcptools.ParseCaps(c.Caps); err != nil {
 		errs = append(errs, fmt.Errorf("--caps: %v", err))
 	}
-	if c.RateSessions < 0 || c.RateCalls < 0 {
-		errs = append(errs, fmt.Errorf("--rate-sessions and --rate-calls must be 0 (no limit) or more"))
+	if c.RateSessions < 0 || c.RateCalls < 0 || c.RateClients < 0 {
+		errs = append(errs, fmt.Errorf("--rate-sessions, --rate-calls and --rate-clients must be 0 (no limit) or more"))
 	}
 	if oauth := []string{c.OAuthIssuer, c.OAuthJWKSURL, c.OAuthResource}; (oauth[0] != "" || oauth[1] != "" || oauth[2] != "") &&
 		(oauth[0] == "" || oauth[1] == "" || oauth[2] == "") {
@@ -543,6 +554,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxSessions < 1 {
 		errs = append(errs, fmt.Errorf("--max-sessions must be 1 or more, got %d", c.MaxSessions))
+	}
+	if c.MaxClients < 1 {
+		errs = append(errs, fmt.Errorf("--max-clients must be 1 or more, got %d", c.MaxClients))
 	}
 	if c.remoteHTTP() {
 		if _, _, err := net.SplitHostPort(c.HTTP); err != nil {

@@ -27,14 +27,17 @@ import (
 // stops taking requests and lets the calls in flight finish, bounded by the
 // drain timeout; the caller then ends every session.
 func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MCPServer, bm *browser.Manager, reg *mcptools.Registry) error {
-	ids := newClientSessions(sessionIDs(cfg.ReplicaID), cfg.ClientIdleTimeout)
+	// The MCP sessions: their ids (with --replica-id, naming this
+	// replica), owners, lifetimes and cap (lifetime.go).
+	ids := newClientSessions(sessionPrefix(cfg.ReplicaID), cfg.ClientIdleTimeout, cfg.MaxClients)
 	mcpHandler := server.NewStreamableHTTPServer(srv,
 		// Sessions are what isolation hangs on: keep clients on the
 		// protocol versions that have Mcp-Session-Id (stack-notes §1.6).
 		server.WithStreamableHTTPProtocolVersions(mcp.LegacyProtocolVersions()...),
 		// Unknown or ended session ids get 404, so a client re-initializes
 		// instead of talking to a session whose hooks never ran. With
-		// --replica-id the ids name this replica (replica.go).
+		// --replica-id the ids name this replica (replica.go). mcp-go's own
+		// manager remembers every ended id for good; ours, a bounded few.
 		server.WithSessionIdManager(ids),
 		// Clients that vanish without DELETE are swept after
 		// --client-idle-timeout of silence with no stream open, by ids
@@ -43,8 +46,10 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		// httpauth's guard checks Host and Origin (with the configured
 		// allowances) before a request reaches this handler.
 		server.WithDisableLocalhostProtection(true),
-		// Resumable SSE streams: event ids, Last-Event-ID replay.
-		server.WithEventStore(server.NewInMemoryEventStore()),
+		// Resumable SSE streams: event ids, Last-Event-ID replay, from a
+		// store with bounds (mcp-go's keeps every event of a session for
+		// as long as it lives; eventstore.go).
+		server.WithEventStore(newBoundedEvents(maxSessionEvents, maxEvents)),
 		// The transport's own warnings go to our log (stderr), never stdout.
 		// A call outlives its connection: a client that loses it mid-call
 		// reconnects with Last-Event-ID and gets the answer from the event
@@ -71,16 +76,20 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 	metrics.RegisterGauges(metrics.Gauges{
 		SessionsActive:    func() float64 { n, _ := reg.Counts(); return float64(n) },
 		DevServersRunning: func() float64 { _, n := reg.Counts(); return float64(n) },
+		ClientsActive:     func() float64 { return float64(ids.count()) },
 	})
 	mux := http.NewServeMux()
-	gate := newMCPGate(mcpHandler, cfg.HTTPMaxBody, cfg.ClientIdleTimeout)
-	gate.ids = ids
+	gate := newMCPGate(mcpHandler, cfg.HTTPMaxBody, ids)
+	if cfg.remoteHTTP() {
+		// Not on the CLI's Unix socket, where every command initializes.
+		gate.limitInitializes(cfg.RateClients)
+	}
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	defer stopSweep()
-	go ids.sweep(sweepCtx, mcpHandler)
+	go ids.sweep(sweepCtx, gate.endTransport)
 	mux.Handle("/mcp", gate)
 	mux.Handle("/message", gate)
-	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions))
+	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions, ids))
 	mux.Handle("GET /metrics", metrics.Handler())
 
 	ln, guardAddr, err := listen(cfg)
@@ -132,16 +141,18 @@ type healthCheck struct {
 
 // healthHandler answers 200 when a browser runs or can be started, 503
 // when none can be had (none found, or its launches keep failing); it also
-// reports sessions against the limit and memory. It never starts a browser
+// reports sessions and MCP sessions (clients) against their limits, and
+// memory. It never starts a browser
 // itself: /health needs no credential, and anyone reaching it must not be
 // able to make the server launch one.
-func healthHandler(bm *browser.Manager, reg *mcptools.Registry, maxSessions int) http.Handler {
+func healthHandler(bm *browser.Manager, reg *mcptools.Registry, maxSessions int, clients *clientSessions) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := bm.State()
 		h := health{Status: "ok", Version: Version(), Checks: map[string]healthCheck{
 			"browser": {OK: st.Problem == "", Detail: st.Problem, Value: st}}}
 		n, dev := reg.Counts()
 		h.Checks["sessions"] = healthCheck{OK: true, Value: map[string]int{"active": n, "max": maxSessions, "devServers": dev}}
+		h.Checks["clients"] = healthCheck{OK: true, Value: map[string]int{"active": clients.count(), "max": clients.max}}
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		h.Checks["memory"] = healthCheck{OK: true, Value: map[string]uint64{"heapMB": ms.HeapAlloc >> 20, "sysMB": ms.Sys >> 20}}

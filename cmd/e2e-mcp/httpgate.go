@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
-	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/httpauth"
+	"github.com/e2e-mcp/e2e-mcp/metrics"
 )
 
 // The MCP endpoint's own checks, between the guard (Host, Origin,
@@ -21,15 +24,21 @@ import (
 //   - a JSON-RPC batch (an array), which protocol version 2025-03-26 has,
 //     is served member by member (batch.go); a client of a later version
 //     is told its version has none;
+//   - an initialize is held to the client's rate (--rate-clients, 429) and
+//     to the cap on MCP sessions (--max-clients: it ends the session that
+//     can best go, or gets 503 when none can; lifetime.go);
 //   - a request that needs an MCP session and names none gets 400, as the
 //     specification says (mcp-go answers 404, which tells a client to
-//     start over);
+//     start over, and makes a session for a GET that names none);
+//   - a request naming a session that is not live gets 404 here, with a
+//     body saying why when the server ended it, and never reaches mcp-go
+//     (which would make a session for a GET naming any id);
 //   - an MCP session belongs to the principal that initialized it (an
 //     OAuth issuer and subject): a request of another principal naming it
-//     gets exactly the answer an unknown session gets, and never reaches
-//     mcp-go. With a static token or no credential every client is the
-//     same principal; then the session id, which is random and never
-//     listed, is the only capability.
+//     gets exactly the answer an unknown session gets. With a static token
+//     or no credential every client is the same principal; then the
+//     session id, which is random and never listed, is the only
+//     capability.
 
 // sessionHeader is the MCP session header.
 const sessionHeader = "Mcp-Session-Id"
@@ -38,15 +47,32 @@ const sessionHeader = "Mcp-Session-Id"
 type mcpGate struct {
 	next    http.Handler
 	maxBody int64
-	owners  *sessionOwners
-	// ids, when set, tell a swept session's client why it is gone.
+	// ids are the MCP sessions (lifetime.go): who owns each, which are
+	// live, which the server ended and why, and the cap on them.
 	ids *clientSessions
 	// cancelled are the requests whose responses are not to be sent.
 	cancelled *cancelledCalls
+	// inits limits the initializes of one client (its OAuth subject, else
+	// its address) to initsPerMinute; nil: no limit.
+	inits          *httpauth.RateLimiter
+	initsPerMinute int
+	// endTransport ends what mcp-go holds of a session the server ended
+	// (endTransport of lifetime.go, to the MCP handler).
+	endTransport func(id string)
 }
 
-func newMCPGate(next http.Handler, maxBody int64, ttl time.Duration) *mcpGate {
-	return &mcpGate{next: next, maxBody: maxBody, owners: newSessionOwners(ttl), cancelled: newCancelledCalls()}
+func newMCPGate(next http.Handler, maxBody int64, ids *clientSessions) *mcpGate {
+	return &mcpGate{next: next, maxBody: maxBody, ids: ids, cancelled: newCancelledCalls(),
+		endTransport: func(id string) { endTransport(next, id) }}
+}
+
+// limitInitializes limits each client to perMinute initializes a minute
+// (0: no limit).
+func (g *mcpGate) limitInitializes(perMinute int) {
+	g.initsPerMinute = perMinute
+	if perMinute > 0 {
+		g.inits = httpauth.NewRateLimiter(httpauth.RateLimits{SessionsPerMinute: float64(perMinute)})
+	}
 }
 
 func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -84,42 +110,193 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = json.Unmarshal(trimmed, &msg) // mcp-go answers what does not parse
 	}
+	if r.Method == http.MethodPost && msg.Method == "initialize" {
+		// A new MCP session, whatever Mcp-Session-Id it names.
+		g.serveInitialize(w, r, msg.ID)
+		return
+	}
 	id := r.Header.Get(sessionHeader)
-	needsSession := r.Method == http.MethodDelete || r.Method == http.MethodPost && msg.Method != "initialize" && msg.Method != ""
-	if id == "" && needsSession && !modernRequest(r) {
-		writeRPCError(w, http.StatusBadRequest, msg.ID, -32600,
-			"Bad Request: this request needs the Mcp-Session-Id header that initialize returned; initialize first")
+	if id == "" {
+		// A GET without one would make a session no initialize made
+		// (mcp-go makes one for it), outside the cap.
+		needsSession := r.Method == http.MethodDelete || r.Method == http.MethodGet || r.Method == http.MethodPost && msg.Method != ""
+		if needsSession && !modernRequest(r) {
+			writeRPCError(w, http.StatusBadRequest, msg.ID, -32600,
+				"Bad Request: this request needs the Mcp-Session-Id header that initialize returned; initialize first")
+			return
+		}
+		g.serve(w, r)
 		return
 	}
-	who := principalKey(r)
-	if id != "" && g.ids != nil && g.ids.wasSwept(id) && g.owners.mayUse(id, who) {
-		g.ids.answerSwept(w, msg.ID)
-		return
-	}
-	if id != "" && !g.owners.mayUse(id, who) {
-		// What mcp-go answers for a session id it does not know.
+	state, why, end := g.ids.enter(id, principalKey(r), msg.Method != "notifications/initialized")
+	switch state {
+	case sessionUnknown:
+		// What mcp-go answers for a session id it does not know; another
+		// principal's session is answered alike. None reaches mcp-go, which
+		// would make a session for a GET naming any id.
 		http.Error(w, "Invalid session ID", http.StatusNotFound)
 		return
+	case sessionEnded:
+		writeRPCError(w, http.StatusNotFound, msg.ID, -32001, g.ids.endedMessage(why))
+		return
 	}
-	if r.Method == http.MethodPost && msg.Method == "initialize" && who != "" {
-		w = &ownerRecorder{ResponseWriter: w, owners: g.owners, who: who}
+	defer end()
+	if r.Method != http.MethodPost {
+		g.serve(w, r)
+		return
 	}
-	if r.Method == http.MethodPost && id != "" {
-		// No response follows a cancellation (cancel.go).
-		g.cancelled.noteMessage(id, trimmed)
-		if msg.Method != "" && len(msg.ID) > 0 && string(msg.ID) != "null" {
-			w = &cancelWriter{ResponseWriter: w, c: g.cancelled, session: id, id: msg.ID}
-			defer g.cancelled.forget(id, msg.ID)
-		}
+	// No response follows a cancellation (cancel.go).
+	g.cancelled.noteMessage(id, trimmed)
+	if msg.Method == "" || len(msg.ID) == 0 || string(msg.ID) == "null" {
+		g.serve(w, r)
+		return
 	}
-	if id != "" && g.ids != nil {
-		defer g.ids.begin(id)()
+	g.cancelled.begin(id, msg.ID)
+	defer g.cancelled.end(id, msg.ID)
+	w = &cancelWriter{ResponseWriter: w, c: g.cancelled, session: id, id: msg.ID}
+	// A request's answer streams within the budgets of lifetime.go.
+	if !g.ids.mayStream(id) {
+		g.servePlain(w, r)
+		return
 	}
-	g.next.ServeHTTP(w, r)
-	if r.Method == http.MethodDelete && id != "" {
-		g.owners.forget(id)
+	if g.serve(w, r) || r.Context().Err() != nil {
+		g.ids.didStream(id)
 	}
 }
+
+// serveInitialize makes a new MCP session, within the client's rate and
+// the cap on sessions (lifetime.go): at the cap the session that can best
+// go is ended to make room, and when none can, the initialize is refused
+// with 503 and Retry-After.
+func (g *mcpGate) serveInitialize(w http.ResponseWriter, r *http.Request, rpcID json.RawMessage) {
+	if ok, retry := g.inits.Allow(httpauth.ClientKey(r), httpauth.SessionCreate); !ok {
+		metrics.ClientRefused(metrics.ClientRate)
+		secs := max(1, int(math.Ceil(retry.Seconds())))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		writeRPCError(w, http.StatusTooManyRequests, rpcID, -32000, fmt.Sprintf(
+			"Too many initializes: this client may start %d MCP sessions a minute (--rate-clients); retry in %d s, "+
+				"and keep using the session it has (its Mcp-Session-Id) rather than initializing again", g.initsPerMinute, secs))
+		return
+	}
+	g.ids.admitting.Lock()
+	defer g.ids.admitting.Unlock()
+	evicted, full := g.ids.admit()
+	if full {
+		metrics.ClientRefused(metrics.ClientsFull)
+		w.Header().Set("Retry-After", strconv.Itoa(fullRetrySeconds))
+		writeRPCError(w, http.StatusServiceUnavailable, rpcID, -32000, fmt.Sprintf(
+			"Server full: all %d MCP sessions of this server (--max-clients) have a stream open or a request in flight, "+
+				"so none can make room for a new one; retry in %d s (Retry-After), and end the sessions you no longer use with a DELETE",
+			g.ids.max, fullRetrySeconds))
+		return
+	}
+	if evicted != "" {
+		// Its browser sessions end too, which may take a dev server's
+		// --shutdown: not while the next initialize waits.
+		go g.endTransport(evicted)
+	}
+	if who := principalKey(r); who != "" {
+		w = &ownerRecorder{ResponseWriter: w, ids: g.ids, who: who}
+	}
+	g.serve(w, r)
+}
+
+// fullRetrySeconds is the Retry-After of an initialize refused because
+// every session is busy.
+const fullRetrySeconds = 10
+
+// serve passes a request to mcp-go through a writer it cannot keep: mcp-go
+// keeps a resumable stream's first writer for as long as the session
+// lives, and with it the whole HTTP response and request of every call
+// that streamed. It says whether the answer streamed (SSE).
+func (g *mcpGate) serve(w http.ResponseWriter, r *http.Request) (streamed bool) {
+	rw := &releasedWriter{w: w}
+	defer rw.release()
+	g.next.ServeHTTP(rw, r)
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	return rw.streamed
+}
+
+// servePlain passes a request to mcp-go through a writer that cannot
+// stream, so that its answer is one JSON body (what it would have
+// streamed before, progress and log messages, is not sent).
+func (g *mcpGate) servePlain(w http.ResponseWriter, r *http.Request) {
+	rw := &releasedWriter{w: w}
+	defer rw.release()
+	g.next.ServeHTTP(plainWriter{rw}, r)
+}
+
+// plainWriter is a response writer without Flush: mcp-go does not stream
+// on it.
+type plainWriter struct{ rw *releasedWriter }
+
+func (p plainWriter) Header() http.Header         { return p.rw.Header() }
+func (p plainWriter) WriteHeader(code int)        { p.rw.WriteHeader(code) }
+func (p plainWriter) Write(b []byte) (int, error) { return p.rw.Write(b) }
+
+// releasedWriter is the response writer mcp-go gets: once the request is
+// answered it lets go of the response under it, and writes nothing more.
+// It passes Flush and Unwrap through (streamed answers, write deadlines).
+type releasedWriter struct {
+	mu       sync.Mutex
+	w        http.ResponseWriter
+	h        http.Header // the header a late caller gets
+	streamed bool        // the answer is an SSE stream
+}
+
+// release lets go of the response.
+func (rw *releasedWriter) release() {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.w = nil
+}
+
+func (rw *releasedWriter) inner() http.ResponseWriter {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	return rw.w
+}
+
+func (rw *releasedWriter) Header() http.Header {
+	if w := rw.inner(); w != nil {
+		return w.Header()
+	}
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	if rw.h == nil {
+		rw.h = http.Header{}
+	}
+	return rw.h
+}
+
+func (rw *releasedWriter) WriteHeader(code int) {
+	if w := rw.inner(); w != nil {
+		if strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+			rw.mu.Lock()
+			rw.streamed = true
+			rw.mu.Unlock()
+		}
+		w.WriteHeader(code)
+	}
+}
+
+func (rw *releasedWriter) Write(p []byte) (int, error) {
+	if w := rw.inner(); w != nil {
+		return w.Write(p)
+	}
+	return 0, http.ErrHandlerTimeout
+}
+
+// Flush passes a stream's flush through.
+func (rw *releasedWriter) Flush() {
+	if f, ok := rw.inner().(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (rw *releasedWriter) Unwrap() http.ResponseWriter { return rw.inner() }
 
 var errTooLarge = errors.New("request body too large")
 
@@ -161,9 +338,9 @@ func principalKey(r *http.Request) string {
 // principal's. It passes Flush and Unwrap through (streamed answers).
 type ownerRecorder struct {
 	http.ResponseWriter
-	owners *sessionOwners
-	who    string
-	done   bool
+	ids  *clientSessions
+	who  string
+	done bool
 }
 
 func (o *ownerRecorder) WriteHeader(code int) {
@@ -182,7 +359,7 @@ func (o *ownerRecorder) note() {
 	}
 	o.done = true
 	if id := o.Header().Get(sessionHeader); id != "" {
-		o.owners.bind(id, o.who)
+		o.ids.bind(id, o.who)
 	}
 }
 
@@ -194,106 +371,6 @@ func (o *ownerRecorder) Flush() {
 }
 
 func (o *ownerRecorder) Unwrap() http.ResponseWriter { return o.ResponseWriter }
-
-// sessionOwners maps MCP session ids to the principals that made them. An
-// entry unused for ttl is forgotten (mcp-go sweeps such sessions too), and
-// the map holds at most maxOwners.
-type sessionOwners struct {
-	mu  sync.Mutex
-	ttl time.Duration
-	m   map[string]ownerEntry
-}
-
-type ownerEntry struct {
-	who  string
-	used time.Time
-}
-
-// maxOwners bounds the sessions remembered; beyond it the least recently
-// used are forgotten first, and then refused (an unknown id with no owner
-// is left to mcp-go, which does not know it either).
-const maxOwners = 100_000
-
-func newSessionOwners(ttl time.Duration) *sessionOwners {
-	if ttl <= 0 {
-		ttl = 24 * time.Hour
-	}
-	return &sessionOwners{ttl: ttl, m: map[string]ownerEntry{}}
-}
-
-func (s *sessionOwners) bind(id, who string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.m) >= maxOwners {
-		s.sweepLocked()
-	}
-	s.m[id] = ownerEntry{who: who, used: time.Now()}
-}
-
-// mayUse reports whether who may use session id: it is theirs, or it was
-// not made by an identified principal.
-func (s *sessionOwners) mayUse(id, who string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.m[id]
-	if !ok {
-		return true
-	}
-	if time.Since(e.used) > s.ttl {
-		delete(s.m, id)
-		return true
-	}
-	if e.who != who {
-		return false
-	}
-	e.used = time.Now()
-	s.m[id] = e
-	return true
-}
-
-func (s *sessionOwners) forget(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.m, id)
-}
-
-// sweepLocked drops expired entries, then the oldest half if still full.
-func (s *sessionOwners) sweepLocked() {
-	for id, e := range s.m {
-		if time.Since(e.used) > s.ttl {
-			delete(s.m, id)
-		}
-	}
-	if len(s.m) < maxOwners {
-		return
-	}
-	var cut time.Time
-	ages := make([]time.Time, 0, len(s.m))
-	for _, e := range s.m {
-		ages = append(ages, e.used)
-	}
-	cut = midpoint(ages)
-	for id, e := range s.m {
-		if !e.used.After(cut) {
-			delete(s.m, id)
-		}
-	}
-}
-
-// midpoint is halfway between the oldest and the newest time: a rough
-// median, without sorting a hundred thousand entries.
-func midpoint(ts []time.Time) time.Time {
-	lo, hi := ts[0], ts[0]
-	for _, t := range ts {
-		if t.Before(lo) {
-			lo = t
-		}
-		if t.After(hi) {
-			hi = t
-		}
-	}
-	return lo.Add(hi.Sub(lo) / 2)
-}
 
 func writeGateJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")

@@ -3,12 +3,14 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReplicaSessionIDs: a named replica's ids carry its name; it knows
 // its own ids, refuses another replica's and made-up ones, and ends its own.
 func TestReplicaSessionIDs(t *testing.T) {
-	r1, r2 := newReplicaSessionIDs("r1"), newReplicaSessionIDs("r2")
+	r1 := newClientSessions(sessionPrefix("r1"), time.Hour, 0)
+	r2 := newClientSessions(sessionPrefix("r2"), time.Hour, 0)
 	id := r1.Generate()
 	if !strings.HasPrefix(id, "mcp-session-r1.") || len(id) != len("mcp-session-r1.")+36 {
 		t.Fatalf("id = %q, want mcp-session-r1.<uuid>", id)
@@ -37,10 +39,11 @@ func TestReplicaSessionIDs(t *testing.T) {
 	if notAllowed, err := r1.Terminate(id); notAllowed || err != nil {
 		t.Fatalf("r1.Terminate = %v, %v", notAllowed, err)
 	}
-	if ended, err := r1.Validate(id); err != nil || !ended {
-		t.Errorf("r1.Validate after Terminate = %v, %v; want ended", ended, err)
+	// Its client ended it: nothing is kept of it, and it is unknown (404).
+	if _, err := r1.Validate(id); err == nil {
+		t.Errorf("r1.Validate after Terminate: live")
 	}
-	if _, ok := sessionIDs("").(*replicaSessionIDs); ok {
-		t.Error("no --replica-id: want mcp-go's own ids")
+	if id := newClientSessions(sessionPrefix(""), time.Hour, 0).Generate(); !strings.HasPrefix(id, "mcp-session-") || len(id) != len("mcp-session-")+36 {
+		t.Errorf("no --replica-id: %q, want mcp-go's form mcp-session-<uuid>", id)
 	}
 }

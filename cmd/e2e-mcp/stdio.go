@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"sync"
 )
@@ -11,14 +12,19 @@ import (
 // The stdio transport's framing, between the pipes and mcp-go's stdio
 // server, which reads one JSON-RPC message a line and writes one a line:
 //
-//   - notifications/cancelled is noted on the way in, and the response to
-//     the cancelled request dropped on the way out (cancel.go);
+//   - the requests in flight are noted on the way in, and a
+//     notifications/cancelled of one of them too, so that the response to
+//     a cancelled request is dropped on the way out (cancel.go);
 //   - a JSON-RPC batch (a line holding an array) is split into its
-//     messages on the way in, and their responses joined into one array
-//     line on the way out, for a client that negotiated 2025-03-26, the one
-//     protocol version that has batches; a client of any other version is
-//     answered -32600 Invalid Request saying its version has none (mcp-go
-//     answers a batch with a parse error).
+//     messages on the way in (planBatch: the members it refuses get their
+//     errors), and their responses joined into one array line on the way
+//     out, in the order of the members, for a client that negotiated
+//     2025-03-26, the one protocol version that has batches; a client of
+//     any other version is answered -32600 Invalid Request saying its
+//     version has none (mcp-go answers a batch with a parse error). Since
+//     responses are told apart by their ids alone, a batch's request whose
+//     id a request in flight has, and a request whose id a batch in flight
+//     waits for, are refused with -32600 too.
 
 // batchVersion is the protocol version with JSON-RPC batches.
 const batchVersion = "2025-03-26"
@@ -30,15 +36,14 @@ type stdioFraming struct {
 	mu      sync.Mutex
 	out     io.Writer
 	version string                   // the protocol version the initialize response gave
-	batches []*pendingBatch          // batches whose responses are not all in
-	byID    map[string]*pendingBatch // a batch by the key of a request it holds
+	byID    map[string]*pendingBatch // a batch by the key of a request it waits for
 }
 
-// pendingBatch is a batch's responses as they come.
+// pendingBatch is a batch's answers as they come, one per member.
 type pendingBatch struct {
-	ids  []string // the keys of its requests, in order
-	got  map[string]json.RawMessage
-	errs []json.RawMessage // answers for its invalid members, written by us
+	keys    []string          // the key of each member served as a request, "" for others
+	answers []json.RawMessage // each member's response or error (nil: none, or not yet)
+	waiting int               // requests whose responses are not in
 }
 
 func newStdioFraming(out io.Writer) *stdioFraming {
@@ -71,6 +76,15 @@ func (f *stdioFraming) reader(in io.Reader) io.Reader {
 func (f *stdioFraming) inbound(w io.Writer, line []byte) error {
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 || t[0] != '[' {
+		if id, ok := requestID(t); ok {
+			f.mu.Lock()
+			taken := f.byID[cancelKey("", id)] != nil
+			f.mu.Unlock()
+			if taken {
+				return f.write(rpcError(id, -32600, fmt.Sprintf("Invalid Request: a request of a batch in flight has the id %s: give each request an id of its own", id)))
+			}
+			f.cancelled.begin("", id)
+		}
 		f.cancelled.noteMessage("", t)
 		_, err := w.Write(line)
 		return err
@@ -88,32 +102,33 @@ func (f *stdioFraming) inbound(w io.Writer, line []byte) error {
 			" only, and this connection negotiated "+orUnknown(version)+": send one message a line"))
 	}
 	if len(members) == 0 {
-		return f.write(rpcError(nil, -32600, "Invalid Request: an empty batch"))
+		return f.write(rpcError(nil, -32600, emptyBatch))
 	}
-	b := &pendingBatch{got: map[string]json.RawMessage{}}
+	items := planBatch(members)
+	b := &pendingBatch{keys: make([]string, len(items)), answers: make([]json.RawMessage, len(items))}
 	var pass [][]byte
-	for _, m := range members {
-		id, isRequest, bad := batchMember(m)
-		switch {
-		case bad != "":
-			b.errs = append(b.errs, rpcError(id, -32600, "Invalid Request: "+bad))
-		case isRequest:
-			b.ids = append(b.ids, cancelKey("", id))
-			pass = append(pass, m)
-		default:
-			f.cancelled.noteMessage("", m)
-			pass = append(pass, m)
-		}
-	}
 	f.mu.Lock()
-	if len(b.ids) > 0 {
-		f.batches = append(f.batches, b)
-		for _, k := range b.ids {
-			f.byID[k] = b
+	for i, it := range items {
+		switch {
+		case it.refusal != nil:
+			b.answers[i] = it.refusal
+		case it.isRequest:
+			k := cancelKey("", it.id)
+			if f.byID[k] != nil || f.cancelled.inFlight("", it.id) {
+				b.answers[i] = rpcError(it.id, -32600, fmt.Sprintf("Invalid Request: a request in flight has the id %s, so this one did not run: give each request an id of its own", it.id))
+				continue
+			}
+			b.keys[i], f.byID[k] = k, b
+			b.waiting++
+			f.cancelled.begin("", it.id)
+			pass = append(pass, it.msg)
+		default:
+			f.cancelled.noteMessage("", it.msg)
+			pass = append(pass, it.msg)
 		}
 	}
 	f.mu.Unlock()
-	if len(b.ids) == 0 && len(b.errs) > 0 {
+	if b.waiting == 0 {
 		f.writeBatch(b)
 	}
 	for _, m := range pass {
@@ -122,6 +137,19 @@ func (f *stdioFraming) inbound(w io.Writer, line []byte) error {
 		}
 	}
 	return nil
+}
+
+// requestID is the id of a JSON-RPC request (a message with a method and
+// an id).
+func requestID(msg []byte) (json.RawMessage, bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil, false
+	}
+	return m.ID, true
 }
 
 // batchMember reads one member of a batch: its id, whether it is a request
@@ -147,8 +175,9 @@ func (f *stdioFraming) Write(p []byte) (int, error) {
 		f.noteVersion(p)
 		return len(p), f.write(p)
 	}
-	if f.cancelled.isCancelled("", id) {
-		f.cancelled.forget("", id)
+	cancelled := f.cancelled.isCancelled("", id)
+	f.cancelled.end("", id)
+	if cancelled {
 		f.settle(cancelKey("", id), nil)
 		return len(p), nil
 	}
@@ -188,16 +217,14 @@ func (f *stdioFraming) settle(key string, resp json.RawMessage) bool {
 		return false
 	}
 	delete(f.byID, key)
-	b.got[key] = resp
-	done := len(b.got) == len(b.ids)
-	if done {
-		for i, x := range f.batches {
-			if x == b {
-				f.batches = append(f.batches[:i], f.batches[i+1:]...)
-				break
-			}
+	for i, k := range b.keys {
+		if k == key {
+			b.keys[i], b.answers[i] = "", resp
+			b.waiting--
+			break
 		}
 	}
+	done := b.waiting == 0
 	f.mu.Unlock()
 	if done {
 		f.writeBatch(b)
@@ -205,16 +232,16 @@ func (f *stdioFraming) settle(key string, resp json.RawMessage) bool {
 	return true
 }
 
-// writeBatch writes a batch's responses as one array line, in the order of
-// its requests; a batch whose requests were all cancelled writes nothing.
+// writeBatch writes a batch's answers as one array line, in the order of
+// its members; a batch whose requests were all cancelled, and that
+// refused none, writes nothing.
 func (f *stdioFraming) writeBatch(b *pendingBatch) {
 	var out []json.RawMessage
-	for _, k := range b.ids {
-		if r := b.got[k]; r != nil {
-			out = append(out, r)
+	for _, a := range b.answers {
+		if a != nil {
+			out = append(out, a)
 		}
 	}
-	out = append(out, b.errs...)
 	if len(out) == 0 {
 		return
 	}
