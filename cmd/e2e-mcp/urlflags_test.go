@@ -192,7 +192,7 @@ func TestURLFlags(t *testing.T) {
 			noSecret(t, r.call+"'s answer", out)
 			noSecret(t, "session_errors", callTool(t, srv, "session_errors", nil))
 			rec := httptest.NewRecorder()
-			healthHandler(a.bm, a.reg, 1).ServeHTTP(rec, httptest.NewRequest("GET", "/health", nil))
+			healthHandler(a.bm, a.reg, 1, newClientSessions("", 0, 1)).ServeHTTP(rec, httptest.NewRequest("GET", "/health", nil))
 			noSecret(t, "/health", rec.Body.String())
 			noSecret(t, "the log", logged.String())
 			if r.call == "browser_navigate" {
