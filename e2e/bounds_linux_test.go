@@ -233,3 +233,36 @@ func TestHostilePageBounded(t *testing.T) {
 		t.Errorf("the server grew by %d MB", grown)
 	}
 }
+
+// TestDropOverCap: browser_drop of files with data carries the files'
+// bytes into the page, at most 16 MB: a sparse 17 MB file is refused by
+// its size, before it is read and before the page gets any event, and the
+// answer says so; a small file still drops.
+func TestDropOverCap(t *testing.T) {
+	f := newFixture(t)
+	roots := t.TempDir()
+	big := filepath.Join(roots, "big.bin")
+	fd, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fd.Truncate(17 << 20); err != nil {
+		t.Fatal(err)
+	}
+	_ = fd.Close()
+	note := filepath.Join(roots, "note.txt")
+	if err := os.WriteFile(note, []byte("hello note\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+roots, "E2E_MCP_CAPS=input", "E2E_MCP_LOG_LEVEL=warn"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/pwtools/index.html"})
+	zone := `role=region[name="Drop zone"]`
+	out := mustFail(t, c, "browser_drop", map[string]any{"target": zone, "paths": []string{big}, "data": map[string]string{"text/plain": "hi"}}, "invalid_input")
+	mustContain(t, "the refusal", out, "big.bin is 17,825,792 bytes", "at most 16 MB", "nothing was read")
+	if snap := mustCall(t, c, "browser_snapshot", nil); strings.Contains(snap, "Dropped:") {
+		t.Errorf("the page got a drop:\n%s", snap)
+	}
+	out = mustCall(t, c, "browser_drop", map[string]any{"target": zone, "paths": []string{note}, "data": map[string]string{"text/plain": "hi"}})
+	mustContain(t, "a small file", out, "Dropped: file note.txt (hello note); text/plain=hi")
+}
