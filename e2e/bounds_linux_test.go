@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/video"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -265,4 +267,97 @@ func TestDropOverCap(t *testing.T) {
 	}
 	out = mustCall(t, c, "browser_drop", map[string]any{"target": zone, "paths": []string{note}, "data": map[string]string{"text/plain": "hi"}})
 	mustContain(t, "a small file", out, "Dropped: file note.txt (hello note); text/plain=hi")
+}
+
+// noisePage paints random pixels on every frame: no two pictures alike,
+// none a PNG makes small.
+const noisePage = `<!doctype html><title>noise</title><style>body{margin:0}</style><canvas id=c width=1280 height=720></canvas><script>
+const c = document.getElementById('c').getContext('2d');
+const img = c.createImageData(1280, 720);
+function paint() {
+  const px = new Uint32Array(img.data.buffer);
+  for (let i = 0; i < px.length; i += 16384) crypto.getRandomValues(px.subarray(i, i + 16384));
+  for (let i = 3; i < img.data.length; i += 4) img.data[i] = 255;
+  c.putImageData(img, 0, 0);
+  requestAnimationFrame(paint);
+}
+paint();
+</script>`
+
+// TestVideo_Limits: a server's video limits (--max-video-size,
+// --max-video-bytes) hold, and each is said: a size over the frame limit
+// is refused naming the limit and its flag (3840x3840 would hold some
+// 360 MB while recording), either way round; the default size is fit in
+// the limit; a page that never stops painting noise fills the file limit
+// within seconds, and the video stops there, which its answer says with
+// when, and the file written stays within the limit and plays.
+func TestVideo_Limits(t *testing.T) {
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /noise.html", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, noisePage)
+		})
+	})
+	dir := t.TempDir()
+	env, tmp := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=video", "E2E_MCP_FILE_ROOTS="+dir, "E2E_MCP_LOG_LEVEL=warn",
+		"E2E_MCP_MAX_VIDEO_SIZE=640x360", "E2E_MCP_MAX_VIDEO_BYTES=1048576"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/noise.html"})
+	for _, size := range []map[string]any{{"width": 3840, "height": 3840}, {"width": 1280, "height": 720}, {"width": 360, "height": 641}} {
+		out := mustFail(t, c, "browser_start_video", map[string]any{"size": size}, "invalid_input")
+		mustContain(t, "a size over the limit", out, "over this server's video limit of 640x360", "--max-video-size")
+	}
+	file := filepath.Join(dir, "noise.png")
+	out := mustCall(t, c, "browser_start_video", map[string]any{"filename": file})
+	mustContain(t, "the default size, fit in the limit", out, "(640x360,")
+
+	// The recording fills its file between calls (a call would pause the
+	// filming): wait for its frames on disk (a temp file the server
+	// unlinked and keeps open) to pass the limit.
+	procs := serverProcesses(tmp)
+	if len(procs) != 1 {
+		t.Fatalf("want one server process, got %d", len(procs))
+	}
+	fds := fmt.Sprintf("/proc/%d/fd", procs[0].PID)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var size int64
+		entries, _ := os.ReadDir(fds)
+		for _, e := range entries {
+			if dest, _ := os.Readlink(filepath.Join(fds, e.Name())); strings.Contains(dest, "e2e-mcp-video-") {
+				if fi, err := os.Stat(filepath.Join(fds, e.Name())); err == nil {
+					size += fi.Size()
+				}
+			}
+		}
+		if size > 1<<20 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the video's frames on disk are %d bytes after 60 s", size)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	res := call(t, c, "browser_stop_video", map[string]any{})
+	if res.IsError {
+		t.Fatalf("browser_stop_video: %s", text(res))
+	}
+	mustContain(t, "the stop's answer", text(res), "640x360", "reached this server's limit of 1,048,576 bytes (--max-video-bytes)", "into the session: what came later is not in it")
+	if _, ok := structured(t, res)["truncatedAtMs"]; !ok {
+		t.Errorf("the structured answer does not say where the video stopped: %v", res.StructuredContent)
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The limit is checked before each frame is added, and the writer
+	// holds one frame until the next says how long it shows: the file
+	// passes the limit by two frames at most, each at most its raw pixels
+	// (a PNG of noise is no smaller) and its chunks.
+	if frame := 640*360*4 + 64<<10; len(raw) > 1<<20+2*frame {
+		t.Errorf("the video is %d bytes, over its limit by more than two frames", len(raw))
+	}
+	if anim, err := video.DecodeAPNG(raw); err != nil || anim.Width != 640 || anim.Height != 360 || len(anim.Frames) < 2 {
+		t.Fatalf("the video written: %v", err)
+	}
 }
