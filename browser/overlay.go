@@ -134,7 +134,7 @@ func readDropFiles(files []string, limit int64) ([]droppedFile, error) {
 			return nil, newError(KindInvalidInput, "give readable files", "%s: %v", f, err)
 		}
 		b, err := func() ([]byte, error) {
-			defer fd.Close()
+			defer func() { _ = fd.Close() }()
 			st, err := fd.Stat()
 			switch {
 			case err != nil:
