@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -66,7 +67,7 @@ func hostileServer(t *testing.T) *httptest.Server {
 		fmt.Fprint(w, hostilePage)
 	})
 	mux.HandleFunc("/x", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = r.Body.Read(make([]byte, 1))
+		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "text/plain")
 		w.Header().Set("X-Big-Answer", strings.Repeat("a", 64<<10))
 		_, _ = w.Write([]byte(strings.Repeat("r", 2<<20)))
@@ -230,8 +231,8 @@ func TestHostilePageBounded(t *testing.T) {
 	// several events; the server (built with -race) grew by 1.2 GB before
 	// the fix, and now keeps about a megabyte of it. The bound leaves
 	// room for the race detector, the events' decoding and the garbage
-	// collector's slack (about 110 MB here).
-	if grown := (after - before) >> 10; grown > 200 {
+	// collector's slack (110-130 MB here).
+	if grown := (after - before) >> 10; grown > 256 {
 		t.Errorf("the server grew by %d MB", grown)
 	}
 }
