@@ -310,7 +310,7 @@ func TestVideo_Limits(t *testing.T) {
 	}
 	file := filepath.Join(dir, "noise.png")
 	out := mustCall(t, c, "browser_start_video", map[string]any{"filename": file})
-	mustContain(t, "the default size, fit in the limit", out, "(640x360,")
+	mustContain(t, "the default size, fit in the limit", out, "(640x360,", "fit in this server's video limit of 640x360 (--max-video-size)")
 
 	// The recording fills its file between calls (a call would pause the
 	// filming): wait for its frames on disk (a temp file the server

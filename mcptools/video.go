@@ -114,6 +114,9 @@ type sessionVideo struct {
 	started time.Time
 	// pointer draws a pointer at each action's target (start's cursor).
 	pointer bool
+	// limited: the default size was made smaller to fit the server's
+	// limit (VideoLimits), which start's answer says.
+	limited bool
 }
 
 // actionOverlays are what browser_video_show_actions asked for.
@@ -207,6 +210,10 @@ func startVideoTool(d *Deps) Tool {
 			var r response
 			r.resultf("Recording a video of session %s (%dx%d, at most %d frames a second) to %s. browser_stop_video writes it.",
 				s.ID, o.MaxWidth, o.MaxHeight, o.FPS, out.path)
+			if s.video.limited {
+				l := d.videoLimits()
+				r.resultf("The size is the viewport's, fit in this server's video limit of %dx%d (--max-video-size) rather than in 800x800.", l.MaxWidth, l.MaxHeight)
+			}
 			r.set("path", out.path)
 			return r.build(), nil
 		})
@@ -224,6 +231,7 @@ func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps i
 	}
 	w, h := size.Width, size.Height
 	lim := d.videoLimits()
+	limited := false
 	if w == 0 {
 		var vp struct{ W, H int }
 		if raw, err := p.Evaluate(ctx, "() => ({w: innerWidth, h: innerHeight})", ""); err == nil {
@@ -236,6 +244,8 @@ func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps i
 			mw, mh = mh, mw
 		}
 		w, h = video.Fit(vp.W, vp.H, min(defaultVideoMaxW, mw), min(defaultVideoMaxH, mh))
+		dw, dh := video.Fit(vp.W, vp.H, defaultVideoMaxW, defaultVideoMaxH)
+		limited = w < dw || h < dh
 	}
 	if !lim.Fits(w, h) {
 		return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("a %dx%d video is over this server's video limit of %dx%d (--max-video-size)", w, h, lim.MaxWidth, lim.MaxHeight),
@@ -248,7 +258,7 @@ func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps i
 	if err != nil {
 		return err
 	}
-	s.video = &sessionVideo{rec: rec, out: out, started: time.Now(),
+	s.video = &sessionVideo{rec: rec, out: out, started: time.Now(), limited: limited,
 		cast: browser.CastOptions{MaxWidth: w, MaxHeight: h, Format: "png", FPS: fps, Settle: settle, Still: still}}
 	if err := s.castVideo(ctx); err != nil {
 		s.video = nil
