@@ -11,9 +11,13 @@ import (
 // Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload) open
 // in a page. The page runs no script until it is answered.
 type Dialog struct {
-	Type          string `json:"type"`
+	Type string `json:"type"`
+	// Message and DefaultPrompt are as kept: a long one is clipped.
 	Message       string `json:"message"`
 	DefaultPrompt string `json:"defaultPrompt,omitempty"`
+	// defaultPrompt is the whole default text, which accepting a prompt
+	// sends back (one dialog a tab, while it is open).
+	defaultPrompt string
 }
 
 func (d *Dialog) String() string {
@@ -57,7 +61,7 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 	if promptText != "" {
 		params.PromptText = promptText
 	} else if accept && d.Type == string(page.DialogTypePrompt) {
-		params.PromptText = d.DefaultPrompt
+		params.PromptText = d.defaultPrompt
 	}
 	if _, err := chromedp.Call(cctx, page.HandleJavaScriptDialog, params); err != nil {
 		return nil, p.ctxError(cctx, err, "answer the dialog")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,8 +43,10 @@ type Download struct {
 	// an iframe not known to be one of the session's (dropOthers decides,
 	// off the read loop).
 	frameID, frame cdp.FrameID
-	// fetching: the session is fetching it from a remote browser.
+	// fetching: the session is fetching it from a remote browser; url is
+	// its whole URL until then (URL is as kept: a long one is clipped).
 	fetching bool
+	url      string
 }
 
 // maxDownloads bounds the downloads a session remembers.
@@ -136,7 +139,7 @@ func (t *Tabs) onDownloadEvent(ev any) {
 		if hidden {
 			return // a hidden tab's (should the fetch of one become a download), not the page's
 		}
-		d := &Download{URL: e.URL, Name: safeName(e.SuggestedFilename), State: "inProgress", guid: e.GUID, frameID: e.FrameID}
+		d := &Download{URL: keepURL(e.URL), Name: safeName(e.SuggestedFilename), State: "inProgress", guid: e.GUID, frameID: e.FrameID}
 		if !tab {
 			d.frame = e.FrameID
 		}
@@ -144,6 +147,9 @@ func (t *Tabs) onDownloadEvent(ev any) {
 		defer l.mu.Unlock()
 		if l.dir == "" {
 			return
+		}
+		if l.fetch {
+			d.url = e.URL // to fetch it again; let go once fetched
 		}
 		if len(l.list) >= maxDownloads {
 			l.list = l.list[1:]
@@ -210,8 +216,20 @@ func safeName(s string) string {
 	if s == "/" || s == "." || s == "" {
 		return "download"
 	}
+	if len(s) > maxNameKept {
+		// No file system takes a longer name: its start and its
+		// extension.
+		ext := filepath.Ext(s)
+		if len(ext) > 16 {
+			ext = ""
+		}
+		s = strings.ToValidUTF8(s[:maxNameKept-len(ext)], "") + ext
+	}
 	return s
 }
+
+// maxNameKept bounds a download's name (file systems take 255 bytes).
+const maxNameKept = 200
 
 // TakeDownloads returns the downloads not taken yet that have ended,
 // waiting up to wait for those still going (they are taken later if they

@@ -25,6 +25,10 @@ type ConsoleMessage struct {
 	Stack string    `json:"stack,omitempty"`
 	Time  time.Time `json:"time"`
 	seq   int
+	// at orders it among the session's records, cost is what it holds
+	// (sessionLogs).
+	at   uint64
+	cost int
 }
 
 // NetworkRequest is one request of the page, from the request being sent
@@ -55,23 +59,27 @@ type NetworkRequest struct {
 	id    network.RequestID
 	frame string
 	start float64 // monotonic seconds, CDP's clock
-	// What RequestDetail shows: the headers each way, and the response's
-	// content type.
-	reqHeaders, respHeaders network.Headers
+	// What RequestDetail shows: the headers each way (as kept:
+	// keepHeaders), and the response's content type.
+	reqHeaders, respHeaders map[string]string
 	postData                bool
 	mimeType                string
+	// at orders it among the session's records, cost is what it holds
+	// (sessionLogs).
+	at   uint64
+	cost int
 }
 
 // Failed reports whether the request failed or got an HTTP error status.
 func (r NetworkRequest) Failed() bool { return r.Failure != "" || r.Status >= 400 }
 
-// Bounds of what a page keeps: the newest records win.
+// Bounds of what a page keeps: the newest records win (see bounds.go for
+// the bounds of their texts and the session's).
 const (
 	maxConsole        = 50   // console errors between two responses (TakeEvents)
-	maxConsoleRecords = 500  // console messages of all levels
-	maxNetworkRecords = 500  // network requests
+	MaxConsoleRecords = 500  // console messages of all levels, a tab
+	MaxNetworkRecords = 500  // network requests, a tab
 	maxOpenRequests   = 1000 // requests in flight we follow
-	maxConsoleText    = 4096 // bytes of one message's text
 	maxStackFrames    = 12   // frames of an exception's stack
 )
 
@@ -82,37 +90,135 @@ const consoleLevelsOrder = "debug info warning error"
 // ring is a bounded buffer that drops its oldest entries when full.
 type ring[T any] struct {
 	items []T
-	start int // index of the oldest item once the buffer is full
+	start int // index of the oldest item
+	n     int // items held
 	max   int
 	total int // items ever added
 }
 
-func (r *ring[T]) add(v T) {
+// add adds v, dropping the oldest item when the ring is full; it returns
+// the item dropped.
+func (r *ring[T]) add(v T) (old T, dropped bool) {
 	r.total++
-	if len(r.items) < r.max {
-		r.items = append(r.items, v)
-		return
+	if r.n == r.max {
+		old, _ = r.pop()
+		dropped = true
 	}
-	r.items[r.start] = v
-	r.start = (r.start + 1) % r.max
+	switch {
+	case r.n < len(r.items):
+		r.items[(r.start+r.n)%len(r.items)] = v
+	case r.start == 0:
+		r.items = append(r.items, v)
+	default:
+		r.items, r.start = append(r.list(), v), 0
+	}
+	r.n++
+	return old, dropped
+}
+
+// pop takes out the oldest item.
+func (r *ring[T]) pop() (T, bool) {
+	var zero T
+	if r.n == 0 {
+		return zero, false
+	}
+	v := r.items[r.start]
+	r.items[r.start] = zero
+	r.start = (r.start + 1) % len(r.items)
+	r.n--
+	return v, true
+}
+
+// oldest is the oldest item.
+func (r *ring[T]) oldest() (T, bool) {
+	if r.n == 0 {
+		var zero T
+		return zero, false
+	}
+	return r.items[r.start], true
 }
 
 // list returns the items, oldest first.
 func (r *ring[T]) list() []T {
-	out := make([]T, 0, len(r.items))
-	out = append(out, r.items[r.start:]...)
-	return append(out, r.items[:r.start]...)
+	out := make([]T, 0, r.n)
+	for i := range r.n {
+		out = append(out, r.items[(r.start+i)%len(r.items)])
+	}
+	return out
 }
 
 // eventLog is what a page records of its console and network. It is
-// guarded by Page.mu.
+// guarded by its session's sessionLogs.mu (taken after Page.mu), whose
+// budget its records count against.
 type eventLog struct {
+	store       *sessionLogs
 	console     ring[ConsoleMessage]
 	consoleRead int // seq of the last message ConsoleMessages returned
 	network     ring[*NetworkRequest]
 	open        map[network.RequestID]*NetworkRequest
-	// netChanged is when a request last started or ended (for networkidle).
-	netChanged time.Time
+	// evictedConsole and evictedNetwork count the records the session's
+	// budget took from this tab (the rings' own counts drop others).
+	evictedConsole, evictedNetwork int
+	// closed: the tab closed and its log gave its bytes back; what
+	// comes after is not kept.
+	closed bool
+}
+
+// newEventLog is an empty log whose records count against store.
+func newEventLog(store *sessionLogs) eventLog {
+	return eventLog{store: store, console: ring[ConsoleMessage]{max: MaxConsoleRecords},
+		network: ring[*NetworkRequest]{max: MaxNetworkRecords}, open: map[network.RequestID]*NetworkRequest{}}
+}
+
+// logs is the page's event log, locked; unlock it with the function
+// returned. It may be called with p.mu held, never the other way round.
+func (p *Page) logs() (*eventLog, func()) {
+	l := &p.events
+	l.store.mu.Lock()
+	return l, l.store.mu.Unlock
+}
+
+// addConsole keeps a console message. Called with the store's mu held.
+func (l *eventLog) addConsole(m ConsoleMessage) {
+	if l.closed {
+		return
+	}
+	m.cost = recordCost + len(m.Level) + len(m.Text) + len(m.Location) + len(m.Stack)
+	l.store.charge(l, m.cost)
+	m.at = l.store.next()
+	m.seq = l.console.total + 1
+	if old, dropped := l.console.add(m); dropped {
+		l.store.used -= old.cost
+	}
+}
+
+// addRequest keeps a request. Called with the store's mu held.
+func (l *eventLog) addRequest(r *NetworkRequest) {
+	if l.closed {
+		return
+	}
+	r.cost = recordCost + len(r.Method) + len(r.URL) + len(r.Type) + len(r.frame) + len(r.Route) + headersCost(r.reqHeaders)
+	l.store.charge(l, r.cost)
+	r.at = l.store.next()
+	if old, dropped := l.network.add(r); dropped {
+		l.store.used -= old.cost
+		if l.open[old.id] == old {
+			delete(l.open, old.id)
+		}
+	}
+}
+
+// grow counts what a kept request took on (its response's headers);
+// false when the session's budget took the request to make room, which is
+// then no longer kept. Called with the store's mu held.
+func (l *eventLog) grow(r *NetworkRequest, more int) bool {
+	l.store.charge(l, more)
+	if l.open[r.id] != r {
+		l.store.used -= more
+		return false
+	}
+	r.cost += more
+	return true
 }
 
 // smallBody says whether a response announces a body of at most 1 MB.
@@ -129,46 +235,49 @@ func smallBody(r *network.Response) bool {
 // recordLocked records console messages, exceptions and network requests of
 // any of the page's sessions (tab or iframe), and keeps the in-flight map
 // that settle waits on. It reports whether ev was one of them. It runs on
-// chromedp's read loop: no commands, no blocking.
+// chromedp's read loop: no commands, no blocking. What it keeps of each is
+// bounded as it is stored (bounds.go): the event's long texts are not kept.
 func (p *Page) recordLocked(ev any) bool {
-	ev0 := &p.events
-	if ev0.open == nil {
-		ev0.console.max, ev0.network.max = maxConsoleRecords, maxNetworkRecords
-		ev0.open = map[network.RequestID]*NetworkRequest{}
-	}
 	switch e := ev.(type) {
 	case *network.EventRequestWillBeSent:
 		p.net.inflight[e.RequestID] = time.Now()
-		ev0.netChanged = time.Now()
-		if r := ev0.open[e.RequestID]; r != nil && e.RedirectResponse != nil {
+		p.net.changed = time.Now()
+		l, unlock := p.logs()
+		defer unlock()
+		if r := l.open[e.RequestID]; r != nil && e.RedirectResponse != nil {
 			// The same request ID goes on to the redirect's target.
-			r.Status, r.StatusText = e.RedirectResponse.Status, e.RedirectResponse.StatusText
+			r.Status, r.StatusText = e.RedirectResponse.Status, keep(e.RedirectResponse.StatusText, maxShortKept)
 			r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
 		}
 		if e.Request == nil || strings.HasPrefix(e.Request.URL, "data:") || isFaviconRequest(e) {
-			delete(ev0.open, e.RequestID)
+			delete(l.open, e.RequestID)
 			return true
 		}
-		r := &NetworkRequest{Method: e.Request.Method, URL: e.Request.URL, Type: string(e.Type), Start: time.Now(),
-			Seq: ev0.network.total + 1, id: e.RequestID, frame: string(e.FrameID), start: float64(e.Timestamp),
-			reqHeaders: e.Request.Headers, postData: e.Request.HasPostData}
-		if len(ev0.open) >= maxOpenRequests {
-			ev0.dropOldestOpen()
+		r := &NetworkRequest{Method: keep(e.Request.Method, maxShortKept), URL: keepURL(e.Request.URL), Type: string(e.Type),
+			Start: time.Now(), Seq: l.network.total + 1, id: e.RequestID, frame: string(e.FrameID), start: float64(e.Timestamp),
+			reqHeaders: keepHeaders(e.Request.Headers), postData: e.Request.HasPostData}
+		if len(l.open) >= maxOpenRequests {
+			l.dropOldestOpen()
 		}
 		if pat, ok := p.net.routed[e.RequestID]; ok {
 			r.Route = pat
 			delete(p.net.routed, e.RequestID)
 		}
-		ev0.open[e.RequestID] = r
-		ev0.network.add(r)
+		l.open[e.RequestID] = r
+		l.addRequest(r)
 		if e.Type == network.ResourceTypeDocument && p.tabs != nil {
 			p.tabs.noteOrigin(e.Request.URL)
 		}
 	case *network.EventResponseReceived:
-		if r := ev0.open[e.RequestID]; r != nil && e.Response != nil {
-			r.Status, r.StatusText = e.Response.Status, e.Response.StatusText
-			r.respHeaders, r.mimeType = e.Response.Headers, e.Response.MimeType
+		l, unlock := p.logs()
+		if r := l.open[e.RequestID]; r != nil && e.Response != nil {
+			h := keepHeaders(e.Response.Headers)
+			if l.grow(r, headersCost(h)+len(e.Response.MimeType)) {
+				r.Status, r.StatusText = e.Response.Status, keep(e.Response.StatusText, maxShortKept)
+				r.respHeaders, r.mimeType = h, keep(e.Response.MimeType, maxShortKept)
+			}
 		}
+		unlock()
 		// A page's fetch resolves with the headers; Chrome reports the load
 		// finished only once the page reads the body, tens of milliseconds
 		// later or never when it does not. For what settle waits on, a
@@ -183,37 +292,37 @@ func (p *Page) recordLocked(ev any) bool {
 		return false // nothing anyone waits on changed
 	case *network.EventLoadingFinished:
 		delete(p.net.inflight, e.RequestID)
-		ev0.netChanged = time.Now()
-		if r := ev0.open[e.RequestID]; r != nil {
+		p.net.changed = time.Now()
+		l, unlock := p.logs()
+		defer unlock()
+		if r := l.open[e.RequestID]; r != nil {
 			r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
-			delete(ev0.open, e.RequestID)
+			delete(l.open, e.RequestID)
 		}
 	case *network.EventLoadingFailed:
 		delete(p.net.inflight, e.RequestID)
-		ev0.netChanged = time.Now()
-		if r := ev0.open[e.RequestID]; r != nil {
-			r.DurationMS, r.Done, r.Failure = msSince(r.start, float64(e.Timestamp)), true, e.ErrorText
-			if r.Failure == "" {
-				r.Failure = "failed"
+		p.net.changed = time.Now()
+		l, unlock := p.logs()
+		defer unlock()
+		if r := l.open[e.RequestID]; r != nil {
+			failure := e.ErrorText
+			if failure == "" {
+				failure = "failed"
 			}
 			if e.BlockedReason != "" {
-				r.Failure += " (blocked: " + string(e.BlockedReason) + ")"
+				failure += " (blocked: " + string(e.BlockedReason) + ")"
 			}
-			delete(ev0.open, e.RequestID)
+			r.DurationMS, r.Done, r.Failure = msSince(r.start, float64(e.Timestamp)), true, keep(failure, maxShortKept)
+			delete(l.open, e.RequestID)
 		}
 	case *runtime.EventConsoleAPICalled:
 		m := ConsoleMessage{Level: consoleLevel(e.Type), Text: formatConsoleArgs(e.Args), Location: topFrame(e.StackTrace)}
 		if e.Type == runtime.ConsoleAPICalledTypeAssert {
 			m.Text = strings.TrimSpace("Assertion failed: " + m.Text)
 		}
-		p.addRecordLocked(m)
-		if m.Level == "error" {
-			p.addConsoleLocked(ConsoleMessage{Level: "error", Text: m.Text})
-		}
+		p.addRecordLocked(m, m.Level == "error")
 	case *runtime.EventExceptionThrown:
-		m := exceptionMessage(e.ExceptionDetails)
-		p.addRecordLocked(m)
-		p.addConsoleLocked(ConsoleMessage{Level: "exception", Text: m.Text})
+		p.addRecordLocked(exceptionMessage(e.ExceptionDetails), true)
 	case *log.EventEntryAdded:
 		// The browser's own messages: CSP and deprecation notes,
 		// interventions, and a load that failed ("Failed to load resource:
@@ -227,11 +336,8 @@ func (p *Page) recordLocked(ev any) bool {
 			if e.Entry.URL == "" || strings.HasSuffix(e.Entry.URL, "/favicon.ico") {
 				return false
 			}
-			m.Text += ": " + e.Entry.URL
-			p.addRecordLocked(m)
-			if m.Level == "error" {
-				p.addConsoleLocked(ConsoleMessage{Level: "error", Text: m.Text})
-			}
+			m.Text += ": " + keepURL(e.Entry.URL)
+			p.addRecordLocked(m, m.Level == "error")
 			return true
 		}
 		if m.Level == string(log.EntryLevelVerbose) {
@@ -240,7 +346,7 @@ func (p *Page) recordLocked(ev any) bool {
 		if m.Location == "" && e.Entry.URL != "" {
 			m.Location = e.Entry.URL
 		}
-		p.addRecordLocked(m)
+		p.addRecordLocked(m, false)
 	default:
 		return false
 	}
@@ -265,13 +371,21 @@ func (l *eventLog) dropOldestOpen() {
 	}
 }
 
-func (p *Page) addRecordLocked(m ConsoleMessage) {
-	if len(m.Text) > maxConsoleText {
-		m.Text = m.Text[:maxConsoleText] + "…"
-	}
+// addRecordLocked keeps a console message, its texts bounded, and when
+// pending (an error or an exception) also for the next response's page
+// state (see [Page.TakeEvents]). p.mu is held.
+func (p *Page) addRecordLocked(m ConsoleMessage, pending bool) {
+	m.Level = keep(m.Level, maxShortKept)
+	m.Text = keep(m.Text, maxConsoleText)
+	m.Location = keepURL(m.Location)
+	m.Stack = keep(m.Stack, maxStackKept)
 	m.Time = time.Now()
-	m.seq = p.events.console.total + 1
-	p.events.console.add(m)
+	if pending {
+		p.addConsoleLocked(ConsoleMessage{Level: m.Level, Text: m.Text})
+	}
+	l, unlock := p.logs()
+	defer unlock()
+	l.addConsole(m)
 }
 
 // addConsoleLocked keeps a console error for the next response's page
@@ -309,12 +423,14 @@ func (p *Page) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, d
 		return nil, 0, newError(KindInvalidInput, "use one of: "+consoleLevelsOrder, "level %q", level)
 	}
 	min := levelRank(level)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := &p.events
+	l, unlock := p.logs()
+	defer unlock()
 	kept := l.console.list()
-	if len(kept) > 0 && !all {
-		dropped = max(0, kept[0].seq-l.consoleRead-1)
+	if !all {
+		dropped = l.console.total - l.consoleRead
+		if len(kept) > 0 {
+			dropped = max(0, kept[0].seq-l.consoleRead-1)
+		}
 	}
 	for _, m := range kept {
 		if (all || m.seq > l.consoleRead) && levelRank(m.Level) >= min {
@@ -329,43 +445,47 @@ func (p *Page) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, d
 // many fell out of the buffer, without marking any as read (a report reads
 // them; the agent's next browser_console_messages still gets them).
 func (p *Page) ConsoleLog() (msgs []ConsoleMessage, dropped int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := &p.events
+	l, unlock := p.logs()
+	defer unlock()
 	kept := l.console.list()
+	dropped = l.console.total
 	if len(kept) > 0 {
 		dropped = kept[0].seq - 1
 	}
 	return kept, dropped
 }
 
-// NetworkRequests returns the requests kept (the newest maxNetworkRecords
-// since the tab opened), oldest first: those whose URL matches filter (a
-// regular expression; "" matches all), and only failed ones when
-// failedOnly is set.
-func (p *Page) NetworkRequests(filter string, failedOnly bool) ([]NetworkRequest, error) {
+// NetworkRequests returns the requests kept (the newest MaxNetworkRecords
+// since the tab opened, within the session's budget), oldest first: those
+// whose URL (as kept: a long one is clipped) matches filter (a regular
+// expression; "" matches all), and only failed ones when failedOnly is
+// set. Dropped counts the tab's requests no longer kept.
+func (p *Page) NetworkRequests(filter string, failedOnly bool) (reqs []NetworkRequest, dropped int, err error) {
 	var re *regexp.Regexp
 	if filter != "" {
-		var err error
 		if re, err = regexp.Compile(filter); err != nil {
-			return nil, newError(KindInvalidInput, "give a regular expression (RE2 syntax), e.g. /api/ or \\.js$", "filter %q: %v", filter, err)
+			return nil, 0, newError(KindInvalidInput, "give a regular expression (RE2 syntax), e.g. /api/ or \\.js$", "filter %q: %v", filter, err)
 		}
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []NetworkRequest
-	for _, r := range p.events.network.list() {
+	l, unlock := p.logs()
+	defer unlock()
+	list := l.network.list()
+	dropped = l.network.total
+	if len(list) > 0 {
+		dropped = list[0].Seq - 1
+	}
+	for _, r := range list {
 		if (re == nil || re.MatchString(r.URL)) && (!failedOnly || r.Failed()) {
-			out = append(out, *r)
+			reqs = append(reqs, *r)
 		}
 	}
-	return out, nil
+	return reqs, dropped, nil
 }
 
 // networkIdleSince reports whether no request of the page is in flight,
 // and since when. Called with mu held.
 func (p *Page) networkIdleSinceLocked() (bool, time.Time) {
-	return len(p.net.inflight) == 0, p.events.netChanged
+	return len(p.net.inflight) == 0, p.net.changed
 }
 
 func msSince(start, end float64) float64 {
@@ -539,7 +659,7 @@ func exceptionMessage(d *runtime.ExceptionDetails) ConsoleMessage {
 	if len(stack) > maxStackFrames {
 		stack = append(stack[:maxStackFrames], fmt.Sprintf("… %d more frames", len(stack)-maxStackFrames))
 	}
-	m.Stack = strings.Join(stack, "\n")
+	m.Text, m.Stack = keep(m.Text, maxConsoleText), keep(strings.Join(stack, "\n"), maxStackKept)
 	return m
 }
 
@@ -558,8 +678,13 @@ func scriptError(d *runtime.ExceptionDetails, hint string) *Error {
 func (p *Page) markRouted(id network.RequestID, pattern string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if r := p.events.open[id]; r != nil {
-		r.Route = pattern
+	l, unlock := p.logs()
+	r := l.open[id]
+	if r != nil {
+		r.Route = keep(pattern, maxURLKept)
+	}
+	unlock()
+	if r != nil {
 		return
 	}
 	if p.net.routed == nil {

@@ -19,6 +19,34 @@ func TestRing(t *testing.T) {
 	if got := r.list(); len(got) != 3 || got[0] != 3 || got[2] != 5 || r.total != 5 {
 		t.Errorf("ring after adding 1..5 with max 3 = %v (total %d), want [3 4 5] (total 5)", got, r.total)
 	}
+	// Taken from the front (a session's budget), then added to.
+	if v, ok := r.pop(); !ok || v != 3 {
+		t.Errorf("pop = %d, %v", v, ok)
+	}
+	if old, dropped := r.add(6); dropped {
+		t.Errorf("adding to a ring with room dropped %d", old)
+	}
+	if old, dropped := r.add(7); !dropped || old != 4 {
+		t.Errorf("adding to a full ring dropped %d, %v; want 4", old, dropped)
+	}
+	if got := fmt.Sprint(r.list()); got != "[5 6 7]" {
+		t.Errorf("ring = %s, want [5 6 7]", got)
+	}
+	small := ring[int]{max: 4}
+	small.add(1)
+	small.add(2)
+	small.pop()
+	small.add(3) // grows while its oldest is not at the start
+	small.add(4)
+	if got, first := fmt.Sprint(small.list()), small.items[small.start]; got != "[2 3 4]" || first != 2 {
+		t.Errorf("ring = %s (oldest %d), want [2 3 4]", got, first)
+	}
+	for range 3 {
+		small.pop()
+	}
+	if _, ok := small.oldest(); ok || len(small.list()) != 0 {
+		t.Errorf("an emptied ring holds %v", small.list())
+	}
 }
 
 func TestFormatConsoleArgs(t *testing.T) {

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/chromedp/cdproto/network"
 )
@@ -70,34 +71,23 @@ func (p *Page) RequestDetail(ctx context.Context, seq int) (*RequestDetail, erro
 // RequestHeaders returns the page's request seq with its headers, as
 // RequestDetail does but without asking Chrome for its bodies.
 func (p *Page) RequestHeaders(seq int) (*RequestDetail, error) {
-	p.mu.Lock()
+	l, unlock := p.logs()
 	var found *NetworkRequest
-	for _, r := range p.events.network.list() {
+	list := l.network.list()
+	for _, r := range list {
 		if r.Seq == seq {
 			cp := *r
 			found = &cp
 		}
 	}
-	first, last := 0, p.events.network.total
-	if l := p.events.network.list(); len(l) > 0 {
-		first = l[0].Seq
+	first, last := 0, l.network.total
+	if len(list) > 0 {
+		first = list[0].Seq
 	}
-	p.mu.Unlock()
+	unlock()
 	if found == nil {
 		return nil, newError(KindInvalidInput, "use a number the list of network requests gives", "no request %d: the page's requests kept are %d to %d", seq, first, last)
 	}
-	return &RequestDetail{NetworkRequest: *found, RequestHeaders: flatHeaders(found.reqHeaders),
-		ResponseHeaders: flatHeaders(found.respHeaders), MimeType: found.mimeType}, nil
-}
-
-// flatHeaders are headers as name: value, sorted by name when shown.
-func flatHeaders(h network.Headers) map[string]string {
-	if len(h) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(h))
-	for k, v := range h {
-		out[k] = fmt.Sprint(v)
-	}
-	return out
+	return &RequestDetail{NetworkRequest: *found, RequestHeaders: maps.Clone(found.reqHeaders),
+		ResponseHeaders: maps.Clone(found.respHeaders), MimeType: found.mimeType}, nil
 }

@@ -3,15 +3,16 @@ package browser
 import (
 	"context"
 	"encoding/base64"
+	"io"
 	"maps"
 	"mime"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
 // Highlight draws a box over target (a ref or selector) until
@@ -47,14 +48,22 @@ func (p *Page) Drop(ctx context.Context, target string, files []string, data map
 	if len(files) == 0 && len(data) == 0 {
 		return newError(KindInvalidInput, "give paths (files) or data (MIME type to text)", "nothing to drop")
 	}
+	var carried []droppedFile
+	if len(files) > 0 && len(data) > 0 {
+		// Chromium's drag from outside carries files or texts, not both
+		// (the texts are lost): the page gets events made in it instead,
+		// with the files' bytes, read before anything is done.
+		var err error
+		if carried, err = readDropFiles(files, maxDropBytes); err != nil {
+			return err
+		}
+	}
 	x, y, frame, err := p.pointOf(ctx, target, fnHoverPoint)
 	if err != nil {
 		return err
 	}
-	if len(files) > 0 && len(data) > 0 {
-		// Chromium's drag from outside carries files or texts, not both
-		// (the texts are lost): the page gets events made in it instead.
-		return p.dropInPage(ctx, target, files, data, x, y)
+	if carried != nil {
+		return p.dropInPage(ctx, target, carried, data, x, y)
 	}
 	drag := &input.DragData{Files: files, DragOperationsMask: 1 | 2 | 16} // copy, link, move
 	types := make([]string, 0, len(data))
@@ -107,31 +116,66 @@ type droppedFile struct {
 	Modified int64  `json:"modified"`
 }
 
-// dropInPage drops files and texts together with drag events made in the
-// page, as Playwright does in every browser: the files' bytes go into the
-// page, at most maxDropBytes of them.
-func (p *Page) dropInPage(ctx context.Context, target string, files []string, data map[string]string, x, y float64) error {
-	var all []droppedFile
-	total := 0
-	for _, f := range files {
-		b, err := os.ReadFile(f) //nolint:gosec // the caller checked the path against the file roots
-		if err != nil {
-			return newError(KindInvalidInput, "give readable files", "%s: %v", f, err)
-		}
-		if total += len(b); total > maxDropBytes {
-			return newError(KindInvalidInput, "drop them without data (the browser's own drag takes any size), or fewer files",
-				"files and data dropped together take at most %d MB of files", maxDropBytes>>20)
-		}
-		var modified int64
-		if st, err := os.Stat(f); err == nil {
-			modified = st.ModTime().UnixMilli()
-		}
-		typ := mime.TypeByExtension(filepath.Ext(f))
-		if typ == "" {
-			typ = "application/octet-stream"
-		}
-		all = append(all, droppedFile{Name: filepath.Base(f), Type: typ, B64: base64.StdEncoding.EncodeToString(b), Modified: modified})
+// readDropFiles reads the files dropInPage carries into the page, at most
+// limit bytes of them together. Each is opened without waiting (a FIFO put
+// in a file's place would keep the call), refused unless it is a regular
+// file, refused by its size before a byte of it is read, and read through
+// a limit, so that one that grows meanwhile cannot pass either.
+func readDropFiles(files []string, limit int64) ([]droppedFile, error) {
+	tooBig := func(f string, size int64) error {
+		return newError(KindInvalidInput, "drop them without data (the browser's own drag takes any size), or fewer files",
+			"%s is %s bytes: files and data dropped together take at most %d MB of files; nothing was read", f, text.Commas(int(size)), limit>>20)
 	}
+	var all []droppedFile
+	left := limit
+	for _, f := range files {
+		fd, err := openNoWait(f)
+		if err != nil {
+			return nil, newError(KindInvalidInput, "give readable files", "%s: %v", f, err)
+		}
+		b, err := func() ([]byte, error) {
+			defer func() { _ = fd.Close() }()
+			st, err := fd.Stat()
+			switch {
+			case err != nil:
+				return nil, newError(KindInvalidInput, "give readable files", "%s: %v", f, err)
+			case !st.Mode().IsRegular():
+				return nil, newError(KindInvalidInput, "give regular files", "%s is not a regular file", f)
+			case st.Size() > left:
+				return nil, tooBig(f, st.Size())
+			}
+			b, err := io.ReadAll(io.LimitReader(fd, left+1))
+			if err != nil {
+				return nil, newError(KindInvalidInput, "give readable files", "%s: %v", f, err)
+			}
+			if int64(len(b)) > left {
+				return nil, newError(KindInvalidInput, "drop files that do not change while they are dropped",
+					"%s grew past %d MB while it was read", f, limit>>20)
+			}
+			all = append(all, droppedFile{Name: filepath.Base(f), Type: fileType(f), B64: base64.StdEncoding.EncodeToString(b),
+				Modified: st.ModTime().UnixMilli()})
+			return b, nil
+		}()
+		if err != nil {
+			return nil, err
+		}
+		left -= int64(len(b))
+	}
+	return all, nil
+}
+
+// fileType is a file's MIME type by its extension.
+func fileType(f string) string {
+	if typ := mime.TypeByExtension(filepath.Ext(f)); typ != "" {
+		return typ
+	}
+	return "application/octet-stream"
+}
+
+// dropInPage drops files (read by readDropFiles) and texts together with
+// drag events made in the page, as Playwright does in every browser: the
+// files' bytes go into the page.
+func (p *Page) dropInPage(ctx context.Context, target string, all []droppedFile, data map[string]string, x, y float64) error {
 	pairs := make([][2]string, 0, len(data))
 	for _, t := range slices.Sorted(maps.Keys(data)) {
 		pairs = append(pairs, [2]string{t, data[t]})

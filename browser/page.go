@@ -99,6 +99,7 @@ type loadState struct {
 type netState struct {
 	inflight   map[network.RequestID]time.Time // by when each started
 	answered   int                             // fetches counted as done at their response
+	changed    time.Time                       // when a request last started or ended (for networkidle)
 	yieldFirst bool                            // the next changes snapshot lets the page's queued tasks run first
 	failedRead time.Time                       // when TakeFailedRequests last looked
 	routed     map[network.RequestID]string    // requests a route answered before they were recorded
@@ -134,7 +135,7 @@ func (m *Manager) NewPage(ctx context.Context) (*Page, error) {
 func newPage(m *Manager, t *Tabs) *Page {
 	return &Page{m: m, tabs: t, log: m.log, changed: make(chan struct{}), main: &host{},
 		worlds: map[cdp.FrameID]execContext{}, mains: map[cdp.FrameID]execContext{},
-		net: netState{inflight: map[network.RequestID]time.Time{}}, frames: newFrameTable()}
+		net: netState{inflight: map[network.RequestID]time.Time{}}, frames: newFrameTable(), events: newEventLog(&t.logs)}
 }
 
 // start attaches to the page's target (creating it first for a new tab) and
@@ -238,6 +239,7 @@ func (p *Page) Close() {
 	p.m.mu.Lock()
 	delete(p.m.pages, p)
 	p.m.mu.Unlock()
+	p.events.store.forget(&p.events) // a closed tab's logs are gone with it
 	if p.solo {
 		p.tabs.Close()
 	}
@@ -298,7 +300,8 @@ func (p *Page) onEvent(h *host, ev any) {
 	case *page.EventJavascriptDialogOpening:
 		// The page is blocked until the dialog is answered: tools report
 		// it, and browser_handle_dialog answers it.
-		d := Dialog{Type: string(e.Type), Message: e.Message, DefaultPrompt: e.DefaultPrompt}
+		d := Dialog{Type: string(e.Type), Message: keep(e.Message, maxConsoleText), DefaultPrompt: keep(e.DefaultPrompt, maxConsoleText),
+			defaultPrompt: e.DefaultPrompt}
 		p.modal.dialog = &d
 		p.modal.dialogs++
 	case *page.EventJavascriptDialogClosed:
@@ -334,8 +337,10 @@ func (p *Page) TakeFailedRequests() []NetworkRequest {
 	defer p.mu.Unlock()
 	since := p.net.failedRead
 	p.net.failedRead = time.Now()
+	l, unlock := p.logs()
+	defer unlock()
 	var out []NetworkRequest
-	for _, r := range p.events.network.list() {
+	for _, r := range l.network.list() {
 		end := r.Start.Add(time.Duration(r.DurationMS * float64(time.Millisecond)))
 		if r.Done && r.Failed() && !end.Before(since) {
 			out = append(out, *r)

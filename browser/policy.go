@@ -97,6 +97,7 @@ type blockLog struct {
 }
 
 func (l *blockLog) add(b BlockedRequest) {
+	b.URL, b.Rule = keepURL(b.URL), keep(b.Rule, maxURLKept)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.list) >= maxBlocked {
@@ -201,6 +202,7 @@ func (g *pageGuard) onEvent(h *host, ev any) bool {
 }
 
 func (g *pageGuard) record(b BlockedRequest) {
+	b.URL = keepURL(b.URL)
 	g.blocked.add(b)
 	if b.Type == string(network.ResourceTypeDocument) {
 		g.mu.Lock()
@@ -422,6 +424,7 @@ func (g *browserGuard) place(frame cdp.FrameID, b BlockedRequest) {
 		t.guard.blocked.add(b)
 		return
 	}
+	b.URL = keepURL(b.URL)
 	g.unplacedMu.Lock()
 	if len(g.unplaced) == maxUnplaced {
 		g.unplaced = g.unplaced[1:]

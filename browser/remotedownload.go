@@ -81,7 +81,7 @@ func (t *Tabs) startFetchLocked(d *Download) {
 		l := &t.downloads
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		d.fetching = false
+		d.fetching, d.url = false, ""
 		switch {
 		case errors.Is(err, errNotOurs):
 			d.State = "canceled" // another session's: dropOthers drops it
@@ -107,7 +107,7 @@ func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 	if p == nil && d.frame != "" {
 		return "", 0, errNotOurs
 	}
-	u, err := url.Parse(d.URL)
+	u, err := url.Parse(d.url)
 	if err != nil {
 		return "", 0, fmt.Errorf("its URL: %w", err)
 	}
@@ -115,7 +115,7 @@ func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 	max := t.m.opts.MaxDownloadBytes
 	switch u.Scheme {
 	case "data":
-		return saveDataURL(d.URL, path, max)
+		return saveDataURL(d.url, path, max)
 	case "blob":
 		if p == nil {
 			return "", 0, errors.New("the tab that made the blob: URL closed before it could be read")
@@ -127,12 +127,12 @@ func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
 	}
 	referrer := ""
 	if p != nil {
-		if m := p.lastMethodOf(d.URL); m != "" && m != "GET" {
+		if m := p.lastMethodOf(d.url); m != "" && m != "GET" {
 			return "", 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
 		}
 		referrer = p.LastInfo().URL
 	}
-	n, err := t.fetchInTab(ctx, d.URL, referrer, path)
+	n, err := t.fetchInTab(ctx, d.url, referrer, path)
 	if err != nil {
 		return "", 0, err
 	}
@@ -306,9 +306,10 @@ func (t *Tabs) frameOwner(f cdp.FrameID) (*Page, *host) {
 // lastMethodOf is the method of the page's latest request of u, if the
 // page saw one.
 func (p *Page) lastMethodOf(u string) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	list := p.events.network.list()
+	l, unlock := p.logs()
+	defer unlock()
+	u = keepURL(u) // as the log keeps it
+	list := l.network.list()
 	for i := len(list) - 1; i >= 0; i-- {
 		if list[i].URL == u {
 			return list[i].Method
@@ -325,7 +326,7 @@ func (p *Page) saveBlob(ctx context.Context, d Download, path string, max int64)
 		Size  int64  `json:"size"`
 		Error string `json:"error"`
 	}
-	if err := p.evalIn(ctx, d.frameID, fnReadBlob.call(d.URL, max), &r); err != nil {
+	if err := p.evalIn(ctx, d.frameID, fnReadBlob.call(d.url, max), &r); err != nil {
 		return "", 0, fmt.Errorf("reading the blob: URL in the page: %w", err)
 	}
 	if r.Error != "" {

@@ -61,6 +61,7 @@ type Tabs struct {
 	setup     pageSetup   // what every tab is put in as it is attached (setup.go)
 	routes    routeTable  // the session's routes (route.go)
 	downloads downloadLog // what the pages downloaded (download.go)
+	logs      sessionLogs // the tabs' console and network records (bounds.go)
 	// origins are those the session's documents came from (storage.go),
 	// under their own lock: events note them while holding a Page's.
 	originsMu sync.Mutex
@@ -176,6 +177,9 @@ func (t *Tabs) onBrowserEvent(ev any) {
 		return
 	}
 	t.active.Store(time.Now().UnixNano())
+	kept := *info // its URL and title as kept, not the event's
+	kept.URL, kept.Title = keepURL(info.URL), keep(info.Title, maxTitleKept)
+	info = &kept
 	t.mu.Lock()
 	_, known := t.infos[info.TargetID]
 	t.infos[info.TargetID] = info

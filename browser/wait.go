@@ -376,7 +376,9 @@ func (p *Page) waitLoadState(ctx context.Context, deadline time.Time, timeout ti
 // navigationPendingLocked reports whether a document request of the main
 // frame is on its way (a navigation that has not loaded yet).
 func (p *Page) navigationPendingLocked() bool {
-	for _, r := range p.events.open {
+	l, unlock := p.logs()
+	defer unlock()
+	for _, r := range l.open {
 		if r.Type == "Document" && r.frame == string(p.frame) {
 			return true
 		}
@@ -388,12 +390,14 @@ func (p *Page) navigationPendingLocked() bool {
 func (p *Page) inFlightSummary() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	l, unlock := p.logs()
 	var names []string
 	for id := range p.net.inflight {
-		if r := p.events.open[id]; r != nil && len(names) < 5 {
-			names = append(names, r.Method+" "+r.URL)
+		if r := l.open[id]; r != nil && len(names) < 5 {
+			names = append(names, r.Method+" "+keep(r.URL, 300))
 		}
 	}
+	unlock()
 	s := strconv.Itoa(len(p.net.inflight)) + " requests in flight"
 	if len(names) > 0 {
 		s += ": " + strings.Join(names, ", ")

@@ -99,8 +99,10 @@ func consoleMessagesTool(d *Deps) Tool {
 			if len(shown) < len(msgs) {
 				r.resultf("(the newest %d:)", len(shown))
 			}
-			for _, m := range shown {
-				line := fmt.Sprintf("- [%s] %s", m.Level, text.Clip(m.Text, 1000))
+			for i, m := range shown {
+				m = shownConsole(m)
+				shown[i] = m
+				line := fmt.Sprintf("- [%s] %s", m.Level, m.Text)
 				if m.Location != "" {
 					line += " @ " + m.Location
 				}
@@ -133,7 +135,7 @@ func networkRequestsTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			reqs, err := p.NetworkRequests(a.Filter, a.FailedOnly)
+			reqs, dropped, err := p.NetworkRequests(a.Filter, a.FailedOnly)
 			if err != nil {
 				return nil, err
 			}
@@ -150,11 +152,17 @@ func networkRequestsTool(d *Deps) Tool {
 			} else {
 				r.resultf("%d %s, oldest first:", len(reqs), what)
 			}
+			if dropped > 0 {
+				r.resultf("(%d older requests of this tab are no longer kept: a tab keeps its newest %d, a session %d MB of console and network logs.)",
+					dropped, browser.MaxNetworkRecords, browser.MaxSessionLogBytes>>20)
+			}
 			shown := reqs[max(0, len(reqs)-maxListed):]
 			if len(shown) < len(reqs) {
 				r.resultf("(the newest %d:)", len(shown))
 			}
-			for _, q := range shown {
+			for i, q := range shown {
+				q.URL = text.Keep(q.URL, maxURLShown)
+				shown[i] = q
 				r.resultf("- [%d] %s", q.Seq, requestLine(q))
 			}
 			if shown == nil {
@@ -192,15 +200,28 @@ func requestLine(q browser.NetworkRequest) string {
 	if q.Route != "" {
 		extra = append(extra, "routed by "+q.Route)
 	}
-	line := fmt.Sprintf("%s %s → %s", q.Method, text.Clip(q.URL, 300), outcome)
+	line := fmt.Sprintf("%s %s → %s", q.Method, text.Keep(q.URL, maxURLShown), outcome)
 	if len(extra) > 0 {
 		line += " (" + strings.Join(extra, ", ") + ")"
 	}
 	return line
 }
 
-// maxBodyShown bounds the body and post data an answer shows.
-const maxBodyShown = 8 << 10
+// What an answer shows of a request and a console message: a clipped text
+// says how much it left out (text.Keep), in the text and the structured
+// content alike.
+const (
+	maxBodyShown    = 8 << 10 // the body and the post data
+	maxURLShown     = 300
+	maxHeaderShown  = 300
+	maxConsoleShown = 1000
+)
+
+// shownConsole is a console message as an answer shows it.
+func shownConsole(m browser.ConsoleMessage) browser.ConsoleMessage {
+	m.Text, m.Location = text.Keep(m.Text, maxConsoleShown), text.Keep(m.Location, maxURLShown)
+	return m
+}
 
 // NetworkRequestParams are the arguments of browser_network_request.
 type NetworkRequestParams struct {
@@ -236,7 +257,7 @@ func networkRequestTool(d *Deps) Tool {
 			headers("Request headers", q.RequestHeaders)
 			headers("Response headers", q.ResponseHeaders)
 			if q.PostData != "" {
-				r.resultf("Post data (%d bytes):\n%s", len(q.PostData), text.Clip(q.PostData, maxBodyShown))
+				r.resultf("Post data (%d bytes):\n%s", len(q.PostData), text.Keep(q.PostData, maxBodyShown))
 			}
 			switch {
 			case q.BodyError != "":
@@ -244,7 +265,7 @@ func networkRequestTool(d *Deps) Tool {
 			case q.BodyBase64 || !utf8.Valid(q.Body):
 				r.resultf("Body: %d bytes of binary data (%s).", len(q.Body), q.MimeType)
 			default:
-				r.resultf("Body (%d bytes):\n%s", len(q.Body), text.Clip(string(q.Body), maxBodyShown))
+				r.resultf("Body (%d bytes):\n%s", len(q.Body), text.Keep(string(q.Body), maxBodyShown))
 			}
 			if a.Filename != "" && q.BodyError == "" {
 				out, err := d.outputPath(ctx, "filename", a.Filename, "body-*")
@@ -268,7 +289,7 @@ func headerValue(name, v string) string {
 	if redact.IsSecretHeader(name) && len(v) > 8 {
 		return text.Clip(v, 6) + fmt.Sprintf(" (%d chars)", len(v))
 	}
-	return text.Clip(v, 300)
+	return text.Keep(v, maxHeaderShown)
 }
 
 // shownRequest is a request as the answer's text shows it: the structured
@@ -276,8 +297,8 @@ func headerValue(name, v string) string {
 // URL and post data as long as shown).
 func shownRequest(q *browser.RequestDetail) browser.RequestDetail {
 	out := *q
-	out.URL = text.Clip(q.URL, 300)
-	out.PostData = text.Clip(q.PostData, maxBodyShown)
+	out.URL = text.Keep(q.URL, maxURLShown)
+	out.PostData = text.Keep(q.PostData, maxBodyShown)
 	clip := func(h map[string]string) map[string]string {
 		if h == nil {
 			return nil

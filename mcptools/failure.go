@@ -34,7 +34,8 @@ const (
 	maxStatusBytes    = 2 << 10   // the --status answer
 	maxScreenshotSize = 400 << 10 // a larger screenshot is left out
 	diagTimeout       = 5 * time.Second
-	maxErrorHistory   = 50 // failures a session keeps for session_errors
+	maxErrorHistory   = 50      // failures a session keeps for session_errors
+	maxErrorMessage   = 4 << 10 // the message kept of each
 )
 
 // errorRecord is one failure in a session's history.
@@ -91,7 +92,7 @@ func (d *Deps) failure(ctx context.Context, s *Session, tool, toolset string, re
 			structured["diagnostics"] = diag
 		}
 	}
-	s.recordError(errorRecord{Time: now, Tool: tool, Type: string(typ), Message: msg, Arguments: args, Carried: carried})
+	s.recordError(errorRecord{Time: now, Tool: tool, Type: string(typ), Message: text.Keep(msg, maxErrorMessage), Arguments: args, Carried: carried})
 	res := mcp.NewToolResultError(strings.TrimRight(b.String(), "\n"))
 	res.Content = append(res.Content, images...)
 	if attach {

@@ -148,6 +148,9 @@ type Deps struct {
 	// Videos, when set, has every session record a video (--save-video,
 	// `run --video`; video.go).
 	Videos *VideoDefaults
+	// VideoLimits bound each session's video (--max-video-size,
+	// --max-video-bytes); zero fields take DefaultVideoLimits'.
+	VideoLimits VideoLimits
 	// TraceSessions: every session traces from its first call (tracing.go;
 	// --save-trace, `run --trace`). SaveTraces: a session that ends while
 	// tracing writes its trace to its files' traces directory

@@ -36,6 +36,7 @@ const (
 	maxLoggedFailures = 10       // failure answers kept whole
 	maxLoggedResult   = 2 << 10  // the text kept of a successful answer
 	maxLoggedFailure  = 64 << 10 // the text kept of a failure answer
+	maxLoggedArg      = 4 << 10  // a text of a call's arguments
 	reportShotWidth   = 800
 	reportShotQuality = 50
 	reportShotTimeout = 2 * time.Second
@@ -127,7 +128,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 			args[k] = t + " = " + targets[k]
 		}
 	}
-	st := loggedStep{tool: tool, args: s.private.Args(args), start: start, took: took, ok: !res.IsError, targets: targets}
+	st := loggedStep{tool: tool, args: keepArgs(s.private.Args(args)), start: start, took: took, ok: !res.IsError, targets: targets}
 	if s.tabs != nil && !s.tabs.Gone() {
 		if p := s.tabs.Current(); p != nil {
 			st.page = p.ID()
@@ -136,7 +137,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	if res.IsError {
 		st.failure = keepContent(res.Content, s.private)
 		e := ResultError(res)
-		st.err = AnswerError{Type: e.Type, Message: s.private.String(e.Message), Next: s.private.String(e.Next)}
+		st.err = AnswerError{Type: e.Type, Message: text.Keep(s.private.String(e.Message), maxLoggedResult), Next: text.Keep(s.private.String(e.Next), maxLoggedResult)}
 		if s.trace != nil && flow.ActionOf(tool) != "" {
 			// What the page showed when the action failed, for the trace.
 			st.shot, st.shotAt = s.reportShot(ctx), time.Now()
@@ -148,7 +149,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 				continue
 			}
 			if failures++; failures >= maxLoggedFailures {
-				old.failure = []mcp.Content{mcp.NewTextContent(text.Clip(ResultText(&mcp.CallToolResult{Content: old.failure}), maxLoggedResult) +
+				old.failure = []mcp.Content{mcp.NewTextContent(text.Keep(ResultText(&mcp.CallToolResult{Content: old.failure}), maxLoggedResult) +
 					"\n(the rest of this answer is not kept: a session keeps its newest failure answers whole)")}
 				old.cut = true
 			}
@@ -156,7 +157,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	} else if revealsValues[tool] {
 		st.result = "(what the browser stores is not kept in the report)"
 	} else {
-		st.result = s.private.String(text.Clip(ResultText(res), maxLoggedResult))
+		st.result = text.Keep(s.private.String(ResultText(res)), maxLoggedResult)
 		if (d.ReportShots || s.trace != nil) && flow.ActionOf(tool) != "" {
 			st.shot, st.shotAt = s.reportShot(ctx), time.Now()
 		}
@@ -178,13 +179,40 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	l.steps = append(l.steps, st)
 }
 
+// keepArgs are a call's arguments as the step log keeps them: each text
+// within maxLoggedArg, clipped after its secrets were masked (a secret cut
+// in two would not be found), the clipping said.
+func keepArgs(v map[string]any) map[string]any {
+	out := make(map[string]any, len(v))
+	for k, x := range v {
+		out[k] = keepArg(x)
+	}
+	return out
+}
+
+func keepArg(v any) any {
+	switch x := v.(type) {
+	case string:
+		return text.Keep(x, maxLoggedArg)
+	case map[string]any:
+		return keepArgs(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = keepArg(e)
+		}
+		return out
+	}
+	return v
+}
+
 // keepContent copies an answer's content for the log, its text bounded
 // and its secrets masked.
 func keepContent(in []mcp.Content, secrets *redact.Set) []mcp.Content {
 	out := make([]mcp.Content, 0, len(in))
 	for _, c := range in {
 		if t, ok := c.(mcp.TextContent); ok {
-			c = mcp.NewTextContent(secrets.String(text.Clip(t.Text, maxLoggedFailure)))
+			c = mcp.NewTextContent(text.Keep(secrets.String(t.Text), maxLoggedFailure))
 		}
 		out = append(out, c)
 	}
@@ -271,7 +299,7 @@ func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 // there are several.
 func reportLogs(tabs map[int]*browser.Page, r *report.Report) {
 	order := slices.Sorted(maps.Keys(tabs))
-	dropped := 0
+	dropped, droppedReqs := 0, 0
 	for _, i := range order {
 		p, tab := tabs[i], ""
 		if len(order) > 1 {
@@ -280,15 +308,16 @@ func reportLogs(tabs map[int]*browser.Page, r *report.Report) {
 		msgs, n := p.ConsoleLog()
 		dropped += n
 		for _, m := range msgs {
-			r.Console = append(r.Console, report.Console{Tab: tab, Time: m.Time, Level: m.Level, Text: text.Clip(m.Text, 2000), Location: m.Location})
+			r.Console = append(r.Console, report.Console{Tab: tab, Time: m.Time, Level: m.Level, Text: text.Keep(m.Text, 2000), Location: m.Location})
 		}
-		reqs, _ := p.NetworkRequests("", false)
+		reqs, n, _ := p.NetworkRequests("", false)
+		droppedReqs += n
 		for _, q := range reqs {
 			out := "in flight"
 			if q.Done {
 				out = requestOutcome(q)
 			}
-			r.Network = append(r.Network, report.Request{Tab: tab, Method: q.Method, URL: text.Clip(q.URL, 2000), Type: q.Type, Outcome: out, Failed: q.Failed()})
+			r.Network = append(r.Network, report.Request{Tab: tab, Method: q.Method, URL: text.Keep(q.URL, 2000), Type: q.Type, Outcome: out, Failed: q.Failed()})
 		}
 	}
 	slices.SortStableFunc(r.Console, func(a, b report.Console) int { return a.Time.Compare(b.Time) })
@@ -299,6 +328,9 @@ func reportLogs(tabs map[int]*browser.Page, r *report.Report) {
 	r.ConsoleNote, r.NetworkNote = which, strings.TrimSuffix(which, ".")+", the newest kept."
 	if dropped > 0 {
 		r.ConsoleNote += fmt.Sprintf(" %d earlier message(s) are not kept.", dropped)
+	}
+	if droppedReqs > 0 {
+		r.NetworkNote += fmt.Sprintf(" %d earlier request(s) are not kept.", droppedReqs)
 	}
 }
 

@@ -3,17 +3,20 @@ package mcptools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // TestStepLog_Bounds: the log keeps its newest steps and counts the rest,
-// keeps only the newest failure answers whole, and never holds a password
-// given as an argument.
+// keeps only the newest failure answers whole, clips every long text it
+// keeps (an answer, an argument at any depth) and says so, and never holds
+// a password given as an argument, even one a clip would cut in two.
 func TestStepLog_Bounds(t *testing.T) {
 	s := newSession(sessionKey{id: "t"}, "", nil)
 	d := &Deps{}
@@ -26,15 +29,19 @@ func TestStepLog_Bounds(t *testing.T) {
 		}
 		s.logStep(context.Background(), d, "browser_click", map[string]any{"target": "#go", "sessionId": "t"}, time.Now(), time.Millisecond, res)
 	}
+	s.secrets.Add("opensesame-but-longer")
+	long := strings.Repeat("v", maxLoggedArg-10) + "opensesame-but-longer" + strings.Repeat("w", 1<<20)
+	s.logStep(context.Background(), d, "browser_evaluate", map[string]any{"function": long, "fields": []any{map[string]any{"value": long}}},
+		time.Now(), 0, &mcp.CallToolResult{})
 	s.logStep(context.Background(), d, "browser_emulate", map[string]any{"httpPassword": "opensesame"}, time.Now(), 0, &mcp.CallToolResult{})
 	l := s.steps
-	if len(l.steps) != maxLoggedSteps || l.dropped != 11 {
-		t.Fatalf("kept %d steps, dropped %d; want %d and 11", len(l.steps), l.dropped, maxLoggedSteps)
+	if len(l.steps) != maxLoggedSteps || l.dropped != 12 {
+		t.Fatalf("kept %d steps, dropped %d; want %d and 12", len(l.steps), l.dropped, maxLoggedSteps)
 	}
 	whole := 0
 	for _, st := range l.steps {
-		if len(st.result) > maxLoggedResult+10 {
-			t.Fatalf("a successful answer kept at %d bytes", len(st.result))
+		if len(st.result) > maxLoggedResult+len(text.ClipMark)+32 || (len(st.result) > maxLoggedResult && !strings.Contains(st.result, text.ClipMark)) {
+			t.Fatalf("a successful answer kept at %d bytes: %.40q", len(st.result), st.result[max(0, len(st.result)-40):])
 		}
 		if _, ok := st.args["sessionId"]; ok {
 			t.Fatal("the session id is kept as an argument")
@@ -52,6 +59,14 @@ func TestStepLog_Bounds(t *testing.T) {
 	last := l.steps[len(l.steps)-1]
 	if last.args["httpPassword"] != redact.Mask {
 		t.Errorf("the password argument: %v", last.args)
+	}
+	eval := l.steps[len(l.steps)-2]
+	fn, _ := eval.args["function"].(string)
+	nested := fmt.Sprint(eval.args["fields"])
+	for _, got := range []string{fn, nested} {
+		if len(got) > maxLoggedArg+200 || !strings.Contains(got, text.ClipMark) || strings.Contains(got, "opensesame") {
+			t.Errorf("a long argument kept as %d bytes, ending %q", len(got), got[max(0, len(got)-60):])
+		}
 	}
 }
 

@@ -169,7 +169,8 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 	if s.tabs != nil && !s.tabs.Gone() {
 		s.traceTabs(ctx, st, t, &n)
 	}
-	t.Notes = append(t.Notes, "console and network: of the tabs open when the trace stopped (a tab keeps its newest 500 requests); no DOM snapshots: each action's pane shows the screenshot after it")
+	t.Notes = append(t.Notes, fmt.Sprintf("console and network: of the tabs open when the trace stopped (a tab keeps its newest %d requests; a text longer than its bound is clipped where it was kept, marked …[clipped N bytes]); no DOM snapshots: each action's pane shows the screenshot after it",
+		browser.MaxNetworkRecords))
 	return t, n
 }
 
@@ -182,7 +183,7 @@ func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace,
 	if d, ok := ctx.Deadline(); ok {
 		fetchUntil = earlier(fetchUntil, time.Now().Add(time.Until(d)/2))
 	}
-	fetched, unfetched, unanswered, droppedConsole := 0, 0, 0, 0
+	fetched, unfetched, unanswered, droppedConsole, droppedReqs := 0, 0, 0, 0, 0
 	for _, i := range slices.Sorted(maps.Keys(tabs)) {
 		p := tabs[i]
 		page := pageRef(p.ID())
@@ -197,7 +198,10 @@ func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace,
 				n.console++
 			}
 		}
-		reqs, _ := p.NetworkRequests("", false)
+		reqs, lostReqs, _ := p.NetworkRequests("", false)
+		if lostReqs > 0 && (len(reqs) == 0 || !reqs[0].Start.Before(st.start)) {
+			droppedReqs += lostReqs
+		}
 		for _, q := range reqs {
 			if q.Start.Before(st.start) {
 				continue
@@ -241,7 +245,12 @@ func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace,
 		}
 	}
 	if droppedConsole > 0 {
-		t.Notes = append(t.Notes, fmt.Sprintf("up to %d console messages of this trace are not kept (a tab keeps its newest 500)", droppedConsole))
+		t.Notes = append(t.Notes, fmt.Sprintf("up to %d console messages of this trace are not kept (a tab keeps its newest %d, a session %d MB of logs)",
+			droppedConsole, browser.MaxConsoleRecords, browser.MaxSessionLogBytes>>20))
+	}
+	if droppedReqs > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("up to %d requests of this trace are not kept (a tab keeps its newest %d, a session %d MB of logs)",
+			droppedReqs, browser.MaxNetworkRecords, browser.MaxSessionLogBytes>>20))
 	}
 	if unanswered > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d request and response bodies were not fetched: their tab did not answer within %s (its page is busy, as one in an endless loop is)", unanswered, bodyWait))

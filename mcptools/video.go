@@ -37,6 +37,42 @@ const (
 	videoDirName                       = "e2e-mcp-videos"
 )
 
+// VideoLimits bound what one session's video may take on a shared server
+// (--max-video-size, --max-video-bytes): a recording holds a few decoded
+// frames and its queue of encoded ones in memory, some 24 bytes a pixel
+// of its frame and more (about 50 MB at 1920x1080, 360 MB at 3840x3840),
+// and its file on disk.
+type VideoLimits struct {
+	// MaxWidth and MaxHeight: a video's frame fits in them, either way
+	// round (0: DefaultVideoLimits'). A size asked for beyond them is
+	// refused; the default size is fit in them.
+	MaxWidth, MaxHeight int
+	// MaxBytes bounds the file (0: DefaultVideoLimits'): past it no frame
+	// is added, and the video's answer says where it stopped.
+	MaxBytes int64
+}
+
+// DefaultVideoLimits are the limits of a server that sets none: a full HD
+// frame, and 256 MiB of file.
+var DefaultVideoLimits = VideoLimits{MaxWidth: 1920, MaxHeight: 1080, MaxBytes: video.DefaultMaxBytes}
+
+// videoLimits are the server's limits, defaults filled in.
+func (d *Deps) videoLimits() VideoLimits {
+	l := DefaultVideoLimits
+	if d != nil && d.VideoLimits.MaxWidth > 0 && d.VideoLimits.MaxHeight > 0 {
+		l.MaxWidth, l.MaxHeight = d.VideoLimits.MaxWidth, d.VideoLimits.MaxHeight
+	}
+	if d != nil && d.VideoLimits.MaxBytes > 0 {
+		l.MaxBytes = d.VideoLimits.MaxBytes
+	}
+	return l
+}
+
+// Fits says whether a w x h video is within the limits, either way round.
+func (l VideoLimits) Fits(w, h int) bool {
+	return w <= l.MaxWidth && h <= l.MaxHeight || w <= l.MaxHeight && h <= l.MaxWidth
+}
+
 // VideoDefaults make every session record a video from its first page
 // (--save-video, `run --video`).
 type VideoDefaults struct {
@@ -79,6 +115,9 @@ type sessionVideo struct {
 	started time.Time
 	// pointer draws a pointer at each action's target (start's cursor).
 	pointer bool
+	// limited: the default size was made smaller to fit the server's
+	// limit (VideoLimits), which start's answer says.
+	limited bool
 }
 
 // actionOverlays are what browser_video_show_actions asked for.
@@ -151,6 +190,13 @@ func startVideoTool(d *Deps) Tool {
 			if a.Size != nil && (a.Size.Width < 2 || a.Size.Height < 2 || a.Size.Width > maxVideoSide || a.Size.Height > maxVideoSide) {
 				return nil, invalidInput("size", "%dx%d: each side 2 to %d pixels", a.Size.Width, a.Size.Height, maxVideoSide)
 			}
+			if l := d.videoLimits(); a.Size != nil && !l.Fits(a.Size.Width, a.Size.Height) {
+				return nil, &ToolError{Type: ErrInvalidInput,
+					Message: fmt.Sprintf("size: %dx%d is over this server's video limit of %dx%d (--max-video-size: a recording holds about 24 bytes a pixel of its frame in memory)",
+						a.Size.Width, a.Size.Height, l.MaxWidth, l.MaxHeight),
+					Suggestion: fmt.Sprintf("give a size within %dx%d (either way round), or omit size for the viewport's, fit in %dx%d", l.MaxWidth, l.MaxHeight,
+						min(defaultVideoMaxW, l.MaxWidth), min(defaultVideoMaxH, l.MaxHeight))}
+			}
 			out, err := d.outputPath(ctx, "filename", a.Filename, "video-*.png")
 			if err != nil {
 				return nil, err
@@ -168,6 +214,10 @@ func startVideoTool(d *Deps) Tool {
 			var r response
 			r.resultf("Recording a video of session %s (%dx%d, at most %d frames a second) to %s. browser_stop_video writes it.",
 				s.ID, o.MaxWidth, o.MaxHeight, o.FPS, out.path)
+			if s.video.limited {
+				l := d.videoLimits()
+				r.resultf("The size is the viewport's, fit in this server's video limit of %dx%d (--max-video-size) rather than in 800x800.", l.MaxWidth, l.MaxHeight)
+			}
 			r.set("path", out.path)
 			return r.build(), nil
 		})
@@ -184,21 +234,35 @@ func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps i
 		return err
 	}
 	w, h := size.Width, size.Height
+	lim := d.videoLimits()
+	limited := false
 	if w == 0 {
 		var vp struct{ W, H int }
 		if raw, err := p.Evaluate(ctx, "() => ({w: innerWidth, h: innerHeight})", ""); err == nil {
 			_ = json.Unmarshal(raw, &vp)
 		}
-		w, h = video.Fit(vp.W, vp.H, defaultVideoMaxW, defaultVideoMaxH)
+		// The viewport's size, fit in 800x800 and in the server's limit
+		// (the way round the viewport is).
+		mw, mh := lim.MaxWidth, lim.MaxHeight
+		if (vp.W < vp.H) != (mw < mh) {
+			mw, mh = mh, mw
+		}
+		w, h = video.Fit(vp.W, vp.H, min(defaultVideoMaxW, mw), min(defaultVideoMaxH, mh))
+		dw, dh := video.Fit(vp.W, vp.H, defaultVideoMaxW, defaultVideoMaxH)
+		limited = w < dw || h < dh
+	}
+	if !lim.Fits(w, h) {
+		return &ToolError{Type: ErrInvalidInput, Message: fmt.Sprintf("a %dx%d video is over this server's video limit of %dx%d (--max-video-size)", w, h, lim.MaxWidth, lim.MaxHeight),
+			Suggestion: "ask the operator for a smaller --save-video size"}
 	}
 	if fps == 0 {
 		fps = video.DefaultFPS
 	}
-	rec, err := video.New(video.Options{Width: w, Height: h, FPS: fps, Quiet: settle})
+	rec, err := video.New(video.Options{Width: w, Height: h, FPS: fps, Quiet: settle, MaxBytes: lim.MaxBytes})
 	if err != nil {
 		return err
 	}
-	s.video = &sessionVideo{rec: rec, out: out, started: time.Now(),
+	s.video = &sessionVideo{rec: rec, out: out, started: time.Now(), limited: limited,
 		cast: browser.CastOptions{MaxWidth: w, MaxHeight: h, Format: "png", FPS: fps, Settle: settle, Still: still}}
 	if err := s.castVideo(ctx); err != nil {
 		s.video = nil
@@ -280,6 +344,9 @@ func stopVideoTool(d *Deps) Tool {
 			r.set("sessionMs", st.Session.Milliseconds())
 			r.set("idleCutMs", st.IdleCut.Milliseconds())
 			r.set("chaptersMs", st.Chapters.Milliseconds())
+			if st.Truncated {
+				r.set("truncatedAtMs", st.TruncatedAt.Milliseconds())
+			}
 			return r.build(), nil
 		})
 }
@@ -295,7 +362,8 @@ func describeVideo(st video.Stats) string {
 		s += fmt.Sprintf("; chapter cards add %.1fs", st.Chapters.Seconds())
 	}
 	if st.Truncated {
-		s += "; it reached its size limit and stopped there"
+		s += fmt.Sprintf("; it reached this server's limit of %s bytes (--max-video-bytes) %.1fs into the session: what came later is not in it",
+			text.Commas(int(st.Limit)), st.TruncatedAt.Seconds())
 	}
 	if st.Cut > 0 {
 		s += fmt.Sprintf("; it ends early: %d frames of its last moments were not drawn by the session's end", st.Cut)
@@ -387,6 +455,11 @@ func (s *Session) endVideo(ctx context.Context, log *zap.Logger) {
 	path, st, err := s.finishVideo(ctx)
 	if err != nil {
 		log.Warn("the session's video was not written", zap.String("session", s.ID), zap.Error(err))
+		return
+	}
+	if st.Truncated {
+		log.Warn("session video written, cut at its size limit", zap.String("session", s.ID), zap.String("path", path),
+			zap.Int64("limit", st.Limit), zap.Duration("at", st.TruncatedAt))
 		return
 	}
 	log.Info("session video written", zap.String("session", s.ID), zap.String("path", path), zap.Int("frames", st.Frames), zap.Int64("bytes", st.Bytes),

@@ -111,8 +111,11 @@ type Stats struct {
 	// Dropped counts the frames replaced by a newer one before they were
 	// drawn (only a worker that gets no time drops any).
 	Dropped int
-	// Truncated: the video reached MaxBytes and stopped there.
-	Truncated bool
+	// Truncated: the video reached Limit (Options.MaxBytes) and stopped
+	// there, TruncatedAt into the session.
+	Truncated   bool
+	TruncatedAt time.Duration
+	Limit       int64
 	// Cut counts the frames still waiting to be drawn when the recording
 	// had to end (StopBy's deadline): the video ends before them.
 	Cut int
@@ -131,6 +134,7 @@ type Recorder struct {
 	// yet, in the order they came.
 	queue   []any
 	frames  int       // frames in queue
+	queued  int       // bytes of the frames in queue
 	busy    bool      // a call runs: the work waits for its end (Busy)
 	idleAt  time.Time // when the last call ended (Options.Quiet)
 	dropped int
@@ -184,7 +188,7 @@ func New(o Options) (*Recorder, error) {
 	}
 	r := &Recorder{opts: o, now: o.clock, enc: enc, wake: make(chan struct{}, 1), done: make(chan struct{}), first: make(chan struct{})}
 	r.start = r.now()
-	r.stats.Width, r.stats.Height = o.Width, o.Height
+	r.stats.Width, r.stats.Height, r.stats.Limit = o.Width, o.Height, o.MaxBytes
 	go r.run()
 	return r, nil
 }
@@ -196,28 +200,36 @@ func (r *Recorder) Frame(f Frame) {
 	if r.stopped {
 		return
 	}
-	if r.frames >= maxQueued {
+	if r.frames >= maxQueued || r.frames > 0 && r.queued+len(f.Data) > maxQueuedBytes {
 		// The worker is far behind (it cannot be while it works: this
-		// is a machine that gives it no time): the newest picture
-		// replaces the last one queued rather than memory growing.
+		// is a machine that gives it no time), or the page paints what
+		// no PNG makes small: the newest picture replaces the last one
+		// queued rather than memory growing.
 		for i := len(r.queue) - 1; i >= 0; i-- {
-			if _, ok := r.queue[i].(*Frame); ok {
+			if old, ok := r.queue[i].(*Frame); ok {
 				r.queue[i] = &f
+				r.queued += len(f.Data) - len(old.Data)
 				r.dropped++
+				r.poke()
 				return
 			}
 		}
 	}
 	r.queue = append(r.queue, &f)
 	r.frames++
-	if !r.busy || r.frames >= maxQueued/2 {
+	r.queued += len(f.Data)
+	if !r.busy || r.frames >= maxQueued/2 || r.queued >= maxQueuedBytes/2 {
 		r.poke()
 	}
 }
 
 // maxQueued bounds the frames waiting for the worker: ten seconds at 10
-// frames a second, some 10-40 MB of PNG at 1280x720.
-const maxQueued = 100
+// frames a second, some 10-40 MB of PNG at 1280x720; maxQueuedBytes
+// bounds their bytes, whatever the page paints.
+const (
+	maxQueued      = 100
+	maxQueuedBytes = 32 << 20
+)
 
 // Busy says whether a call of the session is running. While one runs the
 // worker only queues what it is handed (unless the queue fills up) and
@@ -353,10 +365,10 @@ func (r *Recorder) run() {
 		if !r.busy && r.opts.Quiet > 0 && !r.idleAt.IsZero() {
 			quiet = r.opts.Quiet - r.now().Sub(r.idleAt)
 		}
-		hold := (r.busy || quiet > 0) && !stopped && r.frames < maxQueued/2 && len(r.queue) < maxHeld
+		hold := (r.busy || quiet > 0) && !stopped && r.frames < maxQueued/2 && r.queued < maxQueuedBytes/2 && len(r.queue) < maxHeld
 		var items []any
 		if !hold {
-			items, r.queue, r.frames = r.queue, nil, 0
+			items, r.queue, r.frames, r.queued = r.queue, nil, 0, 0
 		}
 		settled := r.settled
 		r.settled = nil
@@ -433,17 +445,19 @@ func (r *Recorder) work(items []any, stopped bool) {
 func (r *Recorder) yield(rest []any) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.busy || r.stopped || r.frames >= maxQueued/2 {
+	if !r.busy || r.stopped || r.frames >= maxQueued/2 || r.queued >= maxQueuedBytes/2 {
 		return false
 	}
-	n := 0
+	n, size := 0, 0
 	for _, it := range rest {
-		if _, ok := it.(*Frame); ok {
+		if f, ok := it.(*Frame); ok {
 			n++
+			size += len(f.Data)
 		}
 	}
 	r.queue = append(append([]any(nil), rest...), r.queue...)
 	r.frames += n
+	r.queued += size
 	return true
 }
 
@@ -606,7 +620,7 @@ func (r *Recorder) put(img *image.RGBA, t time.Time) {
 		t = r.start
 	}
 	if r.enc.size > r.opts.MaxBytes {
-		r.full, r.stats.Truncated = true, true
+		r.full, r.stats.Truncated, r.stats.TruncatedAt = true, true, t.Sub(r.start)
 		return
 	}
 	added, err := r.enc.add(img, t.Sub(r.start)+r.shift)

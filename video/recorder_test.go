@@ -352,3 +352,27 @@ func TestRecorderStopBy(t *testing.T) {
 		t.Errorf("its frame shows %v, want the first picture", got)
 	}
 }
+
+// TestRecorderQueueBytes: while a call runs, the frames waiting for the
+// worker hold at most maxQueuedBytes, whatever their size (a page that
+// paints noise sends pictures no PNG makes small): past half of it the
+// worker takes them in though the call runs, and past all of it the newest
+// replaces the last one waiting.
+func TestRecorderQueueBytes(t *testing.T) {
+	a := solid(64, 32, color.RGBA{10, 20, 30, 255})
+	big := bytes.Repeat([]byte{0x89}, 4<<20) // not a PNG: the worker skips it
+	record(t, Options{Width: 64, Height: 32, MaxIdle: -1, Quiet: time.Hour}, func(r *Recorder, at func(int) time.Time) {
+		r.Frame(Frame{Data: pngOf(t, a), Time: at(0), Scale: 1})
+		r.Busy(true)
+		for i := range 20 {
+			r.Frame(Frame{Data: big, Time: at(i), Scale: 1})
+			r.mu.Lock()
+			queued := r.queued
+			r.mu.Unlock()
+			if queued > maxQueuedBytes {
+				t.Fatalf("after %d frames of 4 MB, %d bytes wait (bound %d)", i+1, queued, maxQueuedBytes)
+			}
+		}
+		r.Busy(false)
+	})
+}

@@ -35,10 +35,11 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 		reg.StartState, _ = mcptools.ReadStorageState(cfg.StorageState) // Validate read it once
 	}
 	report := slices.Contains(caps, mcptools.CapReport)
-	videos, _ := cfg.videoDefaults() // Validate refused a bad one
+	videos, _ := cfg.videoDefaults()    // Validate refused a bad one
+	videoLimits, _ := cfg.videoLimits() // and a bad limit
 	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
-		Videos: videos,
-		Caps:   caps, Reports: report, ReportShots: report, TraceSessions: cfg.SaveTrace, SaveTraces: cfg.SaveTrace,
+		Videos: videos, VideoLimits: videoLimits,
+		Caps: caps, Reports: report, ReportShots: report, TraceSessions: cfg.SaveTrace, SaveTraces: cfg.SaveTrace,
 		Browser: bm, Sessions: reg, Logger: log, Config: cfg.effective(),
 		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
 		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),

@@ -129,6 +129,10 @@ type Config struct {
 	// SaveVideo records a video of every session (--save-video[=WxH]): ""
 	// off, "true" the default size, or WxH.
 	SaveVideo string
+	// MaxVideoSize is the largest frame a session's video may have,
+	// WIDTHxHEIGHT either way round; MaxVideoBytes its largest file.
+	MaxVideoSize  string
+	MaxVideoBytes int64
 	// LogLevel is debug, info, warn or error.
 	LogLevel string
 	// LogFormat is json or console.
@@ -184,13 +188,34 @@ func (c *Config) videoDefaults() (*mcptools.VideoDefaults, error) {
 	if strings.EqualFold(v, "true") {
 		return &mcptools.VideoDefaults{Save: true}, nil
 	}
-	w, h, ok := strings.Cut(strings.ToLower(v), "x")
-	wi, err1 := strconv.Atoi(w)
-	hi, err2 := strconv.Atoi(h)
-	if !ok || err1 != nil || err2 != nil || wi < 2 || hi < 2 || wi > 3840 || hi > 3840 {
+	wi, hi, ok := videoSize(v)
+	if !ok {
 		return nil, fmt.Errorf("--save-video=%s: give WIDTHxHEIGHT, e.g. 1280x720 (2 to 3840 each), or no value", v)
 	}
+	if lim, err := c.videoLimits(); err == nil && !lim.Fits(wi, hi) {
+		return nil, fmt.Errorf("--save-video=%s: over --max-video-size %dx%d", v, lim.MaxWidth, lim.MaxHeight)
+	}
 	return &mcptools.VideoDefaults{Width: wi, Height: hi, Save: true}, nil
+}
+
+// videoLimits reads --max-video-size and --max-video-bytes.
+func (c *Config) videoLimits() (mcptools.VideoLimits, error) {
+	w, h, ok := videoSize(c.MaxVideoSize)
+	if !ok {
+		return mcptools.VideoLimits{}, fmt.Errorf("--max-video-size %q: give WIDTHxHEIGHT, e.g. 1920x1080 (2 to 3840 each)", c.MaxVideoSize)
+	}
+	if c.MaxVideoBytes < 1<<20 {
+		return mcptools.VideoLimits{}, fmt.Errorf("--max-video-bytes must be at least 1048576 (1 MiB), got %d", c.MaxVideoBytes)
+	}
+	return mcptools.VideoLimits{MaxWidth: w, MaxHeight: h, MaxBytes: c.MaxVideoBytes}, nil
+}
+
+// videoSize reads a video's WIDTHxHEIGHT, 2 to 3840 each.
+func videoSize(v string) (int, int, bool) {
+	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(v)), "x")
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	return wi, hi, ok && err1 == nil && err2 == nil && wi >= 2 && hi >= 2 && wi <= 3840 && hi <= 3840
 }
 
 func boolean(get func(*Config) *bool) func(*flag.FlagSet, *Config, string, string, string) {
@@ -397,6 +422,10 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.Caps })},
 	{"save-video", "E2E_MCP_SAVE_VIDEO", "", "record a video of every session (an animated PNG) into e2e-mcp-videos/ of the first file root (over HTTP: of the client's own directory), written when the session ends; =WxH sets its size (default the viewport's, fit in 800x800)",
 		optionalValue(func(c *Config) *string { return &c.SaveVideo })},
+	{"max-video-size", "E2E_MCP_MAX_VIDEO_SIZE", "1920x1080", "the largest frame a session's video may have, WIDTHxHEIGHT either way round (a recording holds about 24 bytes a pixel in memory: 50 MB at 1920x1080): a larger size asked for is refused, the default size is fit in it",
+		str(func(c *Config) *string { return &c.MaxVideoSize })},
+	{"max-video-bytes", "E2E_MCP_MAX_VIDEO_BYTES", "268435456", "the largest file a session's video may write, in bytes (256 MiB): past it no frame is added, and the video's answer says when it stopped",
+		int64Flag(func(c *Config) *int64 { return &c.MaxVideoBytes })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr; e2e-mcp run logs at warn unless this is set)",
 		str(func(c *Config) *string { return &c.LogLevel })},
 	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
@@ -526,6 +555,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := c.initScripts(); err != nil {
 		errs = append(errs, fmt.Errorf("--init-script: %v", err))
+	}
+	if _, err := c.videoLimits(); err != nil {
+		errs = append(errs, err)
 	}
 	if _, err := c.videoDefaults(); err != nil {
 		errs = append(errs, err)

@@ -77,6 +77,20 @@ func TestParseConfig(t *testing.T) {
 		{name: "viewport env", env: map[string]string{"E2E_MCP_VIEWPORT_SIZE": "390x844"}, want: func(c *Config) bool { return c.ViewportSize == "390x844" }},
 		{name: "bad viewport", args: []string{"--viewport-size", "1280*720"}, err: `--viewport-size "1280*720": want WIDTHxHEIGHT`},
 		{name: "viewport too big", args: []string{"--viewport-size", "20000x10"}, err: "--viewport-size"},
+		{name: "default video limits", want: func(c *Config) bool {
+			l, err := c.videoLimits()
+			return err == nil && l.MaxWidth == 1920 && l.MaxHeight == 1080 && l.MaxBytes == 256<<20
+		}},
+		{name: "video limits env", env: map[string]string{"E2E_MCP_MAX_VIDEO_SIZE": "640x480", "E2E_MCP_MAX_VIDEO_BYTES": "8388608"},
+			want: func(c *Config) bool {
+				l, err := c.videoLimits()
+				return err == nil && l.MaxWidth == 640 && l.MaxHeight == 480 && l.MaxBytes == 8<<20 && l.Fits(480, 640) && !l.Fits(800, 450)
+			}},
+		{name: "bad video limit", args: []string{"--max-video-size", "4000x4000"}, err: `--max-video-size "4000x4000": give WIDTHxHEIGHT`},
+		{name: "tiny video file", args: []string{"--max-video-bytes", "1000"}, err: "--max-video-bytes must be at least 1048576"},
+		{name: "saved video over the limit", args: []string{"--save-video=1920x1080", "--max-video-size", "1280x720"}, err: "--save-video=1920x1080: over --max-video-size 1280x720"},
+		{name: "saved video within the limit either way round", args: []string{"--save-video=720x1280", "--max-video-size", "1280x720"},
+			want: func(c *Config) bool { v, err := c.videoDefaults(); return err == nil && v.Width == 720 }},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}
