@@ -84,6 +84,7 @@ var storeTable = map[string]string{
 	"mcptools.Session.refNames":        "the refs of one page, reset by each whole snapshot; not clipped: a name is the page's, as long as it makes it, and the recorder's locator needs it whole",
 	"mcptools.Session.pageRefs":        "the refs of the last whole snapshot",
 	"mcptools.Session.initScripts":     "the operator's --init-script files",
+	"mcptools.Session.untold":          "maxUntold answers of cancelled switches, each text maxUntoldText, told and cleared on the next call",
 	"mcptools.SessionStartParams.Args": "the agent's arguments (checkSizes: 1,000 items)",
 	// A session's video (package video): frames of at most
 	// --max-video-size.
