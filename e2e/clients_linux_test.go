@@ -129,7 +129,7 @@ const listTools = `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`
 // TestMCPSessionsBounded: 4,200 initializes from clients that come and go,
 // one in four ending its session with a DELETE and the rest just leaving,
 // on a server with --max-clients 50: the live MCP sessions never pass 50
-// (/metrics), the server's resident memory grows by less than 30 MB over
+// (/metrics), the server's resident memory grows by less than 64 MB over
 // the last 4,000 and its goroutines not at all (without the cap each
 // session was kept for a day, ~13 KB: over 50 MB, and some 230 MB in the
 // race-detector build these tests run, whose own bookkeeping makes up most
@@ -226,8 +226,11 @@ func TestMCPSessionsBounded(t *testing.T) {
 	loop(4000)
 	after := rss(t, s.cmd.Process.Pid)
 	t.Logf("resident memory: %d KB before the 4,000 initializes, %d KB after", before, after)
-	if grew := after - before; grew > 30<<10 {
-		t.Errorf("4,000 initializes at the cap grew the server by %d KB, over 30 MB", grew)
+	// The old code grew by 189 MB here. A bound well under that, with room
+	// for a garbage collector that lags on a loaded machine (33 MB seen at
+	// a load of 15 on 2 cores, 12 MB on a quiet one).
+	if grew := after - before; grew > 64<<10 {
+		t.Errorf("4,000 initializes at the cap grew the server by %d KB, over 64 MB", grew)
 	}
 	waitFor(t, 10*time.Second, "the goroutines of the evicted sessions to end", func() bool {
 		return scrape(t, s, "go_goroutines") <= goroutines+10
