@@ -375,7 +375,7 @@ func endsEscape(s string) bool {
 	hex := func(from int) bool {
 		for i := from; i < n; i++ {
 			c := s[i]
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
 				return false
 			}
 		}
