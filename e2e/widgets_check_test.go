@@ -436,6 +436,14 @@ func runAlone(t *testing.T, app *widgetApp, task widgetTask, flows string, res *
 		file := filepath.Join(flows, task.name+".yaml")
 		if out, isErr := a.call("session_export_flow", map[string]any{"path": file, "name": task.name}); isErr {
 			failure = "session_export_flow: " + out
+		} else if b, err := os.ReadFile(file); err != nil {
+			failure = "the exported flow: " + err.Error()
+		} else if i := strings.Index(string(b), "•••"); i >= 0 {
+			// A flow keeps the typed passwords out as ${E2E_SECRET_n};
+			// a mask in it is a page word the flow no longer says.
+			line := string(b)[strings.LastIndex(string(b[:i]), "\n")+1:]
+			line, _, _ = strings.Cut(line, "\n")
+			failure = "the exported flow masks words of the page: " + strings.TrimSpace(line)
 		}
 	}
 	if failure != "" {

@@ -36,6 +36,10 @@ var widgetKnown = map[string]map[string]knownFailure{
 		phaseAlone:    {reason: "typed password password masked in page text: link \"Change your ••• here\" (issue 37 item 1)", match: "Change your ••• here"},
 		phaseTogether: {reason: "typed password password masked in page text (issue 37 item 1)", match: "Change your ••• here"},
 	},
+	"admin-after-signin-admin": {
+		phaseAlone:    {reason: "typed password admin masked in page text: the Admin link's \"/url: /•••\" (issue 37 item 1)", match: "/url: /•••"},
+		phaseTogether: {reason: "typed password admin masked in page text (issue 37 item 1)", match: "/url: /•••"},
+	},
 	"shortcuts-dialog-keyboard": {
 		phaseTogether: {reason: "the session typed short in an earlier task: \"Keyboard •••cuts\" (issue 37 item 1)", match: "Keyboard •••cuts"},
 	},
@@ -190,9 +194,10 @@ func widgetTasks() []widgetTask {
 			does: "signs in with the password admin, opens the Admin link of the snapshot, reads the admin page",
 			run: func(a *agent) {
 				snap := a.signIn("ada@example.com", "admin")
+				a.see("the dashboard", a.block(snap, `- link "Admin"`, ""), "/url: /admin")
 				a.click(snap, "link", "Admin")
 				snap = a.snapshot()
-				a.see("the admin page", snap, `heading "Admin" [level=1]`, "Admin tools: 3 users")
+				a.see("the admin page", snap, `heading "Admin" [level=1]`, "Admin tools: 3 users", "You are an admin of both teams.")
 				a.do("browser_verify_element_visible", map[string]any{"role": "heading", "accessibleName": "Admin"})
 			}},
 		{name: "password-page-after-signin-password", lib: "react-router, sign-in", secret: "password",

@@ -66,6 +66,7 @@ export function Admin() {
     <>
       <h1>Admin</h1>
       <p>Admin tools: 3 users, 2 teams.</p>
+      <p>You are an admin of both teams.</p>
       <ul>
         <li>ada@example.com (Admin)</li>
         <li>grace@example.com</li>
