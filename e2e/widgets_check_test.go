@@ -479,42 +479,39 @@ func runTogether(t *testing.T, app *widgetApp, tasks []widgetTask, dir string, r
 func replayFlows(t *testing.T, tasks []widgetTask, flows, dir string, res *results, w int) {
 	groups := flowGroups(tasks, flows, res)
 	keys := sortedKeys(groups)
-	var wg sync.WaitGroup
-	for _, secret := range keys {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var files []string
-			for _, task := range groups[secret] {
-				files = append(files, filepath.Join(flows, task.name+".yaml"))
-			}
-			env := widgetServerEnv(t, dir)
-			if secret != "" {
-				env = append(env, "E2E_SECRET_1="+secret)
-			}
-			start := time.Now()
-			art := filepath.Join(dir, "artifacts-"+strconv.Itoa(len(secret))+"-"+secretLabel(secret))
-			args := append([]string{"run", "--parallel", strconv.Itoa(max(1, w/len(keys)+1)), "--artifacts", art}, files...)
-			cmd := exec.Command(bin, args...)
-			cmd.Env = env
-			out, _ := cmd.CombinedOutput()
-			took := time.Since(start)
-			lines := strings.Split(string(out), "\n")
-			for _, task := range groups[secret] {
-				o := outcome{ran: true, took: took, failure: "no PASS or FAIL line for it:\n" + clip(string(out), 3000)}
-				for _, l := range lines {
-					switch {
-					case strings.HasPrefix(l, "PASS  "+task.name+" ("):
-						o.failure = ""
-					case strings.HasPrefix(l, "FAIL  "+task.name+" ("):
-						o.failure = l
-					}
+	// Two runs at a time, each with w flows at once: the big group (no
+	// password) beside the small ones.
+	parallel(len(keys), 2, func(i int) {
+		secret := keys[i]
+		var files []string
+		for _, task := range groups[secret] {
+			files = append(files, filepath.Join(flows, task.name+".yaml"))
+		}
+		env := widgetServerEnv(t, dir)
+		if secret != "" {
+			env = append(env, "E2E_SECRET_1="+secret)
+		}
+		start := time.Now()
+		art := filepath.Join(dir, "artifacts-"+strconv.Itoa(len(secret))+"-"+secretLabel(secret))
+		args := append([]string{"run", "--parallel", strconv.Itoa(w), "--artifacts", art}, files...)
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		out, _ := cmd.CombinedOutput()
+		took := time.Since(start)
+		lines := strings.Split(string(out), "\n")
+		for _, task := range groups[secret] {
+			o := outcome{ran: true, took: took, failure: "no PASS or FAIL line for it:\n" + clip(string(out), 3000)}
+			for _, l := range lines {
+				switch {
+				case strings.HasPrefix(l, "PASS  "+task.name+" ("):
+					o.failure = ""
+				case strings.HasPrefix(l, "FAIL  "+task.name+" ("):
+					o.failure = l
 				}
-				res.set(task.name, phaseReplay, o)
 			}
-		}()
-	}
-	wg.Wait()
+			res.set(task.name, phaseReplay, o)
+		}
+	})
 }
 
 // secretLabel names a password's group in file names.
@@ -562,10 +559,6 @@ func playwrightFlows(t *testing.T, tasks []widgetTask, flows, dir string, res *r
 	}
 	groups := flowGroups(tasks, flows, res)
 	for _, secret := range sortedKeys(groups) {
-		var files []string
-		for _, task := range groups[secret] {
-			files = append(files, filepath.Join(flows, task.name+".yaml"))
-		}
 		conv := filepath.Join(dir, "pw-"+secretLabel(secret))
 		// A flow convert refuses is that task's failure, not its group's:
 		// each is tried alone, and the group converted without them.
@@ -579,7 +572,7 @@ func playwrightFlows(t *testing.T, tasks []widgetTask, flows, dir string, res *r
 			ok = append(ok, task)
 		}
 		groups[secret] = ok
-		files = nil
+		var files []string
 		for _, task := range ok {
 			files = append(files, filepath.Join(flows, task.name+".yaml"))
 		}
@@ -685,9 +678,9 @@ func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
 // judge holds the outcomes to widgetKnown and prints the table.
 func judge(t *testing.T, tasks []widgetTask, res *results) {
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-28s %-22s %-9s %-9s %-9s %-9s\n", "task", "library", phaseAlone, phaseTogether, phaseReplay, phasePW)
+	fmt.Fprintf(&table, "%-36s %-30s %-9s %-9s %-9s %-9s\n", "task", "library", phaseAlone, phaseTogether, phaseReplay, phasePW)
 	for _, task := range tasks {
-		fmt.Fprintf(&table, "%-28s %-22s", task.name, task.lib)
+		fmt.Fprintf(&table, "%-36s %-30s", task.name, task.lib)
 		for _, phase := range phases {
 			o := res.get(task.name, phase)
 			known, listed := widgetKnown[task.name][phase]
