@@ -62,9 +62,11 @@ func (p *Page) Hover(ctx context.Context, target string) error {
 	return p.settle(ctx, before)
 }
 
-// dragSteps is how many mouse moves a drag makes on its way: pages that
-// follow the pointer see it travel, not jump.
-const dragSteps = 10
+// DragSteps is how many mouse moves a drag makes on its way: pages that
+// follow the pointer see it travel, not jump (dnd-kit starts a drag only
+// after the pointer has moved a few pixels). A drag step exported as
+// Playwright code makes as many.
+const DragSteps = 10
 
 // Drag drags from onto to with the mouse: press on from, move to to in
 // steps, release. When the press starts an HTML5 drag (a draggable
@@ -129,8 +131,8 @@ func (p *Page) dragBetween(ctx context.Context, sx, sy float64, sframe cdp.Frame
 		}
 		var data *input.DragData
 		started := false
-		for i := 1; i <= dragSteps && data == nil; i++ {
-			f := float64(i) / dragSteps
+		for i := 1; i <= DragSteps && data == nil; i++ {
+			f := float64(i) / DragSteps
 			if err := mouse(cctx, input.DispatchMouseEventTypeMouseMoved, sx+(tx-sx)*f, sy+(ty-sy)*f, input.MouseButtonLeft, 1, 0); err != nil {
 				return err
 			}

@@ -32,6 +32,9 @@ let keys = 0; document.getElementById('n').addEventListener('keydown', () => key
 </style><button id="s">Slide</button>`
 	pages["/overlay"] = `<!doctype html><title>Overlay</title><button id="b">Buy</button>
 <div id="overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`
+	pages["/consent"] = `<!doctype html><title>Consent</title><button id="b" style="position:fixed;bottom:10px;left:10px">Buy</button>
+<div role="dialog" aria-label="Cookie consent" style="position:fixed;bottom:0;left:0;right:0;height:80px;background:#222;color:#fff">
+<p style="margin:0;height:80px">We use cookies.</p><button>Accept all</button></div>`
 	pages["/late"] = `<!doctype html><title>Late</title><button id="b" style="display:none" onclick="this.textContent='clicked'">Go</button>
 <script>setTimeout(() => document.getElementById('b').style.display = 'block', 300)</script>`
 	pages["/links"] = `<!doctype html><title>Links</title><a href="/form">to form</a><button>One</button><button>Two</button>`
@@ -205,6 +208,11 @@ func TestClick_Actionability(t *testing.T) {
 	if waited := time.Since(start); waited < 3*time.Second {
 		t.Errorf("gave up after %s, before the action timeout", waited)
 	}
+	// What covers it has no name of its own (a paragraph): the answer
+	// names the part of the page it belongs to, which the agent can find
+	// in a snapshot (a cookie banner's dialog).
+	err = openPage(t, "/consent").Click(ctx, "#b", ClickOptions{})
+	wantKind(t, err, KindNotActionable, `covered by paragraph in dialog "Cookie consent"`)
 	// An element that appears later is clicked once it is visible.
 	late := openPage(t, "/late")
 	if err := late.Click(ctx, "#b", ClickOptions{}); err != nil {

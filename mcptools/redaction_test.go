@@ -287,3 +287,35 @@ func equalJSON(a, b any) bool {
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
 }
+
+// TestHeaderShapedTexts: a text that only looks like a credential header
+// line ("Cookies: accepted", an expect's "text=Token: none") is page text
+// the agent checks, not a header: it is neither marked as a secret nor
+// recorded as ${E2E_SECRET_n}. Only the header arguments (browser_emulate's
+// and browser_route's headers, in a batch too) are read as header lines.
+func TestHeaderShapedTexts(t *testing.T) {
+	s := newSession(sessionKey{id: "t"}, "", nil)
+	lit := func(x string) string { return x }
+	texts := map[string]any{
+		"text":   "Cookies: accepted",
+		"target": "text=Token: none >> visible=true",
+		"items":  []any{"Password: required", "Authorization: pending"},
+	}
+	s.markArgs("browser_verify_text_visible", texts)
+	if v := s.private.Values(); len(v) != 0 {
+		t.Errorf("page texts marked as secrets: %q", v)
+	}
+	if got := s.flowArgs(texts, lit); !equalJSON(got, texts) {
+		t.Errorf("recorded as %v, want the texts as they are", got)
+	}
+	// The headers of a route inside a batch are still header lines.
+	batch := map[string]any{"steps": []any{map[string]any{"route": map[string]any{"pattern": "**/api", "headers": []any{"Cookie: sid=77"}}}}}
+	s.markArgs("browser_batch", batch)
+	if v := s.private.Values(); len(v) != 1 || v[0] != "sid=77" {
+		t.Errorf("the batch's Cookie header: marked %q", v)
+	}
+	want := map[string]any{"steps": []any{map[string]any{"route": map[string]any{"pattern": "**/api", "headers": []any{"Cookie: ${E2E_SECRET_1}"}}}}}
+	if got := s.flowArgs(batch, lit); !equalJSON(got, want) {
+		t.Errorf("the batch's Cookie header: recorded as %v", got)
+	}
+}

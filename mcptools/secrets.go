@@ -72,12 +72,27 @@ func (s *Session) markArgs(tool string, raw any) {
 	if v, ok := args["value"].(string); ok && writesValues[tool] && len(v) >= minPrivateLen {
 		s.private.Add(v)
 	}
-	markValue(s.private, args)
+	markValue(s.private, "", args)
+}
+
+// headerArg is the argument that holds 'Name: value' header lines
+// (browser_emulate's and browser_route's, in a batch's steps too). Only
+// there is a line a header: elsewhere "Cookies: accepted" is a text the
+// page shows.
+const headerArg = "headers"
+
+// headerLine splits a string of an argument named key as a header line:
+// its value, and whether it carries a credential.
+func headerLine(key, x string) (name, value string, secret bool) {
+	if key != headerArg || strings.ContainsAny(x, "\r\n") {
+		return "", "", false
+	}
+	return redact.HeaderLine(x)
 }
 
 // markValue marks the values of secret-looking keys and credential header
-// lines in v, at any depth.
-func markValue(set *redact.Set, v any) {
+// lines in v (the value of the argument named key), at any depth.
+func markValue(set *redact.Set, key string, v any) {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
@@ -85,14 +100,14 @@ func markValue(set *redact.Set, v any) {
 				set.Add(str)
 				continue
 			}
-			markValue(set, e)
+			markValue(set, k, e)
 		}
 	case []any:
 		for _, e := range x {
-			markValue(set, e)
+			markValue(set, key, e)
 		}
 	case string:
-		if _, value, secret := redact.HeaderLine(x); secret && !strings.ContainsAny(x, "\r\n") {
+		if _, value, secret := headerLine(key, x); secret {
 			set.Add(redact.CredentialParts(value)...)
 		}
 	}
@@ -179,7 +194,7 @@ func (s *Session) flowValue(v any, key string, secrets []string, lit func(string
 		if x != "" && redact.IsSecretKey(key) {
 			return s.secretRef(x)
 		}
-		if name, value, secret := redact.HeaderLine(x); secret && !strings.ContainsAny(x, "\r\n") {
+		if name, value, secret := headerLine(key, x); secret {
 			return lit(name+": ") + s.secretRef(value)
 		}
 		return s.flowText(x, secrets, lit)

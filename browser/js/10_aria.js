@@ -343,8 +343,10 @@
       if (native && native.trim()) return native;
     }
 
-    // 5. Name from content (for some roles, and always while recursing).
-    if (!o.root || NAME_FROM_CONTENT.has(role)) {
+    // 5. Name from content (for some roles, and always while recursing or
+    // when reached through aria-labelledby: a control that names itself
+    // with its own id, as Headless UI's ListboxButton, counts its text).
+    if (!o.root || o.labelledBy || NAME_FROM_CONTENT.has(role)) {
       const content = contentText(el, o);
       if (content.trim()) return content;
     }
@@ -366,7 +368,10 @@
       }
       if (t === 'image') return el.getAttribute('alt') || el.getAttribute('value') || '';
     }
-    const labels = LABELABLE_TAGS.has(tag) ? labelsOf(el) : [];
+    // Reached through aria-labelledby, a control's own <label for> is not
+    // read again (accname 2B/2D, as Playwright and Chrome): the label that
+    // names it is already one of the ids.
+    const labels = LABELABLE_TAGS.has(tag) && !o.labelledBy ? labelsOf(el) : [];
     if (labels.length) {
       // The control itself is in o.visited, so its own value is not part of its label.
       const s = labels.map((l) => textAlt(l, null, { ...o, root: false, labelledBy: false })).join(' ');

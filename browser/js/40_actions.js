@@ -22,6 +22,27 @@
     }
   }
 
+  // describeCover: what covers a target, as describe says it; an element
+  // with no name of its own (the paragraph of a cookie banner) is placed
+  // in the nearest named part of the page around it (dialog "Cookie
+  // consent"), which a snapshot shows with the buttons that close it.
+  function describeCover(hit) {
+    const d = describe(hit);
+    if (!hit || hit.nodeType !== Node.ELEMENT_NODE || d.includes('"')) return d;
+    try {
+      let n = hit.assignedSlot || hit.parentElement || (hit.parentNode && hit.parentNode.host) || null;
+      for (let depth = 0; n && depth < 30; depth++) {
+        const role = roleOf(n);
+        if (role && role !== 'generic' && role !== 'presentation' && role !== 'none') {
+          const name = clip(accName(n, role), 60);
+          if (name) return d + ' in ' + role + ' ' + JSON.stringify(name);
+        }
+        n = n.assignedSlot || n.parentElement || (n.parentNode && n.parentNode.host) || null;
+      }
+    } catch (e) { /* the description alone */ }
+    return d;
+  }
+
   // ---------- actionability ----------
 
   // isVisible: a box with a size and visibility: visible. An element with
@@ -138,7 +159,7 @@
     const x = (part.left + part.right) / 2, y = (part.top + part.bottom) / 2;
     const hit = elementFromPointDeep(x, y);
     if (!hit) return refuse('not_visible', 'not visible');
-    if (!hitsTarget(hit, el)) return refuse('covered', 'covered by ' + describe(hit));
+    if (!hitsTarget(hit, el)) return refuse('covered', 'covered by ' + describeCover(hit));
     return { x: round(x), y: round(y) };
   }
 

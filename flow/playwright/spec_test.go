@@ -107,7 +107,7 @@ func TestConvert_Steps(t *testing.T) {
 		{"select check hover drag press", "  - select: {target: '#s', values: [a, b]}\n  - check: '#c'\n  - uncheck: '#c'\n  - hover: '#h'\n  - drag: {startTarget: '#x', endTarget: '#y'}\n  - press: Control+A\n",
 			[]string{"await page.locator('#s').selectOption(['a', 'b']);", "await page.locator('#c').check();",
 				"await page.locator('#c').uncheck();", "await page.locator('#h').hover();",
-				"await page.locator('#x').dragTo(page.locator('#y'));", "await page.keyboard.press('Control+A');"}, ""},
+				"await page.locator('#x').dragTo(page.locator('#y'), { steps: 10 });", "await page.keyboard.press('Control+A');"}, ""},
 		{"upload", "  - upload: {target: '#f', paths: [/tmp/a.txt]}\n  - click: '#pick'\n  - upload: {paths: [/tmp/b.txt]}\n",
 			[]string{"await page.locator('#f').setInputFiles(['/tmp/a.txt']);",
 				"const chooser1 = page.waitForEvent('filechooser');\n  await page.locator('#pick').click();",

@@ -183,7 +183,10 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		if err != nil {
 			return err
 		}
-		w.line("await %s.dragTo(%s);", from, to)
+		// As many moves as the session's drag made: Playwright's one
+		// move is a jump that pages following the pointer do not take
+		// for a drag.
+		w.line("await %s.dragTo(%s, { steps: %d });", from, to, browser.DragSteps)
 	case "press":
 		w.line("await page.keyboard.press(%s);", w.text(a["key"]))
 	case "upload":
