@@ -314,7 +314,7 @@ type TypeOptions struct {
 // at the caret instead, keeping the content (Playwright's
 // pressSequentially): a line added to a document.
 func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) error {
-	var ok struct{ OK, Secret bool }
+	var ok struct{ OK, Secret, SelectAll bool }
 	p.lastSecret = false
 	frame, err := p.actionable(ctx, target, fnPrepareFill, &ok, o.Slowly)
 	if err != nil {
@@ -344,6 +344,8 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 					break
 				}
 			}
+		case ok.SelectAll && !o.Slowly && !selectAll(cctx, p):
+			err = fmt.Errorf("select all in %s: the keys were not sent", target)
 		case text == "":
 			err = p.pressKey(cctx, keyDelete) // the selected content
 		default:
@@ -366,6 +368,14 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 		return p.ctxError(cctx, err, "type")
 	}
 	return p.settle(ctx, before)
+}
+
+// selectAll selects all of an element whose content is no DOM (an
+// EditContext's: Monaco) with the keys a user presses, as text typed then
+// replaces it; it says whether the keys were sent.
+func selectAll(ctx context.Context, p *Page) bool {
+	c, err := parseChord("ControlOrMeta+A")
+	return err == nil && p.pressChord(ctx, c) == nil
 }
 
 // typedInto checks that the keys just typed reached the element prepareFill

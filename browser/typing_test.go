@@ -17,8 +17,18 @@ func init() {
 <label>Steals <input id="steals" onfocus="document.getElementById('other').focus()"></label>
 <label>Blurs <input id="blurs" onfocus="this.blur()"></label>
 <label>Ignores <input id="ignores" onkeydown="event.preventDefault()" onbeforeinput="event.preventDefault()"></label>
+<div id="ctx" role="textbox" aria-label="Context editor" tabindex="0"></div><p id="ctx-out"></p>
 <div id="otp"><input aria-label="Digit 1" maxlength="1" data-i="0"><input aria-label="Digit 2" maxlength="1" data-i="1"><input aria-label="Digit 3" maxlength="1" data-i="2"></div>
 <script>
+// An editor on an EditContext, as Monaco's input: no size, no DOM text.
+const host = document.getElementById('ctx'), ec = new EditContext();
+host.editContext = ec;
+const show = () => { document.getElementById('ctx-out').textContent = '[' + ec.text + ']'; };
+ec.addEventListener('textupdate', show);
+host.addEventListener('keydown', (e) => {
+  if ((e.ctrlKey || e.metaKey) && e.key === 'a') { ec.updateSelection(0, ec.text.length); e.preventDefault(); }
+});
+ec.updateText(0, 0, 'old'); ec.updateSelection(3, 3); show();
 for (const box of document.querySelectorAll('#otp input')) box.addEventListener('input', () => {
   const next = box.nextElementSibling; if (next && box.value) next.focus(); });
 </script>`
@@ -89,6 +99,22 @@ func TestType_ReachesTheTarget(t *testing.T) {
 	wantKind(t, p.Type(ctx, "label=Blurs", "x", TypeOptions{Slowly: true}), KindNotFocused, "the keys went to <body>")
 	if err := p.Type(ctx, "label=Ignores", "x", TypeOptions{Slowly: true}); err != nil {
 		t.Errorf("a field that keeps focus and ignores the keys got them: %v", err)
+	}
+
+	// An EditContext's element (Monaco's input) has no size and no DOM
+	// text: typing focuses it and types at its selection; replacing its
+	// text selects all with the keys a user presses.
+	if err := p.Type(ctx, `role=textbox[name="Context editor"]`, " and new", TypeOptions{Slowly: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := value(`() => document.getElementById('ctx-out').textContent`); got != `"[old and new]"` {
+		t.Errorf("slowly into an EditContext: %s", got)
+	}
+	if err := p.Type(ctx, `role=textbox[name="Context editor"]`, "replaced", TypeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := value(`() => document.getElementById('ctx-out').textContent`); got != `"[replaced]"` {
+		t.Errorf("replacing an EditContext's text: %s", got)
 	}
 
 	// A one-time-code box moves focus on as it fills: the keys reached it.

@@ -19,39 +19,6 @@ import (
 // reason and a text their failure holds. A listed phase that passes fails
 // the test: take it off the list.
 var widgetKnown = map[string]map[string]knownFailure{
-	// Issue 37 item 1 (the lead's): a password the agent typed is masked
-	// inside the page's words in every later answer of its session.
-	"shortcuts-after-signin-short": {
-		phaseAlone:    {reason: "typed password short masked in page text: dialog \"Keyboard •••cuts\" (issue 37 item 1)", match: "Keyboard •••cuts"},
-		phaseTogether: {reason: "typed password short masked in page text (issue 37 item 1)", match: "Keyboard •••cuts"},
-	},
-	"shortcuts-after-signin-Password1": {
-		phaseTogether: {reason: "the session typed short in an earlier task: \"Keyboard •••cuts\" (issue 37 item 1)", match: "Keyboard •••cuts"},
-	},
-	"dashboard-after-signin-test": {
-		phaseAlone:    {reason: "typed password test masked in page text: \"The la••• •••s passed\" (issue 37 item 1)", match: "la••• •••s passed"},
-		phaseTogether: {reason: "typed password test masked in page text (issue 37 item 1)", match: "la••• •••s passed"},
-	},
-	"password-page-after-signin-password": {
-		phaseAlone:    {reason: "typed password password masked in page text: link \"Change your ••• here\" (issue 37 item 1)", match: "Change your ••• here"},
-		phaseTogether: {reason: "typed password password masked in page text (issue 37 item 1)", match: "Change your ••• here"},
-	},
-	"admin-after-signin-admin": {
-		phaseAlone:    {reason: "typed password admin masked in page text: the Admin link's \"/url: /•••\" (issue 37 item 1)", match: "/url: /•••"},
-		phaseTogether: {reason: "typed password admin masked in page text (issue 37 item 1)", match: "/url: /•••"},
-	},
-	"shortcuts-dialog-keyboard": {
-		phaseTogether: {reason: "the session typed short in an earlier task: \"Keyboard •••cuts\" (issue 37 item 1)", match: "Keyboard •••cuts"},
-	},
-	// Issue 37 item 2 (the lead's): typing reaches the editor.
-	"lexical-markdown-slowly": {
-		phaseAlone:    {reason: "browser_type slowly into the Lexical editor without focus types into <body>, and says it typed (issue 37 item 2)", match: `does not show "heading \"Version 2.1\""`},
-		phaseTogether: {reason: "the same (issue 37 item 2)", match: `does not show "heading \"Version 2.1\""`},
-	},
-	"monaco-type": {
-		phaseAlone:    {reason: "browser_type refuses Monaco's input (an EditContext, not contenteditable) as not editable; Playwright's pressSequentially types into it (issue 37 item 2)", match: "not editable"},
-		phaseTogether: {reason: "the same (issue 37 item 2)", match: "not editable"},
-	},
 	// Flows: the CI-suite issue fixes iframes in flows.
 	"iframe-same-origin": {
 		phaseReplay: {reason: "the flow's locator for a field in an iframe loses the frame (role=textbox[...] with no iframe[...] >>)", match: `nothing matches "role=textbox[name=\"Email address\"]"`},

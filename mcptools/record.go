@@ -150,14 +150,18 @@ func (s *Session) flowLocator(ctx context.Context, p *browser.Page, target strin
 	return out[target]
 }
 
-// fingerprintOf is an element's description as a step's fingerprint, its
-// texts masked as every text the session writes is.
+// fingerprintOf is an element's description as a step's fingerprint: the
+// page's own words, which a heal matches against the page, so only the
+// secrets the agent never saw are masked in it. A value the agent typed
+// is in no fingerprint (a field's value is not part of one); where a page
+// word happens to be it (a password "admin", a link to /admin), masking
+// the word would corrupt the fingerprint and protect nothing.
 func (s *Session) fingerprintOf(el *browser.Element) *flow.Fingerprint {
 	fp := printOf(el)
 	if fp == nil {
 		return nil
 	}
-	m := s.private.String
+	m := s.secrets.String
 	fp.Name, fp.TestID, fp.Label, fp.Placeholder, fp.Href = m(fp.Name), m(fp.TestID), m(fp.Label), m(fp.Placeholder), m(fp.Href)
 	for i, w := range fp.Within {
 		fp.Within[i] = m(w)

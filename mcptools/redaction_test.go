@@ -260,6 +260,7 @@ func TestFlowArgs(t *testing.T) {
 		"fields":       []any{map[string]any{"value": "pw", "target": "#pw"}},
 		"count":        3,
 		"zpath":        "/shortcuts, then short",
+		"target":       `role=link[name="Where short stands"]`,
 	}, lit)
 	// Numbered in the order of the arguments' names, so that an export is
 	// the same every time.
@@ -271,6 +272,7 @@ func TestFlowArgs(t *testing.T) {
 		"url":          "/login?pw=${E2E_SECRET_4}&cost=$$5",
 		"count":        3,
 		"zpath":        "/shortcuts, then ${E2E_SECRET_5}",
+		"target":       `role=link[name="Where short stands"]`, // the page's words: a spec's locator
 	}
 	for k, v := range want {
 		if g := got[k]; !equalJSON(g, v) {

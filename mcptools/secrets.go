@@ -181,14 +181,25 @@ func (s *Session) secretRef(v string) string {
 // written as flow text (literal, via lit), and every secret in it (the
 // value of a secret-looking key, a credential header's value, a value the
 // session marked, where redact.Find finds it in a string) as its
-// ${E2E_SECRET_n}.
+// ${E2E_SECRET_n}. A target is the page's words (a locator of the element
+// acted on, which a spec writes as Playwright code and cannot read from
+// the environment): only a secret the agent never saw is cut from it, not
+// a value it typed that a page word happens to be (a password "password",
+// a link "Change your password here").
 func (s *Session) flowArgs(args map[string]any, lit func(string) string) map[string]any {
-	secrets := s.private.Values()
-	out, _ := s.flowValue(args, "", secrets, lit).(map[string]any)
+	w := flowSecrets{all: s.private.Values(), hidden: s.secrets.Values()}
+	out, _ := s.flowValue(args, "", w, lit).(map[string]any)
 	return out
 }
 
-func (s *Session) flowValue(v any, key string, secrets []string, lit func(string) string) any {
+// flowSecrets are the values flowArgs cuts out of texts: all of them, or
+// in a target the hidden ones alone.
+type flowSecrets struct{ all, hidden []string }
+
+// targetKeys are the arguments that hold a step's target.
+var targetKeys = map[string]bool{"target": true, "startTarget": true, "endTarget": true}
+
+func (s *Session) flowValue(v any, key string, secrets flowSecrets, lit func(string) string) any {
 	switch x := v.(type) {
 	case string:
 		if x != "" && redact.IsSecretKey(key) {
@@ -197,7 +208,10 @@ func (s *Session) flowValue(v any, key string, secrets []string, lit func(string
 		if name, value, secret := headerLine(key, x); secret {
 			return lit(name+": ") + s.secretRef(value)
 		}
-		return s.flowText(x, secrets, lit)
+		if targetKeys[key] {
+			return s.flowText(x, secrets.hidden, lit)
+		}
+		return s.flowText(x, secrets.all, lit)
 	case map[string]any:
 		// In the order of the names: the same arguments get the same
 		// E2E_SECRET_n in every export.

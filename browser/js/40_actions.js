@@ -215,6 +215,7 @@
   // heading: the text shrinks, the elements change).
   function editState(el) {
     if (el.localName === 'input' || el.localName === 'textarea') return 'v:' + el.value;
+    if (el.editContext) return 'e:' + el.editContext.text;
     return 't:' + el.childElementCount + ':' + el.getElementsByTagName('*').length + ':' + el.textContent;
   }
 
@@ -247,12 +248,16 @@
       if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
       const tag = el.localName;
       const field = (tag === 'input' && TEXT_INPUT_TYPES.has(el.type)) || tag === 'textarea';
-      if (!field && !el.isContentEditable) return refuse('not_editable', 'not editable: ' + describe(el), true);
+      // An EditContext's element (Monaco's input) takes text through focus
+      // alone, as Playwright's pressSequentially types into it; it may have
+      // no size, and its content is no DOM to select.
+      const context = !field && !el.isContentEditable && !!el.editContext;
+      if (!field && !el.isContentEditable && !context) return refuse('not_editable', 'not editable: ' + describe(el), true);
       if ((field && el.disabled) || el.getAttribute('aria-disabled') === 'true') return refuse('disabled', 'disabled');
       if ((field && el.readOnly) || el.getAttribute('aria-readonly') === 'true') return refuse('readonly', 'readonly');
-      if (!isVisible(el)) return refuse('not_visible', 'not visible');
+      if (!context && !isVisible(el)) return refuse('not_visible', 'not visible');
       const secret = secretField(el);
-      const host = field ? el : editingHost(el);
+      const host = field || context ? el : editingHost(el);
       const focused = holdsFocus(el);
       if (!focused) host.focus();
       if (atCaret) {
@@ -266,6 +271,9 @@
             caretAtStart(el);
           }
         }
+      } else if (context) {
+        typing = { el: new WeakRef(el), before: editState(el) };
+        return { ok: true, secret, selectAll: true }; // its own select-all key
       } else if (field) {
         el.select();
       } else {
