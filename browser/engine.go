@@ -35,6 +35,7 @@ const (
 	fnPrepareFill    jsFn = "prepareFill"
 	fnTypedInto      jsFn = "typedInto"
 	fnCheckState     jsFn = "checkState"
+	fnCheckedAgain   jsFn = "checkedAgain"
 	fnSelectOptions  jsFn = "selectOptions"
 	fnSliderState    jsFn = "sliderState"
 	fnSetRange       jsFn = "setRange"

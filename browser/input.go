@@ -182,7 +182,8 @@ type checkState struct {
 // clicked; a click that does not change the state is an error.
 func (p *Page) SetChecked(ctx context.Context, target string, want bool) (bool, error) {
 	var st checkState
-	if _, err := p.actionable(ctx, target, fnCheckState, &st); err != nil {
+	frame, err := p.actionable(ctx, target, fnCheckState, &st)
+	if err != nil {
 		return false, err
 	}
 	if st.Checked == want {
@@ -197,8 +198,20 @@ func (p *Page) SetChecked(ctx context.Context, target string, want bool) (bool, 
 	if p.Dialog() != nil {
 		return true, nil // the click opened a dialog; its answer may decide
 	}
-	if _, err := p.actionable(ctx, target, fnCheckState, &st); err != nil {
+	// The element clicked, not what the target finds now: a name that says
+	// the state ("... (unchecked)") finds another element after the click.
+	var again struct {
+		checkState
+		Gone bool `json:"gone"`
+	}
+	if err := p.evalIn(ctx, frame, fnCheckedAgain.call(), &again); err != nil {
 		return true, err
+	}
+	st = again.checkState
+	if again.Gone {
+		if _, err := p.actionable(ctx, target, fnCheckState, &st); err != nil {
+			return true, err
+		}
 	}
 	if st.Checked != want {
 		verb := map[bool]string{true: "check", false: "uncheck"}[want]

@@ -145,3 +145,37 @@ func TestExpectValueOfASecretField(t *testing.T) {
 		t.Errorf("the failure shows the field's value: %v", err)
 	}
 }
+
+func init() {
+	pages["/rows"] = `<!doctype html><title>Rows</title>
+<div role="grid">
+<div role="row"><span role="checkbox" tabindex="0" aria-checked="false" aria-label="Select row (unchecked)" data-row="1" style="display:inline-block;width:16px;height:16px;border:1px solid"></span> Ada</div>
+<div role="row"><span role="checkbox" tabindex="0" aria-checked="false" aria-label="Select row (unchecked)" data-row="2" style="display:inline-block;width:16px;height:16px;border:1px solid"></span> Grace</div>
+</div>
+<script>
+for (const box of document.querySelectorAll('[role=checkbox]')) box.addEventListener('click', () => {
+  const on = box.getAttribute('aria-checked') !== 'true';
+  box.setAttribute('aria-checked', String(on));
+  box.setAttribute('aria-label', 'Select row (' + (on ? 'checked' : 'unchecked') + ')');
+});
+</script>`
+}
+
+// TestSetCheckedReadsTheElementItClicked: a checkbox whose name says its
+// state (AG Grid's row checkboxes: "... (unchecked)") is found by its
+// selector before the click and by another after it: the check reads the
+// element it clicked, as Playwright does, not the one the selector finds
+// now (which said "did not check it" of a click that did).
+func TestSetCheckedReadsTheElementItClicked(t *testing.T) {
+	t.Parallel()
+	p := openPage(t, "/rows")
+	ctx := context.Background()
+	clicked, err := p.SetChecked(ctx, `role=checkbox[name="Select row (unchecked)"] >> nth=0`, true)
+	if err != nil || !clicked {
+		t.Fatalf("SetChecked = %v, %v", clicked, err)
+	}
+	got, _ := p.Evaluate(ctx, `() => [...document.querySelectorAll('[role=checkbox]')].map(b => b.getAttribute('aria-checked')).join()`, "")
+	if string(got) != `"true,false"` {
+		t.Errorf("the rows' states: %s, want the first checked", got)
+	}
+}

@@ -33,10 +33,6 @@ var widgetKnown = map[string]map[string]knownFailure{
 		phaseReplay: {reason: "browser_mouse_move_xy and browser_mouse_click_xy are not recorded: the flow has only the final check", match: "Selected month: May"},
 		phasePW:     {reason: "the same", match: "Selected month: May"},
 	},
-	// The recorder's locator holds the state the action changes.
-	"aggrid-select-rows": {
-		phaseReplay: {reason: "AG Grid's row checkbox is recorded as role=checkbox[name=\"... (unchecked)\"] >> nth=N; its name changes when checked, and check resolves the selector again after the click (another row now): \"did not check it\"; Playwright checks the element it clicked", match: "did not check it"},
-	},
 	// e2e-mcp counts a hit on the target's <label> as a hit on the target;
 	// Playwright does not: a visually hidden input under its label's
 	// decoration passes in the session and times out in the spec.

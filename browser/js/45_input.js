@@ -75,6 +75,12 @@
   const labelControl = (el) => (el && el.localName === 'label' && el.control ? el.control : el);
 
   // checkState(el) -> {checked: true|false|'mixed', radio} | {error}
+  // checking is the control checkState read last: checkedAgain() reads it
+  // again after the click, whatever its name became (AG Grid's row
+  // checkbox is named "... (unchecked)" until it is checked, so its
+  // selector then finds another row's).
+  let checking = null;
+
   function checkState(el) {
     try {
       if (!el || !el.isConnected) return refuse('not_attached', 'not attached');
@@ -83,10 +89,21 @@
       if (!role || !CHECKABLE_ROLES.has(role) || role === 'treeitem') {
         return refuse('not_checkable', 'not a checkbox, radio or switch: ' + describe(el), true);
       }
+      checking = new WeakRef(t);
       return { checked: checkedState(t, role), radio: role === 'radio' || role === 'menuitemradio' };
     } catch (e) {
       return refuse('internal', 'internal: ' + (e && e.message));
     }
+  }
+
+  // checkedAgain(): the state of the control checkState read, or {gone}
+  // when the page replaced it (a re-render): then its target is found again.
+  function checkedAgain() {
+    const t = checking && checking.deref();
+    if (!t || !t.isConnected) return { gone: true };
+    const role = roleOf(t);
+    if (!role || !CHECKABLE_ROLES.has(role)) return { gone: true };
+    return { checked: checkedState(t, role), radio: role === 'radio' || role === 'menuitemradio' };
   }
 
   const optionText = (o) => norm(o.label || o.textContent);
