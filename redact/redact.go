@@ -396,9 +396,30 @@ func endsEscape(s string) bool {
 // every secret masked: the values of secret-looking keys, secret header
 // lines, and the set's values inside every string.
 func (s *Set) Value(v any) any {
+	return walk(v, func(x string) any { return s.String(maskHeaderLine(x)) })
+}
+
+// Positions is a copy of v (as JSON decodes) with secrets masked only
+// where they stand: the values of secret-looking keys, secret header
+// lines, and strings that are one of the set's values whole (however
+// short). Nothing inside other text is touched: for the arguments an
+// answer shows its own agent, who typed them.
+func (s *Set) Positions(v any) any {
+	return walk(v, func(x string) any {
+		if x != "" && s.Has(x) {
+			return Mask
+		}
+		return maskHeaderLine(x)
+	})
+}
+
+// walk is a copy of v with the strings of secret-looking keys (and of
+// credential headers in a header map) masked, and every other string
+// what leaf makes of it.
+func walk(v any, leaf func(string) any) any {
 	switch x := v.(type) {
 	case string:
-		return s.String(maskHeaderLine(x))
+		return leaf(x)
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
@@ -406,19 +427,19 @@ func (s *Set) Value(v any) any {
 				out[k] = Mask
 				continue
 			}
-			out[k] = s.Value(e)
+			out[k] = walk(e, leaf)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = s.Value(e)
+			out[i] = walk(e, leaf)
 		}
 		return out
 	case []string:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = s.Value(e)
+			out[i] = leaf(e)
 		}
 		return out
 	case map[string]string:
@@ -428,39 +449,7 @@ func (s *Set) Value(v any) any {
 				out[k] = Mask
 				continue
 			}
-			out[k] = s.String(e)
-		}
-		return out
-	}
-	return v
-}
-
-// Positions is a copy of v (as JSON decodes) with secrets masked only
-// where they stand: the values of secret-looking keys, secret header
-// lines, and strings that are one of the set's values whole (however
-// short). Nothing inside other text is touched: for the arguments an
-// answer shows its own agent, who typed them.
-func (s *Set) Positions(v any) any {
-	switch x := v.(type) {
-	case string:
-		if x != "" && s.Has(x) {
-			return Mask
-		}
-		return maskHeaderLine(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			if _, isStr := e.(string); isStr && IsSecretKey(k) {
-				out[k] = Mask
-				continue
-			}
-			out[k] = s.Positions(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = s.Positions(e)
+			out[k] = leaf(e)
 		}
 		return out
 	}
