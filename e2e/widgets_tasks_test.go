@@ -240,6 +240,27 @@ func widgetTasks() []widgetTask {
 				a.verifyText("Lines: 2")
 				a.expectText(`role=textbox[name="Script editor"]`, "total += 42")
 			}},
+		{name: "slate-type", lib: "Slate",
+			does: "types slowly into the editor without focusing it first (Playwright's pressSequentially: at its start), then at the end of its line",
+			run: func(a *agent) {
+				snap := a.open("/editors/slate", "Meeting notes")
+				a.do("browser_type", map[string]any{"target": a.ref(snap, "textbox", "Meeting notes editor"), "text": "Draft: ", "slowly": true})
+				a.verifyText("Draft: Agenda")
+				a.press("End")
+				a.do("browser_type", map[string]any{"target": a.ref(snap, "textbox", "Meeting notes editor"), "text": " for Monday", "slowly": true})
+				a.verifyText("Draft: Agenda for Monday")
+				a.verifyText("Words: 4")
+			}},
+		{name: "quill-type", lib: "Quill",
+			does: "replaces the editor's text, selects it all and makes it bold with the keys; reads the text and its bold runs",
+			run: func(a *agent) {
+				snap := a.open("/editors/quill", "Announcement")
+				a.typeInto(snap, "textbox", "Announcement editor", "Launch on Friday")
+				a.verifyText("Launch on Friday")
+				a.press("ControlOrMeta+A")
+				a.press("ControlOrMeta+B")
+				a.verifyText("Bold runs: 1")
+			}},
 		{name: "monaco-type", lib: "Monaco",
 			does: "clicks into the editor, goes to the end, types a WHERE clause slowly; reads the query",
 			run: func(a *agent) {

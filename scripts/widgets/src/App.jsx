@@ -13,6 +13,8 @@ const LexicalPage = lazy(() => import('./pages/LexicalPage.jsx'))
 const TipTapPage = lazy(() => import('./pages/TipTapPage.jsx'))
 const CodeMirrorPage = lazy(() => import('./pages/CodeMirrorPage.jsx'))
 const MonacoPage = lazy(() => import('./pages/MonacoPage.jsx'))
+const SlatePage = lazy(() => import('./pages/SlatePage.jsx'))
+const QuillPage = lazy(() => import('./pages/QuillPage.jsx'))
 const RadixPage = lazy(() => import('./pages/RadixPage.jsx'))
 const MuiPage = lazy(() => import('./pages/MuiPage.jsx'))
 const HeadlessPage = lazy(() => import('./pages/HeadlessPage.jsx'))
@@ -80,6 +82,8 @@ export default function App() {
             <Route path="/editors/tiptap" element={<TipTapPage />} />
             <Route path="/editors/codemirror" element={<CodeMirrorPage />} />
             <Route path="/editors/monaco" element={<MonacoPage />} />
+            <Route path="/editors/slate" element={<SlatePage />} />
+            <Route path="/editors/quill" element={<QuillPage />} />
             <Route path="/radix" element={<RadixPage />} />
             <Route path="/mui" element={<MuiPage />} />
             <Route path="/headless" element={<HeadlessPage />} />

@@ -6,6 +6,8 @@ const pages = [
   ['/editors/tiptap', 'TipTap editor'],
   ['/editors/codemirror', 'CodeMirror editor'],
   ['/editors/monaco', 'Monaco editor'],
+  ['/editors/slate', 'Slate editor'],
+  ['/editors/quill', 'Quill editor'],
   ['/radix', 'Radix primitives'],
   ['/mui', 'MUI pickers'],
   ['/headless', 'Headless UI'],
