@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"context"
@@ -25,26 +25,28 @@ import (
 // targets and fingerprints changed (flow.Retarget), never masked, and
 // never with a locator that holds a secret's value.
 
-// healMode is --heal: off, beside (FLOW.healed.yaml) or write (in place).
-type healMode string
+// HealMode is --heal: off, beside (FLOW.healed.yaml) or write (in place).
+type HealMode string
 
+// The values of HealMode.
 const (
-	healOff    healMode = ""
-	healBeside healMode = "beside"
-	healWrite  healMode = "write"
+	HealOff    HealMode = ""       // no healing: a drifted step fails, diagnosed
+	HealBeside HealMode = "beside" // the repaired flow goes to FLOW.healed.yaml
+	HealWrite  HealMode = "write"  // the repaired flow goes over FLOW.yaml
 )
 
-func (h *healMode) String() string { return string(*h) }
+// String is the mode as --heal takes it.
+func (h *HealMode) String() string { return string(*h) }
 
 // Set reads --heal (beside), --heal=write, --heal=false.
-func (h *healMode) Set(v string) error {
+func (h *HealMode) Set(v string) error {
 	switch v {
 	case "true", "beside":
-		*h = healBeside
+		*h = HealBeside
 	case "write":
-		*h = healWrite
+		*h = HealWrite
 	case "false", "":
-		*h = healOff
+		*h = HealOff
 	default:
 		return fmt.Errorf("--heal takes no value, or =write (got %q)", v)
 	}
@@ -52,7 +54,7 @@ func (h *healMode) Set(v string) error {
 }
 
 // IsBoolFlag lets --heal stand alone.
-func (h *healMode) IsBoolFlag() bool { return true }
+func (h *HealMode) IsBoolFlag() bool { return true }
 
 // heal is one step the run replayed on another element.
 type heal struct {
@@ -110,8 +112,8 @@ func (rn *runner) tryHeal(call func(string, map[string]any) (*mcp.CallToolResult
 
 // healedPath is where the repaired flow of file goes: beside it as
 // FLOW.healed.yaml, or over it with --heal=write.
-func healedPath(file string, mode healMode) string {
-	if mode == healWrite {
+func healedPath(file string, mode HealMode) string {
+	if mode == HealWrite {
 		return file
 	}
 	ext := filepath.Ext(file)
@@ -126,7 +128,7 @@ func healedPath(file string, mode healMode) string {
 // session's: heal.holdsSecret), a step the file does not let be edited
 // alone. Nothing written is masked: the file holds ${VARS}, never values,
 // and a mask would break what it hid.
-func writeHealed(file string, heals []heal, mode healMode, secrets *redact.Set) (path, diff string, notes []string, err error) {
+func writeHealed(file string, heals []heal, mode HealMode, secrets *redact.Set) (path, diff string, notes []string, err error) {
 	old, err := os.ReadFile(file) //nolint:gosec // the flow file the user named to run
 	if err != nil {
 		return "", "", nil, err
