@@ -12,13 +12,11 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 )
 
-// runner replays flows with the tools' handlers.
+// runner replays flows with the tools.
 type runner struct {
-	handlers  map[string]server.ToolHandlerFunc
+	tools     *mcptools.Caller
 	deps      *mcptools.Deps
 	artifacts string       // --artifacts, or ""
 	rep       *reporter    // --report or --trace, or nil
@@ -33,18 +31,11 @@ type runner struct {
 // What it says of a failure (the summary line, JUnit, artifacts) is
 // masked with secrets, as the answers it reads already are.
 func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, session string) (res flowResult) {
-	handlers, artifacts, rep, secrets := rn.handlers, rn.artifacts, rn.rep, rn.secrets
+	artifacts, rep, secrets := rn.artifacts, rn.rep, rn.secrets
 	res = flowResult{file: file, name: f.Name}
 	start := time.Now()
-	call := func(tool string, args map[string]any) (*mcp.CallToolResult, error) {
-		h, ok := handlers[tool]
-		if !ok {
-			return nil, fmt.Errorf("no tool %s", tool)
-		}
-		args["sessionId"] = session
-		req := mcp.CallToolRequest{}
-		req.Params.Name, req.Params.Arguments = tool, args
-		return h(ctx, req)
+	call := func(tool string, args map[string]any) (mcptools.Answer, error) {
+		return rn.tools.Call(ctx, session, tool, args)
 	}
 	defer func() {
 		if len(res.heals) > 0 {
@@ -71,14 +62,17 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		_, _ = call("session_end", map[string]any{})
 		res.took = time.Since(start)
 	}()
-	fail := func(n int, what string, r *mcp.CallToolResult, err error, diag ...*mcptools.TargetDiagnosis) flowResult {
+	fail := func(n int, what string, r mcptools.Answer, err error, diag ...*mcptools.TargetDiagnosis) flowResult {
 		res.failed, res.failedStep, res.step = true, n, secrets.String(what)
 		if err != nil {
 			res.errType, res.headline, res.message = "error", secrets.String(err.Error()), secrets.String(err.Error())
 			return res
 		}
-		e := mcptools.ResultError(r)
-		text := mcptools.ResultText(r)
+		e := mcptools.AnswerError{Type: "unknown"}
+		if r.Err != nil {
+			e = *r.Err
+		}
+		text := r.Text
 		if len(diag) > 0 && diag[0] != nil {
 			res.diagnosis = secrets.String(diag[0].Text)
 			text += "\n### Diagnosis (the page changed under the flow?)\n" + diag[0].Text + "\n"
@@ -88,14 +82,14 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		}
 		res.errType, res.headline, res.message = e.Type, secrets.String(e.Line()), secrets.String(text)
 		if artifacts != "" {
-			res.artifacts = saveArtifacts(artifacts, f.Name, n, r, res.message)
+			res.artifacts = saveArtifacts(artifacts, f.Name, n, r.Images, res.message)
 		}
 		return res
 	}
 	// Every variable the flow reads is set, or nothing starts: a missing
 	// secret is never typed as an empty text.
 	if err := f.CheckEnv(os.LookupEnv); err != nil {
-		return fail(0, "read the environment", nil, err)
+		return fail(0, "read the environment", mcptools.Answer{}, err)
 	}
 	steps := f.Steps
 	if f.Dev != nil {
@@ -116,7 +110,7 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		if f.Dev.ReadyPath != "" {
 			a["readyPath"] = f.Dev.ReadyPath
 		}
-		if r, err := call("session_start", a); err != nil || r.IsError {
+		if r, err := call("session_start", a); err != nil || r.Err != nil {
 			return fail(0, "start the dev server", r, err)
 		}
 	}
@@ -125,14 +119,14 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		if !filepath.IsAbs(st) {
 			st = filepath.Join(filepath.Dir(file), st)
 		}
-		if r, err := call("browser_set_storage_state", map[string]any{"filename": st}); err != nil || r.IsError {
+		if r, err := call("browser_set_storage_state", map[string]any{"filename": st}); err != nil || r.Err != nil {
 			return fail(0, "start in the storage state "+f.StorageState, r, err)
 		}
 	}
 	for i, st := range steps {
 		tool, args, err := st.Tool(os.LookupEnv)
 		if err != nil {
-			return fail(i+1, st.Action, nil, err)
+			return fail(i+1, st.Action, mcptools.Answer{}, err)
 		}
 		if u, ok := args["url"].(string); ok && f.Dev == nil && f.BaseURL != "" && strings.HasPrefix(u, "/") {
 			args["url"] = strings.TrimRight(f.BaseURL, "/") + u
@@ -142,11 +136,11 @@ func (rn *runner) runFlow(ctx context.Context, file string, f *flow.Flow, sessio
 		if err != nil {
 			return fail(i+1, what, r, err)
 		}
-		if !r.IsError {
+		if r.Err == nil {
 			continue
 		}
 		target, _ := args["target"].(string)
-		if target == "" || !drifted(mcptools.ResultError(r).Type) {
+		if target == "" || !drifted(r.Err.Type) {
 			return fail(i+1, what, r, nil)
 		}
 		d := rn.diagnose(ctx, session, st, target)

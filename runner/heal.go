@@ -11,7 +11,6 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // When a step's target finds nothing, or more than one element, on a page
@@ -92,8 +91,8 @@ func (rn *runner) diagnose(ctx context.Context, session string, st flow.Step, ta
 
 // tryHeal replays a step with its target replaced by the diagnosis's
 // element. It returns the answer, and the heal when the step passed.
-func (rn *runner) tryHeal(call func(string, map[string]any) (*mcp.CallToolResult, error), i int, st flow.Step,
-	tool string, args map[string]any, d *mcptools.TargetDiagnosis) (*mcp.CallToolResult, *heal, error) {
+func (rn *runner) tryHeal(call func(string, map[string]any) (mcptools.Answer, error), i int, st flow.Step,
+	tool string, args map[string]any, d *mcptools.TargetDiagnosis) (mcptools.Answer, *heal, error) {
 	best := d.Verdict.Best
 	healed := make(map[string]any, len(args))
 	for k, v := range args {
@@ -101,7 +100,7 @@ func (rn *runner) tryHeal(call func(string, map[string]any) (*mcp.CallToolResult
 	}
 	healed["target"] = best.Locator
 	r, err := call(tool, healed)
-	if err != nil || r.IsError {
+	if err != nil || r.Err != nil {
 		return r, nil, err
 	}
 	from, _ := st.Args["target"].(string)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
-	"github.com/mark3labs/mcp-go/server"
 )
 
 // Run replays the suite's flows, each in its own isolated session with its
@@ -34,10 +33,7 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 	}
 	update := o.UpdateSnapshots
 	deps.Baselines = func(session string) (string, bool) { return baselines[session], update }
-	handlers := map[string]server.ToolHandlerFunc{}
-	for _, t := range mcptools.Inventory(deps) {
-		handlers[t.Def.Name] = t.Handler
-	}
+	tools := mcptools.NewCaller(deps)
 	var rep *reporter
 	if o.Report != "" || o.Trace != "" {
 		for flagName, dir := range map[string]string{"--report": o.Report, "--trace": o.Trace} {
@@ -61,7 +57,7 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 	secrets := deps.Sessions.Secrets
 	secrets.Add(envSecrets(os.Environ())...)
 
-	rn := &runner{handlers: handlers, deps: deps, artifacts: o.Artifacts, rep: rep, secrets: secrets, heal: o.Heal}
+	rn := &runner{tools: tools, deps: deps, artifacts: o.Artifacts, rep: rep, secrets: secrets, heal: o.Heal}
 	if o.Video != "" {
 		// Every flow records from its first page; the runner keeps the
 		// video or discards it when the flow ends.
