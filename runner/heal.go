@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,8 +80,8 @@ func drifted(errType string) bool {
 // diagnose looks for what a failed step's target meant. It returns nil
 // when there is nothing to say (the target matches one element: the step
 // failed for another reason).
-func (rn *runner) diagnose(ctx context.Context, session string, st flow.Step, target string) *mcptools.TargetDiagnosis {
-	d, err := rn.deps.DiagnoseTarget(ctx, session, target, st)
+func (r *replay) diagnose(st flow.Step, target string) *mcptools.TargetDiagnosis {
+	d, err := r.deps.DiagnoseTarget(r.ctx, r.t.session, target, st)
 	if err != nil || d.Text == "" {
 		return nil
 	}
@@ -91,22 +90,46 @@ func (rn *runner) diagnose(ctx context.Context, session string, st flow.Step, ta
 
 // tryHeal replays a step with its target replaced by the diagnosis's
 // element. It returns the answer, and the heal when the step passed.
-func (rn *runner) tryHeal(call func(string, map[string]any) (mcptools.Answer, error), i int, st flow.Step,
-	tool string, args map[string]any, d *mcptools.TargetDiagnosis) (mcptools.Answer, *heal, error) {
+func (r *replay) tryHeal(i int, st flow.Step, tool string, args map[string]any, d *mcptools.TargetDiagnosis) (mcptools.Answer, *heal, error) {
 	best := d.Verdict.Best
 	healed := make(map[string]any, len(args))
 	for k, v := range args {
 		healed[k] = v
 	}
 	healed["target"] = best.Locator
-	r, err := call(tool, healed)
-	if err != nil || r.Err != nil {
-		return r, nil, err
+	ans, err := r.call(tool, healed)
+	if err != nil || ans.Err != nil {
+		return ans, nil, err
 	}
 	from, _ := st.Args["target"].(string)
 	fp := best.Fingerprint
-	return r, &heal{step: i + 1, action: st.Action, from: from, to: best.Locator,
+	return ans, &heal{step: i + 1, action: st.Action, from: from, to: best.Locator,
 		why: strings.Join(best.Evidence, ", "), print: &fp, holdsSecret: d.BestHoldsSecret}, nil
+}
+
+// healWriter writes the repaired flow of a flow that had steps healed
+// (run --heal): beside it, or over it with --heal=write.
+type healWriter struct {
+	mode    HealMode
+	secrets *redact.Set
+}
+
+// flowDone writes the repaired flow and notes where, its diff and what it
+// does not hold. The file is written as it is; what is shown of it is
+// masked.
+func (hw *healWriter) flowDone(_ context.Context, t test, res *flowResult) {
+	if len(res.heals) == 0 {
+		return
+	}
+	path, diff, notes, err := writeHealed(t.file, res.heals, hw.mode, hw.secrets)
+	for _, n := range notes {
+		res.healNotes = append(res.healNotes, hw.secrets.String(n))
+	}
+	if err != nil {
+		res.healDiff = hw.secrets.String(fmt.Sprintf("      (the repaired flow could not be written: %v)\n", err))
+	} else {
+		res.healedFile, res.healDiff = path, hw.secrets.String(diff)
+	}
 }
 
 // healedPath is where the repaired flow of file goes: beside it as
@@ -161,23 +184,6 @@ func stepsHealed(n int) string {
 		return "1 step healed"
 	}
 	return fmt.Sprintf("%d steps healed", n)
-}
-
-// printHeals writes the healed steps of a flow, where the repaired flow
-// is, and its diff.
-func printHeals(w io.Writer, r flowResult) {
-	for _, h := range r.heals {
-		fmt.Fprintf(w, "      HEALED step %d, %s: %s -> %s (%s)\n", h.step, h.action, h.from, h.to, h.why)
-	}
-	if r.healedFile != "" {
-		fmt.Fprintf(w, "      repaired flow: %s\n", r.healedFile)
-	}
-	for _, n := range r.healNotes {
-		fmt.Fprintf(w, "      (the repaired flow: %s)\n", n)
-	}
-	if r.healDiff != "" {
-		fmt.Fprint(w, r.healDiff)
-	}
 }
 
 // lineDiff is a unified diff of two short texts (flows), every changed

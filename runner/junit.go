@@ -52,19 +52,22 @@ func healLines(r flowResult) string {
 	return b.String()
 }
 
-// relativeTo is path relative to dir, when it can be said so, else absolute.
-func relativeTo(dir, path string) string {
-	ad, err1 := filepath.Abs(dir)
-	ap, err2 := filepath.Abs(path)
-	if err1 != nil || err2 != nil {
-		return path
-	}
-	if rel, err := filepath.Rel(ad, ap); err == nil {
-		return filepath.ToSlash(rel)
-	}
-	return ap
+// junitReport writes the run's JUnit XML file (run --junit) when the run
+// ends: a test case a flow, its failure masked, its report, trace and
+// video linked as attachments.
+type junitReport struct {
+	path    string
+	secrets *redact.Set
+	healOK  bool // --heal-ok: a healed flow is no failure
 }
 
+func (j *junitReport) flowEnded(flowResult) {}
+
+func (j *junitReport) runEnded(s summary) error {
+	return writeJUnit(j.path, s.results, s.took, j.secrets, j.healOK)
+}
+
+// writeJUnit writes results as a JUnit XML file at path.
 func writeJUnit(path string, results []flowResult, took time.Duration, secrets *redact.Set, healOK bool) error {
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
 	for _, r := range results {

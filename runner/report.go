@@ -3,72 +3,33 @@ package runner
 import (
 	"context"
 	"fmt"
-	"io"
+	"os"
 	"path/filepath"
-	"sync"
 
-	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/report"
 )
 
-// reporter writes each flow's HTML report (run --report) and trace (run
-// --trace), each named after its flow.
-type reporter struct {
-	dir      string // --report, or ""
-	traceDir string // --trace, or ""
-	deps     *mcptools.Deps
-	names    map[string]string // the files' name (no extension) by the flow's session
-	mu       sync.Mutex        // one warning at a time on stderr
-	// stderr gets a report that could not be written.
-	stderr io.Writer
+// htmlReports write each flow's HTML report (run --report), named after
+// the flow: its steps with a screenshot after each action, the failure,
+// the logs, the video.
+type htmlReports struct {
+	dir  string
+	deps *mcptools.Deps
+	warn *warnings
 }
 
-// reportNames names each flow's report, trace and video after the flow,
-// numbered when two flows have one name; the writers add their extension.
-func reportNames(flows []*flow.Flow) map[string]string {
-	count := map[string]int{}
-	for _, f := range flows {
-		count[safeName(f.Name)]++
+// newHTMLReports makes the reports' directory.
+func newHTMLReports(dir string, env *runEnv) (*htmlReports, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
 	}
-	names := map[string]string{}
-	for i, f := range flows {
-		n := safeName(f.Name)
-		if count[n] > 1 {
-			n = fmt.Sprintf("%s-%d", n, i+1)
-		}
-		names[flowSession(i)] = n
-	}
-	return names
+	return &htmlReports{dir: dir, deps: env.deps, warn: env.warn}, nil
 }
 
-// warn says on stderr that a flow's file could not be written.
-func (rp *reporter) warn(what string, res flowResult, err error) string {
-	rp.mu.Lock()
-	defer rp.mu.Unlock()
-	fmt.Fprintf(rp.stderr, "e2e-mcp run: the %s of %s: %v\n", what, res.name, err)
-	return ""
-}
-
-// writeTrace writes the trace of the flow's session, before the session
-// ends, and returns its path ("" when it could not be written, which it
-// says on stderr).
-func (rp *reporter) writeTrace(ctx context.Context, session string, res flowResult) string {
-	b, err := rp.deps.SessionTrace(ctx, session, "Flow "+res.name)
-	if err != nil {
-		return rp.warn("trace", res, err)
-	}
-	if err := mcptools.WriteUserFile(rp.traceDir, rp.names[session]+".zip", b); err != nil {
-		return rp.warn("trace", res, err)
-	}
-	return filepath.Join(rp.traceDir, rp.names[session]+".zip")
-}
-
-// write renders the report of the flow's session, before the session
-// ends, and returns its path ("" when it could not be written, which it
-// says on stderr).
-func (rp *reporter) write(ctx context.Context, session string, res flowResult) string {
-	warn := func(err error) string { return rp.warn("report", res, err) }
+// flowDone renders the report of the flow's session and notes its path
+// (none when it could not be written, which it says on stderr).
+func (h *htmlReports) flowDone(ctx context.Context, t test, res *flowResult) {
 	info := mcptools.ReportInfo{Title: "Flow " + res.name, Status: "passed",
 		Meta: []report.KV{{Key: "flow file", Value: res.file}}}
 	if res.failed {
@@ -80,9 +41,9 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 	if res.diagnosis != "" {
 		info.Notes = append(info.Notes, "Diagnosis: "+res.diagnosis)
 	}
-	for _, h := range res.heals {
-		info.Meta = append(info.Meta, report.KV{Key: fmt.Sprintf("HEALED step %d", h.step),
-			Value: fmt.Sprintf("%s: %s -> %s (%s)", h.action, h.from, h.to, h.why)})
+	for _, hl := range res.heals {
+		info.Meta = append(info.Meta, report.KV{Key: fmt.Sprintf("HEALED step %d", hl.step),
+			Value: fmt.Sprintf("%s: %s -> %s (%s)", hl.action, hl.from, hl.to, hl.why)})
 	}
 	if res.healedFile != "" {
 		info.Meta = append(info.Meta, report.KV{Key: "repaired flow", Value: res.healedFile})
@@ -91,14 +52,29 @@ func (rp *reporter) write(ctx context.Context, session string, res flowResult) s
 		info.Meta = append(info.Meta, report.KV{Key: "not repaired", Value: n})
 	}
 	if res.video != "" {
-		info.Video = &report.Video{Src: relativeTo(rp.dir, res.video), Caption: res.videoNote}
+		info.Video = &report.Video{Src: relativeTo(h.dir, res.video), Caption: res.videoNote}
 	}
-	b, err := rp.deps.SessionReport(ctx, session, info)
+	b, err := h.deps.SessionReport(ctx, t.session, info)
 	if err != nil {
-		return warn(err)
+		res.report = h.warn.notWritten("report", *res, err)
+		return
 	}
-	if err := mcptools.WriteUserFile(rp.dir, rp.names[session]+".html", b); err != nil {
-		return warn(err)
+	if err := mcptools.WriteUserFile(h.dir, t.stem+".html", b); err != nil {
+		res.report = h.warn.notWritten("report", *res, err)
+		return
 	}
-	return filepath.Join(rp.dir, rp.names[session]+".html")
+	res.report = filepath.Join(h.dir, t.stem+".html")
+}
+
+// relativeTo is path relative to dir, when it can be said so, else absolute.
+func relativeTo(dir, path string) string {
+	ad, err1 := filepath.Abs(dir)
+	ap, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(ad, ap); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return ap
 }

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // Run replays the suite's flows, each in its own isolated session with its
@@ -20,76 +19,67 @@ import (
 // (or was healed, without HealOK), ExitUsage when an output directory
 // cannot be made.
 func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, stderr io.Writer) int {
-	files, flows := s.files, s.flows
+	env := &runEnv{deps: deps, secrets: deps.Sessions.Secrets, stdout: stdout, warn: &warnings{w: stderr}}
+	rn, err := newRunner(o, s, env)
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+		return ExitUsage
+	}
+	reps := reporters(o, env)
+	start := time.Now()
+	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
+		return rn.runFlow(ctx, s.tests[i])
+	}, func(r flowResult) {
+		for _, rp := range reps {
+			rp.flowEnded(r)
+		}
+	})
+	sum := summarize(results, time.Since(start))
+	code := ExitOK
+	if sum.failed > 0 || (sum.healed > 0 && !o.HealOK) {
+		code = ExitFailed
+	}
+	for _, rp := range reps {
+		if err := rp.runEnded(sum); err != nil {
+			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+			code = ExitFailed
+		}
+	}
+	return code
+}
+
+// runEnv is what the run's parts share: the tools' dependencies, the
+// run's secrets, where they write.
+type runEnv struct {
+	deps    *mcptools.Deps
+	secrets *redact.Set // the registry's: every writer masks with it
+	stdout  io.Writer
+	warn    *warnings // stderr
+}
+
+// newRunner sets the tools up for a run (deps' fields that are the run's)
+// and makes the runner with the flow writers o asks for.
+func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
+	deps := env.deps
 	// No agent reads a run's answers: they go into JUnit, artifacts and
 	// reports, masked as every writer for people masks (a password the
 	// flow types literally included).
 	deps.AnswersForPeople = true
-	// A flow's visual checks keep their baselines next to it: FLOW.yaml's
-	// in FLOW.snapshots/.
+	// A flow's visual checks keep their baselines next to it.
 	baselines := map[string]string{}
-	for i, f := range files {
-		baselines[flowSession(i)] = strings.TrimSuffix(f, filepath.Ext(f)) + ".snapshots"
+	for _, t := range s.tests {
+		baselines[t.session] = t.baselines()
 	}
 	update := o.UpdateSnapshots
 	deps.Baselines = func(session string) (string, bool) { return baselines[session], update }
 	tools := mcptools.NewCaller(deps)
-	var rep *reporter
-	if o.Report != "" || o.Trace != "" {
-		for flagName, dir := range map[string]string{"--report": o.Report, "--trace": o.Trace} {
-			if dir == "" {
-				continue
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				fmt.Fprintf(stderr, "e2e-mcp run: %s: %v\n", flagName, err)
-				return ExitUsage
-			}
-		}
-		rep = &reporter{dir: o.Report, traceDir: o.Trace, deps: deps, stderr: stderr, names: reportNames(flows)}
-		// A report keeps a screenshot after each action; a trace starts
-		// with its flow's session.
-		deps.Reports, deps.ReportShots = o.Report != "", o.Report != ""
-		deps.TraceSessions = o.Trace != ""
+	writers, err := flowWriters(o, env)
+	if err != nil {
+		return nil, err
 	}
 	// The flows' secrets (E2E_SECRET_n, and any variable named like a
 	// secret) are masked by every writer: answers, reports, JUnit,
 	// artifacts, the log.
-	secrets := deps.Sessions.Secrets
-	secrets.Add(envSecrets(os.Environ())...)
-
-	rn := &runner{tools: tools, deps: deps, artifacts: o.Artifacts, rep: rep, secrets: secrets, heal: o.Heal}
-	if o.Video != "" {
-		// Every flow records from its first page; the runner keeps the
-		// video or discards it when the flow ends.
-		deps.Videos = &mcptools.VideoDefaults{EveryCall: true}
-		rn.videos = &videoKeeper{dir: o.Video, all: o.VideoMode == VideoOn, names: reportNames(flows)}
-	}
-	start := time.Now()
-	results := runAll(len(flows), o.Parallel, stdout, func(i int) flowResult {
-		return rn.runFlow(ctx, files[i], flows[i], flowSession(i))
-	})
-	failed, healed := 0, 0
-	for _, r := range results {
-		if r.failed {
-			failed++
-		}
-		if r.healed() {
-			healed++
-		}
-	}
-	if o.Heal != HealOff {
-		fmt.Fprintf(stdout, "%d flow(s), %d passed, %d healed, %d failed, in %.1fs\n", len(results), len(results)-failed-healed, healed, failed, time.Since(start).Seconds())
-	} else {
-		fmt.Fprintf(stdout, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(results), len(results)-failed, failed, time.Since(start).Seconds())
-	}
-	if o.JUnit != "" {
-		if err := writeJUnit(o.JUnit, results, time.Since(start), secrets, o.HealOK); err != nil {
-			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
-			return ExitFailed
-		}
-	}
-	if failed > 0 || (healed > 0 && !o.HealOK) {
-		return ExitFailed
-	}
-	return ExitOK
+	env.secrets.Add(envSecrets(os.Environ())...)
+	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, writers: writers}, nil
 }

@@ -11,16 +11,22 @@ import (
 // records from its first page, and when the flow ends its video is written
 // (a failed flow's, or every flow's with --video-mode on) or discarded.
 type videoKeeper struct {
-	dir   string
-	all   bool
-	names map[string]string // the video's file name (no extension) by the flow's session
+	dir  string
+	all  bool
+	deps *mcptools.Deps
 }
 
-// keep ends the recording of the flow's session, writing it when the flow
-// failed (or all are kept); a video that could not be written is said on
-// the result's message, not lost in silence.
-func (vk *videoKeeper) keep(ctx context.Context, deps *mcptools.Deps, session string, res *flowResult) {
-	path, st, err := deps.FinishVideo(ctx, session, res.failed || vk.all, vk.dir, vk.names[session]+".png")
+// newVideoKeeper has every session record from its first page.
+func newVideoKeeper(o Options, env *runEnv) *videoKeeper {
+	env.deps.Videos = &mcptools.VideoDefaults{EveryCall: true}
+	return &videoKeeper{dir: o.Video, all: o.VideoMode == VideoOn, deps: env.deps}
+}
+
+// flowDone ends the recording of the flow's session, writing it when the
+// flow failed (or all are kept); a video that could not be written is said
+// on the result's message, not lost in silence.
+func (vk *videoKeeper) flowDone(ctx context.Context, t test, res *flowResult) {
+	path, st, err := vk.deps.FinishVideo(ctx, t.session, res.failed || vk.all, vk.dir, t.stem+".png")
 	if err != nil {
 		res.videoNote = "no video: " + err.Error()
 		return
