@@ -41,8 +41,9 @@ func fsWritesOutside(t *testing.T, dir string, only map[string]bool) []string {
 // the writer (files.go: outputFile.create), which keeps every write inside
 // its root, in the caller's namespace over HTTP, with its documented mode.
 // The few calls left name files of the server's own, each said why. The
-// CLI writes what its user names (reports, artifacts, JUnit, specs)
-// through the writer too (WriteUserFile).
+// CLI and the flow runner (package runner) write what their user names
+// (reports, artifacts, JUnit, specs) through the writer too
+// (WriteUserFile).
 func TestOneFileWriter(t *testing.T) {
 	allowed := map[string]string{
 		"roots.go: privateFilesDir os.MkdirAll": "e2e-mcp's own files directory (0700), a root, not a client's file",
@@ -70,5 +71,9 @@ func TestOneFileWriter(t *testing.T) {
 	}
 	for w := range cmdAllowed {
 		t.Errorf("the exception %q is gone: remove it from this test", w)
+	}
+	// The flow runner writes what run's and convert's user names.
+	for _, w := range fsWritesOutside(t, filepath.Join("..", "runner"), creates) {
+		t.Errorf("runner/%s writes a file outside the writer: use mcptools.WriteUserFile", w)
 	}
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // writerTable is every place the server writes out what a session holds,
-// found by TestRedactionWriters in the code of mcptools and cmd/e2e-mcp,
-// with how it masks secrets (secrets.go) and the writer of e2e's
+// found by TestRedactionWriters in the code of mcptools, cmd/e2e-mcp and
+// runner, with how it masks secrets (secrets.go) and the writer of e2e's
 // TestRedactionTable that shows it does. A writer added anywhere else
 // fails TestRedactionWriters until it is listed here with its row there.
 //
@@ -46,16 +46,15 @@ var writerTable = map[string]string{
 	"mcptools.WriteUserFile: create":                      "the one file writer: what each WriteUserFile above hands it",
 	"mcptools.outputFile.createNumbered: create":          "the one file writer: what each createNumbered above hands it",
 	"mcptools.Session.finishVideo: create":                "video: captions and chapter cards masked with the session's private set (Session.caption never holds typed text); password fields as the page shows them",
-	"main.runner.runFlow: write":                          "run report: reporter.write, rendered by mcptools.renderReport",
-	"main.reporter.write: mcptools.WriteUserFile":         "run report: as above",
-	"main.reporter.writeTrace: mcptools.WriteUserFile":    "run trace: Deps.SessionTrace, built by buildTrace with the session's private set",
-	"main.saveArtifacts: mcptools.WriteUserFile":          "artifacts: the failure's text masked in runFlow (the run's set), images",
-	"main.writeHealed: mcptools.WriteUserFile":            "repaired flow (run --heal): the file's own bytes but the healed steps' targets and fingerprints (flow.Retarget), never masked (a mask breaks a flow); a step whose new locator or fingerprint holds a secret's value is not written (HoldsSecret)",
-	"main.writeJUnit: mcptools.WriteUserFile":             "JUnit: messages masked with the run's set",
-	"main.writeJUnit: xml.MarshalIndent":                  "JUnit: as above",
-	"main.convertMain: playwright.Export":                 "not a session's: specs of flow files a person wrote",
-	"main.convertMain: write":                             "not a session's: as above",
-	"main.convertMain: mcptools.WriteUserFile":            "not a session's: as above",
+	"runner.htmlReports.flowDone: mcptools.WriteUserFile": "run report: Deps.SessionReport, rendered by renderReport with the session's set",
+	"runner.traces.flowDone: mcptools.WriteUserFile":      "run trace: Deps.SessionTrace, built by buildTrace with the session's private set",
+	"runner.saveArtifacts: mcptools.WriteUserFile":        "artifacts: the failure's text masked in runFlow (the run's set), images",
+	"runner.writeHealed: mcptools.WriteUserFile":          "repaired flow (run --heal): the file's own bytes but the healed steps' targets and fingerprints (flow.Retarget), never masked (a mask breaks a flow); a step whose new locator or fingerprint holds a secret's value is not written (HoldsSecret)",
+	"runner.writeJUnit: mcptools.WriteUserFile":           "JUnit: messages masked with the run's set",
+	"runner.writeJUnit: xml.MarshalIndent":                "JUnit: as above",
+	"runner.Convert: playwright.Export":                   "not a session's: specs of flow files a person wrote",
+	"runner.Convert: write":                               "not a session's: as above",
+	"runner.Convert: mcptools.WriteUserFile":              "not a session's: as above",
 	"main.serve: os.Create":                               "not a session's: the CPU profile the operator asked for",
 	"cli.screenshotShape: os.WriteFile":                   "the CLI's screenshot file: an image from a masked answer",
 	"cli.startDaemon: os.OpenFile":                        "the CLI daemon's own log file: its logger masks at the sink",
@@ -75,15 +74,15 @@ var sinks = []string{"clientLog", "write", "create", "createNumbered", "os.Write
 	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile",
 	"SendLogMessageToSpecificClient", "SendLogMessageToClient", "SendNotificationToClient", "SendNotificationToSpecificClient"}
 
-// TestRedactionWriters finds every writer of mcptools and cmd/e2e-mcp (a
-// call of a sink) and holds the list to writerTable, both ways; it also
-// holds define to being the only maker of a tool (so that every answer goes
-// through held and instrument), and logs.New to being the only maker of a
-// logger.
+// TestRedactionWriters finds every writer of mcptools, cmd/e2e-mcp and
+// runner (a call of a sink) and holds the list to writerTable, both ways;
+// it also holds define to being the only maker of a tool (so that every
+// answer goes through held and instrument), and logs.New to being the
+// only maker of a logger.
 func TestRedactionWriters(t *testing.T) {
 	found := map[string]bool{}
 	var loggers, tools []string
-	for _, dir := range []string{".", "../cmd/e2e-mcp", "../cmd/e2e-mcp/internal/cli"} {
+	for _, dir := range []string{".", "../cmd/e2e-mcp", "../cmd/e2e-mcp/internal/cli", "../runner"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, file := range files {
 			if strings.HasSuffix(file, "_test.go") {

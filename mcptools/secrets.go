@@ -42,7 +42,7 @@ import (
 // log and its report (steplog.go), traces, video captions, the flow and
 // so the Playwright spec (record.go: a secret becomes ${E2E_SECRET_n}),
 // and the flow runner's answers, JUnit file and artifacts (Deps.
-// AnswersForPeople; cmd/e2e-mcp/run.go). TestRedactionWriters holds the
+// AnswersForPeople; runner/run.go). TestRedactionWriters holds the
 // list to the code.
 
 // writesValues are the storage tools whose value argument is stored in the

@@ -22,6 +22,9 @@ var holders = map[string][]string{
 	"../devserver":   {"Run", "c.Path"},
 	"../httpauth":    {"c.url", "o.JWKSURL", "o.Issuer", "o.Resource", "o.AllowedOrigins"},
 	"../netpolicy":   {"AllowedOrigins", "BlockedOrigins"},
+	// a flow's dev server (dev: run, command), which a person may have
+	// written with a credential in it
+	"../runner": {"Run", "Command"},
 }
 
 // rawUses are the reads of a holder that use the value itself, each with
@@ -69,6 +72,8 @@ var rawUses = map[string]string{
 	"main.runnable: WebDriverURLs":               "only whether it is set",
 	"mcptools.exportFlowTool: Run":               "written to the flow, which replays it (a file, masked with the session's set)",
 	"mcptools.exportFlowTool: CommandPath":       "as above",
+	"runner.replay.prepare: Run":                 "passed to session_start to run (mcptools shows it through CommandLine)",
+	"runner.replay.prepare: Command":             "as above",
 }
 
 // TestURLCallers finds every read of a holder in the code and holds them

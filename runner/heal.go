@@ -1,9 +1,8 @@
-package main
+package runner
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // When a step's target finds nothing, or more than one element, on a page
@@ -25,26 +23,28 @@ import (
 // targets and fingerprints changed (flow.Retarget), never masked, and
 // never with a locator that holds a secret's value.
 
-// healMode is --heal: off, beside (FLOW.healed.yaml) or write (in place).
-type healMode string
+// HealMode is --heal: off, beside (FLOW.healed.yaml) or write (in place).
+type HealMode string
 
+// The values of HealMode.
 const (
-	healOff    healMode = ""
-	healBeside healMode = "beside"
-	healWrite  healMode = "write"
+	HealOff    HealMode = ""       // no healing: a drifted step fails, diagnosed
+	HealBeside HealMode = "beside" // the repaired flow goes to FLOW.healed.yaml
+	HealWrite  HealMode = "write"  // the repaired flow goes over FLOW.yaml
 )
 
-func (h *healMode) String() string { return string(*h) }
+// String is the mode as --heal takes it.
+func (h *HealMode) String() string { return string(*h) }
 
 // Set reads --heal (beside), --heal=write, --heal=false.
-func (h *healMode) Set(v string) error {
+func (h *HealMode) Set(v string) error {
 	switch v {
 	case "true", "beside":
-		*h = healBeside
+		*h = HealBeside
 	case "write":
-		*h = healWrite
+		*h = HealWrite
 	case "false", "":
-		*h = healOff
+		*h = HealOff
 	default:
 		return fmt.Errorf("--heal takes no value, or =write (got %q)", v)
 	}
@@ -52,7 +52,7 @@ func (h *healMode) Set(v string) error {
 }
 
 // IsBoolFlag lets --heal stand alone.
-func (h *healMode) IsBoolFlag() bool { return true }
+func (h *HealMode) IsBoolFlag() bool { return true }
 
 // heal is one step the run replayed on another element.
 type heal struct {
@@ -80,8 +80,8 @@ func drifted(errType string) bool {
 // diagnose looks for what a failed step's target meant. It returns nil
 // when there is nothing to say (the target matches one element: the step
 // failed for another reason).
-func (rn *runner) diagnose(ctx context.Context, session string, st flow.Step, target string) *mcptools.TargetDiagnosis {
-	d, err := rn.deps.DiagnoseTarget(ctx, session, target, st)
+func (r *replay) diagnose(st flow.Step, target string) *mcptools.TargetDiagnosis {
+	d, err := r.deps.DiagnoseTarget(r.ctx, r.t.session, target, st)
 	if err != nil || d.Text == "" {
 		return nil
 	}
@@ -90,28 +90,52 @@ func (rn *runner) diagnose(ctx context.Context, session string, st flow.Step, ta
 
 // tryHeal replays a step with its target replaced by the diagnosis's
 // element. It returns the answer, and the heal when the step passed.
-func (rn *runner) tryHeal(call func(string, map[string]any) (*mcp.CallToolResult, error), i int, st flow.Step,
-	tool string, args map[string]any, d *mcptools.TargetDiagnosis) (*mcp.CallToolResult, *heal, error) {
+func (r *replay) tryHeal(i int, st flow.Step, tool string, args map[string]any, d *mcptools.TargetDiagnosis) (mcptools.Answer, *heal, error) {
 	best := d.Verdict.Best
 	healed := make(map[string]any, len(args))
 	for k, v := range args {
 		healed[k] = v
 	}
 	healed["target"] = best.Locator
-	r, err := call(tool, healed)
-	if err != nil || r.IsError {
-		return r, nil, err
+	ans, err := r.call(tool, healed)
+	if err != nil || ans.Err != nil {
+		return ans, nil, err
 	}
 	from, _ := st.Args["target"].(string)
 	fp := best.Fingerprint
-	return r, &heal{step: i + 1, action: st.Action, from: from, to: best.Locator,
+	return ans, &heal{step: i + 1, action: st.Action, from: from, to: best.Locator,
 		why: strings.Join(best.Evidence, ", "), print: &fp, holdsSecret: d.BestHoldsSecret}, nil
+}
+
+// healWriter writes the repaired flow of a flow that had steps healed
+// (run --heal): beside it, or over it with --heal=write.
+type healWriter struct {
+	mode    HealMode
+	secrets *redact.Set
+}
+
+// flowDone writes the repaired flow and notes where, its diff and what it
+// does not hold. The file is written as it is; what is shown of it is
+// masked.
+func (hw *healWriter) flowDone(_ context.Context, t test, res *flowResult) {
+	if len(res.heals) == 0 {
+		return
+	}
+	path, diff, notes, err := writeHealed(t.file, res.heals, hw.mode, hw.secrets)
+	for _, n := range notes {
+		res.healNotes = append(res.healNotes, hw.secrets.String(n))
+	}
+	if err != nil {
+		res.healDiff = hw.secrets.String(fmt.Sprintf("      (the repaired flow could not be written: %v)\n", err))
+	} else {
+		res.healedFile, res.healDiff = path, hw.secrets.String(diff)
+	}
 }
 
 // healedPath is where the repaired flow of file goes: beside it as
 // FLOW.healed.yaml, or over it with --heal=write.
-func healedPath(file string, mode healMode) string {
-	if mode == healWrite {
+func healedPath(file string, mode HealMode) string {
+	if mode == HealWrite {
 		return file
 	}
 	ext := filepath.Ext(file)
@@ -126,7 +150,7 @@ func healedPath(file string, mode healMode) string {
 // session's: heal.holdsSecret), a step the file does not let be edited
 // alone. Nothing written is masked: the file holds ${VARS}, never values,
 // and a mask would break what it hid.
-func writeHealed(file string, heals []heal, mode healMode, secrets *redact.Set) (path, diff string, notes []string, err error) {
+func writeHealed(file string, heals []heal, mode HealMode, secrets *redact.Set) (path, diff string, notes []string, err error) {
 	old, err := os.ReadFile(file) //nolint:gosec // the flow file the user named to run
 	if err != nil {
 		return "", "", nil, err
@@ -160,23 +184,6 @@ func stepsHealed(n int) string {
 		return "1 step healed"
 	}
 	return fmt.Sprintf("%d steps healed", n)
-}
-
-// printHeals writes the healed steps of a flow, where the repaired flow
-// is, and its diff.
-func printHeals(w io.Writer, r flowResult) {
-	for _, h := range r.heals {
-		fmt.Fprintf(w, "      HEALED step %d, %s: %s -> %s (%s)\n", h.step, h.action, h.from, h.to, h.why)
-	}
-	if r.healedFile != "" {
-		fmt.Fprintf(w, "      repaired flow: %s\n", r.healedFile)
-	}
-	for _, n := range r.healNotes {
-		fmt.Fprintf(w, "      (the repaired flow: %s)\n", n)
-	}
-	if r.healDiff != "" {
-		fmt.Fprint(w, r.healDiff)
-	}
 }
 
 // lineDiff is a unified diff of two short texts (flows), every changed

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"flag"
@@ -15,9 +15,9 @@ import (
 // TestHealFlag: --heal alone writes beside the flow, --heal=write over it,
 // anything else is a mistake.
 func TestHealFlag(t *testing.T) {
-	for args, want := range map[string]healMode{"": healOff, "--heal": healBeside, "--heal=write": healWrite, "--heal=false": healOff} {
+	for args, want := range map[string]HealMode{"": HealOff, "--heal": HealBeside, "--heal=write": HealWrite, "--heal=false": HealOff} {
 		fs := flag.NewFlagSet("run", flag.ContinueOnError)
-		var h healMode
+		var h HealMode
 		fs.Var(&h, "heal", "")
 		if err := fs.Parse(strings.Fields(args)); err != nil || h != want {
 			t.Errorf("%q: %q, %v; want %q", args, h, err, want)
@@ -25,12 +25,12 @@ func TestHealFlag(t *testing.T) {
 	}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var h healMode
+	var h HealMode
 	fs.Var(&h, "heal", "")
 	if err := fs.Parse([]string{"--heal=yes"}); err == nil {
 		t.Error("--heal=yes is accepted")
 	}
-	if healedPath("a/sign-up.yaml", healBeside) != "a/sign-up.healed.yaml" || healedPath("a/sign-up.yaml", healWrite) != "a/sign-up.yaml" {
+	if healedPath("a/sign-up.yaml", HealBeside) != "a/sign-up.healed.yaml" || healedPath("a/sign-up.yaml", HealWrite) != "a/sign-up.yaml" {
 		t.Error("healedPath")
 	}
 }
@@ -56,7 +56,7 @@ func TestWriteHealed(t *testing.T) {
 	}
 	secrets := redact.NewSet(nil)
 	secrets.Add("s3cr3t-token", "localhost")
-	path, diff, notes, err := writeHealed(file, heals, healBeside, secrets)
+	path, diff, notes, err := writeHealed(file, heals, HealBeside, secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,13 +78,13 @@ func TestWriteHealed(t *testing.T) {
 		t.Errorf("the diff shows a line that did not change, far from any that did:\n%s", diff)
 	}
 	// Over the file: the same bytes; nothing written when no step can be.
-	if p, _, _, err := writeHealed(file, heals, healWrite, secrets); err != nil || p != file {
+	if p, _, _, err := writeHealed(file, heals, HealWrite, secrets); err != nil || p != file {
 		t.Fatal(p, err)
 	}
 	if again, _ := os.ReadFile(file); string(again) != want {
 		t.Errorf("--heal=write wrote\n%s", again)
 	}
-	if p, _, notes, err := writeHealed(file, heals[1:], healBeside, secrets); err != nil || p != "" || len(notes) != 1 {
+	if p, _, notes, err := writeHealed(file, heals[1:], HealBeside, secrets); err != nil || p != "" || len(notes) != 1 {
 		t.Errorf("a repaired flow of no step: %q %q %v", p, notes, err)
 	}
 	if lineDiff("a", "b", "x\ny\n", "x\ny\n") != "" {

@@ -1,0 +1,57 @@
+package runner
+
+import "errors"
+
+// Options are a run's settings: cmd/e2e-mcp builds them from run's flags.
+type Options struct {
+	// Files are the flow files to replay, in the order given.
+	Files []string
+	// JUnit is the JUnit XML file to write ("" for none).
+	JUnit string
+	// Artifacts is the directory each failure's answer and images go
+	// under ("" for none).
+	Artifacts string
+	// Report is the directory each flow's HTML report goes in ("" for none).
+	Report string
+	// Video is the directory videos are kept in ("" for none), and
+	// VideoMode whose: VideoRetainOnFailure or VideoOn.
+	Video, VideoMode string
+	// Trace is the directory each flow's trace goes in ("" for none).
+	Trace string
+	// Parallel is how many flows run at once, each in its own session.
+	Parallel int
+	// UpdateSnapshots rewrites the baselines of visual checks instead of
+	// comparing with them.
+	UpdateSnapshots bool
+	// Heal replays a drifted step on the likely same element (heal.go).
+	Heal HealMode
+	// HealOK: flows that passed only by healing do not fail the run.
+	HealOK bool
+}
+
+// The values of Options.VideoMode.
+const (
+	VideoRetainOnFailure = "retain-on-failure" // the failed flows' videos
+	VideoOn              = "on"                // every flow's
+)
+
+// Exit codes Run returns, the CLI's.
+const (
+	ExitOK     = 0 // every flow passed
+	ExitFailed = 1 // a flow failed, or was healed without HealOK
+	ExitUsage  = 2 // a bad command line
+)
+
+// Check says what is wrong in the options, in the command line's words
+// (cmd adds where its help is), or nil.
+func (o Options) Check() error {
+	switch {
+	case len(o.Files) == 0:
+		return errors.New("give the flow files to run")
+	case o.Parallel < 1:
+		return errors.New("--parallel must be 1 or more")
+	case o.VideoMode != VideoRetainOnFailure && o.VideoMode != VideoOn:
+		return errors.New("--video-mode is retain-on-failure or on")
+	}
+	return nil
+}

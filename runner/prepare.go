@@ -1,0 +1,53 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+)
+
+// prepare sets up what the flow's session starts in, before its first
+// step: every variable the flow reads set, its dev server started, its
+// storage state loaded. It returns false when one failed (noted on the
+// result, as step 0).
+func (r *replay) prepare() bool {
+	f, file := r.t.flow, r.t.file
+	// Every variable the flow reads is set, or nothing starts: a missing
+	// secret is never typed as an empty text.
+	if err := f.CheckEnv(os.LookupEnv); err != nil {
+		return r.fail(0, "read the environment", mcptools.Answer{}, err)
+	}
+	if f.Dev != nil {
+		a := map[string]any{}
+		if f.Dev.Run != "" {
+			a["run"] = f.Dev.Run
+		}
+		if len(f.Dev.Command) > 0 {
+			a["commandPath"], a["args"] = f.Dev.Command[0], f.Dev.Command[1:]
+		}
+		if f.Dev.Cwd != "" {
+			cwd := f.Dev.Cwd
+			if !filepath.IsAbs(cwd) {
+				cwd = filepath.Join(filepath.Dir(file), cwd)
+			}
+			a["cwd"] = cwd
+		}
+		if f.Dev.ReadyPath != "" {
+			a["readyPath"] = f.Dev.ReadyPath
+		}
+		if ans, err := r.call("session_start", a); err != nil || ans.Err != nil {
+			return r.fail(0, "start the dev server", ans, err)
+		}
+	}
+	if st := f.StorageState; st != "" {
+		// Before the first page, as session_start's storageState does.
+		if !filepath.IsAbs(st) {
+			st = filepath.Join(filepath.Dir(file), st)
+		}
+		if ans, err := r.call("browser_set_storage_state", map[string]any{"filename": st}); err != nil || ans.Err != nil {
+			return r.fail(0, "start in the storage state "+f.StorageState, ans, err)
+		}
+	}
+	return true
+}

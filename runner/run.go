@@ -1,0 +1,85 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+	"github.com/e2e-mcp/e2e-mcp/redact"
+)
+
+// Run replays the suite's flows, each in its own isolated session with its
+// own dev server, with the tools of deps (cmd's, made from the E2E_MCP_*
+// settings), and reports like a test runner: each flow's PASS or FAIL on
+// stdout as it ends, then a summary, JUnit, artifacts, reports. It returns
+// the exit code: ExitOK when every flow passed, ExitFailed when one failed
+// (or was healed, without HealOK), ExitUsage when an output directory
+// cannot be made.
+func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, stderr io.Writer) int {
+	env := &runEnv{deps: deps, secrets: deps.Sessions.Secrets, stdout: stdout, warn: &warnings{w: stderr}}
+	rn, err := newRunner(o, s, env)
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+		return ExitUsage
+	}
+	reps := reporters(o, env)
+	start := time.Now()
+	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
+		return rn.runFlow(ctx, s.tests[i])
+	}, func(r flowResult) {
+		for _, rp := range reps {
+			rp.flowEnded(r)
+		}
+	})
+	sum := summarize(results, time.Since(start))
+	code := ExitOK
+	if sum.failed > 0 || (sum.healed > 0 && !o.HealOK) {
+		code = ExitFailed
+	}
+	for _, rp := range reps {
+		if err := rp.runEnded(sum); err != nil {
+			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
+			code = ExitFailed
+		}
+	}
+	return code
+}
+
+// runEnv is what the run's parts share: the tools' dependencies, the
+// run's secrets, where they write.
+type runEnv struct {
+	deps    *mcptools.Deps
+	secrets *redact.Set // the registry's: every writer masks with it
+	stdout  io.Writer
+	warn    *warnings // stderr
+}
+
+// newRunner sets the tools up for a run (deps' fields that are the run's)
+// and makes the runner with the flow writers o asks for.
+func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
+	deps := env.deps
+	// No agent reads a run's answers: they go into JUnit, artifacts and
+	// reports, masked as every writer for people masks (a password the
+	// flow types literally included).
+	deps.AnswersForPeople = true
+	// A flow's visual checks keep their baselines next to it.
+	baselines := map[string]string{}
+	for _, t := range s.tests {
+		baselines[t.session] = t.baselines()
+	}
+	update := o.UpdateSnapshots
+	deps.Baselines = func(session string) (string, bool) { return baselines[session], update }
+	tools := mcptools.NewCaller(deps)
+	writers, err := flowWriters(o, env)
+	if err != nil {
+		return nil, err
+	}
+	// The flows' secrets (E2E_SECRET_n, and any variable named like a
+	// secret) are masked by every writer: answers, reports, JUnit,
+	// artifacts, the log.
+	env.secrets.Add(envSecrets(os.Environ())...)
+	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, writers: writers}, nil
+}

@@ -1,0 +1,69 @@
+package runner
+
+import (
+	"os"
+	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
+)
+
+// steps replays the flow's steps in order, until one fails.
+func (r *replay) steps() {
+	for i, st := range r.t.flow.Steps {
+		if !r.step(i, st) {
+			return
+		}
+	}
+}
+
+// step replays the i-th step (from 0): its tool called with its arguments
+// (a path of a flow with a baseURL and no dev server made absolute), and
+// when its target drifted, diagnosed and, with --heal, replayed on the
+// likely same element (heal.go). It returns false when the step failed.
+func (r *replay) step(i int, st flow.Step) bool {
+	f := r.t.flow
+	tool, args, err := st.Tool(os.LookupEnv)
+	if err != nil {
+		return r.fail(i+1, st.Action, mcptools.Answer{}, err)
+	}
+	if u, ok := args["url"].(string); ok && f.Dev == nil && f.BaseURL != "" && strings.HasPrefix(u, "/") {
+		args["url"] = strings.TrimRight(f.BaseURL, "/") + u
+	}
+	what := describeStep(st)
+	ans, err := r.call(tool, args)
+	if err != nil {
+		return r.fail(i+1, what, ans, err)
+	}
+	if ans.Err == nil {
+		return true
+	}
+	target, _ := args["target"].(string)
+	if target == "" || !drifted(ans.Err.Type) {
+		return r.fail(i+1, what, ans, nil)
+	}
+	d := r.diagnose(st, target)
+	if d == nil || r.heal == HealOff || !d.Verdict.Heal {
+		return r.fail(i+1, what, ans, nil, d)
+	}
+	healed, h, err := r.tryHeal(i, st, tool, args, d)
+	if h == nil {
+		if err != nil {
+			return r.fail(i+1, what, healed, err)
+		}
+		// The healed replay failed too: its answer, and why it was tried.
+		return r.fail(i+1, what+" (healed to "+d.Verdict.Best.Locator+")", healed, nil, d)
+	}
+	r.res.heals = append(r.res.heals, *h)
+	return true
+}
+
+// describeStep says a step in words for the summary.
+func describeStep(st flow.Step) string {
+	for _, k := range []string{"target", "url", "key", "text"} {
+		if v, ok := st.Args[k].(string); ok {
+			return st.Action + " " + v
+		}
+	}
+	return st.Action
+}
