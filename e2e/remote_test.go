@@ -2,11 +2,16 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -136,4 +141,49 @@ func TestRemoteEndpoints(t *testing.T) {
 	waitFor(t, 20*time.Second, "the server's pages to leave the remote browser", func() bool {
 		return countWith(b.pages(t), "signup.html") == 0
 	})
+}
+
+// TestRemoteEndpointHeaders: --cdp-header goes with the endpoint's
+// /json/version request as with its websocket handshake (a hosted browser
+// service, played by a proxy in front of a Chrome, refuses both without
+// its key), and a bare name is a header with an empty value.
+func TestRemoteEndpointHeaders(t *testing.T) {
+	f := newFixture(t)
+	b := startFarmBrowser(t)
+	target, err := url.Parse("http://127.0.0.1:" + b.port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var mu sync.Mutex
+	var seen []string
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		empty, hasEmpty := r.Header["X-Empty"]
+		mu.Lock()
+		seen = append(seen, fmt.Sprintf("%s key=%v empty=%v", r.URL.Path, r.Header.Get("Authorization") == "Bearer k1", hasEmpty && len(empty) == 1 && empty[0] == ""))
+		mu.Unlock()
+		if r.Header.Get("Authorization") != "Bearer k1" {
+			http.Error(w, "no key", http.StatusUnauthorized)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(service.Close) // after the server's (LIFO): its websocket goes first
+	env, _ := serverEnv(t)
+	c := startClientArgs(t, env, "--cdp-endpoint", service.URL, "--cdp-header", "Authorization: Bearer k1; X-Empty")
+	mustContain(t, "navigate through the service", mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"}), "### Page")
+	mu.Lock()
+	defer mu.Unlock()
+	var version, socket bool
+	for _, s := range seen {
+		path, rest, _ := strings.Cut(s, " ")
+		if rest != "key=true empty=true" {
+			t.Errorf("a request without the headers: %s", s)
+		}
+		version = version || path == "/json/version/"
+		socket = socket || strings.HasPrefix(path, "/devtools/browser/")
+	}
+	if !version || !socket {
+		t.Errorf("want the /json/version request and the websocket handshake, got %q", seen)
+	}
 }
