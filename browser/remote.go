@@ -61,17 +61,25 @@ type remoteBrowser struct {
 
 // remoteFor picks the endpoint with the fewest sessions among those not
 // waiting out a failure, connecting to it if needed, and counts the new
-// session on it. It is called with m.mu held.
+// session on it. Every remote browser a session gets comes through here.
+// The wait after a failure only steers sessions to the other endpoints:
+// when none is left, those waiting are tried anyway, each once, fewest
+// failures first, so that a browser that came back (restarted, its
+// container up again) serves the very next call rather than one a backoff
+// later. It is called with m.mu held.
 func (m *Manager) remoteFor() (*remoteBrowser, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
 	var errs []string
 	tried := map[*remoteBrowser]bool{}
+	waiting := func(rb *remoteBrowser) bool {
+		return rb.failures > 0 && time.Now().Before(rb.nextTry) && (rb.bctx == nil || rb.bctx.Err() != nil)
+	}
 	for {
 		var best *remoteBrowser
 		for _, rb := range m.remotes {
-			if tried[rb] || (rb.failures > 0 && time.Now().Before(rb.nextTry) && (rb.bctx == nil || rb.bctx.Err() != nil)) {
+			if tried[rb] || waiting(rb) {
 				continue
 			}
 			if best == nil || rb.tabs < best.tabs {
@@ -80,12 +88,14 @@ func (m *Manager) remoteFor() (*remoteBrowser, error) {
 		}
 		if best == nil {
 			for _, rb := range m.remotes {
-				if !tried[rb] && rb.lastErr != nil {
-					errs = append(errs, fmt.Sprintf("%s: %v (next attempt in %s)", rb.ep, rb.lastErr, time.Until(rb.nextTry).Round(100*time.Millisecond)))
+				if !tried[rb] && (best == nil || rb.failures < best.failures) {
+					best = rb
 				}
 			}
+		}
+		if best == nil {
 			return nil, &Error{Kind: KindBrowserLaunchFail, Message: "no remote browser can be reached: " + strings.Join(errs, "; "),
-				Hint: "check the --cdp-endpoint browsers; the call is tried again on them after a short wait"}
+				Hint: "check the --cdp-endpoint browsers (running, reachable, the --cdp-header they need); the next call tries them again"}
 		}
 		tried[best] = true
 		if err := m.connectLocked(best); err != nil {
