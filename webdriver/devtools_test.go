@@ -42,6 +42,11 @@ func TestDevToolsWebSocket(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "401") || strings.Contains(err.Error(), "SECRET-KEY-9") {
 		t.Errorf("without the header: %v; want the 401 said, the key not", err)
 	}
+	srv.Close()
+	_, err = DevToolsWebSocket(context.Background(), nil, base, h)
+	if err == nil || strings.Contains(err.Error(), "SECRET-KEY-9") || !strings.Contains(err.Error(), "/farm/") {
+		t.Errorf("unreachable: %v; want the endpoint named, its key not", err)
+	}
 }
 
 // TestOneVersionRequest: nothing but DevToolsWebSocket asks an endpoint
