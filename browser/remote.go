@@ -61,17 +61,25 @@ type remoteBrowser struct {
 
 // remoteFor picks the endpoint with the fewest sessions among those not
 // waiting out a failure, connecting to it if needed, and counts the new
-// session on it. It is called with m.mu held.
+// session on it. Every remote browser a session gets comes through here.
+// The wait after a failure only steers sessions to the other endpoints:
+// when none is left, those waiting are tried anyway, each once, fewest
+// failures first, so that a browser that came back (restarted, its
+// container up again) serves the very next call rather than one a backoff
+// later. It is called with m.mu held.
 func (m *Manager) remoteFor() (*remoteBrowser, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
 	var errs []string
 	tried := map[*remoteBrowser]bool{}
+	waiting := func(rb *remoteBrowser) bool {
+		return rb.failures > 0 && time.Now().Before(rb.nextTry) && (rb.bctx == nil || rb.bctx.Err() != nil)
+	}
 	for {
 		var best *remoteBrowser
 		for _, rb := range m.remotes {
-			if tried[rb] || (rb.failures > 0 && time.Now().Before(rb.nextTry) && (rb.bctx == nil || rb.bctx.Err() != nil)) {
+			if tried[rb] || waiting(rb) {
 				continue
 			}
 			if best == nil || rb.tabs < best.tabs {
@@ -80,12 +88,14 @@ func (m *Manager) remoteFor() (*remoteBrowser, error) {
 		}
 		if best == nil {
 			for _, rb := range m.remotes {
-				if !tried[rb] && rb.lastErr != nil {
-					errs = append(errs, fmt.Sprintf("%s: %v (next attempt in %s)", rb.ep, rb.lastErr, time.Until(rb.nextTry).Round(100*time.Millisecond)))
+				if !tried[rb] && (best == nil || rb.failures < best.failures) {
+					best = rb
 				}
 			}
+		}
+		if best == nil {
 			return nil, &Error{Kind: KindBrowserLaunchFail, Message: "no remote browser can be reached: " + strings.Join(errs, "; "),
-				Hint: "check the --cdp-endpoint browsers; the call is tried again on them after a short wait"}
+				Hint: "check the --cdp-endpoint browsers (running, reachable, the --cdp-header they need); the next call tries them again"}
 		}
 		tried[best] = true
 		if err := m.connectLocked(best); err != nil {
@@ -108,20 +118,23 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 		rb.cancel()
 		rb.bctx, rb.tabs = nil, 0
 	}
+	ws, err := m.webSocket(rb.ep)
+	if err != nil {
+		return m.connectFailed(rb, err)
+	}
 	opts := []remote.Option{remote.WithDialTimeout(m.opts.LaunchTimeout)}
 	if len(rb.ep.Header) > 0 {
 		opts = append(opts, remote.WithDialHTTPHeader(rb.ep.Header))
 	}
-	if rb.ep.exact || strings.Contains(rb.ep.RawURL, "/devtools/browser/") {
-		opts = append(opts, remote.NoModifyURL)
-	}
-	actx, acancel := remote.NewAllocator(context.Background(), rb.ep.RawURL, opts...)
+	// The websocket is known: chromedp would ask /json/version again,
+	// without the endpoint's headers.
+	actx, acancel := remote.NewAllocator(context.Background(), ws, append([]remote.Option{remote.NoModifyURL}, opts...)...)
 	sugar := m.log.Sugar()
 	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(cdpDebugf(m.log)))
 	cancel := func() { bcancel(); acancel() }
 	// Listening binds the connection to bctx without opening a tab (a
 	// first Run would open one); a version call checks it answers.
-	err := chromedp.ListenBrowser(bctx, func(any) {})
+	err = chromedp.ListenBrowser(bctx, func(any) {})
 	if err == nil {
 		cctx, ccancel := context.WithTimeout(bctx, m.opts.LaunchTimeout)
 		_, err = chromedp.CallBrowser(cctx, browser.GetVersion, cdp.Empty{})
@@ -132,19 +145,38 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 		ccancel()
 	}
 	if err != nil {
-		// chromedp's errors quote the URL they dialled, query and all.
-		err = redact.Err(err)
 		cancel()
-		rb.failures++
-		rb.lastErr = err
-		rb.nextTry = time.Now().Add(min(time.Second<<min(rb.failures-1, 5), maxLaunchBackoff))
-		m.log.Warn("remote browser unreachable", zap.Stringer("endpoint", rb.ep), zap.Error(err), zap.Int("failures", rb.failures))
-		return err
+		return m.connectFailed(rb, err)
 	}
 	rb.bctx, rb.cancel, rb.failures, rb.lastErr, rb.lost = bctx, cancel, 0, nil, false
 	go m.watch(bctx, func(why string) { m.hungRemote(bctx, rb, why) })
 	m.log.Info("connected to remote browser", zap.Stringer("endpoint", rb.ep))
 	return nil
+}
+
+// connectFailed notes a failed connection to rb: the next waits a while
+// (doubling, up to maxLaunchBackoff) unless no other endpoint can take the
+// session (remoteFor).
+func (m *Manager) connectFailed(rb *remoteBrowser, err error) error {
+	// chromedp's errors quote the URL they dialled, query and all.
+	err = redact.Err(err)
+	rb.failures++
+	rb.lastErr = err
+	rb.nextTry = time.Now().Add(min(time.Second<<min(rb.failures-1, 5), maxLaunchBackoff))
+	m.log.Warn("remote browser unreachable", zap.Stringer("endpoint", rb.ep), zap.Error(err), zap.Int("failures", rb.failures))
+	return err
+}
+
+// webSocket is the websocket of an endpoint: as given when it is one (a
+// grid's se:cdp, ws://host/devtools/browser/ID), else what its
+// /json/version names, asked with the endpoint's headers.
+func (m *Manager) webSocket(ep Endpoint) (string, error) {
+	if ep.exact || strings.Contains(ep.RawURL, "/devtools/browser/") {
+		return ep.RawURL, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), m.opts.LaunchTimeout)
+	defer cancel()
+	return webdriver.DevToolsWebSocket(ctx, nil, ep.RawURL, ep.Header)
 }
 
 // releaseRemote uncounts a session on an endpoint; a grid's browser goes

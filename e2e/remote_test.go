@@ -2,11 +2,18 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -136,4 +143,158 @@ func TestRemoteEndpoints(t *testing.T) {
 	waitFor(t, 20*time.Second, "the server's pages to leave the remote browser", func() bool {
 		return countWith(b.pages(t), "signup.html") == 0
 	})
+}
+
+// TestRemoteEndpointHeaders: --cdp-header goes with the endpoint's
+// /json/version request as with its websocket handshake (a hosted browser
+// service, played by a proxy in front of a Chrome, refuses both without
+// its key), and a bare name is a header with an empty value.
+func TestRemoteEndpointHeaders(t *testing.T) {
+	f := newFixture(t)
+	b := startFarmBrowser(t)
+	target, err := url.Parse("http://127.0.0.1:" + b.port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var mu sync.Mutex
+	var seen []string
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		empty, hasEmpty := r.Header["X-Empty"]
+		mu.Lock()
+		seen = append(seen, fmt.Sprintf("%s key=%v empty=%v", r.URL.Path, r.Header.Get("Authorization") == "Bearer k1", hasEmpty && len(empty) == 1 && empty[0] == ""))
+		mu.Unlock()
+		if r.Header.Get("Authorization") != "Bearer k1" {
+			http.Error(w, "no key", http.StatusUnauthorized)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(service.Close) // after the server's (LIFO): its websocket goes first
+	env, _ := serverEnv(t)
+	c := startClientArgs(t, env, "--cdp-endpoint", service.URL, "--cdp-header", "Authorization: Bearer k1; X-Empty")
+	mustContain(t, "navigate through the service", mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"}), "### Page")
+	mu.Lock()
+	defer mu.Unlock()
+	var version, socket bool
+	for _, s := range seen {
+		path, rest, _ := strings.Cut(s, " ")
+		if rest != "key=true empty=true" {
+			t.Errorf("a request without the headers: %s", s)
+		}
+		version = version || path == "/json/version/"
+		socket = socket || strings.HasPrefix(path, "/devtools/browser/")
+	}
+	if !version || !socket {
+		t.Errorf("want the /json/version request and the websocket handshake, got %q", seen)
+	}
+}
+
+// portSwitch is an address that comes and goes at the test's word,
+// forwarding its connections to a browser's debugging port: a remote
+// browser that goes away and comes back at the same address.
+type portSwitch struct {
+	t      *testing.T
+	addr   string
+	mu     sync.Mutex
+	ln     net.Listener
+	target string
+	conns  map[net.Conn]bool
+}
+
+func newPortSwitch(t *testing.T, target string) *portSwitch {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &portSwitch{t: t, addr: ln.Addr().String(), ln: ln, target: target, conns: map[net.Conn]bool{}}
+	go s.serve(ln)
+	t.Cleanup(s.down)
+	return s
+}
+
+func (s *portSwitch) serve(ln net.Listener) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go s.forward(c)
+	}
+}
+
+func (s *portSwitch) forward(c net.Conn) {
+	s.mu.Lock()
+	target := s.target
+	s.conns[c] = true
+	s.mu.Unlock()
+	up, err := net.Dial("tcp", target)
+	if err != nil {
+		_ = c.Close()
+		return
+	}
+	s.mu.Lock()
+	s.conns[up] = true
+	s.mu.Unlock()
+	go func() { _, _ = io.Copy(up, c); _ = up.Close() }()
+	_, _ = io.Copy(c, up)
+	_ = c.Close()
+}
+
+// down stops listening and cuts every connection: nothing answers there.
+func (s *portSwitch) down() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln != nil {
+		_ = s.ln.Close()
+		s.ln = nil
+	}
+	for c := range s.conns {
+		_ = c.Close()
+		delete(s.conns, c)
+	}
+}
+
+// up listens at the same address again, forwarding to target.
+func (s *portSwitch) up(target string) {
+	s.t.Helper()
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		s.t.Fatalf("listen at %s again: %v", s.addr, err)
+	}
+	s.mu.Lock()
+	s.ln, s.target = ln, target
+	s.mu.Unlock()
+	go s.serve(ln)
+}
+
+// TestRemoteBrowserComesBack: a remote browser that went away, and came
+// back at its address, serves the very next call, as Playwright MCP's
+// does: its session is told once that the browser went, a call while it
+// is away fails saying it cannot be reached, and the first call after it
+// is back does not wait out a backoff its failures started.
+func TestRemoteBrowserComesBack(t *testing.T) {
+	f := newFixture(t)
+	a := startFarmBrowser(t)
+	sw := newPortSwitch(t, "127.0.0.1:"+a.port)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CDP_ENDPOINT=http://"+sw.addr))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
+	b := startFarmBrowser(t) // the browser that comes back, ready before it does
+	_ = a.cmd.Process.Signal(syscall.SIGKILL)
+	sw.down()
+	var out string
+	waitFor(t, 20*time.Second, "the lost browser to be reported", func() bool {
+		res := call(t, c, "browser_snapshot", nil)
+		out = text(res)
+		return res.IsError
+	})
+	mustContain(t, "the lost browser", out, "browser_crashed")
+	wantError(t, call(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"}), "browser_launch_failed", "no remote browser can be reached")
+	sw.up("127.0.0.1:" + b.port)
+	mustContain(t, "the first call after it came back", mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html?back"}), "### Page")
+	if n := countWith(b.pages(t), "signup.html?back"); n != 1 {
+		t.Errorf("want the page on the browser that came back, got %d", n)
+	}
 }

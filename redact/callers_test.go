@@ -33,7 +33,7 @@ var holders = map[string][]string{
 // read added anywhere else fails TestURLCallers until it is masked or
 // listed here.
 var rawUses = map[string]string{
-	"browser.Manager.connectLocked: RawURL":      "dialled (remote.NewAllocator), and whether it names a browser's websocket",
+	"browser.Manager.webSocket: RawURL":          "dialled (remote.NewAllocator) or asked for its websocket (webdriver.DevToolsWebSocket), and whether it names one",
 	"webdriver.Grid.do: base":                    "the request's URL (New took the credentials off)",
 	"webdriver.Grid.Loopback: base":              "its host name only",
 	"main.Config.operatorSecrets: CDPEndpoints":  "marks the passwords in it as the server's secrets",

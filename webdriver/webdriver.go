@@ -223,26 +223,15 @@ func (g *Grid) cdpEndpoint(ctx context.Context, caps map[string]any) (string, er
 		return "", &Error{Grid: g.String(), Status: http.StatusOK,
 			Message: "the session has no DevTools endpoint (neither se:cdp nor goog:chromeOptions.debuggerAddress): the grid must run Chrome or Chromium with CDP enabled"}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/json/version", nil)
-	if err != nil {
-		return "", &Error{Grid: g.String(), Status: http.StatusOK, Message: fmt.Sprintf("debuggerAddress %q: %v", addr, err)}
-	}
-	c := g.Client
-	if c == nil {
-		c = http.DefaultClient
-	}
-	resp, err := c.Do(req)
-	if err != nil {
+	ws, err := DevToolsWebSocket(ctx, g.Client, "http://"+addr, nil)
+	var unreachable *url.Error
+	if errors.As(err, &unreachable) {
 		return "", &Error{Grid: g.String(), Err: fmt.Errorf("the browser's debuggerAddress %s: %w", addr, err)}
 	}
-	defer func() { _ = resp.Body.Close() }()
-	var ver struct {
-		WS string `json:"webSocketDebuggerUrl"`
+	if err != nil {
+		return "", &Error{Grid: g.String(), Status: http.StatusOK, Message: "the browser at debuggerAddress " + addr + ": " + err.Error()}
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&ver); err != nil || ver.WS == "" {
-		return "", &Error{Grid: g.String(), Status: http.StatusOK, Message: "the browser at debuggerAddress " + addr + " names no webSocketDebuggerUrl"}
-	}
-	return ver.WS, nil
+	return ws, nil
 }
 
 // Ping sends a command that changes nothing (Get Timeouts), so that a grid

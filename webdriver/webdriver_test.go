@@ -111,7 +111,7 @@ func TestNewSession_SeCDP(t *testing.T) {
 // /json/version gives the websocket; a header given goes with the requests.
 func TestNewSession_DebuggerAddress(t *testing.T) {
 	devtools := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/json/version" {
+		if r.URL.Path != "/json/version/" {
 			http.NotFound(w, r)
 			return
 		}

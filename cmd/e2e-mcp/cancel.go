@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -85,6 +86,19 @@ func (c *cancelledCalls) end(session string, id json.RawMessage) {
 	defer c.mu.Unlock()
 	if f := c.calls[k]; f != nil {
 		if f.n--; f.n <= 0 {
+			delete(c.calls, k)
+		}
+	}
+}
+
+// forget drops what is tracked of a session's requests: its transport
+// is gone, and no answer of it will come (an SSE stream that closed).
+func (c *cancelledCalls) forget(session string) {
+	prefix := session + "\x00"
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.calls {
+		if strings.HasPrefix(k, prefix) {
 			delete(c.calls, k)
 		}
 	}

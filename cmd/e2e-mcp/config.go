@@ -364,7 +364,7 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.BlockedOrigins })},
 	{"allow-file-urls", "E2E_MCP_ALLOW_FILE_URLS", "false", "let browser_navigate and pages open file:// URLs (blocked by default)",
 		boolean(func(c *Config) *bool { return &c.AllowFileURLs })},
-	{"http", "E2E_MCP_HTTP", "", "serve Streamable HTTP on this address (:8931 is loopback; 0.0.0.0:8931 every interface; unix:PATH a Unix socket) at /mcp and /message, with /health and /metrics, instead of stdio",
+	{"http", "E2E_MCP_HTTP", "", "serve Streamable HTTP on this address (:8931 is loopback; 0.0.0.0:8931 every interface; unix:PATH a Unix socket) at /mcp, / and /message, the legacy SSE transport at /sse, with /health and /metrics, instead of stdio",
 		str(func(c *Config) *string { return &c.HTTP })},
 	{"max-sessions", "E2E_MCP_MAX_SESSIONS", "50", "most sessions open at once: a new one ends the least recently used idle one, or gets capacity_exceeded",
 		integer(func(c *Config) *int { return &c.MaxSessions })},

@@ -63,12 +63,7 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 			if cfg.remoteHTTP() {
 				ctx = context.WithoutCancel(ctx)
 			}
-			if p, ok := httpauth.PrincipalFromContext(r.Context()); ok {
-				// An OAuth subject's sessions are its own, whichever of
-				// its MCP sessions calls.
-				ctx = mcptools.WithPrincipal(ctx, p.Key())
-			}
-			return context.WithValue(ctx, clientKeyCtx{}, httpauth.ClientKey(r))
+			return callContext(ctx, r)
 		}),
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(zap.NewStdLog(log.Named("http")).Writer(),
 			&slog.HandlerOptions{Level: slog.LevelWarn}))),
@@ -87,8 +82,17 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	defer stopSweep()
 	go ids.sweep(sweepCtx, gate.endTransport)
+	// The legacy SSE transport (sse.go), in the same table of sessions.
+	// Its calls outlive their POST (mcp-go detaches them).
+	gate.sse = newSSETransport(srv, log, func(ctx context.Context, r *http.Request) context.Context {
+		// Sessions are what isolation hangs on: no stateless version.
+		return server.WithSupportedProtocolVersions(callContext(ctx, r), mcp.LegacyProtocolVersions())
+	})
+	// Streamable HTTP at /mcp, and at / as Playwright MCP answers it.
+	mux.Handle("/{$}", gate)
 	mux.Handle("/mcp", gate)
 	mux.Handle("/message", gate)
+	mux.HandleFunc(ssePath, gate.serveSSE)
 	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions, ids))
 	mux.Handle("GET /metrics", metrics.Handler())
 
@@ -104,6 +108,11 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 	hs := &http.Server{Handler: guard.Handler(mux), ReadHeaderTimeout: 10 * time.Second}
 	log.Info("serving MCP over HTTP", zap.String("version", Version()), zap.String("addr", ln.Addr().String()),
 		zap.String("mcp", "http://"+ln.Addr().String()+"/mcp"))
+	if cfg.remoteHTTP() {
+		// What scripts and Playwright MCP's tests wait for, and what a
+		// person copies into a client's settings.
+		_, _ = fmt.Fprint(os.Stderr, listeningNote(ln.Addr(), cfg.AuthToken != ""))
+	}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
@@ -112,8 +121,10 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 	case <-ctx.Done():
 	}
 	// Drain: no new connections; calls in flight get the drain timeout.
-	// Streams that stay open (GET listeners) are cut when it ends.
+	// Streams that stay open (GET listeners) are cut when it ends; an SSE
+	// stream closes once its calls in flight are answered.
 	log.Info("draining HTTP", zap.Duration("timeout", cfg.DrainTimeout))
+	gate.sse.drain()
 	dctx, cancel := context.WithTimeout(context.Background(), cfg.DrainTimeout)
 	defer cancel()
 	if err := hs.Shutdown(dctx); err != nil {
@@ -124,6 +135,41 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		log.Warn("drain timeout: cut the remaining connections")
 	}
 	return nil
+}
+
+// callContext is what a call made over HTTP carries from its request:
+// the principal the guard authenticated, and its client's rate-limit key.
+func callContext(ctx context.Context, r *http.Request) context.Context {
+	if p, ok := httpauth.PrincipalFromContext(r.Context()); ok {
+		// An OAuth subject's sessions are its own, whichever of its MCP
+		// sessions calls.
+		ctx = mcptools.WithPrincipal(ctx, p.Key())
+	}
+	return context.WithValue(ctx, clientKeyCtx{}, httpauth.ClientKey(r))
+}
+
+// listeningNote is what the server prints on stderr once it listens on
+// TCP: "Listening on http://HOST:PORT" (the port it got, when asked for
+// 0; a wildcard address as localhost), as Playwright MCP prints it, and
+// the settings a client takes to connect (an .mcp.json's), the token
+// named, never shown.
+func listeningNote(addr net.Addr, token bool) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "Listening on " + addr.String() + "\n"
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	base := "http://" + net.JoinHostPort(host, port)
+	entry := map[string]any{"type": "http", "url": base + "/mcp"}
+	if token {
+		entry["headers"] = map[string]string{"Authorization": "Bearer ${E2E_MCP_AUTH_TOKEN}"}
+	}
+	snippet, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{"e2e-mcp": entry}}, "", "  ")
+	return "Listening on " + base + "\n" +
+		"Put this in your client's MCP settings (.mcp.json):\n" + string(snippet) + "\n" +
+		"Clients of the legacy SSE transport connect to " + base + ssePath + "\n"
 }
 
 // health is the JSON /health answers.

@@ -57,13 +57,22 @@ type mcpGate struct {
 	inits          *httpauth.RateLimiter
 	initsPerMinute int
 	// endTransport ends what mcp-go holds of a session the server ended
-	// (endTransport of lifetime.go, to the MCP handler).
+	// (endTransport of lifetime.go, to the MCP handler; an SSE session's
+	// stream is closed).
 	endTransport func(id string)
+	// sse serves the legacy SSE transport (sse.go); nil: not served.
+	sse *sseTransport
 }
 
 func newMCPGate(next http.Handler, maxBody int64, ids *clientSessions) *mcpGate {
-	return &mcpGate{next: next, maxBody: maxBody, ids: ids, cancelled: newCancelledCalls(),
-		endTransport: func(id string) { endTransport(next, id) }}
+	g := &mcpGate{next: next, maxBody: maxBody, ids: ids, cancelled: newCancelledCalls()}
+	g.endTransport = func(id string) {
+		if g.sse != nil && g.sse.close(id) {
+			return // an SSE session: its stream closes (sse.go)
+		}
+		endTransport(next, id)
+	}
+	return g
 }
 
 // limitInitializes limits each client to perMinute initializes a minute
@@ -82,28 +91,10 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var trimmed []byte
 	if r.Method == http.MethodPost {
-		tooLarge := func() {
-			w.Header().Set("Connection", "close") // the rest of the body is not read
-			writeGateJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"error": "request_too_large",
-				"error_description": fmt.Sprintf("the request body is over this server's limit of %d bytes (--http-max-body)", g.maxBody)})
-		}
-		if r.ContentLength > g.maxBody {
-			tooLarge() // refused before a byte of it is read
+		var ok bool
+		if trimmed, ok = g.readBody(w, r); !ok {
 			return
 		}
-		body, err := readUpTo(r.Body, r.ContentLength, g.maxBody)
-		_ = r.Body.Close()
-		if errors.Is(err, errTooLarge) {
-			tooLarge()
-			return
-		}
-		if err != nil {
-			http.Error(w, "read the request body: "+err.Error(), http.StatusBadRequest)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		trimmed = bytes.TrimSpace(body)
 		if len(trimmed) > 0 && trimmed[0] == '[' {
 			g.serveBatch(w, r, trimmed)
 			return
@@ -164,41 +155,83 @@ func (g *mcpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// readBody reads a POST's body within the limit (413 past it, refused
+// before a byte is read when its length says so) and puts it back for the
+// handlers after the gate; it returns the body trimmed, or false when the
+// request was answered.
+func (g *mcpGate) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	tooLarge := func() {
+		w.Header().Set("Connection", "close") // the rest of the body is not read
+		writeGateJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"error": "request_too_large",
+			"error_description": fmt.Sprintf("the request body is over this server's limit of %d bytes (--http-max-body)", g.maxBody)})
+	}
+	if r.ContentLength > g.maxBody {
+		tooLarge()
+		return nil, false
+	}
+	body, err := readUpTo(r.Body, r.ContentLength, g.maxBody)
+	_ = r.Body.Close()
+	if errors.Is(err, errTooLarge) {
+		tooLarge()
+		return nil, false
+	}
+	if err != nil {
+		http.Error(w, "read the request body: "+err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	return bytes.TrimSpace(body), true
+}
+
 // serveInitialize makes a new MCP session, within the client's rate and
-// the cap on sessions (lifetime.go): at the cap the session that can best
-// go is ended to make room, and when none can, the initialize is refused
-// with 503 and Retry-After.
+// the cap on sessions (admit).
 func (g *mcpGate) serveInitialize(w http.ResponseWriter, r *http.Request, rpcID json.RawMessage) {
+	if !g.admit(w, r, rpcID) {
+		return
+	}
+	defer g.ids.admitting.Unlock()
+	if who := principalKey(r); who != "" {
+		w = &ownerRecorder{ResponseWriter: w, ids: g.ids, who: who}
+	}
+	g.serve(w, r)
+}
+
+// admit lets a client make a new MCP session (an initialize, or an SSE
+// stream opened), within its rate and the cap on sessions (lifetime.go):
+// at the cap the session that can best go is ended to make room, and when
+// none can, the request is refused with 503 and Retry-After. Admitted, it
+// returns with g.ids.admitting held, for the caller to release once the
+// session is made, so that two cannot take the last place.
+func (g *mcpGate) admit(w http.ResponseWriter, r *http.Request, rpcID json.RawMessage) bool {
 	if ok, retry := g.inits.Allow(httpauth.ClientKey(r), httpauth.SessionCreate); !ok {
 		metrics.ClientRefused(metrics.ClientRate)
 		secs := max(1, int(math.Ceil(retry.Seconds())))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		writeRPCError(w, http.StatusTooManyRequests, rpcID, -32000, fmt.Sprintf(
 			"Too many initializes: this client may start %d MCP sessions a minute (--rate-clients); retry in %d s, "+
-				"and keep using the session it has (its Mcp-Session-Id) rather than initializing again", g.initsPerMinute, secs))
-		return
+				"and keep using the session it has (its Mcp-Session-Id, or its SSE stream) rather than starting another", g.initsPerMinute, secs))
+		return false
 	}
 	g.ids.admitting.Lock()
-	defer g.ids.admitting.Unlock()
 	evicted, full := g.ids.admit()
 	if full {
+		g.ids.admitting.Unlock()
 		metrics.ClientRefused(metrics.ClientsFull)
 		w.Header().Set("Retry-After", strconv.Itoa(fullRetrySeconds))
 		writeRPCError(w, http.StatusServiceUnavailable, rpcID, -32000, fmt.Sprintf(
 			"Server full: all %d MCP sessions of this server (--max-clients) have a stream open or a request in flight, "+
-				"so none can make room for a new one; retry in %d s (Retry-After), and end the sessions you no longer use with a DELETE",
+				"so none can make room for a new one; retry in %d s (Retry-After), and end the sessions you no longer use "+
+				"with a DELETE (or by closing their SSE stream)",
 			g.ids.max, fullRetrySeconds))
-		return
+		return false
 	}
 	if evicted != "" {
 		// Its browser sessions end too, which may take a dev server's
 		// --shutdown: not while the next initialize waits.
 		go g.endTransport(evicted)
 	}
-	if who := principalKey(r); who != "" {
-		w = &ownerRecorder{ResponseWriter: w, ids: g.ids, who: who}
-	}
-	g.serve(w, r)
+	return true
 }
 
 // fullRetrySeconds is the Retry-After of an initialize refused because

@@ -98,6 +98,9 @@ type clientActivity struct {
 	streams  int       // requests (GET streams, calls) in progress
 	used     bool      // it made a request after its initialize
 	streamed int       // its answers that streamed
+	// sse: a session of the legacy SSE transport (sse.go), which lives
+	// as long as its stream; the Streamable transport does not know it.
+	sse bool
 }
 
 // endedClient is a session the server ended, and why.
@@ -131,7 +134,7 @@ func (c *clientSessions) Generate() string {
 func (c *clientSessions) Validate(id string) (isTerminated bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.live[id]; ok {
+	if a, ok := c.live[id]; ok && !a.sse {
 		return false, nil
 	}
 	if _, ok := c.ended[id]; ok {
@@ -190,16 +193,26 @@ const (
 	sessionEnded // ended by the server, which remembers why
 )
 
-// enter notes a request of principal who naming session id, when the
-// session is live and theirs: the returned function ends it (for a GET
-// stream, when it closes). use says the request counts as using the
-// session (anything but notifications/initialized). Another principal's
-// session is unknown to who, live or ended.
+// enter notes a request of principal who naming Streamable HTTP session
+// id, when the session is live and theirs: the returned function ends it
+// (for a GET stream, when it closes). use says the request counts as using
+// the session (anything but notifications/initialized). Another
+// principal's session is unknown to who, live or ended, and so is a
+// session of the other transport.
 func (c *clientSessions) enter(id, who string, use bool) (sessionState, endReason, func()) {
+	return c.enterAs(id, who, false, use)
+}
+
+// enterSSE is enter for a message POSTed to SSE session id.
+func (c *clientSessions) enterSSE(id, who string, use bool) (sessionState, endReason, func()) {
+	return c.enterAs(id, who, true, use)
+}
+
+func (c *clientSessions) enterAs(id, who string, sse, use bool) (sessionState, endReason, func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if a, ok := c.live[id]; ok {
-		if a.owner != "" && a.owner != who {
+		if a.owner != "" && a.owner != who || a.sse != sse {
 			return sessionUnknown, "", nil
 		}
 		a.streams++
@@ -216,6 +229,30 @@ func (c *clientSessions) enter(id, who string, use bool) (sessionState, endReaso
 		return sessionEnded, e.why, nil
 	}
 	return sessionUnknown, "", nil
+}
+
+// openSSE makes a session of the legacy SSE transport for principal owner
+// ("" none identified), its stream open: the gate has made room for it.
+// The returned function closes its stream, which ends it; an SSE session
+// has no other end of its client's (nor a DELETE), so it counts as one a
+// client ended.
+func (c *clientSessions) openSSE(owner string) (id string, closed func()) {
+	id = c.prefix + newUUID()
+	a := &clientActivity{owner: owner, last: c.now(), streams: 1, sse: true}
+	c.mu.Lock()
+	c.live[id] = a
+	c.mu.Unlock()
+	return id, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		a.streams--
+		a.last = c.now()
+		if c.live[id] == a {
+			delete(c.live, id)
+			c.streamed -= a.streamed
+			metrics.ClientEnded(metrics.ClientDeleted)
+		}
+	}
 }
 
 // admit makes room for one more session: under the cap it does nothing;
