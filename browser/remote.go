@@ -98,7 +98,15 @@ func (m *Manager) remoteFor() (*remoteBrowser, error) {
 				Hint: "check the --cdp-endpoint browsers (running, reachable, the --cdp-header they need); the next call tries them again"}
 		}
 		tried[best] = true
-		if err := m.connectLocked(best); err != nil {
+		// An endpoint still in its backoff is tried at once (a browser that
+		// came back is used by the next call), but briefly: one that does
+		// not answer at all must not hold every session (this runs under
+		// the manager's lock) for a whole launch timeout on each call.
+		timeout := m.opts.LaunchTimeout
+		if waiting(best) {
+			timeout = min(timeout, retryTimeout)
+		}
+		if err := m.connectLocked(best, timeout); err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %v", best.ep, err))
 			continue
 		}
@@ -107,9 +115,14 @@ func (m *Manager) remoteFor() (*remoteBrowser, error) {
 	}
 }
 
-// connectLocked connects to an endpoint unless connected. A connection that
-// dropped counts as the browser's crash (sessions on it are told once).
-func (m *Manager) connectLocked(rb *remoteBrowser) error {
+// retryTimeout bounds the connection to an endpoint retried during its
+// backoff: a browser that came back answers in milliseconds.
+const retryTimeout = 2 * time.Second
+
+// connectLocked connects to an endpoint unless connected, within timeout.
+// A connection that dropped counts as the browser's crash (sessions on it
+// are told once).
+func (m *Manager) connectLocked(rb *remoteBrowser, timeout time.Duration) error {
 	if rb.bctx != nil && rb.bctx.Err() == nil && !rb.lost {
 		return nil
 	}
@@ -118,11 +131,11 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 		rb.cancel()
 		rb.bctx, rb.tabs = nil, 0
 	}
-	ws, err := m.webSocket(rb.ep)
+	ws, err := m.webSocket(rb.ep, timeout)
 	if err != nil {
 		return m.connectFailed(rb, err)
 	}
-	opts := []remote.Option{remote.WithDialTimeout(m.opts.LaunchTimeout)}
+	opts := []remote.Option{remote.WithDialTimeout(timeout)}
 	if len(rb.ep.Header) > 0 {
 		opts = append(opts, remote.WithDialHTTPHeader(rb.ep.Header))
 	}
@@ -136,7 +149,7 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 	// first Run would open one); a version call checks it answers.
 	err = chromedp.ListenBrowser(bctx, func(any) {})
 	if err == nil {
-		cctx, ccancel := context.WithTimeout(bctx, m.opts.LaunchTimeout)
+		cctx, ccancel := context.WithTimeout(bctx, timeout)
 		_, err = chromedp.CallBrowser(cctx, browser.GetVersion, cdp.Empty{})
 		if err == nil {
 			// Target events (popups, titles) come only with discovery on.
@@ -170,11 +183,11 @@ func (m *Manager) connectFailed(rb *remoteBrowser, err error) error {
 // webSocket is the websocket of an endpoint: as given when it is one (a
 // grid's se:cdp, ws://host/devtools/browser/ID), else what its
 // /json/version names, asked with the endpoint's headers.
-func (m *Manager) webSocket(ep Endpoint) (string, error) {
+func (m *Manager) webSocket(ep Endpoint, timeout time.Duration) (string, error) {
 	if ep.exact || strings.Contains(ep.RawURL, "/devtools/browser/") {
 		return ep.RawURL, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), m.opts.LaunchTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	return webdriver.DevToolsWebSocket(ctx, nil, ep.RawURL, ep.Header)
 }
