@@ -108,7 +108,7 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 		rb.cancel()
 		rb.bctx, rb.tabs = nil, 0
 	}
-	opts := []remote.Option{remote.WithDialTimeout(m.opts.LaunchTimeout)}
+	opts := []remote.Option{remote.WithDialTimeout(m.opts.ConnectTimeout)}
 	if len(rb.ep.Header) > 0 {
 		opts = append(opts, remote.WithDialHTTPHeader(rb.ep.Header))
 	}
@@ -123,7 +123,7 @@ func (m *Manager) connectLocked(rb *remoteBrowser) error {
 	// first Run would open one); a version call checks it answers.
 	err := chromedp.ListenBrowser(bctx, func(any) {})
 	if err == nil {
-		cctx, ccancel := context.WithTimeout(bctx, m.opts.LaunchTimeout)
+		cctx, ccancel := context.WithTimeout(bctx, m.opts.ConnectTimeout)
 		_, err = chromedp.CallBrowser(cctx, browser.GetVersion, cdp.Empty{})
 		if err == nil {
 			// Target events (popups, titles) come only with discovery on.
