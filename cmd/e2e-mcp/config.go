@@ -400,13 +400,13 @@ func parseMillis(v string) (time.Duration, error) {
 	v = strings.TrimSpace(v)
 	if n, err := strconv.ParseFloat(v, 64); err == nil {
 		if n < 0 || n > float64(1<<62)/float64(time.Millisecond) {
-			return 0, fmt.Errorf("%q: want 0 or more milliseconds", v)
+			return 0, fmt.Errorf("want 0 or more milliseconds")
 		}
 		return time.Duration(n * float64(time.Millisecond)), nil
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
-		return 0, fmt.Errorf("%q: want milliseconds (5000) or a duration (5s)", v)
+		return 0, fmt.Errorf("want milliseconds (5000) or a duration (5s)")
 	}
 	return d, nil
 }
