@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
 // Upstream is a proxy the browser's connections go on through (Playwright
@@ -27,10 +29,10 @@ func (u *Upstream) check(intercepts bool) error {
 		return nil
 	}
 	if u.URL.Scheme == "socks5" && intercepts {
-		return fmt.Errorf("--proxy-server %s: a SOCKS proxy cannot follow the request policy's proxy (origin rules, or serving over HTTP): give an HTTP proxy", u.URL.Redacted())
+		return fmt.Errorf("--proxy-server %s: a SOCKS proxy cannot follow the request policy's proxy (origin rules, or serving over HTTP): give an HTTP proxy", redact.URL(u.URL.String()))
 	}
 	if u.URL.Scheme == "socks5" && u.URL.User != nil {
-		return fmt.Errorf("--proxy-server %s: Chromium sends no credentials to a SOCKS proxy", u.URL.Redacted())
+		return fmt.Errorf("--proxy-server %s: Chromium sends no credentials to a SOCKS proxy", redact.URL(u.URL.String()))
 	}
 	return nil
 }
