@@ -666,6 +666,16 @@ func configHelp(cmd string, w io.Writer) {
 	}
 	fmt.Fprintf(w, "Usage: e2e-mcp %s [flags]\n\nFlags (each also read from its environment variable; a flag wins):\n", cmd)
 	printFlags(w, configFlags(cmd, &Config{}))
+	var theirs []string
+	for _, f := range pwFlags {
+		if f.ours != "" && f.ours != f.name {
+			theirs = append(theirs, "--"+f.name)
+		}
+	}
+	fmt.Fprintf(w, "\nPlaywright MCP's command line is taken too: its other names of these settings (%s),\n"+
+		"its PLAYWRIGHT_MCP_* variables (below E2E_MCP_* ones) and its --config file; a flag of\n"+
+		"its with no meaning here is refused with what to use instead (README: Coming from Playwright MCP).\n",
+		strings.Join(theirs, ", "))
 }
 
 const doctorUsage = `Usage: e2e-mcp doctor [--browser-path PATH] [--headed] [--no-sandbox] [--cdp-endpoint URL | --webdriver-url URL]
