@@ -215,7 +215,8 @@ func (s *Session) saveProfile(ctx context.Context, log *zap.Logger) {
 	if s.profile == nil || s.tabs == nil || s.tabs.Gone() {
 		return
 	}
-	st, err := s.tabs.StorageState(ctx, s.tabs.Current())
+	// No tab's session storage: a browser that starts again has none.
+	st, err := s.tabs.StorageState(ctx, nil)
 	if err == nil {
 		err = s.profile.Save(st)
 	}

@@ -276,6 +276,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		}
 		return path
 	}
+	write("init.js", "window.fromConfig = 1;")
 	full := write("full.json", `{
   "browser": {
     "browserName": "chromium",
@@ -285,7 +286,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
     "contextOptions": {"viewport": {"width": 800, "height": 600}, "userAgent": "Bot/2", "ignoreHTTPSErrors": true,
       "permissions": ["geolocation"], "serviceWorkers": "block"},
     "cdpTimeout": 4000,
-    "initScript": []
+    "initScript": ["init.js"]
   },
   "server": {"port": 8931, "host": "127.0.0.1", "allowedHosts": ["mcp.example.com"]},
   "capabilities": ["vision", "core"],
@@ -317,6 +318,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		"testId": c.TestIDAttribute == "data-qa", "timeouts": c.ActionTimeout == 1500*time.Millisecond && c.NavigationTimeout == 45*time.Second &&
 			c.SettleTimeout == 200*time.Millisecond && c.IdleTimeout == 0,
 		"images": c.ImageResponses == "omit", "snapshot": c.SnapshotMode == "none", "codegen": c.Codegen == "typescript",
+		"init script, beside the file": c.InitScripts == filepath.Join(dir, "init.js"),
 	}
 	for what, ok := range checks {
 		if !ok {

@@ -333,6 +333,20 @@ func readPWConfig(path string) (*pwConfig, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("--config %s: %s", path, strings.Join(errs, "; "))
 	}
+	// Its scripts' paths are the file's, as theirs reads them.
+	dir := filepath.Dir(path)
+	for i, kv := range out.sets {
+		if kv[0] != "init-script" || kv[1] == "" {
+			continue
+		}
+		ps := strings.Split(kv[1], ",")
+		for j, p := range ps {
+			if !filepath.IsAbs(p) {
+				ps[j] = filepath.Join(dir, p)
+			}
+		}
+		out.sets[i][1] = strings.Join(ps, ",")
+	}
 	return out, nil
 }
 
