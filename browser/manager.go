@@ -68,6 +68,9 @@ type Options struct {
 	// IgnoreHTTPSErrors lets pages load over HTTPS whatever their
 	// certificate says.
 	IgnoreHTTPSErrors bool
+	// SnapshotBoxes has each element's line of a snapshot say its box
+	// ([box=x,y,width,height], CSS pixels of its frame's viewport).
+	SnapshotBoxes bool
 }
 
 // Size is a width and a height in CSS pixels.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -224,7 +225,7 @@ func TestPlaywrightSessionFlags(t *testing.T) {
 	f := newFixture(t, api.routes)
 	env, _ := serverEnv(t)
 	c := startClientArgs(t, env, "--device", "iPhone 15", "--grant-permissions", "geolocation", "--block-service-workers",
-		"--image-responses", "omit", "--snapshot-mode", "none", "--console-level", "error")
+		"--image-responses", "omit", "--snapshot-mode", "none", "--console-level", "error", "--snapshot-boxes")
 	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/pw/form.html"})
 	if strings.Contains(out, "### Snapshot") {
 		t.Errorf("--snapshot-mode none: navigate shows a snapshot:\n%s", out)
@@ -237,8 +238,16 @@ func TestPlaywrightSessionFlags(t *testing.T) {
 		return [innerWidth, devicePixelRatio, /iPhone/.test(navigator.userAgent), geo.state, sw].join(' ');
 	}`})
 	mustContain(t, "the page", out, "393 3 true granted refused: service workers are blocked")
-	if out := mustCall(t, c, "browser_snapshot", nil); !strings.Contains(out, "### Snapshot") {
+	out = mustCall(t, c, "browser_snapshot", nil)
+	if !strings.Contains(out, "### Snapshot") {
 		t.Errorf("--snapshot-mode none: browser_snapshot shows none:\n%s", out)
+	}
+	// --snapshot-boxes: the button's line says where the page has it.
+	m := regexp.MustCompile(`button "Send" \[ref=\w+\] (\[box=\d+,\d+,\d+,\d+\])`).FindStringSubmatch(out)
+	box := mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => { const r = document.querySelector('button').getBoundingClientRect();
+		return '[box=' + [r.x, r.y, r.width, r.height].map(Math.round).join(',') + ']'; }`})
+	if m == nil || !strings.Contains(box, m[1]) {
+		t.Errorf("--snapshot-boxes: the button's line %q, the page says %s:\n%s", m, box, out)
 	}
 	res := call(t, c, "browser_take_screenshot", nil)
 	for _, part := range res.Content {

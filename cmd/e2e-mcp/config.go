@@ -171,8 +171,10 @@ type Config struct {
 	ConsoleLevel string
 	// ImageResponses is allow, omit or only.
 	ImageResponses string
-	// SnapshotMode is full (actions' answers show the page) or none.
-	SnapshotMode string
+	// SnapshotMode is full (actions' answers show the page) or none;
+	// SnapshotBoxes puts each element's box in its line.
+	SnapshotMode  string
+	SnapshotBoxes bool
 	// SettleTimeout bounds an action's wait for the requests it started;
 	// CDPTimeout bounds connecting to a --cdp-endpoint browser.
 	SettleTimeout, CDPTimeout time.Duration
@@ -554,6 +556,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.ImageResponses })},
 	{"snapshot-mode", "E2E_MCP_SNAPSHOT_MODE", "full", "full: an action's answer shows the page (what changed, folded to --snapshot-budget); none: it shows no snapshot, and browser_snapshot reads the page",
 		str(func(c *Config) *string { return &c.SnapshotMode })},
+	{"snapshot-boxes", "E2E_MCP_SNAPSHOT_BOXES", "false", "each element's line of a snapshot says where it is, [box=x,y,width,height] in CSS pixels of its frame's viewport (read as the line is written)",
+		boolean(func(c *Config) *bool { return &c.SnapshotBoxes })},
 	{"timeout-settle", "E2E_MCP_TIMEOUT_SETTLE", "500ms", "how long an action waits for the requests it started before it answers (a number is milliseconds)",
 		millis(func(c *Config) *time.Duration { return &c.SettleTimeout })},
 	{"cdp-timeout", "E2E_MCP_CDP_TIMEOUT", "30s", "how long connecting to a --cdp-endpoint browser may take (a number is milliseconds)",

@@ -116,7 +116,7 @@ var pwFlagCases = map[string]pwFlagCase{
 	"secrets": {args: func(f pwTestFiles) []string { return []string{"--secrets", f.secrets} },
 		want: func(c *Config, _ pwTestFiles) bool { return c.secrets["X-PASSWORD"] == "password123" }},
 	"shared-browser-context": {args: argv("--shared-browser-context"), want: func(c *Config, _ pwTestFiles) bool { return c.SharedBrowserContext }},
-	"snapshot-boxes":         {args: argv("--snapshot-boxes"), refused: "carry no boxes"},
+	"snapshot-boxes":         {args: argv("--snapshot-boxes"), want: func(c *Config, _ pwTestFiles) bool { return c.SnapshotBoxes }},
 	"snapshot-mode":          {args: argv("--snapshot-mode", "none"), want: func(c *Config, _ pwTestFiles) bool { return c.SnapshotMode == "none" }},
 	"storage-state": {args: func(f pwTestFiles) []string { return []string{"--storage-state", f.state} },
 		want: func(c *Config, f pwTestFiles) bool { return c.StorageState == f.state }},
@@ -298,7 +298,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
   "testIdAttribute": "data-qa",
   "timeouts": {"action": 1500, "navigation": 45000, "settle": 200, "idle": 0},
   "imageResponses": "omit",
-  "snapshot": {"mode": "none", "boxes": false},
+  "snapshot": {"mode": "none", "boxes": true},
   "codegen": "typescript",
   "extension": false,
   "webmcp": false
@@ -317,7 +317,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		"console": c.ConsoleLevel == "warning", "origins": c.AllowedOrigins == "https://a.example.com" && c.BlockedOrigins == "https://b.example.com",
 		"testId": c.TestIDAttribute == "data-qa", "timeouts": c.ActionTimeout == 1500*time.Millisecond && c.NavigationTimeout == 45*time.Second &&
 			c.SettleTimeout == 200*time.Millisecond && c.IdleTimeout == 0,
-		"images": c.ImageResponses == "omit", "snapshot": c.SnapshotMode == "none", "codegen": c.Codegen == "typescript",
+		"images": c.ImageResponses == "omit", "snapshot": c.SnapshotMode == "none" && c.SnapshotBoxes, "codegen": c.Codegen == "typescript",
 		"init script, beside the file": c.InitScripts == filepath.Join(dir, "init.js"),
 	}
 	for what, ok := range checks {

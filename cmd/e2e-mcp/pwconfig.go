@@ -148,12 +148,7 @@ var pwConfigKeys = map[string]pwConfigKey{
 	"imageResponses":         {set: as("image-responses", stringValue)},
 	"filePaths":              {set: as("file-paths", stringValue)},
 	"snapshot.mode":          {set: as("snapshot-mode", stringValue)},
-	"snapshot.boxes": {set: func(v any) ([][2]string, error) {
-		if v == false {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("%s", mustRefusal("snapshot-boxes"))
-	}},
+	"snapshot.boxes":         {set: as("snapshot-boxes", boolValue)},
 	"allowUnrestrictedFileAccess": {set: func(v any) ([][2]string, error) {
 		s, err := boolValue(v)
 		if err != nil {
