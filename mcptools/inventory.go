@@ -132,8 +132,12 @@ type Deps struct {
 	// clientRoots are the roots each client declared (roots.go).
 	clientRoots clientRoots
 	// OutputDir is the one directory tools write files to for a remote
-	// client (files.go).
+	// client (files.go); locally, where the files a call does not name go
+	// (--output-dir; "" the temp directory).
 	OutputDir string
+	// OutputMaxSize, when not 0, bounds the bytes of the files tools name
+	// themselves in a directory: the oldest go (--output-max-size).
+	OutputMaxSize int64
 	// Baselines, when set (e2e-mcp run), says where a session's visual
 	// checks keep their baselines and whether they rewrite them
 	// (--update-snapshots); "" keeps the default (visual.go).

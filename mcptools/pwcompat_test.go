@@ -3,9 +3,12 @@ package mcptools
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -127,4 +130,45 @@ func TestSharedBrowserContext(t *testing.T) {
 		t.Errorf("the shared session after a client's end: %v (same %v)", err, sc == sa)
 	}
 	sc.release()
+}
+
+// TestOutputMaxSize: files a call does not name go to --output-dir over
+// stdio, and past --output-max-size the oldest of them go; a file a call
+// named, and any other file of the directory, stays.
+func TestOutputMaxSize(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(other, []byte(strings.Repeat("n", 500)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := &Deps{OutputDir: dir, OutputMaxSize: 250, FileRoots: []string{dir}}
+	var written []string
+	for i := range 4 {
+		o, err := d.outputPath(context.Background(), "filename", "", "shot-*.png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Dir(o.path) != dir {
+			t.Fatalf("an unnamed file went to %s, not --output-dir", o.path)
+		}
+		if _, err := o.create(strings.NewReader(strings.Repeat("x", 100))); err != nil {
+			t.Fatal(err)
+		}
+		written = append(written, o.path)
+		// A later file is newer to the second (mtimes can be coarse).
+		old := time.Now().Add(time.Duration(i-10) * time.Second)
+		_ = os.Chtimes(o.path, old, old)
+	}
+	var kept []string
+	for _, p := range written {
+		if _, err := os.Stat(p); err == nil {
+			kept = append(kept, filepath.Base(p))
+		}
+	}
+	if len(kept) != 2 || kept[0] != filepath.Base(written[2]) || kept[1] != filepath.Base(written[3]) {
+		t.Errorf("kept %v of %v, want the newest two (250 bytes)", kept, written)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a file the server did not name was evicted: %v", err)
+	}
 }

@@ -85,8 +85,11 @@ type Config struct {
 	// BusyTimeout bounds how long a call waits for a session another call
 	// holds.
 	BusyTimeout time.Duration
-	// OutputDir is where tools write files for HTTP clients.
-	OutputDir string
+	// OutputDir is where tools write files for HTTP clients, and over
+	// stdio the files a call does not name; OutputMaxSize bounds those
+	// files (0: no bound).
+	OutputDir     string
+	OutputMaxSize int64
 	// HTTPMaxBody bounds the body of one HTTP request, in bytes.
 	HTTPMaxBody int64
 	// MaxDownloadSize bounds the file one download may be, in bytes.
@@ -470,8 +473,10 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.SharedSessions })},
 	{"busy-timeout", "E2E_MCP_BUSY_TIMEOUT", "15s", "how long a call waits for its session while another call runs on it before it answers busy",
 		duration(func(c *Config) *time.Duration { return &c.BusyTimeout })},
-	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to, each client in a directory of its own, new files only (default: output/ under the per-user state directory)",
+	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to, each client in a directory of its own, new files only (default: output/ under the per-user state directory); over stdio, where the files a call does not name go (default: the temp directory)",
 		str(func(c *Config) *string { return &c.OutputDir })},
+	{"output-max-size", "E2E_MCP_OUTPUT_MAX_SIZE", "0", "bytes the files tools name themselves (a call that gives no file name) may take in the output directory (over HTTP, in each client's): the oldest are removed past it (0: none is)",
+		int64Flag(func(c *Config) *int64 { return &c.OutputMaxSize })},
 	{"http-max-body", "E2E_MCP_HTTP_MAX_BODY", "8388608", "the largest HTTP request body accepted, in bytes (8 MiB: a string argument has at most 1 MiB); larger ones get 413",
 		int64Flag(func(c *Config) *int64 { return &c.HTTPMaxBody })},
 	{"max-download-size", "E2E_MCP_MAX_DOWNLOAD_SIZE", "1073741824", "the largest file a page may download, in bytes (1 GiB): a larger download is cancelled as it passes the limit and reported as refused",
@@ -933,7 +938,7 @@ func (c *Config) outputDir() (string, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil { //nolint:gosec // the operator names the output directory
 		return "", fmt.Errorf("--output-dir: %w", err)
 	}
-	if wd, err := os.Getwd(); err == nil && sameDir(wd, abs) {
+	if wd, err := os.Getwd(); err == nil && sameDir(wd, abs) && c.remoteHTTP() {
 		return "", fmt.Errorf("--output-dir %q is the working directory: over HTTP, files agents write must not land among the project's files", dir)
 	}
 	return abs, nil

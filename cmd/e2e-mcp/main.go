@@ -256,7 +256,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 
 	go reg.SweepIdle(ctx, cfg.IdleTimeout)
 	outDir := ""
-	if cfg.remoteHTTP() {
+	if cfg.remoteHTTP() || cfg.OutputDir != "" {
 		if outDir, err = cfg.outputDir(); err != nil {
 			return err
 		}

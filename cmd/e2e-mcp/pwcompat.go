@@ -123,9 +123,8 @@ var pwFlags = []pwFlag{
 	{name: "no-webmcp", env: "PLAYWRIGHT_MCP_WEBMCP", isBool: true,
 		differs: "accepted: this server never offers the tools pages register through WebMCP"},
 	{name: "output-dir", env: "PLAYWRIGHT_MCP_OUTPUT_DIR", ours: "output-dir",
-		differs: "over HTTP, the only directory tools write to, a directory for each client; over stdio tools write in the file roots"},
-	{name: "output-max-size", env: "PLAYWRIGHT_MCP_OUTPUT_MAX_SIZE",
-		refused: "files here are written only where a call names them (or in the HTTP client's own directory) and nothing evicts them: leave it out, and use --max-download-size and --max-video-bytes to bound what one file may be"},
+		differs: "over HTTP, the only directory tools write to, a directory for each client"},
+	{name: "output-max-size", env: "PLAYWRIGHT_MCP_OUTPUT_MAX_SIZE", ours: "output-max-size"},
 	{name: "port", env: "PLAYWRIGHT_MCP_PORT", ours: "port", differs: "Streamable HTTP at /mcp, as --http HOST:PORT"},
 	{name: "profile-dir-name", env: "PLAYWRIGHT_MCP_PROFILE_DIR_NAME", refused: "it names the Chrome profile --extension connects to; " + extensionRefusal},
 	{name: "proxy-bypass", env: "PLAYWRIGHT_MCP_PROXY_BYPASS", ours: "proxy-bypass"},
@@ -389,6 +388,9 @@ func (c *Config) validatePW() []error {
 	if c.SettleTimeout <= 0 || c.SettleTimeout > time.Minute {
 		errs = append(errs, fmt.Errorf("--timeout-settle must be more than 0 and at most 1m, got %s", c.SettleTimeout))
 	}
+	if c.OutputMaxSize < 0 {
+		errs = append(errs, fmt.Errorf("--output-max-size must be 0 (no bound) or more bytes, got %d", c.OutputMaxSize))
+	}
 	if c.CDPTimeout < 0 {
 		errs = append(errs, fmt.Errorf("--cdp-timeout must be 0 (the default, 30s) or more, got %s", c.CDPTimeout))
 	}
@@ -475,6 +477,7 @@ func (c *Config) pwApply(a *app) {
 		}
 	}
 	deps.Codegen, deps.ConsoleLevel, deps.ImageResponses = c.Codegen, c.ConsoleLevel, c.ImageResponses
+	deps.OutputMaxSize = c.OutputMaxSize
 	reg.NoSnapshots = c.SnapshotMode == "none"
 	reg.SharedDefault = c.SharedBrowserContext
 }

@@ -98,7 +98,7 @@ var pwFlagCases = map[string]pwFlagCase{
 	"no-webmcp":       {args: argv("--no-webmcp"), want: func(c *Config, _ pwTestFiles) bool { return true }},
 	"output-dir": {args: func(f pwTestFiles) []string { return []string{"--output-dir", f.dir} },
 		want: func(c *Config, f pwTestFiles) bool { return c.OutputDir == f.dir }},
-	"output-max-size":  {args: argv("--output-max-size", "1000000"), refused: "--max-download-size"},
+	"output-max-size":  {args: argv("--output-max-size", "1000000"), want: func(c *Config, _ pwTestFiles) bool { return c.OutputMaxSize == 1000000 }},
 	"port":             {args: argv("--port", "8931"), want: func(c *Config, _ pwTestFiles) bool { return c.HTTP == "localhost:8931" }},
 	"profile-dir-name": {args: argv("--profile-dir-name", "Profile 1"), refused: "--extension"},
 	"proxy-bypass": {args: argv("--proxy-server", "http://127.0.0.1:3128", "--proxy-bypass", ".example.com,localhost"),

@@ -135,7 +135,7 @@ var pwConfigKeys = map[string]pwConfigKey{
 	}},
 	"sharedBrowserContext":   {set: as("shared-browser-context", boolValue)},
 	"outputDir":              {set: as("output-dir", stringValue)},
-	"outputMaxSize":          {refused: mustRefusal("output-max-size")},
+	"outputMaxSize":          {set: as("output-max-size", bytesValue)},
 	"console.level":          {set: as("console-level", stringValue)},
 	"network.allowedOrigins": {set: as("allowed-origins", listValue(","))},
 	"network.blockedOrigins": {set: as("blocked-origins", listValue(","))},
@@ -158,12 +158,6 @@ var pwConfigKeys = map[string]pwConfigKey{
 		return f.assignments(s)
 	}},
 	"codegen": {set: as("codegen", stringValue)},
-}
-
-// mustRefusal is the refusal of one of their flags.
-func mustRefusal(name string) string {
-	f, _ := pwFlagNamed(name)
-	return f.refused
 }
 
 // as sets one setting of ours to a value made of the key's.
@@ -204,6 +198,13 @@ func intValue(v any) (string, error) {
 		return strconv.Itoa(int(f)), nil
 	}
 	return "", fmt.Errorf("want a whole number, got %s", jsonOf(v))
+}
+
+func bytesValue(v any) (string, error) {
+	if f, ok := v.(float64); ok && f == math.Trunc(f) && f >= 0 && f < 1<<53 {
+		return strconv.FormatInt(int64(f), 10), nil
+	}
+	return "", fmt.Errorf("want a number of bytes, got %s", jsonOf(v))
 }
 
 // millisValueOf is a number of milliseconds as a duration of ours.
