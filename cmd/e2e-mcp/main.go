@@ -192,6 +192,9 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	signal.Ignore(syscall.SIGPIPE)
 
 	superviseVerbs(log)
+	if cfg.Channel != "" && cfg.BrowserPath == "" && cfg.channelPath() == "" {
+		log.Info("no executable of the --browser channel found: any Chromium found stands in", zap.String("browser", cfg.Channel))
+	}
 	if cfg.BrowserPath != "" {
 		// Said at the first browser call too (browser_not_found); the
 		// server serves anyway, so that its client can hear it.
