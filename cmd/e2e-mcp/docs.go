@@ -40,9 +40,9 @@ func pwFlagTable() string {
 			diff = f.refused
 		}
 		if f.to != nil && strings.HasPrefix(f.name, "timeout-") {
-			diff = strings.TrimSpace("milliseconds, as theirs; " + diff)
+			diff = strings.TrimSuffix("milliseconds, as theirs; "+diff, "; ")
 		}
-		fmt.Fprintf(&b, "| `--%s` | %s | %s |\n", f.name, ours, strings.TrimSuffix(diff, "; "))
+		fmt.Fprintf(&b, "| `--%s` | %s | %s |\n", f.name, ours, diff)
 	}
 	return b.String()
 }
