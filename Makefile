@@ -65,9 +65,9 @@ lint: ## golangci-lint, pinned
 	  GOBIN=$(dir $(LINT)) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(LINT_VERSION)
 	$(LINT) run ./...
 
-snaps: ## rewrite the tool schema snapshots and the README tool and flag tables
+snaps: ## rewrite the tool schema snapshots and the README tool and flag tables (ours and Playwright MCP's)
 	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots|TestReadmeToolTable' -count=1
-	UPDATE_TOOLSNAPS=true $(GO) test ./cmd/e2e-mcp/ -run 'TestReadmeFlagTable|TestServerJSON' -count=1
+	UPDATE_TOOLSNAPS=true $(GO) test ./cmd/e2e-mcp/ -run 'TestReadmeFlagTable|TestReadmePlaywrightTable|TestServerJSON' -count=1
 
 # ANCHORS installs the peers for make bench and prints their command lines:
 # the team's script beside the clone, else the project's own copy of its job.

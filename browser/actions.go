@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// settleCap bounds how long an action waits for the network requests it
+// settleCap is how long an action waits for the network requests it
 // started; a request still running then is left to browser_wait_for.
 const settleCap = 500 * time.Millisecond
 
@@ -422,7 +422,7 @@ func (p *Page) mark() mark {
 
 // settle waits for what an action started: a navigation (until the new
 // document has loaded and the engine runs in it) and the network requests
-// sent since (up to settleCap). An action that started nothing returns
+// sent since (up to Options.SettleTime). An action that started nothing returns
 // after one round trip.
 func (p *Page) settle(ctx context.Context, m mark) error {
 	if p.Dialog() != nil || p.Gone() {
@@ -470,7 +470,7 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 				Hint: "take a snapshot to see where the page is"}
 		}
 	}
-	cctx, cancel := p.callCtx(ctx, settleCap)
+	cctx, cancel := p.callCtx(ctx, p.m.opts.SettleTime)
 	defer cancel()
 	p.mu.Lock()
 	answered := p.net.answered

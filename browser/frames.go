@@ -372,7 +372,7 @@ func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, 
 		}
 		// A frame's document is read whole (no changes, no from), in what is
 		// left of the budget.
-		cq := snapQuery{Depth: q.Depth, InteractiveOnly: q.InteractiveOnly, Fresh: true}
+		cq := snapQuery{Depth: q.Depth, InteractiveOnly: q.InteractiveOnly, Fresh: true, Boxes: q.Boxes}
 		if q.Budget > 0 {
 			cq.Budget = max(q.Budget-len(snap.YAML), minFrameBudget)
 		}

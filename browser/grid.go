@@ -200,7 +200,7 @@ func (m *Manager) makeGridSession(ctx context.Context, g *webdriver.Grid) (*remo
 	}
 	// rb is no one else's yet: connecting needs no lock, and others need
 	// not wait for it.
-	if err := m.connectLocked(rb, m.opts.LaunchTimeout); err != nil {
+	if err := m.connectLocked(rb, m.opts.ConnectTimeout); err != nil {
 		m.deleteGrid(rb)
 		return nil, err
 	}

@@ -136,6 +136,9 @@ func (m *Manager) start() (context.Context, error) {
 	if m.opts.Headed {
 		opts = append(opts, chromedp.VisibleWindow)
 	}
+	if m.opts.IgnoreHTTPSErrors {
+		opts = append(opts, chromedp.IgnoreCertErrors)
+	}
 	if v := m.opts.Viewport; v.Width > 0 {
 		// Windows big enough for the default viewport from the start,
 		// which saves fitWindow a call for each session's window.

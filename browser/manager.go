@@ -59,6 +59,18 @@ type Options struct {
 	// browser's own (headless Chrome's is 780x493). Emulation and
 	// browser_resize change it; an emulation reset comes back to it.
 	Viewport Size
+	// SettleTime bounds an action's wait for the requests it started
+	// (500 ms; docs/architecture.md §5).
+	SettleTime time.Duration
+	// ConnectTimeout bounds connecting to a browser elsewhere (an
+	// endpoint's); 0 means LaunchTimeout.
+	ConnectTimeout time.Duration
+	// IgnoreHTTPSErrors lets pages load over HTTPS whatever their
+	// certificate says.
+	IgnoreHTTPSErrors bool
+	// SnapshotBoxes has each element's line of a snapshot say its box
+	// ([box=x,y,width,height], CSS pixels of its frame's viewport).
+	SnapshotBoxes bool
 }
 
 // Size is a width and a height in CSS pixels.
@@ -91,6 +103,12 @@ func (o *Options) setDefaults() {
 	}
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
+	}
+	if o.SettleTime <= 0 {
+		o.SettleTime = settleCap
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = o.LaunchTimeout
 	}
 	if o.MaxDownloadBytes <= 0 {
 		o.MaxDownloadBytes = 1 << 30

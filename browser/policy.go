@@ -334,7 +334,14 @@ type tabsGuard struct {
 func (t *Tabs) proxyParams() (target.CreateBrowserContextParams, error) {
 	var params target.CreateBrowserContextParams
 	pol := t.m.policy()
-	if !pol.Intercepts() || t.remote != nil {
+	up := pol.Upstream()
+	if t.remote != nil || (!pol.Intercepts() && (up == nil || up.URL.Scheme == "socks5")) {
+		// A remote browser reaches the upstream proxy itself, and so does
+		// ours when nothing is checked and the proxy takes no credentials
+		// from us (SOCKS: netpolicy refuses it under a policy).
+		if up != nil {
+			params.ProxyServer, params.ProxyBypassList = up.ChromeProxy()
+		}
 		return params, nil
 	}
 	px, err := pol.NewProxy(t.devOrigins, func(u, rule string) {

@@ -102,7 +102,7 @@ func (m *Manager) remoteFor() (*remoteBrowser, error) {
 		// came back is used by the next call), but briefly: one that does
 		// not answer at all must not hold every session (this runs under
 		// the manager's lock) for a whole launch timeout on each call.
-		timeout := m.opts.LaunchTimeout
+		timeout := m.opts.ConnectTimeout
 		if waiting(best) {
 			timeout = min(timeout, retryTimeout)
 		}

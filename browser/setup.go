@@ -1,6 +1,11 @@
 package browser
 
-import "context"
+import (
+	"context"
+
+	"github.com/chromedp/cdproto/security"
+	"github.com/chromedp/chromedp"
+)
 
 // pageSetup is what a session sets for all its tabs, and puts into each
 // tab as it is attached (popups included): emulated media and device, the
@@ -35,6 +40,16 @@ func (t *Tabs) changeSetup(change func(s *pageSetup)) {
 // applySetup puts a session's setup into a tab it attaches: scripts first,
 // so that they run in the tab's next document like the rest.
 func (p *Page) applySetup(ctx context.Context, s pageSetup) error {
+	if p.m.opts.IgnoreHTTPSErrors && p.tabs != nil && p.tabs.remote != nil {
+		// Our own browser was launched ignoring them; a browser elsewhere
+		// is told for each tab.
+		cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+		_, err := chromedp.Call(cctx, security.SetIgnoreCertificateErrors, security.SetIgnoreCertificateErrorsParams{Ignore: true})
+		cancel()
+		if err != nil {
+			return p.ctxError(cctx, err, "ignore certificate errors")
+		}
+	}
 	for _, src := range s.initScripts {
 		if err := p.addInitScript(ctx, src); err != nil {
 			return err

@@ -114,7 +114,7 @@ func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string,
 		frame, root = loc.frame, loc.expr
 	}
 	q := snapQuery{Depth: opts.Depth, InteractiveOnly: opts.InteractiveOnly, From: opts.From, Since: since,
-		OnlyChanges: onlyChanges, Fresh: opts.Full, RootTarget: opts.Target}
+		OnlyChanges: onlyChanges, Fresh: opts.Full, RootTarget: opts.Target, Boxes: p.m.opts.SnapshotBoxes}
 	if !opts.Full {
 		q.Budget = p.m.opts.SnapshotBudget
 	}
@@ -148,6 +148,7 @@ type snapQuery struct {
 	OnlyChanges     bool   `json:"onlyChanges,omitempty"`
 	Fresh           bool   `json:"fresh,omitempty"`
 	RootTarget      string `json:"rootTarget,omitempty"`
+	Boxes           bool   `json:"boxes,omitempty"`
 	RefSeq          int    `json:"refSeq"`
 	Prefix          string `json:"prefix"`
 	// yield: the page's queued tasks run first (a fetch an action

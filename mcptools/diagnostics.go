@@ -75,6 +75,9 @@ func consoleMessagesTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
+			if a.Level == "" {
+				a.Level = d.ConsoleLevel // --console-level
+			}
 			msgs, dropped, err := p.ConsoleMessages(a.Level, a.All)
 			if err != nil {
 				return nil, err

@@ -53,6 +53,7 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string, until ti
 	devDone := s.stopDev(ctx, log, why, exiting)
 	s.endTrace(ctx, log)
 	s.endVideo(ctx, log)
+	s.saveProfile(ctx, log)
 	<-devDone
 	s.closeBy(until, log)
 	s.closed = true

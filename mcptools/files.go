@@ -12,7 +12,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -228,6 +230,59 @@ type outputFile struct {
 	// mode is the file's permissions (0: 0644); 0600 for credentials and
 	// for files in the shared temp directory.
 	mode os.FileMode
+	// evict, when not 0, bounds the bytes of the files named like this one
+	// (autoNamed) in its directory: the oldest go as it is written
+	// (--output-max-size).
+	evict int64
+}
+
+// autoNamed starts the names of the files a tool names itself (no path
+// given): the only files --output-max-size evicts, as Playwright MCP's
+// affects only its automatically named files.
+const autoNamed = "e2e-mcp-"
+
+// evictOld removes the oldest automatically named files of o's directory
+// but o until they take at most o.evict bytes.
+func (o *outputFile) evictOld(r *os.Root) {
+	if o.evict <= 0 {
+		return
+	}
+	dir := filepath.Dir(o.rel)
+	entries, err := fs.ReadDir(r.FS(), dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		rel  string
+		size int64
+		mod  time.Time
+	}
+	var files []file
+	var total int64
+	for _, e := range entries {
+		rel := filepath.Join(dir, e.Name())
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), autoNamed) || rel == o.rel {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		files = append(files, file{rel, fi.Size(), fi.ModTime()})
+		total += fi.Size()
+	}
+	if fi, err := r.Lstat(o.rel); err == nil {
+		total += fi.Size()
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mod.Before(files[j].mod) })
+	for _, f := range files {
+		if total <= o.evict {
+			return
+		}
+		if r.Remove(f.rel) == nil {
+			total -= f.size
+		}
+	}
 }
 
 func (o *outputFile) perm() os.FileMode {
@@ -298,8 +353,15 @@ func (d *Deps) outputPath(ctx context.Context, field, path, pattern string) (*ou
 		dir, mode := fr.base, os.FileMode(0)
 		if !d.Remote {
 			dir, mode = os.TempDir(), 0o600
+			if d.OutputDir != "" {
+				dir, mode = d.OutputDir, 0 // --output-dir over stdio: the operator's, not shared
+			}
 		}
-		return newTempFile(dir, "e2e-mcp-"+pattern, field, mode)
+		o, err := newTempFile(dir, autoNamed+pattern, field, mode)
+		if o != nil {
+			o.evict = d.OutputMaxSize
+		}
+		return o, err
 	}
 	abs := path
 	if !filepath.IsAbs(abs) {
@@ -499,6 +561,8 @@ func (o *outputFile) create(src io.Reader) (int64, error) {
 		n, err := fill(f, src, o.perm())
 		if err != nil {
 			_ = r.Remove(o.rel)
+		} else {
+			o.evictOld(r)
 		}
 		return n, err
 	}
@@ -519,6 +583,7 @@ func (o *outputFile) create(src io.Reader) (int64, error) {
 		_ = r.Remove(tmp)
 		return 0, err
 	}
+	o.evictOld(r)
 	return n, nil
 }
 

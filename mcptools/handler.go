@@ -58,6 +58,7 @@ func (d *Deps) instrument(name string, next handlerFunc) handlerFunc {
 			}
 		}()
 		res, err = next(ctx, req)
+		shapeImages(d.ImageResponses, res)
 		if res != nil && d.Sessions != nil && d.Sessions.Secrets != nil {
 			// What no session masked (an answer before one was held):
 			// the server's own secrets.
@@ -101,7 +102,7 @@ type sessionFunc[T any] = func(ctx context.Context, s *Session, req mcp.CallTool
 func onSession[T sessionArgs](d *Deps, name, toolset string,
 	fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error),
 ) func(ctx context.Context, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
-	return held(d, name, logged(d, name, diagnosed(d, name, toolset, filmed(d, name, toolset, recorded(name, fn)))))
+	return held(d, name, logged(d, name, diagnosed(d, name, toolset, filmed(d, name, toolset, recorded(d, name, fn)))))
 }
 
 // held holds the session the call names for the length of the call, with
@@ -180,12 +181,16 @@ func cancelledByClient(ctx context.Context, s *Session) bool {
 
 // recorded keeps a successful action or check as a flow step, with the
 // locator of its target read before the action changed the page.
-func recorded[T any](name string, fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error)) sessionFunc[T] {
+func recorded[T any](d *Deps, name string, fn func(ctx context.Context, s *Session, args T) (*mcp.CallToolResult, error)) sessionFunc[T] {
 	return func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
 		pre := s.preLocate(ctx, name, req.Params.Arguments)
 		res, err := fn(ctx, s, args)
 		if err == nil && res != nil && !res.IsError && s.interruptedBy() == "" {
+			n := s.recordCount
 			s.record(name, req.Params.Arguments, pre)
+			if d != nil && !s.batching && s.recordCount != n {
+				d.ranCode(s, res)
+			}
 		}
 		return res, err
 	}

@@ -132,8 +132,12 @@ type Deps struct {
 	// clientRoots are the roots each client declared (roots.go).
 	clientRoots clientRoots
 	// OutputDir is the one directory tools write files to for a remote
-	// client (files.go).
+	// client (files.go); locally, where the files a call does not name go
+	// (--output-dir; "" the temp directory).
 	OutputDir string
+	// OutputMaxSize, when not 0, bounds the bytes of the files tools name
+	// themselves in a directory: the oldest go (--output-max-size).
+	OutputMaxSize int64
 	// Baselines, when set (e2e-mcp run), says where a session's visual
 	// checks keep their baselines and whether they rewrite them
 	// (--update-snapshots); "" keeps the default (visual.go).
@@ -160,6 +164,17 @@ type Deps struct {
 	// run writes them into JUnit and artifacts), so they are masked as the
 	// writers mask, a typed password included (secrets.go).
 	AnswersForPeople bool
+	// SecretVars are the secrets of --secrets by name: ${NAME} in a call's
+	// arguments is the value (pwcompat.go).
+	SecretVars map[string]string
+	// Codegen is typescript when each action's answer carries its
+	// Playwright code (--codegen).
+	Codegen string
+	// ConsoleLevel is browser_console_messages' level when a call names
+	// none (--console-level; "" info).
+	ConsoleLevel string
+	// ImageResponses is allow, omit or only (--image-responses; "" allow).
+	ImageResponses string
 }
 
 // browserDefaults are the options of a whole-page snapshot.
@@ -294,7 +309,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		}
 		return args, nil
 	}
-	handler := d.instrument(name, d.limit(name, bind(name, validate, onSession(d, name, toolset, fn))))
+	handler := d.instrument(name, d.limit(name, d.expand(bind(name, validate, onSession(d, name, toolset, fn)))))
 	check := func(raw any) error { _, err := validate(raw); return err }
 	step := func(ctx context.Context, s *Session, raw map[string]any) (*mcp.CallToolResult, error) {
 		args, err := validate(raw)
@@ -303,7 +318,7 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		}
 		var req mcp.CallToolRequest
 		req.Params.Name, req.Params.Arguments = name, raw
-		return filmed(d, name, toolset, recorded(name, fn))(ctx, s, req, args)
+		return filmed(d, name, toolset, recorded(d, name, fn))(ctx, s, req, args)
 	}
 	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check, Step: step}
 }

@@ -46,7 +46,7 @@ func snapshotTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			var r response
+			r := response{asked: true}
 			mode := snapFull
 			if a.Diff {
 				mode = snapDiff

@@ -239,6 +239,7 @@ func (s *Session) record(tool string, rawArgs any, pre preLocated) {
 		s.recorded = s.recorded[1:]
 	}
 	s.recorded = append(s.recorded, flow.Step{Action: action, Args: args, Fingerprint: pre.print})
+	s.recordCount++
 }
 
 // ExportFlowParams are the arguments of session_export_flow.

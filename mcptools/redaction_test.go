@@ -27,6 +27,7 @@ import (
 var writerTable = map[string]string{
 	"mcptools.diagnosed: clientLog":                       "client log: the message masked with the session's set",
 	"mcptools.storageStateTool: write":                    "not masked on purpose: a storage state file holds the session's cookies (0600, never echoed)",
+	"mcptools.Profile.Save: create":                       "not masked on purpose: --user-data-dir's storage state, the session's cookies for the next run (0600, never echoed)",
 	"mcptools.Deps.expectScreenshot: write":               "not text: a baseline image",
 	"mcptools.attach: write":                              "not text: a visual check's actual and diff images",
 	"mcptools.snapshotToFile: write":                      "no secret: a snapshot names password fields, never their values",

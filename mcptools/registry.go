@@ -60,6 +60,23 @@ type Registry struct {
 	// ends (stdio), so the sessions that connection made end as on the
 	// server's exit, under the exit's deadline.
 	ExitsWithConnection bool
+	// StartEmulation, when set, is what every new browser context of a
+	// session emulates first (--device, --user-agent, --grant-permissions);
+	// StartDevice names its device preset.
+	StartEmulation *browser.Emulation
+	StartDevice    string
+	// Profile keeps the sessions' cookies and storage across runs
+	// (--user-data-dir); nil: every session starts fresh.
+	Profile *Profile
+	// SharedDefault gives every connection the same default session
+	// (--shared-browser-context): a call naming no session uses it.
+	SharedDefault bool
+	// NoSnapshots: actions' answers carry no snapshot (--snapshot-mode
+	// none); browser_snapshot still reads the page.
+	NoSnapshots bool
+	// SecretNames are the names of the secrets of --secrets, by value: a
+	// flow records the value as ${NAME}.
+	SecretNames map[string]string
 	// Secrets are the server's secrets, which every session's answers,
 	// logs, reports and flows mask as well as its own (secrets.go); nil
 	// for none.
@@ -93,6 +110,10 @@ type endNote struct {
 
 // maxEndNotes bounds the ended sessions remembered.
 const maxEndNotes = 1024
+
+// sharedDefaultSession is the session every client shares under
+// --shared-browser-context.
+const sharedDefaultSession = "default"
 
 // defaultBusyTimeout is how long a call waits for a busy session.
 const defaultBusyTimeout = 15 * time.Second
@@ -160,6 +181,12 @@ func (r *Registry) ownerOf(ctx context.Context, named bool) string {
 func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Session, context.Context, error) {
 	conn := connectionID(ctx)
 	named := sessionID != ""
+	sharedDefault := !named && r.SharedDefault
+	if sharedDefault {
+		// One browser session for every client, as Playwright MCP's
+		// --shared-browser-context: the shared namespace's.
+		sessionID, named = sharedDefaultSession, true
+	}
 	if !named {
 		if conn == "" {
 			return nil, nil, &ToolError{Type: ErrSessionRequired, Message: "this request has no MCP session, so it has no default browser session",
@@ -170,6 +197,9 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 		return nil, nil, invalidInput("sessionId", "%q: use 1-64 letters, digits, '.', '_', ':' or '-'", sessionID)
 	}
 	key := sessionKey{owner: r.ownerOf(ctx, named), id: sessionID}
+	if sharedDefault {
+		key.owner = ""
+	}
 	if tool == "session_end" {
 		// session_end does not wait behind the call it ends.
 		r.interrupt(key, tool)
@@ -213,6 +243,8 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 			s = newSession(key, conn, r.Secrets)
 			s.notify = r.notify
 			s.startState, s.initScripts, s.vitals = r.StartState, r.InitScripts, r.Vitals
+			s.startEmulation, s.startDevice, s.profile = r.StartEmulation, r.StartDevice, r.Profile
+			s.noSnapshots, s.secretNames = r.NoSnapshots, r.SecretNames
 			s.endNote = pending
 			r.sessions[key] = s
 			metrics.SessionsCreated.Inc()
@@ -355,7 +387,7 @@ func (r *Registry) List(ctx context.Context, current *Session) []SessionInfo {
 	r.mu.Lock()
 	all := make([]*Session, 0, len(r.sessions))
 	for k, s := range r.sessions {
-		if k.owner == mine || r.Shared && k.owner == "" {
+		if k.owner == mine || (r.Shared || r.SharedDefault) && k.owner == "" {
 			all = append(all, s)
 		}
 	}
@@ -447,7 +479,7 @@ func (r *Registry) CloseOwnedBy(conn string) {
 	r.mu.Lock()
 	var mine []*Session
 	for k, s := range r.sessions {
-		shared := r.Isolate && r.Shared && k.owner == ""
+		shared := r.Isolate && (r.Shared || r.SharedDefault) && k.owner == ""
 		if s.Conn == conn && !shared {
 			mine = append(mine, s)
 			delete(r.sessions, k)

@@ -20,6 +20,9 @@ type response struct {
 	snapshot string
 	images   []mcp.Content
 	data     map[string]any
+	// asked: the agent asked for the snapshot (browser_snapshot), which
+	// --snapshot-mode none leaves in.
+	asked bool
 }
 
 func (r *response) resultf(format string, args ...any) {
@@ -73,6 +76,14 @@ const (
 // a snapshot as mode says, capped at maxBytes.
 func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, mode snapMode, opts browser.SnapshotOptions, maxBytes int) error {
 	if s.batching {
+		return nil
+	}
+	if s.noSnapshots && !r.asked {
+		// --snapshot-mode none: the page in a line; browser_snapshot reads it.
+		if p.Dialog() == nil && !p.Gone() {
+			r.pageInfo(p.LastInfo(), p)
+			r.tabsInfo(ctx, s)
+		}
 		return nil
 	}
 	if p.Gone() && s.tabs != nil && !s.tabs.Gone() {

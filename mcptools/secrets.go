@@ -166,6 +166,9 @@ func redactStructured(set *redact.Set, v any) any {
 // secretRef is the flow variable a secret is recorded as: each value gets
 // the next E2E_SECRET_n the first time it is recorded, and keeps it.
 func (s *Session) secretRef(v string) string {
+	if name, ok := s.secretName(v); ok {
+		return "${" + name + "}" // a --secrets value: CI sets its name
+	}
 	if s.secretRefs == nil {
 		s.secretRefs = map[string]int{}
 	}

@@ -57,6 +57,19 @@ type Session struct {
 	// vitals: the session's documents run the web vitals watcher from
 	// their start (the audit group, Registry.Vitals).
 	vitals bool
+	// startEmulation is what a new browser context of the session
+	// emulates first (Registry.StartEmulation, StartDevice).
+	startEmulation *browser.Emulation
+	startDevice    string
+	// profile keeps the session's cookies and storage across runs
+	// (Registry.Profile).
+	profile *Profile
+	// noSnapshots: actions answer without a snapshot (Registry.NoSnapshots).
+	noSnapshots bool
+	// secretNames are the --secrets names by value (Registry.SecretNames).
+	secretNames map[string]string
+	// recordCount counts the steps ever recorded (recorded keeps the newest).
+	recordCount int
 	// batching: a browser_batch runs steps, which add no page state to
 	// their answers (the batch answers once).
 	batching bool
@@ -305,7 +318,15 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 				return nil, err
 			}
 		}
+		if s.startEmulation != nil {
+			if _, err := s.tabs.SetEmulation(ctx, *s.startEmulation, s.startDevice, false); err != nil {
+				return nil, fmt.Errorf("emulate --device/--user-agent/--grant-permissions: %w", err)
+			}
+		}
 		s.scriptsIn = s.tabs
+	}
+	if err := s.startProfile(); err != nil {
+		return nil, err
 	}
 	if s.startState != nil && s.tabs != s.stateIn {
 		// A new browser context starts in the session's storage state, put

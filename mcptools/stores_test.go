@@ -81,6 +81,7 @@ var storeTable = map[string]string{
 	"mcptools.loggedStep.targets":      "three at most (target, startTarget, endTarget)",
 	"mcptools.Session.recorded":        "maxRecorded steps; their arguments are the agent's, kept whole to replay byte for byte",
 	"mcptools.Session.secretRefs":      "one per secret the flow reads from the environment",
+	"mcptools.Session.secretNames":     "the server's, shared: one per secret of the operator's --secrets file, never grown by a session",
 	"mcptools.Session.refNames":        "the refs of one page, reset by each whole snapshot; not clipped: a name is the page's, as long as it makes it, and the recorder's locator needs it whole",
 	"mcptools.Session.pageRefs":        "the refs of the last whole snapshot",
 	"mcptools.Session.initScripts":     "the operator's --init-script files",

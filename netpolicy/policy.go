@@ -55,6 +55,9 @@ type Config struct {
 	// allowed, and so does the session's dev server (the dev parameter of [Policy.Check])
 	// and every origin AllowedOrigins names. The HTTP mode default.
 	BlockPrivateNetworks bool
+	// Upstream, when set, is a proxy the connections go on through
+	// (instead of the environment's).
+	Upstream *Upstream
 }
 
 // Policy decides which requests pages may make. Its decisions cost
@@ -82,8 +85,10 @@ type Policy struct {
 	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 	dns    dnsCache
 	// proxied: Chrome may reach servers through a proxy (the *_PROXY
-	// variables), whose address is then what it connects to.
+	// variables, Upstream), whose address is then what it connects to.
 	proxied bool
+	// upstream is Config.Upstream.
+	upstream *Upstream
 }
 
 // dnsTTL is how long a lookup is trusted; poisonTTL how long a name that
@@ -100,7 +105,8 @@ const (
 // rules still blocks file:// URLs (unless allowed) for browser_navigate,
 // but makes no page intercept anything ([Policy.Intercepts]).
 func New(c Config) (*Policy, error) {
-	p := &Policy{allowFile: c.AllowFileURLs, blockPrivate: c.BlockPrivateNetworks, lookup: lookupHost}
+	p := &Policy{allowFile: c.AllowFileURLs, blockPrivate: c.BlockPrivateNetworks, lookup: lookupHost, upstream: c.Upstream}
+	p.proxied = c.Upstream != nil
 	for _, v := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
 		p.proxied = p.proxied || os.Getenv(v) != ""
 	}
@@ -121,6 +127,9 @@ func New(c Config) (*Policy, error) {
 			}
 			*l.out = append(*l.out, o)
 		}
+	}
+	if err := c.Upstream.check(p.Intercepts()); err != nil {
+		errs = append(errs, err)
 	}
 	return p, errors.Join(errs...)
 }

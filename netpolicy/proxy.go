@@ -66,6 +66,9 @@ func (p *Policy) NewProxy(dev func() []string, refused func(url, rule string)) (
 	}
 	x := &Proxy{policy: p, dev: dev, refused: refused, ln: ln, tunnels: map[net.Conn]struct{}{},
 		upstream: func(u *url.URL) (*url.URL, error) {
+			if p.upstream != nil {
+				return p.upstream.forURL(u), nil
+			}
 			up, err := http.ProxyFromEnvironment(&http.Request{URL: u})
 			return up, redact.Err(err) // a bad HTTPS_PROXY is quoted whole, credentials and all
 		}}
@@ -284,7 +287,7 @@ func (x *Proxy) dialTunnel(ctx context.Context, c *checked) (net.Conn, error) {
 	d := net.Dialer{Timeout: proxyDialTimeout}
 	conn, err := d.DialContext(ctx, "tcp", canonicalHostPort(up))
 	if err != nil {
-		return nil, fmt.Errorf("the environment's proxy %s: %w", up.Host, err)
+		return nil, fmt.Errorf("the upstream proxy %s: %w", up.Host, err)
 	}
 	req := &http.Request{Method: http.MethodConnect, URL: &url.URL{Opaque: c.host}, Host: c.host, Header: http.Header{}}
 	if u := up.User; u != nil {
@@ -303,7 +306,7 @@ func (x *Proxy) dialTunnel(ctx context.Context, c *checked) (net.Conn, error) {
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		_ = conn.Close()
-		return nil, fmt.Errorf("the environment's proxy %s answered CONNECT with %s", up.Host, resp.Status)
+		return nil, fmt.Errorf("the upstream proxy %s answered CONNECT with %s", up.Host, resp.Status)
 	}
 	_ = conn.SetDeadline(time.Time{})
 	return conn, nil

@@ -299,8 +299,18 @@
       key += ` [ref=${node.ref}]`;
       st.refs[node.ref] = { role: node.role, name: node.name };
     }
+    if (st.boxes) key += boxOf(node);
     if (node.pointer) key += ' [cursor=pointer]';
     return '- ' + yamlKey(key);
+  }
+
+  // boxOf is a node's element's box as --snapshot-boxes shows it: read
+  // when the line is written, so a line that did not change keeps the box
+  // it was shown with.
+  function boxOf(node) {
+    if (!node.el || typeof node.el.getBoundingClientRect !== 'function') return '';
+    const r = node.el.getBoundingClientRect();
+    return ` [box=${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}]`;
   }
 
   // yamlKey: a node's line stays a YAML key when its name holds ": ", " #"
@@ -362,6 +372,7 @@
       s += ` [ref=${n.ref}]`;
       st.refs[n.ref] = { role: n.role, name: n.name };
     }
+    if (st.boxes) s += boxOf(n);
     if (n.pointer) s += ' [cursor=pointer]';
     if (n.props) s += ` [url=${n.props[0][1]}]`;
     if (n.children.length) {

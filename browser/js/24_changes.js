@@ -122,6 +122,9 @@
       whole: !opts.root,
       reuse: false,
       trustBoxes: false, // see boxSeen
+      // boxes: each element's line says where it is ([box=x,y,w,h], the
+      // viewport's CSS pixels, read as it is rendered: --snapshot-boxes).
+      boxes: !!opts.boxes,
       // A fresh read of the whole page (find, full) is not kept: the memo
       // and the baseline stay those of the snapshots answers show.
       keep: !(opts.fresh && !opts.root),

@@ -37,7 +37,7 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	report := slices.Contains(caps, mcptools.CapReport)
 	videos, _ := cfg.videoDefaults()    // Validate refused a bad one
 	videoLimits, _ := cfg.videoLimits() // and a bad limit
-	return &app{bm: bm, reg: reg, deps: &mcptools.Deps{
+	a := &app{bm: bm, reg: reg, deps: &mcptools.Deps{
 		Videos: videos, VideoLimits: videoLimits,
 		Caps: caps, Reports: report, ReportShots: report, TraceSessions: cfg.SaveTrace, SaveTraces: cfg.SaveTrace,
 		Browser: bm, Sessions: reg, Logger: log, Config: cfg.effective(),
@@ -46,6 +46,8 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout,
 			Shutdown: cfg.ShutdownTimeout},
 	}}
+	cfg.pwApply(a)
+	return a
 }
 
 // effective is every setting by its flag's name, as given or by default,
@@ -86,7 +88,7 @@ func (c *Config) operatorSecrets() []string {
 			out = append(out, redact.CredentialParts(strings.TrimSpace(v))...)
 		}
 	}
-	urls := c.WebDriverURLs + " " + c.CDPEndpoints
+	urls := c.WebDriverURLs + " " + c.CDPEndpoints + " " + c.ProxyServer
 	for _, m := range userinfoRE.FindAllStringSubmatch(urls, -1) {
 		out = append(out, m[1])
 	}

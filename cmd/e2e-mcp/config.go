@@ -85,8 +85,11 @@ type Config struct {
 	// BusyTimeout bounds how long a call waits for a session another call
 	// holds.
 	BusyTimeout time.Duration
-	// OutputDir is where tools write files for HTTP clients.
-	OutputDir string
+	// OutputDir is where tools write files for HTTP clients, and over
+	// stdio the files a call does not name; OutputMaxSize bounds those
+	// files (0: no bound).
+	OutputDir     string
+	OutputMaxSize int64
 	// HTTPMaxBody bounds the body of one HTTP request, in bytes.
 	HTTPMaxBody int64
 	// MaxDownloadSize bounds the file one download may be, in bytes.
@@ -137,6 +140,58 @@ type Config struct {
 	LogLevel string
 	// LogFormat is json or console.
 	LogFormat string
+
+	// The settings that came with Playwright MCP's command line
+	// (pwcompat.go), each also one of ours.
+
+	// ConfigFile is a Playwright MCP JSON config file, read below the flags
+	// and the environment (pwconfig.go).
+	ConfigFile string
+	// Channel is --browser: which Chromium to look for (chrome, msedge...).
+	Channel string
+	// UserDataDir keeps the sessions' cookies and storage across runs
+	// (mcptools.Profile); Isolated says every session starts fresh.
+	UserDataDir string
+	Isolated    bool
+	// Device and Mobile emulate a device in every session; UserAgent and
+	// GrantPermissions change what every session's pages are told.
+	Device           string
+	Mobile           bool
+	UserAgent        string
+	GrantPermissions string
+	// IgnoreHTTPSErrors lets pages load over HTTPS whatever the
+	// certificate; BlockServiceWorkers keeps pages from registering any.
+	IgnoreHTTPSErrors, BlockServiceWorkers bool
+	// ProxyServer and ProxyBypass send the browser's connections through
+	// a proxy, but for the hosts ProxyBypass lists.
+	ProxyServer, ProxyBypass string
+	// SecretsFile is a dotenv file of secrets: ${NAME} in arguments.
+	SecretsFile string
+	// Codegen is typescript (actions' answers carry their Playwright code)
+	// or none.
+	Codegen string
+	// ConsoleLevel is browser_console_messages' level when a call names none.
+	ConsoleLevel string
+	// ImageResponses is allow, omit or only.
+	ImageResponses string
+	// SnapshotMode is full (actions' answers show the page) or none;
+	// SnapshotBoxes puts each element's box in its line.
+	SnapshotMode  string
+	SnapshotBoxes bool
+	// SettleTimeout bounds an action's wait for the requests it started;
+	// CDPTimeout bounds connecting to a --cdp-endpoint browser.
+	SettleTimeout, CDPTimeout time.Duration
+	// Port and Host are --http as Playwright MCP gives it.
+	Port int
+	Host string
+	// SharedBrowserContext gives every client one browser session.
+	SharedBrowserContext bool
+	// FilePaths is how answers name files: absolute.
+	FilePaths string
+
+	// secrets are the values of the secrets file and of the config file's
+	// secrets, by name (pwconfig.go).
+	secrets map[string]string
 }
 
 // setting is one flag with its environment variable, default and help: the
@@ -317,6 +372,50 @@ func duration(get func(*Config) *time.Duration) func(*flag.FlagSet, *Config, str
 	}
 }
 
+// millis is a duration flag that also takes a plain number of
+// milliseconds, as Playwright MCP's timeouts are given.
+func millis(get func(*Config) *time.Duration) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		p := get(c)
+		*p, _ = parseMillis(def)
+		fs.Var(&millisValue{p: p}, name, help)
+	}
+}
+
+type millisValue struct{ p *time.Duration }
+
+func (m *millisValue) String() string {
+	if m == nil || m.p == nil {
+		return ""
+	}
+	return m.p.String()
+}
+
+func (m *millisValue) Set(v string) error {
+	d, err := parseMillis(v)
+	if err != nil {
+		return err
+	}
+	*m.p = d
+	return nil
+}
+
+// parseMillis reads a duration, or a plain number of milliseconds.
+func parseMillis(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if n, err := strconv.ParseFloat(v, 64); err == nil {
+		if n < 0 || n > float64(1<<62)/float64(time.Millisecond) {
+			return 0, fmt.Errorf("want 0 or more milliseconds")
+		}
+		return time.Duration(n * float64(time.Millisecond)), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("want milliseconds (5000) or a duration (5s)")
+	}
+	return d, nil
+}
+
 var attrNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.:-]*$`)
 
 var settings = []setting{
@@ -326,7 +425,7 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.Headed })},
 	{"no-sandbox", "E2E_MCP_NO_SANDBOX", "false", "start Chromium without its sandbox (always so as root): for containers whose seccomp profile forbids user namespaces",
 		boolean(func(c *Config) *bool { return &c.NoSandbox })},
-	{"viewport-size", "E2E_MCP_VIEWPORT_SIZE", "1280x720", "the viewport every tab starts with, WIDTHxHEIGHT in CSS pixels, whatever the window's size (browser_resize and browser_emulate change it)",
+	{"viewport-size", "E2E_MCP_VIEWPORT_SIZE", "1280x720", "the viewport every tab starts with, WIDTHxHEIGHT (or WIDTH,HEIGHT) in CSS pixels, whatever the window's size (browser_resize and browser_emulate change it)",
 		str(func(c *Config) *string { return &c.ViewportSize })},
 	{"action-timeout", "E2E_MCP_ACTION_TIMEOUT", "5s", "how long an action waits for its element to become actionable",
 		duration(func(c *Config) *time.Duration { return &c.ActionTimeout })},
@@ -334,8 +433,8 @@ var settings = []setting{
 		duration(func(c *Config) *time.Duration { return &c.NavigationTimeout })},
 	{"server-command", "E2E_MCP_SERVER_COMMAND", "", "default dev-server command for session_start (contract: COMMAND ARGS... --start|--status|--restart|--shutdown)",
 		str(func(c *Config) *string { return &c.ServerCommand })},
-	{"idle-timeout", "E2E_MCP_IDLE_TIMEOUT", "10m", "end a session (dev server --shutdown, browser context closed) after this long without a tool call; 0 never",
-		duration(func(c *Config) *time.Duration { return &c.IdleTimeout })},
+	{"idle-timeout", "E2E_MCP_IDLE_TIMEOUT", "10m", "end a session (dev server --shutdown, browser context closed) after this long without a tool call (a number is milliseconds); 0 never",
+		millis(func(c *Config) *time.Duration { return &c.IdleTimeout })},
 	{"client-idle-timeout", "E2E_MCP_CLIENT_IDLE_TIMEOUT", "24h", "over HTTP, end a client's MCP session after this long without a request or an open stream (its browser sessions end sooner, by --idle-timeout), or after 10m (or this, when shorter) for one that made no request after its initialize; 0 never",
 		duration(func(c *Config) *time.Duration { return &c.ClientIdleTimeout })},
 	{"start-timeout", "E2E_MCP_START_TIMEOUT", "30s", "how long the dev-server command may take to answer --start",
@@ -358,9 +457,9 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.TestIDAttribute })},
 	{"file-roots", "E2E_MCP_FILE_ROOTS", "", "directories browser_file_upload may read from and, over stdio, tools may write to, comma or colon separated; wins over the client's roots (default: the client's roots, else the working directory, or e2e-mcp's files directory when that is / or home; over HTTP none: uploads need this flag)",
 		str(func(c *Config) *string { return &c.FileRoots })},
-	{"allowed-origins", "E2E_MCP_ALLOWED_ORIGINS", "", "only these origins may be requested by pages (every request, not only navigations), comma separated: [scheme://]host[:port], host may be *.example.com or *; the session's dev server is always allowed",
+	{"allowed-origins", "E2E_MCP_ALLOWED_ORIGINS", "", "only these origins may be requested by pages (every request, not only navigations), comma or semicolon separated: [scheme://]host[:port], host may be *.example.com or *; the session's dev server is always allowed",
 		str(func(c *Config) *string { return &c.AllowedOrigins })},
-	{"blocked-origins", "E2E_MCP_BLOCKED_ORIGINS", "", "origins pages may never request, comma separated, same patterns as --allowed-origins; wins over every allowance. Over HTTP, private addresses (RFC 1918, link-local and metadata, fc00::/7, 100.64/10) are blocked too unless listed in --allowed-origins (loopback and the session's dev server stay allowed)",
+	{"blocked-origins", "E2E_MCP_BLOCKED_ORIGINS", "", "origins pages may never request, comma or semicolon separated, same patterns as --allowed-origins; wins over every allowance. Over HTTP, private addresses (RFC 1918, link-local and metadata, fc00::/7, 100.64/10) are blocked too unless listed in --allowed-origins (loopback and the session's dev server stay allowed)",
 		str(func(c *Config) *string { return &c.BlockedOrigins })},
 	{"allow-file-urls", "E2E_MCP_ALLOW_FILE_URLS", "false", "let browser_navigate and pages open file:// URLs (blocked by default)",
 		boolean(func(c *Config) *bool { return &c.AllowFileURLs })},
@@ -374,8 +473,10 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.SharedSessions })},
 	{"busy-timeout", "E2E_MCP_BUSY_TIMEOUT", "15s", "how long a call waits for its session while another call runs on it before it answers busy",
 		duration(func(c *Config) *time.Duration { return &c.BusyTimeout })},
-	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to, each client in a directory of its own, new files only (default: output/ under the per-user state directory)",
+	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to, each client in a directory of its own, new files only (default: output/ under the per-user state directory); over stdio, where the files a call does not name go (default: the temp directory)",
 		str(func(c *Config) *string { return &c.OutputDir })},
+	{"output-max-size", "E2E_MCP_OUTPUT_MAX_SIZE", "0", "bytes the files tools name themselves (a call that gives no file name) may take in the output directory (over HTTP, in each client's): the oldest are removed past it (0: none is)",
+		int64Flag(func(c *Config) *int64 { return &c.OutputMaxSize })},
 	{"http-max-body", "E2E_MCP_HTTP_MAX_BODY", "8388608", "the largest HTTP request body accepted, in bytes (8 MiB: a string argument has at most 1 MiB); larger ones get 413",
 		int64Flag(func(c *Config) *int64 { return &c.HTTPMaxBody })},
 	{"max-download-size", "E2E_MCP_MAX_DOWNLOAD_SIZE", "1073741824", "the largest file a page may download, in bytes (1 GiB): a larger download is cancelled as it passes the limit and reported as refused",
@@ -386,8 +487,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.ReplicaID })},
 	{"cdp-endpoint", "E2E_MCP_CDP_ENDPOINT", "", "use browsers elsewhere instead of launching one: ws://host:9222/devtools/browser/ID or http://host:9222; sessions are spread across them",
 		urls(func(c *Config) *string { return &c.CDPEndpoints })},
-	{"cdp-header", "E2E_MCP_CDP_HEADERS", "", "header for the --cdp-endpoint handshakes, \"Name: value\" (several separated by ;)",
-		str(func(c *Config) *string { return &c.CDPHeaders })},
+	{"cdp-header", "E2E_MCP_CDP_HEADERS", "", "header for the --cdp-endpoint handshakes, \"Name: value\" (the variable separates several with ;)",
+		joined(func(c *Config) *string { return &c.CDPHeaders }, ";")},
 	{"webdriver-url", "E2E_MCP_WEBDRIVER_URLS", "", "take each session's browser from a WebDriver grid (Selenium Grid 4, chromedriver, a cloud grid): http://host:4444; user:key@ in the URL is sent as Basic auth",
 		urls(func(c *Config) *string { return &c.WebDriverURLs })},
 	{"webdriver-header", "E2E_MCP_WEBDRIVER_HEADERS", "", "header for every --webdriver-url request, \"Name: value\" (the variable separates several with ;)",
@@ -415,10 +516,10 @@ var settings = []setting{
 	{"storage-state", "E2E_MCP_STORAGE_STATE", "", "a storage state file (browser_storage_state, or Playwright's) every session starts in: signed in",
 		str(func(c *Config) *string { return &c.StorageState })},
 	{"init-script", "E2E_MCP_INIT_SCRIPT", "", "JavaScript files run in every page of every session before the page's own scripts, comma separated",
-		str(func(c *Config) *string { return &c.InitScripts })},
+		joined(func(c *Config) *string { return &c.InitScripts }, ",")},
 	{"save-trace", "E2E_MCP_SAVE_TRACE", "false", "every session records a trace from its first call, saved when the session ends to e2e-mcp-traces/ of the first file root (over HTTP: traces/ of the client's directory): a zip that Playwright's Trace Viewer opens",
 		boolean(func(c *Config) *bool { return &c.SaveTrace })},
-	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", "),
+	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", ") + " (Playwright MCP's core groups are always offered; tracing is devtools)",
 		str(func(c *Config) *string { return &c.Caps })},
 	{"save-video", "E2E_MCP_SAVE_VIDEO", "", "record a video of every session (an animated PNG) into e2e-mcp-videos/ of the first file root (over HTTP: of the client's own directory), written when the session ends; =WxH sets its size (default the viewport's, fit in 800x800)",
 		optionalValue(func(c *Config) *string { return &c.SaveVideo })},
@@ -426,6 +527,54 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.MaxVideoSize })},
 	{"max-video-bytes", "E2E_MCP_MAX_VIDEO_BYTES", "268435456", "the largest file a session's video may write, in bytes (256 MiB): past it no frame is added, and the video's answer says when it stopped",
 		int64Flag(func(c *Config) *int64 { return &c.MaxVideoBytes })},
+	{"config", "E2E_MCP_CONFIG", "", "a Playwright MCP JSON config file: its keys set what no flag and no environment variable sets (an unknown key is refused, named)",
+		str(func(c *Config) *string { return &c.ConfigFile })},
+	{"browser", "E2E_MCP_BROWSER", "", "which Chromium to look for when --browser-path is not given: chrome, chromium or msedge, or a -beta, -dev or -canary channel of chrome or msedge (any Chromium found stands in for a channel not installed; firefox and webkit are refused: this server drives Chromium over CDP)",
+		str(func(c *Config) *string { return &c.Channel })},
+	{"user-data-dir", "E2E_MCP_USER_DATA_DIR", "", "a persistent profile: each session starts with the cookies and storage (local storage, per origin) that the last session to end left in this directory, in this run or an earlier one, and leaves its own when it ends; one server at a time (a second is refused). Default: every session starts fresh",
+		str(func(c *Config) *string { return &c.UserDataDir })},
+	{"isolated", "E2E_MCP_ISOLATED", "false", "every session starts with a fresh profile kept in memory, as it does by default here; refused with --user-data-dir",
+		boolean(func(c *Config) *bool { return &c.Isolated })},
+	{"device", "E2E_MCP_DEVICE", "", "emulate this device in every session (screen, pixel ratio, touch, user agent): " + strings.Join(browser.DeviceNames(), ", "),
+		str(func(c *Config) *string { return &c.Device })},
+	{"mobile", "E2E_MCP_MOBILE", "false", "emulate a generic phone in every session (" + mobileDevice + "), as --device does; not with --device",
+		boolean(func(c *Config) *bool { return &c.Mobile })},
+	{"user-agent", "E2E_MCP_USER_AGENT", "", "the user agent every session's pages are told (over --device's)",
+		str(func(c *Config) *string { return &c.UserAgent })},
+	{"grant-permissions", "E2E_MCP_GRANT_PERMISSIONS", "", "permissions granted to every origin in every session, comma separated: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write...",
+		str(func(c *Config) *string { return &c.GrantPermissions })},
+	{"ignore-https-errors", "E2E_MCP_IGNORE_HTTPS_ERRORS", "false", "let pages load over HTTPS whatever their certificate says (self-signed, expired, another host's)",
+		boolean(func(c *Config) *bool { return &c.IgnoreHTTPSErrors })},
+	{"block-service-workers", "E2E_MCP_BLOCK_SERVICE_WORKERS", "false", "pages cannot register service workers (navigator.serviceWorker.register rejects)",
+		boolean(func(c *Config) *bool { return &c.BlockServiceWorkers })},
+	{"proxy-server", "E2E_MCP_PROXY_SERVER", "", "send the browser's connections through this proxy: http://host:port (user:password@ is sent to it), or socks5://host:port when no request policy applies (no origin rules, stdio); the request policy's checks still apply first",
+		str(func(c *Config) *string { return &c.ProxyServer })},
+	{"proxy-bypass", "E2E_MCP_PROXY_BYPASS", "", "hosts connected to directly, not through --proxy-server, comma separated: .example.com (and its subdomains), localhost, 10.0.0.0/8",
+		str(func(c *Config) *string { return &c.ProxyBypass })},
+	{"secrets", "E2E_MCP_SECRETS", "", "a dotenv file of NAME=value secrets: ${NAME} in a tool call's arguments (or NAME alone as browser_type's text or a browser_fill_form value) is the value, which every answer, log and file masks and a flow records as ${NAME}",
+		str(func(c *Config) *string { return &c.SecretsFile })},
+	{"codegen", "E2E_MCP_CODEGEN", "none", "typescript: each action's answer ends with the Playwright Test code that does what it did (### Ran Playwright code); none: not, for smaller answers",
+		str(func(c *Config) *string { return &c.Codegen })},
+	{"console-level", "E2E_MCP_CONSOLE_LEVEL", "info", "the least severe console messages browser_console_messages lists when a call names no level: error, warning, info or debug",
+		str(func(c *Config) *string { return &c.ConsoleLevel })},
+	{"image-responses", "E2E_MCP_IMAGE_RESPONSES", "allow", "images in answers: allow; omit (none: a screenshot's answer says so, and filename saves it); only (an answer that has an image is its images alone)",
+		str(func(c *Config) *string { return &c.ImageResponses })},
+	{"snapshot-mode", "E2E_MCP_SNAPSHOT_MODE", "full", "full: an action's answer shows the page (what changed, folded to --snapshot-budget); none: it shows no snapshot, and browser_snapshot reads the page",
+		str(func(c *Config) *string { return &c.SnapshotMode })},
+	{"snapshot-boxes", "E2E_MCP_SNAPSHOT_BOXES", "false", "each element's line of a snapshot says where it is, [box=x,y,width,height] in CSS pixels of its frame's viewport (read as the line is written)",
+		boolean(func(c *Config) *bool { return &c.SnapshotBoxes })},
+	{"timeout-settle", "E2E_MCP_TIMEOUT_SETTLE", "500ms", "how long an action waits for the requests it started before it answers (a number is milliseconds)",
+		millis(func(c *Config) *time.Duration { return &c.SettleTimeout })},
+	{"cdp-timeout", "E2E_MCP_CDP_TIMEOUT", "30s", "how long connecting to a --cdp-endpoint browser may take (a number is milliseconds)",
+		millis(func(c *Config) *time.Duration { return &c.CDPTimeout })},
+	{"port", "E2E_MCP_PORT", "0", "serve Streamable HTTP on this port of --host, as --http HOST:PORT does (0: not)",
+		integer(func(c *Config) *int { return &c.Port })},
+	{"host", "E2E_MCP_HOST", "", "the address --port listens on (default localhost; 0.0.0.0 every interface)",
+		str(func(c *Config) *string { return &c.Host })},
+	{"file-paths", "E2E_MCP_FILE_PATHS", "absolute", "how answers name files: absolute, the only way here (relative is refused)",
+		str(func(c *Config) *string { return &c.FilePaths })},
+	{"shared-browser-context", "E2E_MCP_SHARED_BROWSER_CONTEXT", "false", "every client that names no sessionId uses one browser session (cookies, tabs), which outlives the clients",
+		boolean(func(c *Config) *bool { return &c.SharedBrowserContext })},
 	{"log-level", "E2E_MCP_LOG_LEVEL", "info", "log level: debug, info, warn or error (logs go to stderr; e2e-mcp run logs at warn unless this is set)",
 		str(func(c *Config) *string { return &c.LogLevel })},
 	{"log-format", "E2E_MCP_LOG_FORMAT", "json", "log format: json or console",
@@ -437,7 +586,13 @@ var settings = []setting{
 // a *flagError; -h and --help are flag.ErrHelp (configHelp says the rest).
 func parseConfig(cmd string, args []string, getenv func(string) string) (*Config, error) {
 	var c Config
+	if err := pwRefusal(args); err != nil {
+		return nil, err
+	}
 	fs := configFlags(cmd, &c)
+	// given are the settings the command line set, theirs included.
+	given := map[string]bool{}
+	addPWFlags(fs, given)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -447,7 +602,6 @@ func parseConfig(cmd string, args []string, getenv func(string) string) (*Config
 	if fs.NArg() > 0 {
 		return nil, &flagError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
-	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, s := range settings {
 		if given[s.flag] {
@@ -457,17 +611,43 @@ func parseConfig(cmd string, args []string, getenv func(string) string) (*Config
 			if err := fs.Set(s.flag, v); err != nil {
 				return nil, fmt.Errorf("$%s=%q: %v", s.env, redact.CommandLine(v), err)
 			}
+			given[s.flag] = true
 		}
 	}
 	// Seed 002's switch: HEADLESS=false shows the browser.
-	if !given["headed"] && getenv("E2E_MCP_HEADED") == "" {
+	if !given["headed"] {
 		if v := getenv("HEADLESS"); v != "" {
 			h, err := strconv.ParseBool(v)
 			if err != nil {
 				return nil, fmt.Errorf("$HEADLESS=%q: want true or false", v)
 			}
 			c.Headed = !h
+			given["headed"] = true
 		}
+	}
+	if err := pwEnv(fs, getenv, given); err != nil {
+		return nil, err
+	}
+	if c.ConfigFile != "" {
+		pc, err := readPWConfig(c.ConfigFile)
+		if err != nil {
+			return nil, err
+		}
+		for _, kv := range pc.sets {
+			if given[kv[0]] {
+				continue
+			}
+			if err := fs.Set(kv[0], kv[1]); err != nil {
+				return nil, fmt.Errorf("--config %s: --%s: %v", c.ConfigFile, kv[0], err)
+			}
+		}
+		c.secrets = pc.secrets
+	}
+	if err := c.pwNormalize(); err != nil {
+		return nil, err
+	}
+	if err := c.readSecrets(); err != nil {
+		return nil, err
 	}
 	return &c, c.Validate()
 }
@@ -495,6 +675,16 @@ func configHelp(cmd string, w io.Writer) {
 	}
 	fmt.Fprintf(w, "Usage: e2e-mcp %s [flags]\n\nFlags (each also read from its environment variable; a flag wins):\n", cmd)
 	printFlags(w, configFlags(cmd, &Config{}))
+	var theirs []string
+	for _, f := range pwFlags {
+		if f.ours != "" && f.ours != f.name {
+			theirs = append(theirs, "--"+f.name)
+		}
+	}
+	fmt.Fprintf(w, "\nPlaywright MCP's command line is taken too: its other names of these settings (%s),\n"+
+		"its PLAYWRIGHT_MCP_* variables (below E2E_MCP_* ones) and its --config file; a flag of\n"+
+		"its with no meaning here is refused with what to use instead (README: Coming from Playwright MCP).\n",
+		strings.Join(theirs, ", "))
 }
 
 const doctorUsage = `Usage: e2e-mcp doctor [--browser-path PATH] [--headed] [--no-sandbox] [--cdp-endpoint URL | --webdriver-url URL]
@@ -615,6 +805,7 @@ func (c *Config) Validate() error {
 	if _, err := c.policy(); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, c.validatePW()...)
 	// A --browser-path that names no browser is not checked here: the
 	// server starts anyway (a client that cannot initialize sees only a
 	// closed connection), and its first browser call says
@@ -713,7 +904,12 @@ func (c *Config) endpoints() ([]browser.Endpoint, error) {
 }
 
 func (c *Config) policy() (*netpolicy.Policy, error) {
+	up, err := c.proxy()
+	if err != nil {
+		return nil, err
+	}
 	return netpolicy.New(netpolicy.Config{
+		Upstream:             up,
 		AllowedOrigins:       netpolicy.SplitOrigins(c.AllowedOrigins),
 		BlockedOrigins:       netpolicy.SplitOrigins(c.BlockedOrigins),
 		AllowFileURLs:        c.AllowFileURLs,
@@ -742,7 +938,7 @@ func (c *Config) outputDir() (string, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil { //nolint:gosec // the operator names the output directory
 		return "", fmt.Errorf("--output-dir: %w", err)
 	}
-	if wd, err := os.Getwd(); err == nil && sameDir(wd, abs) {
+	if wd, err := os.Getwd(); err == nil && sameDir(wd, abs) && c.remoteHTTP() {
 		return "", fmt.Errorf("--output-dir %q is the working directory: over HTTP, files agents write must not land among the project's files", dir)
 	}
 	return abs, nil

@@ -19,3 +19,30 @@ func flagTable() string {
 	b.WriteString("| | `HEADLESS` | true | `HEADLESS=false` shows the browser, like `--headed` |\n")
 	return b.String()
 }
+
+// pwFlagTable renders pwFlags as the README's table of Playwright MCP's
+// flags: theirs, ours, and how they differ.
+func pwFlagTable() string {
+	var b strings.Builder
+	b.WriteString("| Playwright MCP | e2e-mcp | difference |\n|---|---|---|\n")
+	for _, f := range pwFlags {
+		ours := "—"
+		switch {
+		case f.refused != "" && f.ours == "":
+			ours = "refused"
+		case f.ours == f.name:
+			ours = "same"
+		case f.ours != "":
+			ours = "`--" + f.ours + "`"
+		}
+		diff := f.differs
+		if f.refused != "" && f.ours == "" {
+			diff = f.refused
+		}
+		if f.to != nil && strings.HasPrefix(f.name, "timeout-") {
+			diff = strings.TrimSuffix("milliseconds, as theirs; "+diff, "; ")
+		}
+		fmt.Fprintf(&b, "| `--%s` | %s | %s |\n", f.name, ours, diff)
+	}
+	return b.String()
+}

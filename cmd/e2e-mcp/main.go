@@ -65,7 +65,8 @@ const startupMemoryLimit = 64 << 20
 
 // secretEnv are the environment variables that carry credentials of this
 // server: read into the Config, then removed from the environment.
-var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS", "E2E_MCP_WEBDRIVER_URLS", "E2E_MCP_WEBDRIVER_HEADERS"}
+var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS", "E2E_MCP_WEBDRIVER_URLS", "E2E_MCP_WEBDRIVER_HEADERS",
+	"E2E_MCP_PROXY_SERVER", "PLAYWRIGHT_MCP_CDP_HEADERS", "PLAYWRIGHT_MCP_PROXY_SERVER"}
 
 // superviseVerbs has dev-server verbs run under this program as their
 // supervisor, so that they die with the server however it ends (Linux),
@@ -104,6 +105,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd, args = args[0], args[1:]
 	} else if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
 		cmd, args = "help", args[1:]
+	} else if len(args) == 1 && (args[0] == "--version" || args[0] == "-V") {
+		cmd, args = "version", nil // as Playwright MCP's
 	}
 	if cli.IsCommand(cmd) {
 		return cli.Main(Version(), cmd, args, stdout, stderr)
@@ -153,9 +156,10 @@ func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	endpoints, _ := cfg.endpoints()                    // checked by Validate
 	grids, _ := cfg.grids()                            // checked by Validate
 	viewport, _ := browser.ParseSize(cfg.ViewportSize) // checked by Validate
-	return browser.Options{ExecPath: cfg.BrowserPath, Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
+	return browser.Options{ExecPath: cfg.channelPath(), Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
-		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize, Viewport: viewport}
+		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize, Viewport: viewport,
+		SettleTime: cfg.SettleTimeout, ConnectTimeout: cfg.CDPTimeout, IgnoreHTTPSErrors: cfg.IgnoreHTTPSErrors, SnapshotBoxes: cfg.SnapshotBoxes}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or
@@ -188,6 +192,9 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	signal.Ignore(syscall.SIGPIPE)
 
 	superviseVerbs(log)
+	if cfg.Channel != "" && cfg.BrowserPath == "" && cfg.channelPath() == "" {
+		log.Info("no executable of the --browser channel found: any Chromium found stands in", zap.String("browser", cfg.Channel))
+	}
 	if cfg.BrowserPath != "" {
 		// Said at the first browser call too (browser_not_found); the
 		// server serves anyway, so that its client can hear it.
@@ -200,6 +207,18 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	go browser.CleanStaleProfiles("", log)
 	a := newApp(cfg, log)
 	bm, reg := a.bm, a.reg
+	if cfg.UserDataDir != "" {
+		p, err := mcptools.OpenProfile(cfg.UserDataDir)
+		if err != nil {
+			a.close()
+			if errors.Is(err, mcptools.ErrProfileInUse) {
+				return fmt.Errorf("--user-data-dir %s is %w: a profile serves one server at a time; give this one --isolated (a fresh profile in memory) or another --user-data-dir", cfg.UserDataDir, err)
+			}
+			return fmt.Errorf("--user-data-dir %s: %w", cfg.UserDataDir, err)
+		}
+		defer p.Close()
+		reg.Profile = p
+	}
 	reg.MaxSessions = cfg.MaxSessions
 	reg.BusyTimeout = cfg.BusyTimeout
 	// Over TCP, clients are whoever the network lets through: each
@@ -240,7 +259,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 
 	go reg.SweepIdle(ctx, cfg.IdleTimeout)
 	outDir := ""
-	if cfg.remoteHTTP() {
+	if cfg.remoteHTTP() || cfg.OutputDir != "" {
 		if outDir, err = cfg.outputDir(); err != nil {
 			return err
 		}

@@ -78,6 +78,8 @@ var urlFlags = []struct {
 	{flag: "allowed-origins", refused: "https://u:" + flagPW + "@app.example.com/?k=" + flagToken + "#" + flagFrag},
 	{flag: "blocked-origins", refused: "https://u:" + flagPW + "@app.example.com/?k=" + flagToken + "#" + flagFrag},
 	{flag: "http-allowed-origins", refused: "https://u:" + flagPW + "@app.example.com/?k=" + flagToken + "#" + flagFrag},
+	{flag: "proxy-server", value: "http://acct:" + flagPW + "@127.0.0.1:9", shown: "http://•••@127.0.0.1:9",
+		refused: "ftp://acct:" + flagPW + "@127.0.0.1:9/?token=" + flagToken + "#" + flagFrag},
 }
 
 // notURLFlags are the settings whose help speaks of URLs, origins or
@@ -92,6 +94,10 @@ var notURLFlags = map[string]string{
 	"webdriver-header":   "headers: as --cdp-header",
 	"http-allowed-hosts": "host names",
 	"http":               "a listen address or a Unix socket's path",
+	"user-data-dir":      "a directory",
+	"grant-permissions":  "permission names",
+	"proxy-bypass":       "host names and address ranges",
+	"cdp-timeout":        "a duration",
 }
 
 // urlFlagRE finds, in a setting's help, that it may take a URL or a

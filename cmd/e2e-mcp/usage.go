@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
@@ -141,6 +142,22 @@ func flagMistake(err error) string {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		return "unknown flag --" + name
+	}
+	// "invalid value "x" for flag -name: why" as one says it on the
+	// command line: "--name x: why".
+	for _, prefix := range []string{"invalid value ", "invalid boolean value "} {
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			if v, err := strconv.QuotedPrefix(rest); err == nil {
+				rest = rest[len(v):]
+				for _, mid := range []string{" for flag -", " for -"} {
+					if r, ok := strings.CutPrefix(rest, mid); ok {
+						if name, why, ok := strings.Cut(r, ": "); ok {
+							return fmt.Sprintf("--%s %s: %s", name, v, why)
+						}
+					}
+				}
+			}
+		}
 	}
 	return msg
 }

@@ -1,0 +1,407 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/readme"
+)
+
+// pwTestFiles are files the flags of theirs that read one are given.
+type pwTestFiles struct{ dir, script, state, secrets string }
+
+func newPWTestFiles(t *testing.T) pwTestFiles {
+	t.Helper()
+	dir := t.TempDir()
+	f := pwTestFiles{dir: dir, script: filepath.Join(dir, "init.js"), state: filepath.Join(dir, "state.json"), secrets: filepath.Join(dir, "secrets.env")}
+	for path, body := range map[string]string{f.script: "window.x = 1;", f.state: `{"cookies":[],"origins":[]}`, f.secrets: "X-PASSWORD=password123\n"} {
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f
+}
+
+// pwFlagCase is what one of their flags does here: the command line that
+// gives it, and what the Config is then, or the refusal's words.
+type pwFlagCase struct {
+	args    func(f pwTestFiles) []string
+	want    func(c *Config, f pwTestFiles) bool
+	refused string
+}
+
+func argv(a ...string) func(pwTestFiles) []string { return func(pwTestFiles) []string { return a } }
+
+// pwFlagCases has a row for each flag of Playwright MCP's --help
+// (testdata/playwright-mcp-flags.txt): a flag added to their list fails
+// TestPlaywrightFlags until it has one here and in pwFlags.
+var pwFlagCases = map[string]pwFlagCase{
+	"allowed-hosts": {args: argv("--allowed-hosts", "mcp.example.com,*"), want: func(c *Config, _ pwTestFiles) bool { return c.HTTPAllowedHosts == "mcp.example.com,*" }},
+	"allowed-origins": {args: argv("--allowed-origins", "https://a.example.com;http://localhost:*"),
+		want: func(c *Config, _ pwTestFiles) bool {
+			p, err := c.policy()
+			return err == nil && p.Intercepts() && c.AllowedOrigins == "https://a.example.com,http://localhost:*"
+		}},
+	"allow-unrestricted-file-access": {args: argv("--allow-unrestricted-file-access"),
+		want: func(c *Config, _ pwTestFiles) bool { return c.AllowFileURLs && c.FileRoots == "/" }},
+	"blocked-origins": {args: argv("--blocked-origins", "https://ads.example.com;https://t.example.com"),
+		want: func(c *Config, _ pwTestFiles) bool {
+			return c.BlockedOrigins == "https://ads.example.com,https://t.example.com"
+		}},
+	"block-service-workers": {args: argv("--block-service-workers"), want: func(c *Config, _ pwTestFiles) bool { return c.BlockServiceWorkers }},
+	"browser":               {args: argv("--browser", "msedge"), want: func(c *Config, _ pwTestFiles) bool { return c.Channel == "msedge" }},
+	"caps": {args: argv("--caps", "vision,pdf,core,tracing"),
+		want: func(c *Config, _ pwTestFiles) bool { return c.Caps == "vision,pdf,devtools" }},
+	"cdp-endpoint": {args: argv("--cdp-endpoint", "http://127.0.0.1:9222"),
+		want: func(c *Config, _ pwTestFiles) bool { e, err := c.endpoints(); return err == nil && len(e) == 1 }},
+	"cdp-header": {args: argv("--cdp-endpoint", "http://127.0.0.1:9222", "--cdp-header", "X-A: 1", "--cdp-header", "X-Empty"),
+		want: func(c *Config, _ pwTestFiles) bool {
+			e, err := c.endpoints()
+			return err == nil && e[0].Header.Get("X-A") == "1" && len(e[0].Header.Values("X-Empty")) == 1
+		}},
+	"cdp-timeout": {args: argv("--cdp-timeout", "5000"), want: func(c *Config, _ pwTestFiles) bool { return c.CDPTimeout == 5*time.Second }},
+	"codegen":     {args: argv("--codegen", "typescript"), want: func(c *Config, _ pwTestFiles) bool { return c.Codegen == "typescript" }},
+	"config": {args: func(f pwTestFiles) []string {
+		path := filepath.Join(f.dir, "config.json")
+		if err := os.WriteFile(path, []byte(`{"browser":{"launchOptions":{"headless":false}}}`), 0o600); err != nil {
+			panic(err)
+		}
+		return []string{"--config", path}
+	}, want: func(c *Config, _ pwTestFiles) bool { return c.Headed }},
+	"console-level": {args: argv("--console-level", "error"), want: func(c *Config, _ pwTestFiles) bool { return c.ConsoleLevel == "error" }},
+	"device":        {args: argv("--device", "iPhone 15"), want: func(c *Config, _ pwTestFiles) bool { return c.Device == "iPhone 15" }},
+	"mobile":        {args: argv("--mobile"), want: func(c *Config, _ pwTestFiles) bool { return c.Device == mobileDevice }},
+	"executable-path": {args: argv("--executable-path", "/opt/chrome/chrome"),
+		want: func(c *Config, _ pwTestFiles) bool { return c.BrowserPath == "/opt/chrome/chrome" }},
+	"extension":  {args: argv("--extension"), refused: "--remote-debugging-port"},
+	"endpoint":   {args: argv("--endpoint", "ws://127.0.0.1:3000/"), refused: "with --cdp-endpoint"},
+	"file-paths": {args: argv("--file-paths", "absolute"), want: func(c *Config, _ pwTestFiles) bool { return c.FilePaths == "absolute" }},
+	"grant-permissions": {args: argv("--grant-permissions", "geolocation,clipboard-read"),
+		want: func(c *Config, _ pwTestFiles) bool {
+			return slices.Equal(c.permissions(), []string{"geolocation", "clipboard-read"})
+		}},
+	"headless":            {args: argv("--headed", "--headless"), want: func(c *Config, _ pwTestFiles) bool { return !c.Headed }},
+	"host":                {args: argv("--port", "8931", "--host", "0.0.0.0"), want: func(c *Config, _ pwTestFiles) bool { return c.HTTP == "0.0.0.0:8931" }},
+	"idle-timeout":        {args: argv("--idle-timeout", "3600000"), want: func(c *Config, _ pwTestFiles) bool { return c.IdleTimeout == time.Hour }},
+	"ignore-https-errors": {args: argv("--ignore-https-errors"), want: func(c *Config, _ pwTestFiles) bool { return c.IgnoreHTTPSErrors }},
+	"init-page":           {args: argv("--init-page", "setup.ts"), refused: "use --init-script"},
+	"init-script": {args: func(f pwTestFiles) []string { return []string{"--init-script", f.script, "--init-script", f.script} },
+		want: func(c *Config, _ pwTestFiles) bool { s, err := c.initScripts(); return err == nil && len(s) == 2 }},
+	"isolated":        {args: argv("--isolated"), want: func(c *Config, _ pwTestFiles) bool { return c.Isolated }},
+	"image-responses": {args: argv("--image-responses", "omit"), want: func(c *Config, _ pwTestFiles) bool { return c.ImageResponses == "omit" }},
+	"no-sandbox":      {args: argv("--no-sandbox"), want: func(c *Config, _ pwTestFiles) bool { return c.NoSandbox }},
+	"no-webmcp":       {args: argv("--no-webmcp"), want: func(c *Config, _ pwTestFiles) bool { return true }},
+	"output-dir": {args: func(f pwTestFiles) []string { return []string{"--output-dir", f.dir} },
+		want: func(c *Config, f pwTestFiles) bool { return c.OutputDir == f.dir }},
+	"output-max-size":  {args: argv("--output-max-size", "1000000"), want: func(c *Config, _ pwTestFiles) bool { return c.OutputMaxSize == 1000000 }},
+	"port":             {args: argv("--port", "8931"), want: func(c *Config, _ pwTestFiles) bool { return c.HTTP == "localhost:8931" }},
+	"profile-dir-name": {args: argv("--profile-dir-name", "Profile 1"), refused: "--extension"},
+	"proxy-bypass": {args: argv("--proxy-server", "http://127.0.0.1:3128", "--proxy-bypass", ".example.com,localhost"),
+		want: func(c *Config, _ pwTestFiles) bool {
+			up, err := c.proxy()
+			return err == nil && slices.Equal(up.Bypass, []string{".example.com", "localhost"})
+		}},
+	"proxy-server": {args: argv("--proxy-server", "http://127.0.0.1:3128"),
+		want: func(c *Config, _ pwTestFiles) bool {
+			p, err := c.policy()
+			return err == nil && p.Upstream() != nil && p.Upstream().URL.Host == "127.0.0.1:3128"
+		}},
+	"sandbox":      {args: argv("--no-sandbox", "--sandbox"), want: func(c *Config, _ pwTestFiles) bool { return !c.NoSandbox }},
+	"save-session": {args: argv("--save-session"), want: func(c *Config, _ pwTestFiles) bool { return c.SaveTrace }},
+	"secrets": {args: func(f pwTestFiles) []string { return []string{"--secrets", f.secrets} },
+		want: func(c *Config, _ pwTestFiles) bool { return c.secrets["X-PASSWORD"] == "password123" }},
+	"shared-browser-context": {args: argv("--shared-browser-context"), want: func(c *Config, _ pwTestFiles) bool { return c.SharedBrowserContext }},
+	"snapshot-boxes":         {args: argv("--snapshot-boxes"), want: func(c *Config, _ pwTestFiles) bool { return c.SnapshotBoxes }},
+	"snapshot-mode":          {args: argv("--snapshot-mode", "none"), want: func(c *Config, _ pwTestFiles) bool { return c.SnapshotMode == "none" }},
+	"storage-state": {args: func(f pwTestFiles) []string { return []string{"--storage-state", f.state} },
+		want: func(c *Config, f pwTestFiles) bool { return c.StorageState == f.state }},
+	"test-id-attribute": {args: argv("--test-id-attribute", "data-qa"), want: func(c *Config, _ pwTestFiles) bool { return c.TestIDAttribute == "data-qa" }},
+	"timeout-action":    {args: argv("--timeout-action", "2500"), want: func(c *Config, _ pwTestFiles) bool { return c.ActionTimeout == 2500*time.Millisecond }},
+	"timeout-navigation": {args: argv("--timeout-navigation", "60000"),
+		want: func(c *Config, _ pwTestFiles) bool { return c.NavigationTimeout == time.Minute }},
+	"timeout-settle": {args: argv("--timeout-settle", "100"), want: func(c *Config, _ pwTestFiles) bool { return c.SettleTimeout == 100*time.Millisecond }},
+	"user-agent":     {args: argv("--user-agent", "Bot/1.0"), want: func(c *Config, _ pwTestFiles) bool { return c.UserAgent == "Bot/1.0" }},
+	"user-data-dir": {args: func(f pwTestFiles) []string { return []string{"--user-data-dir", f.dir} },
+		want: func(c *Config, f pwTestFiles) bool { return c.UserDataDir == f.dir }},
+	"viewport-size": {args: argv("--viewport-size", "800,600"), want: func(c *Config, _ pwTestFiles) bool { return c.ViewportSize == "800x600" }},
+}
+
+// theirFlags reads testdata/playwright-mcp-flags.txt.
+func theirFlags(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "playwright-mcp-flags.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close() //nolint:errcheck // read only
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestPlaywrightFlags gives each flag of Playwright MCP's --help on our
+// command line and reads what it set, or that it was refused with its
+// reason (issue 39). Their list is the test's: a flag of theirs without a
+// row in pwFlags and pwFlagCases fails.
+func TestPlaywrightFlags(t *testing.T) {
+	theirs := theirFlags(t)
+	if len(theirs) < 45 {
+		t.Fatalf("testdata lists %d flags: is it whole?", len(theirs))
+	}
+	for _, name := range theirs {
+		t.Run(name, func(t *testing.T) {
+			row, ok := pwFlagNamed(name)
+			if !ok {
+				t.Fatalf("--%s has no row in pwFlags: say what it is here (ours, an alias, or refused with why)", name)
+			}
+			tc, ok := pwFlagCases[name]
+			if !ok {
+				t.Fatalf("--%s has no row in pwFlagCases", name)
+			}
+			f := newPWTestFiles(t)
+			args := tc.args(f)
+			c, err := parseConfig("serve", args, envOf(nil))
+			if tc.refused != "" {
+				if row.refused == "" {
+					t.Errorf("pwFlags does not refuse --%s, the test expects it refused", name)
+				}
+				if err == nil || !strings.Contains(err.Error(), tc.refused) || !strings.Contains(err.Error(), "--"+name) {
+					t.Fatalf("parseConfig(%q) = %v, want a refusal naming --%s and saying %q", args, err, name, tc.refused)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parseConfig(%q) = %v", args, err)
+			}
+			if !tc.want(c, f) {
+				t.Errorf("parseConfig(%q) set %+v", args, *c)
+			}
+		})
+	}
+	for _, r := range pwFlags {
+		if !slices.Contains(theirs, r.name) && r.name != "vision" && r.name != "remote-header" {
+			t.Errorf("pwFlags has --%s, which their --help no longer lists", r.name)
+		}
+		if r.refused == "" && r.ours != "" && settingNamed(r.ours) == nil {
+			t.Errorf("--%s sets --%s, which is no setting", r.name, r.ours)
+		}
+	}
+}
+
+func settingNamed(name string) *setting {
+	for i := range settings {
+		if settings[i].flag == name {
+			return &settings[i]
+		}
+	}
+	return nil
+}
+
+// TestPlaywrightEnv: each flag of theirs that sets something here is also
+// read from its PLAYWRIGHT_MCP_* variable; ours (E2E_MCP_*) wins over
+// theirs, a flag over both; a refused flag's variable is refused.
+func TestPlaywrightEnv(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		want func(*Config) bool
+		err  string
+	}{
+		{name: "theirs", env: map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_ACTION": "2500", "PLAYWRIGHT_MCP_HEADLESS": "false", "PLAYWRIGHT_MCP_PORT": "9000",
+			"PLAYWRIGHT_MCP_ALLOWED_ORIGINS": "https://a.example.com;https://b.example.com", "PLAYWRIGHT_MCP_VIEWPORT_SIZE": "800x600"},
+			want: func(c *Config) bool {
+				return c.ActionTimeout == 2500*time.Millisecond && c.Headed && c.HTTP == "localhost:9000" &&
+					c.AllowedOrigins == "https://a.example.com,https://b.example.com" && c.ViewportSize == "800x600"
+			}},
+		{name: "ours win over theirs", env: map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_ACTION": "2500", "E2E_MCP_ACTION_TIMEOUT": "7s"},
+			want: func(c *Config) bool { return c.ActionTimeout == 7*time.Second }},
+		{name: "a flag wins over both", args: []string{"--timeout-action", "1000"}, env: map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_ACTION": "2500", "E2E_MCP_ACTION_TIMEOUT": "7s"},
+			want: func(c *Config) bool { return c.ActionTimeout == time.Second }},
+		{name: "their flag wins over our variable", args: []string{"--headless"}, env: map[string]string{"E2E_MCP_HEADED": "true"},
+			want: func(c *Config) bool { return !c.Headed }},
+		{name: "a refused flag's variable", env: map[string]string{"PLAYWRIGHT_MCP_EXTENSION": "true"}, err: "PLAYWRIGHT_MCP_EXTENSION is Playwright MCP's --extension"},
+		{name: "a refused flag's variable, false", env: map[string]string{"PLAYWRIGHT_MCP_EXTENSION": "false"}, want: func(c *Config) bool { return true }},
+		{name: "firefox", env: map[string]string{"PLAYWRIGHT_MCP_BROWSER": "firefox"}, err: "Chromium over the DevTools protocol only"},
+		{name: "python", args: []string{"--codegen", "python"}, err: "Playwright Test's TypeScript"},
+		{name: "mobile and device", args: []string{"--mobile", "--device", "iPhone 15"}, err: "--mobile and --device"},
+		{name: "isolated and a profile", args: []string{"--isolated", "--user-data-dir", t.TempDir()}, err: "--isolated and --user-data-dir"},
+		{name: "host without a port", args: []string{"--host", "0.0.0.0"}, err: "--host 0.0.0.0 needs --port"},
+		{name: "port and http", args: []string{"--port", "1", "--http", ":2"}, err: "--port and --http"},
+		{name: "unknown device", args: []string{"--device", "Nokia 3310"}, err: "--device \"Nokia 3310\""},
+		{name: "relative file paths", args: []string{"--file-paths", "relative"}, err: "absolute paths"},
+		{name: "socks under a policy", args: []string{"--proxy-server", "socks5://127.0.0.1:1080", "--blocked-origins", "ads.example.com"}, err: "SOCKS"},
+		{name: "a refused flag with =", args: []string{"--init-page=setup.ts"}, err: "--init-page is Playwright MCP's"},
+		{name: "the old vision flag", args: []string{"--vision"}, want: func(c *Config) bool { return c.Caps == "vision" }},
+		{name: "version", args: []string{"--snapshot-mode", "incremental"}, want: func(c *Config) bool { return c.SnapshotMode == "full" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseConfig("serve", tc.args, envOf(tc.env))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("parseConfig(%q, %v) = %v, want an error saying %q", tc.args, tc.env, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parseConfig(%q, %v) = %v", tc.args, tc.env, err)
+			}
+			if !tc.want(c) {
+				t.Errorf("parseConfig(%q, %v) = %+v", tc.args, tc.env, *c)
+			}
+		})
+	}
+}
+
+// TestPlaywrightConfigFile: their config file's keys set ours; a flag wins
+// over our variable, which wins over theirs, which wins over the file,
+// which wins over the default; an unknown key is refused by its name, and
+// a key with no meaning here with why.
+func TestPlaywrightConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	write("init.js", "window.fromConfig = 1;")
+	full := write("full.json", `{
+  "browser": {
+    "browserName": "chromium",
+    "isolated": true,
+    "launchOptions": {"headless": false, "channel": "chrome", "executablePath": "/opt/chrome", "chromiumSandbox": false,
+      "proxy": {"server": "http://127.0.0.1:3128", "bypass": "localhost", "username": "u", "password": "pw-9c2e1"}},
+    "contextOptions": {"viewport": {"width": 800, "height": 600}, "userAgent": "Bot/2", "ignoreHTTPSErrors": true,
+      "permissions": ["geolocation"], "serviceWorkers": "block"},
+    "cdpTimeout": 4000,
+    "initScript": ["init.js"]
+  },
+  "server": {"port": 8931, "host": "127.0.0.1", "allowedHosts": ["mcp.example.com"]},
+  "capabilities": ["vision", "core"],
+  "saveSession": true,
+  "sharedBrowserContext": true,
+  "secrets": {"API_KEY": "k-4d1f"},
+  "console": {"level": "warning"},
+  "network": {"allowedOrigins": ["https://a.example.com"], "blockedOrigins": ["https://b.example.com"]},
+  "testIdAttribute": "data-qa",
+  "timeouts": {"action": 1500, "navigation": 45000, "settle": 200, "idle": 0},
+  "imageResponses": "omit",
+  "snapshot": {"mode": "none", "boxes": true},
+  "codegen": "typescript",
+  "extension": false,
+  "webmcp": false
+}`)
+	c, err := parseConfig("serve", []string{"--config", full}, envOf(nil))
+	if err != nil {
+		t.Fatalf("--config full.json: %v", err)
+	}
+	checks := map[string]bool{
+		"headless false": c.Headed, "isolated": c.Isolated, "channel": c.Channel == "chrome", "executablePath": c.BrowserPath == "/opt/chrome",
+		"sandbox": c.NoSandbox, "proxy": c.ProxyServer == "http://u:pw-9c2e1@127.0.0.1:3128" && c.ProxyBypass == "localhost",
+		"viewport": c.ViewportSize == "800x600", "userAgent": c.UserAgent == "Bot/2", "https": c.IgnoreHTTPSErrors,
+		"permissions": c.GrantPermissions == "geolocation", "service workers": c.BlockServiceWorkers, "cdpTimeout": c.CDPTimeout == 4*time.Second,
+		"server": c.HTTP == "127.0.0.1:8931" && c.HTTPAllowedHosts == "mcp.example.com", "caps": c.Caps == "vision",
+		"saveSession": c.SaveTrace, "shared": c.SharedBrowserContext, "secrets": c.secrets["API_KEY"] == "k-4d1f",
+		"console": c.ConsoleLevel == "warning", "origins": c.AllowedOrigins == "https://a.example.com" && c.BlockedOrigins == "https://b.example.com",
+		"testId": c.TestIDAttribute == "data-qa", "timeouts": c.ActionTimeout == 1500*time.Millisecond && c.NavigationTimeout == 45*time.Second &&
+			c.SettleTimeout == 200*time.Millisecond && c.IdleTimeout == 0,
+		"images": c.ImageResponses == "omit", "snapshot": c.SnapshotMode == "none" && c.SnapshotBoxes, "codegen": c.Codegen == "typescript",
+		"init script, beside the file": c.InitScripts == filepath.Join(dir, "init.js"),
+	}
+	for what, ok := range checks {
+		if !ok {
+			t.Errorf("--config full.json: %s not as the file says: %+v", what, *c)
+		}
+	}
+
+	// Precedence: flag > our variable > their variable > file > default.
+	small := write("small.json", `{"timeouts": {"action": 1000, "navigation": 2000, "settle": 300}, "testIdAttribute": "data-file"}`)
+	env := map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_ACTION": "3000", "PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION": "4000", "E2E_MCP_ACTION_TIMEOUT": "5s"}
+	c, err = parseConfig("serve", []string{"--config", small, "--action-timeout", "6s"}, envOf(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ActionTimeout != 6*time.Second || c.NavigationTimeout != 4*time.Second || c.SettleTimeout != 300*time.Millisecond ||
+		c.TestIDAttribute != "data-file" || c.MaxSessions != 50 {
+		t.Errorf("precedence: action %s (flag 6s), navigation %s (their variable 4s), settle %s (file 300ms), test id %q (file), max sessions %d (default 50)",
+			c.ActionTimeout, c.NavigationTimeout, c.SettleTimeout, c.TestIDAttribute, c.MaxSessions)
+	}
+	c, err = parseConfig("serve", []string{"--config", small}, envOf(env))
+	if err != nil || c.ActionTimeout != 5*time.Second {
+		t.Errorf("our variable over theirs and the file: %v, %v", c.ActionTimeout, err)
+	}
+	// The file named by their variable.
+	c, err = parseConfig("serve", nil, envOf(map[string]string{"PLAYWRIGHT_MCP_CONFIG": small}))
+	if err != nil || c.TestIDAttribute != "data-file" {
+		t.Errorf("PLAYWRIGHT_MCP_CONFIG: %v, %v", c, err)
+	}
+
+	for _, tc := range []struct{ name, body, err string }{
+		{"unknown key", `{"browser": {"launchOption": {}}}`, `unknown key "browser.launchOption"`},
+		{"unknown top key", `{"timeout": 5}`, `unknown key "timeout"`},
+		{"firefox", `{"browser": {"browserName": "firefox"}}`, "browser.browserName: firefox: this server drives Chromium"},
+		{"extension", `{"extension": true}`, "extension: it connects through the Playwright MCP Bridge"},
+		{"init page", `{"browser": {"initPage": ["a.ts"]}}`, "browser.initPage has no meaning here"},
+		{"launch args", `{"browser": {"launchOptions": {"args": ["--foo"]}}}`, "browser.launchOptions.args has no meaning here"},
+		{"locale", `{"browser": {"contextOptions": {"locale": "fr-FR"}}}`, "browser.contextOptions.locale has no meaning here: set it per session"},
+		{"wrong type", `{"timeouts": {"action": "5s"}}`, "timeouts.action: want milliseconds"},
+		{"not an object", `[1]`, "not a JSON object"},
+		{"ini", "", "write the config file as JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := strings.ReplaceAll(tc.name, " ", "-") + ".json"
+			if tc.name == "ini" {
+				name = "config.ini"
+			}
+			_, err := parseConfig("serve", []string{"--config", write(name, tc.body)}, envOf(nil))
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("--config %s: %v, want an error saying %q", tc.body, err, tc.err)
+			}
+		})
+	}
+}
+
+// TestDotenv reads the forms of a secrets file, and names a bad line
+// without its value.
+func TestDotenv(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.env")
+	body := "# comment\n\nA=plain # note\nexport B='single # kept'\nC=\"dq\\nline\"\nX-PASSWORD=password123\nEMPTY=\n"
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &Config{SecretsFile: path}
+	if err := c.readSecrets(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"A": "plain", "B": "single # kept", "C": "dq\nline", "X-PASSWORD": "password123", "EMPTY": ""}
+	for k, v := range want {
+		if c.secrets[k] != v {
+			t.Errorf("secret %s = %q, want %q", k, c.secrets[k], v)
+		}
+	}
+	if err := os.WriteFile(path, []byte("GOOD=1\nbad line s3cr3t-value\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c = &Config{SecretsFile: path}
+	if err := c.readSecrets(); err == nil || !strings.Contains(err.Error(), "line 2") || strings.Contains(err.Error(), "s3cr3t") {
+		t.Errorf("a bad line: %v", err)
+	}
+}
+
+// TestReadmePlaywrightTable: the README's "Coming from Playwright MCP"
+// flags table is made from pwFlags.
+func TestReadmePlaywrightTable(t *testing.T) {
+	readme.Check(t, "PWFLAGS", pwFlagTable())
+}
