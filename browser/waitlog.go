@@ -55,12 +55,13 @@ type waitNote struct {
 }
 
 func newWaitNote(target string) *waitNote {
-	return &waitNote{w: ActionWait{Target: target, Start: time.Now()}}
+	return &waitNote{w: ActionWait{Target: keep(target, maxURLKept), Start: time.Now()}}
 }
 
 // state notes the element's state at a check, when it changed.
 func (n *waitNote) state(code, message string) {
 	s := n.w.States
+	code, message = keep(code, maxShortKept), keep(message, maxShortKept)
 	if k := len(s); k > 0 && s[k-1].Code == code && s[k-1].Message == message {
 		return
 	}

@@ -312,7 +312,7 @@ func diffWait(fail, pass *attemptLog, fs, ps stepTime) *finding {
 	ran := seconds(fw.Took)
 	switch last.Code {
 	case mcptools.WaitMissing:
-		return &finding{causeLateTarget, fmt.Sprintf("%s had not appeared when the wait ran out after %s (%s)", noun, ran, passed(pw, last.Code, "appeared")), 2}
+		return &finding{causeLateTarget, fmt.Sprintf("%s had not appeared when the wait ran out after %s (%s)", noun, ran, passed(pw, last.Code, "it appeared", "it was there")), 2}
 	case "covered":
 		t := fmt.Sprintf("another element was under the point: %s was %s", noun, last.Message)
 		if pw != nil {
@@ -324,11 +324,11 @@ func diffWait(fail, pass *attemptLog, fs, ps stepTime) *finding {
 		}
 		return &finding{causeCovered, t, 2}
 	case "not_stable", "animating":
-		return &finding{causeAnimation, fmt.Sprintf("an animation was still running: %s was still moving when the wait ran out after %s (%s)", noun, ran, passed(pw, last.Code, "held still")), 2}
+		return &finding{causeAnimation, fmt.Sprintf("an animation was still running: %s was still moving when the wait ran out after %s (%s)", noun, ran, passed(pw, last.Code, "it held still", "it held still")), 2}
 	case "disabled":
-		return &finding{causeDisabled, fmt.Sprintf("%s was still disabled when the wait ran out after %s (%s)", noun, ran, passed(pw, last.Code, "enabled")), 2}
+		return &finding{causeDisabled, fmt.Sprintf("%s was still disabled when the wait ran out after %s (%s)", noun, ran, passed(pw, last.Code, "it was enabled", "it was enabled")), 2}
 	case "not_visible":
-		return &finding{causeHidden, fmt.Sprintf("%s was still not visible when the wait ran out after %s (%s)", noun, ran, passed(pw, last.Code, "shown")), 2}
+		return &finding{causeHidden, fmt.Sprintf("%s was still not visible when the wait ran out after %s (%s)", noun, ran, passed(pw, last.Code, "it was shown", "it was shown")), 2}
 	}
 	return &finding{causeOtherState, fmt.Sprintf("%s was still %s when the wait ran out after %s", noun, last.Message, ran), 2}
 }
@@ -345,9 +345,9 @@ func waitIn(waits []mcptools.TimelineWait, st stepTime) *mcptools.TimelineWait {
 }
 
 // passed says, of the passing attempt's wait pw, when its element stopped
-// being in the state code: "enabled after 0.4 s in the passing attempt", or
-// at once.
-func passed(pw *mcptools.TimelineWait, code, became string) string {
+// being in the state code: "it was enabled after 0.4 s in the passing
+// attempt" (after), or "it was there from the first check ..." (from).
+func passed(pw *mcptools.TimelineWait, code, after, from string) string {
 	if pw == nil {
 		return "the passing attempt recorded no wait there"
 	}
@@ -363,9 +363,9 @@ func passed(pw *mcptools.TimelineWait, code, became string) string {
 		}
 	}
 	if !had {
-		return became + " at once in the passing attempt"
+		return from + " from the first check in the passing attempt"
 	}
-	return became + " after " + seconds(at) + " in the passing attempt"
+	return after + " after " + seconds(at) + " in the passing attempt"
 }
 
 // stateMessage is the message of the wait's last state of the code, or "".

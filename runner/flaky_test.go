@@ -85,7 +85,7 @@ func TestDiverge(t *testing.T) {
 		},
 		kinds: "slow-request disabled",
 		says: []string{`step 2, click role=button[name="Save"]: in the failing attempt GET /api/cart?user=1 had not answered 1.1 s after it was sent ` +
-			`(it took 15 ms in the passing attempt) and the button "Save" was still disabled when the wait ran out after 1.0 s (enabled after 130 ms in the passing attempt)`},
+			`(it took 15 ms in the passing attempt) and the button "Save" was still disabled when the wait ran out after 1.0 s (it was enabled after 130 ms in the passing attempt)`},
 	}, {
 		name:  "a request answered later",
 		fail:  func() *attemptLog { return cartAttempt(a, true, cart(a, ms(1900), true, 200)) },
@@ -131,7 +131,7 @@ func TestDiverge(t *testing.T) {
 			return p
 		},
 		kinds: "late-target",
-		says:  []string{`the button "Save" had not appeared when the wait ran out after 1.0 s (appeared after 300 ms in the passing attempt)`},
+		says:  []string{`the button "Save" had not appeared when the wait ran out after 1.0 s (it appeared after 300 ms in the passing attempt)`},
 	}, {
 		name: "another element under the point",
 		fail: func() *attemptLog {
@@ -159,7 +159,7 @@ func TestDiverge(t *testing.T) {
 			return p
 		},
 		kinds: "animation",
-		says:  []string{`an animation was still running: the button "Save" was still moving when the wait ran out after 1.0 s (held still at once in the passing attempt)`},
+		says:  []string{`an animation was still running: the button "Save" was still moving when the wait ran out after 1.0 s (it held still from the first check in the passing attempt)`},
 	}, {
 		name: "a request the failed attempt never sent",
 		fail: func() *attemptLog { return cartAttempt(a, true) },

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/flow"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
@@ -159,5 +160,19 @@ func TestAttempts(t *testing.T) {
 	rec = firstRetries(Options{TraceMode: TraceOn, VideoMode: VideoOnFirstRetry}, s)
 	if trace, video := rec("flow-1"); !trace || video {
 		t.Errorf("--video-mode on-first-retry: the first attempt records trace %v, video %v", trace, video)
+	}
+}
+
+// TestPassingAttemptReadsNothing: with --retries, an attempt that passes
+// the first time reads nothing of its session (the deps here have no
+// sessions: a read would panic) and names no divergence; only its steps
+// were timed.
+func TestPassingAttemptReadsNothing(t *testing.T) {
+	rn := &runner{retries: 2, deps: &mcptools.Deps{}, secrets: redact.NewSet(nil)}
+	r := &replay{runner: rn, t: test{file: "a.yaml", flow: &flow.Flow{Name: "a"}, session: "flow-1"}, log: &attemptLog{}}
+	r.log.steps = []stepTime{{n: 1, what: "navigate /", ok: true}}
+	r.attemptDone(priorAttempts{})
+	if !r.log.tl.At.IsZero() || r.res.why != "" || r.res.earlier != nil {
+		t.Errorf("a first attempt that passed read its timeline or named a divergence: %+v %+v", r.log, r.res)
 	}
 }
