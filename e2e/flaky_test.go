@@ -29,7 +29,7 @@ type flakySite struct {
 // status when it works.
 var flakyPages = map[string]func(first bool) string{
 	// A slow API response: the button is disabled until /api/cart
-	// answers, and the first answer takes 4 s (the click waits 1 s).
+	// answers, and the first answer takes 6 s (the click waits 1 s).
 	"slow": func(bool) string {
 		return `<button disabled>Save</button><p role="status"></p>
 <script>fetch('/api/cart').then((r) => r.json()).then((c) => { const b = document.querySelector('button');
@@ -47,12 +47,12 @@ var flakyPages = map[string]func(first bool) string{
 <script>const label = window.cartConfig.label;
 document.querySelector('button').onclick = () => { document.querySelector('[role=status]').textContent = label; };</script>`
 	},
-	// A target that appears after the action's wait the first time (3 s,
+	// A target that appears after the action's wait the first time (5 s,
 	// the click waits 1 s), soon after the page loads later.
 	"late": func(first bool) string {
 		after := 100
 		if first {
-			after = 3000
+			after = 5000
 		}
 		return fmt.Sprintf(`<p role="status"></p>
 <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Save';
@@ -68,11 +68,11 @@ document.querySelector('button').onclick = () => { document.querySelector('[role
 		return `<button onclick="document.querySelector('[role=status]').textContent = 'Saved 2'">Save</button><p role="status"></p>` + toast
 	},
 	// An animation still running: the first time the button slides for
-	// 6 s, which the click does not wait out.
+	// 10 s, which the click does not wait out.
 	"animation": func(first bool) string {
 		style := ""
 		if first {
-			style = `<style>button { position: relative; animation: drift 6s linear; } @keyframes drift { from { left: 0 } to { left: 600px } }</style>`
+			style = `<style>button { position: relative; animation: drift 10s linear; } @keyframes drift { from { left: 0 } to { left: 600px } }</style>`
 		}
 		return style + `<button onclick="document.querySelector('[role=status]').textContent = 'Saved 2'">Save</button><p role="status"></p>`
 	},
@@ -107,7 +107,7 @@ func newFlakySite(t *testing.T) *flakySite {
 			s.mu.Unlock()
 			if slow {
 				select {
-				case <-time.After(4 * time.Second):
+				case <-time.After(6 * time.Second):
 				case <-r.Context().Done():
 					return
 				}

@@ -107,24 +107,24 @@ func diverge(fail, pass *attemptLog) parting {
 	p := parting{step: fail.failedStep, what: fail.step}
 	fs := stepOf(fail, fail.failedStep)
 	ps := stepOf(pass, fail.failedStep)
-	var fs2 []finding
-	fs2 = append(fs2, diffRequests(fail, pass, fs, ps)...)
-	fs2 = append(fs2, diffConsole(fail, pass, fs, ps, fs2)...)
+	var found []finding
+	found = append(found, diffRequests(fail, pass, fs, ps)...)
+	found = append(found, diffConsole(fail, pass, fs, ps, found)...)
 	if w := diffWait(fail, pass, fs, ps); w != nil {
-		fs2 = append(fs2, *w)
+		found = append(found, *w)
 	}
-	slices.SortStableFunc(fs2, func(a, b finding) int { return cmp.Compare(a.weight, b.weight) })
-	if len(fs2) > maxFindings {
-		fs2 = fs2[:maxFindings]
+	slices.SortStableFunc(found, func(a, b finding) int { return cmp.Compare(a.weight, b.weight) })
+	if len(found) > maxFindings {
+		found = found[:maxFindings]
 	}
-	if len(fs2) == 0 {
+	if len(found) == 0 {
 		what := "it failed (" + fail.headline + ") and nothing else the two attempts recorded differed before it"
 		if fail.unread != "" || pass.unread != "" {
 			what = "it failed (" + fail.headline + "); their timelines could not be read: " + cmp.Or(fail.unread, pass.unread)
 		}
-		fs2 = []finding{{kind: causeNothingDiffered, text: what}}
+		found = []finding{{kind: causeNothingDiffered, text: what}}
 	}
-	p.findings = fs2
+	p.findings = found
 	return p
 }
 
