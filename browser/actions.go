@@ -117,6 +117,10 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 		R   json.RawMessage `json:"r"`
 		Box *viewBox        `json:"box"`
 	}
+	// What held the action back, for a comparison of two replays.
+	note := newWaitNote(target)
+	ready := false
+	defer func() { p.waitDone(note, ready) }()
 	loc, err := p.resolveIn(cctx, target, func(loc located) error {
 		for {
 			raw = nil
@@ -134,6 +138,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 				}
 				// A selector can match an element the page renders later.
 				missing, last = err, ""
+				note.state(WaitMissing, e.Message)
 				select {
 				case <-cctx.Done():
 					return nil
@@ -160,6 +165,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 				return nil
 			}
 			last, reason = check.Error, check.Code
+			note.state(string(check.Code), check.Error)
 			if check.Final {
 				return nil // waiting cannot change the kind of element
 			}
@@ -184,6 +190,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 	if boxed.Box != nil {
 		p.noteTarget(cctx, hook, loc.frame, *boxed.Box)
 	}
+	ready = true
 	return loc.frame, json.Unmarshal(raw, out)
 }
 

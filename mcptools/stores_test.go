@@ -27,6 +27,8 @@ var storeTable = map[string]string{
 	"browser.NetworkRequest.reqHeaders":  "keepHeaders: maxHeaderKept a value, maxHeadersKept in all",
 	"browser.NetworkRequest.respHeaders": "keepHeaders: maxHeaderKept a value, maxHeadersKept in all",
 	"browser.Page.console":               "maxConsole errors until the next answer, texts clipped to maxConsoleText",
+	"browser.waitLog.waits":              "ring of maxActionWaits a tab, the target clipped to maxURLKept",
+	"browser.ActionWait.States":          "maxWaitStates, codes and messages clipped to maxShortKept",
 	"browser.blockLog.list":              "maxBlocked, URLs and rules clipped (keepURL)",
 	"browser.browserGuard.unplaced":      "maxUnplaced, URLs clipped",
 	"browser.downloadLog.list":           "maxDownloads, URLs clipped, names maxNameKept; the whole URL only while a remote download is fetched",

@@ -71,6 +71,11 @@ func (d *Deps) autoTrace(ctx context.Context, s *Session) {
 		return
 	}
 	s.traceAuto = true
+	if d.RecordSession != nil {
+		if trace, _ := d.RecordSession(s.ID); !trace {
+			return
+		}
+	}
 	var save *outputFile
 	if d.SaveTraces {
 		name := fmt.Sprintf("trace-%s-%s.zip", strings.ReplaceAll(s.ID, ":", "-"), time.Now().Format("20060102-150405"))

@@ -33,7 +33,8 @@ import (
 // Report is what one file shows.
 type Report struct {
 	Title string
-	// Status is "passed", "failed" or "" (a session still running).
+	// Status is "passed", "failed", "flaky" (a flow that passed on a
+	// retry) or "" (a session still running).
 	Status string
 	// Summary says the outcome in one line (the failing step and error).
 	Summary   string

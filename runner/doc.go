@@ -4,7 +4,8 @@
 // [Run], or [Convert]; everything else of a run is here: the loading of
 // the flows, their scheduling (one at a time or in parallel), the replay of
 // one in its own session (prepare, then its steps, drift diagnosed and
-// healed), the reporters that hear each flow's result (the console, JUnit)
+// healed; a failed one run again with --retries, and where a flaky one's
+// attempts parted named), the reporters that hear each flow's result (the console, JUnit)
 // and the flow writers that write what a flow left before its session ends
 // (--heal's repaired flow, the video, the HTML report, the trace).
 //

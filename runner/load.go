@@ -22,6 +22,9 @@ type test struct {
 	// stem is the file name (without extension) of its report, trace and
 	// video: the flow's name, numbered when two flows have one (reportNames).
 	stem string
+	// retry is which retry of the test this is (0: its first attempt;
+	// retry.go).
+	retry int
 }
 
 // Load reads the flow files o names; an error names the file and what is

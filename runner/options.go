@@ -16,8 +16,12 @@ type Options struct {
 	// Video is the directory videos are kept in ("" for none), and
 	// VideoMode whose: VideoRetainOnFailure or VideoOn.
 	Video, VideoMode string
-	// Trace is the directory each flow's trace goes in ("" for none).
-	Trace string
+	// Trace is the directory each flow's trace goes in ("" for none), and
+	// TraceMode whose: TraceOn ("" too) or TraceOnFirstRetry.
+	Trace, TraceMode string
+	// Retries is how many times a failed flow runs again, each time in a
+	// new session; one that passes on a retry is flaky (retry.go).
+	Retries int
 	// Parallel is how many flows run at once, each in its own session.
 	Parallel int
 	// UpdateSnapshots rewrites the baselines of visual checks instead of
@@ -33,11 +37,18 @@ type Options struct {
 const (
 	VideoRetainOnFailure = "retain-on-failure" // the failed flows' videos
 	VideoOn              = "on"                // every flow's
+	VideoOnFirstRetry    = "on-first-retry"    // a flow's first retry's
+)
+
+// The values of Options.TraceMode, Playwright's names.
+const (
+	TraceOn           = "on"             // every attempt's trace
+	TraceOnFirstRetry = "on-first-retry" // only a flow's first retry's
 )
 
 // Exit codes Run returns, the CLI's.
 const (
-	ExitOK     = 0 // every flow passed
+	ExitOK     = 0 // every flow passed (some perhaps on a retry: flaky)
 	ExitFailed = 1 // a flow failed, or was healed without HealOK
 	ExitUsage  = 2 // a bad command line
 )
@@ -50,8 +61,12 @@ func (o Options) Check() error {
 		return errors.New("give the flow files to run")
 	case o.Parallel < 1:
 		return errors.New("--parallel must be 1 or more")
-	case o.VideoMode != VideoRetainOnFailure && o.VideoMode != VideoOn:
-		return errors.New("--video-mode is retain-on-failure or on")
+	case o.VideoMode != VideoRetainOnFailure && o.VideoMode != VideoOn && o.VideoMode != VideoOnFirstRetry:
+		return errors.New("--video-mode is retain-on-failure, on or on-first-retry")
+	case o.TraceMode != "" && o.TraceMode != TraceOn && o.TraceMode != TraceOnFirstRetry:
+		return errors.New("--trace-mode is on or on-first-retry")
+	case o.Retries < 0:
+		return errors.New("--retries must be 0 or more")
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ type reporter interface {
 // reporters are the run's reporters, in the order they hear: the console
 // first, so that its summary line comes before any error of another.
 func reporters(o Options, env *runEnv) []reporter {
-	out := []reporter{&console{w: env.stdout, heal: o.Heal != HealOff}}
+	out := []reporter{&console{w: env.stdout, heal: o.Heal != HealOff, retries: o.Retries > 0}}
 	if o.JUnit != "" {
 		out = append(out, &junitReport{path: o.JUnit, secrets: env.secrets, healOK: o.HealOK})
 	}
@@ -63,7 +63,7 @@ func flowWriters(o Options, env *runEnv) ([]flowWriter, error) {
 		out = append(out, w)
 	}
 	if o.Trace != "" {
-		w, err := newTraces(o.Trace, env)
+		w, err := newTraces(o, env)
 		if err != nil {
 			return nil, fmt.Errorf("--trace: %w", err)
 		}

@@ -3,6 +3,7 @@ package runner
 import (
 	"os"
 	"strings"
+	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
@@ -23,6 +24,10 @@ func (r *replay) steps() {
 // likely same element (heal.go). It returns false when the step failed.
 func (r *replay) step(i int, st flow.Step) bool {
 	f := r.t.flow
+	if r.log != nil {
+		target, _ := st.Args["target"].(string)
+		defer r.timeStep(i+1, describeStep(st), target, time.Now())
+	}
 	tool, args, err := st.Tool(os.LookupEnv)
 	if err != nil {
 		return r.fail(i+1, st.Action, mcptools.Answer{}, err)

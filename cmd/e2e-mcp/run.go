@@ -16,7 +16,7 @@ import (
 // runMain parses run's command line into runner.Options and the server's
 // settings, assembles the server's parts, and has the runner replay the
 // flows (package runner). It returns the exit code: 0 when every flow
-// passed, 1 when one failed, 2 for a bad command line.
+// passed (perhaps on a retry), 1 when one failed, 2 for a bad command line.
 func runMain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run")
 	var o runner.Options
@@ -24,8 +24,10 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Artifacts, "artifacts", "", "save each failure's response and screenshot under this `directory`")
 	fs.StringVar(&o.Report, "report", "", "write each flow's HTML report (steps, a screenshot after each action, the failure, logs) under this `directory`")
 	fs.StringVar(&o.Video, "video", "", "keep each failed flow's video (an animated PNG the report plays) under this `directory`")
-	fs.StringVar(&o.VideoMode, "video-mode", runner.VideoRetainOnFailure, "which flows' videos --video keeps: retain-on-failure or on (every flow's)")
+	fs.StringVar(&o.VideoMode, "video-mode", runner.VideoRetainOnFailure, "which flows' videos --video keeps: retain-on-failure, on (every flow's) or on-first-retry (only a first retry's)")
 	fs.StringVar(&o.Trace, "trace", "", "write each flow's trace under this `directory`: a zip that Playwright's Trace Viewer opens (npx playwright show-trace)")
+	fs.StringVar(&o.TraceMode, "trace-mode", runner.TraceOn, "which traces --trace writes: on (every attempt's) or on-first-retry (only a first retry's)")
+	fs.IntVar(&o.Retries, "retries", 0, "run a failed flow again, each time in a new session, up to `N` times; one that then passes is flaky: it does not fail the run, and the summary says why it flaked")
 	fs.IntVar(&o.Parallel, "parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
 	fs.BoolVar(&o.UpdateSnapshots, "update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
@@ -33,13 +35,18 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&o.Heal, "heal", "replay a step whose target no longer finds its element on the likely same element (the same test id, a near name, label, place), mark it HEALED and write the repaired flow to FLOW.healed.yaml (--heal=write: over FLOW.yaml), with a diff")
 	fs.BoolVar(&o.HealOK, "heal-ok", false, "exit 0 when flows passed only by healing (by default a healed run exits 1, so that CI notices)")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
 			"A step whose target finds nothing or more than one element is diagnosed: the failure names the\n"+
 			"likely same element's locator, ready to paste; --heal replays on it.\n"+
-			"Exit status: 0 every flow passed, 1 one failed (or was healed, without --heal-ok), 2 a bad command line.\n\n")
+			"With --retries a failed flow runs again in a new session; one that passes on a retry is FLAKY, and\n"+
+			"the runner names where its failed and passing attempts parted and what differed before (a slower or\n"+
+			"failed request, a console error, the target appearing late, covered or still moving). A retry's files\n"+
+			"end in -retryN (FLOW-retry1.zip).\n"+
+			"Exit status: 0 every flow passed (some perhaps flaky), 1 one failed (or was healed, without --heal-ok),\n"+
+			"2 a bad command line.\n\n")
 		printFlags(w, fs)
 	}
 	files, err := parseFiles(fs, args)
