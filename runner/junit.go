@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/xml"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr,omitempty"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -30,6 +32,7 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *struct{}     `xml:"skipped,omitempty"`
 	// SystemOut links the flow's HTML report, trace and video as
 	// attachments ([[ATTACHMENT|path]], relative to the JUnit file).
 	SystemOut string `xml:"system-out,omitempty"`
@@ -52,11 +55,12 @@ func healLines(r flowResult) string {
 	return b.String()
 }
 
-// junitReport writes the run's JUnit XML file (run --junit) when the run
-// ends: a test case a flow, its failure masked, its report, trace and
-// video linked as attachments.
+// junitReport writes the run's JUnit XML (run --junit FILE, or
+// --reporter junit: stdout) when the run ends: a test case a flow, its
+// failure masked, its report, trace and video linked as attachments.
 type junitReport struct {
-	path    string
+	path    string    // "" for stdout
+	stdout  io.Writer // where it goes without a path
 	secrets *redact.Set
 	healOK  bool // --heal-ok: a healed flow is no failure
 }
@@ -64,24 +68,44 @@ type junitReport struct {
 func (j *junitReport) flowEnded(flowResult) {}
 
 func (j *junitReport) runEnded(s summary) error {
+	if j.path == "" {
+		b, err := junitDoc(".", s.results, s.took, j.secrets, j.healOK)
+		if err == nil {
+			_, err = j.stdout.Write(b)
+		}
+		return err
+	}
 	return writeJUnit(j.path, s.results, s.took, j.secrets, j.healOK)
 }
 
 // writeJUnit writes results as a JUnit XML file at path.
 func writeJUnit(path string, results []flowResult, took time.Duration, secrets *redact.Set, healOK bool) error {
+	b, err := junitDoc(filepath.Dir(path), results, took, secrets, healOK)
+	if err != nil {
+		return err
+	}
+	return mcptools.WriteUserFile(filepath.Dir(path), filepath.Base(path), b)
+}
+
+// junitDoc is results as a JUnit XML document, its links relative to dir
+// (the file's directory).
+func junitDoc(dir string, results []flowResult, took time.Duration, secrets *redact.Set, healOK bool) ([]byte, error) {
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: fmt.Sprintf("%.3f", took.Seconds())}
 	for _, r := range results {
 		c := junitCase{Name: r.name, ClassName: r.file, Time: fmt.Sprintf("%.3f", r.took.Seconds())}
 		var links []string
 		for _, f := range []struct{ what, path string }{{"Report", r.report}, {"Trace", r.trace}, {"Video", r.video}} {
 			if f.path != "" {
-				link := relativeTo(filepath.Dir(path), f.path)
+				link := relativeTo(dir, f.path)
 				c.SystemOut += "[[ATTACHMENT|" + link + "]]\n"
 				links = append(links, f.what+": "+link)
 			}
 		}
 		healed := healLines(r)
 		switch {
+		case r.skipped:
+			s.Skipped++
+			c.Skipped = &struct{}{}
 		case r.failed:
 			s.Failures++
 			msg := fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline)
@@ -104,10 +128,7 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 	}
 	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return mcptools.WriteUserFile(filepath.Dir(path), filepath.Base(path), append([]byte(xml.Header), append(b, '\n')...))
+	return append([]byte(xml.Header), append(b, '\n')...), nil
 }
-
-// parseFiles parses a subcommand's flags, which may come before, between
-// or after its file arguments (run a.yaml --junit r.xml b.yaml), and

@@ -28,6 +28,12 @@ type flowResult struct {
 	// healNotes say which healed steps it does not hold, and why.
 	healedFile, healDiff string
 	healNotes            []string
+	// steps are the flow's steps, where each is in its file (outcome.go).
+	steps []stepInfo
+	// attempts is how many times the flow ran (0 or 1: once), and skipped
+	// says it did not run: the outcome (outcome.go) reads them.
+	attempts int
+	skipped  bool
 }
 
 // healed says the flow passed only because steps were healed.
@@ -57,3 +63,12 @@ func summarize(results []flowResult, took time.Duration) summary {
 
 // passed is how many flows passed without healing.
 func (s summary) passed() int { return len(s.results) - s.failed - s.healed }
+
+// exitCode is the exit code of a run that ended as s: ExitFailed when a
+// flow failed, or passed only by healing without healOK (--heal-ok).
+func (s summary) exitCode(healOK bool) int {
+	if s.failed > 0 || (s.healed > 0 && !healOK) {
+		return ExitFailed
+	}
+	return ExitOK
+}
