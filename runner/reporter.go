@@ -9,9 +9,8 @@ import (
 
 // A reporter hears how the run goes: each flow's result as the flow ends
 // (one call at a time, in the order the flows end), then the whole run.
-// The console (console.go) and JUnit (junit.go) are reporters; a new one
-// (run --reporter list, dot, json, github...) is a file of its own with a
-// line in reporters.
+// Each reporter --reporter names (reporterlist.go) is a file of its own
+// with a line in reporters.
 type reporter interface {
 	flowEnded(r flowResult)
 	// runEnded is told when every flow has ended; an error (a file that
