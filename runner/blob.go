@@ -83,13 +83,13 @@ func writeBlob(dir, name string, s summary, o Options, secrets *redact.Set) erro
 	done := make(chan error, 1)
 	go func() {
 		err := writeBlobZip(pw, doc, files)
-		pw.CloseWithError(err) //nolint:errcheck // always nil
+		_ = pw.CloseWithError(err) // always nil
 		done <- err
 	}()
 	err = mcptools.WriteUserFileFrom(dir, name, pr)
 	// A writer that stopped early (the file could not be made) leaves the
 	// zip's writer waiting: this ends it.
-	pr.CloseWithError(errors.New("the blob was not written")) //nolint:errcheck // always nil
+	_ = pr.CloseWithError(errors.New("the blob was not written")) // always nil
 	if zerr := <-done; err == nil {
 		err = zerr
 	}

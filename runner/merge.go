@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -45,7 +46,7 @@ func (m MergeOptions) Check() error {
 			return errors.New("--reporter blob: merge-reports reads blobs, it writes none")
 		}
 		if !isReporter(r) {
-			return fmt.Errorf("--reporter %q: the reporters are %s", r, strings.Join(reporterNames[:len(reporterNames)-1], ", "))
+			return fmt.Errorf("--reporter %q: the reporters are %s", r, strings.Join(slices.DeleteFunc(slices.Clone(reporterNames), func(n string) bool { return n == "blob" }), ", "))
 		}
 	}
 	return nil

@@ -195,3 +195,46 @@ func TestGitHubAnnotations(t *testing.T) {
 		t.Errorf("a failure before the first step:\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestReporterSet: --reporter takes names comma-separated or again; with
+// none the run has list alone; --junit, --json and --blob turn their
+// reporter on; the html and blob reporters write each flow's report (in
+// --report's directory, or e2e-mcp-report), and the reporters come in
+// the order they print in.
+func TestReporterSet(t *testing.T) {
+	var l ReporterList
+	for _, v := range []string{"dot, junit", "html,", "github"} {
+		if err := l.Set(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l.String() != "dot,junit,html,github" {
+		t.Errorf("--reporter dot, junit --reporter html, --reporter github: %q", l.String())
+	}
+	kinds := func(o Options) string {
+		var out []string
+		for _, r := range reporters(o, &runEnv{}) {
+			out = append(out, strings.TrimPrefix(reflect.TypeOf(r).String(), "*runner."))
+		}
+		return strings.Join(out, " ")
+	}
+	for want, o := range map[string]Options{
+		"console":             {},
+		"console junitReport": {JUnit: "j.xml"},
+		"dots junitReport htmlIndex githubReporter": {Reporters: l},
+		"lineReporter jsonReport blobReport":        {Reporters: ReporterList{"line"}, JSON: "r.json", Blob: "b"},
+	} {
+		if got := kinds(o); got != want {
+			t.Errorf("%+v: reporters %s, want %s", o, got, want)
+		}
+	}
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{{Options{}, ""}, {Options{Report: "r"}, "r"}, {Options{Reporters: ReporterList{"html"}}, "e2e-mcp-report"},
+		{Options{Blob: "b"}, "e2e-mcp-report"}, {Options{Reporters: ReporterList{"blob"}, Report: "x"}, "x"}} {
+		if got := c.o.reportsDir(); got != c.want {
+			t.Errorf("%+v: reports in %q, want %q", c.o, got, c.want)
+		}
+	}
+}

@@ -81,6 +81,8 @@ func TestOptionsCheck(t *testing.T) {
 		"give the flow files to run":              {Parallel: 1, VideoMode: VideoOn},
 		"--parallel must be 1 or more":            {Files: ok.Files, VideoMode: VideoOn},
 		"--video-mode is retain-on-failure or on": {Files: ok.Files, Parallel: 2, VideoMode: "always"},
+		"--reporter \"lines\": the reporters are list, line, dot, json, junit, html, github, blob": {Files: ok.Files, Parallel: 1, VideoMode: VideoOn,
+			Reporters: ReporterList{"dot", "lines"}},
 	} {
 		if err := o.Check(); err == nil || err.Error() != want {
 			t.Errorf("%+v: %v, want %q", o, err, want)

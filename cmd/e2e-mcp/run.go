@@ -46,7 +46,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			"Reporters (Playwright Test's names; several at once):\n"+
 			"  list    each flow's PASS, FAIL or HEALED line as it ends, then the summary (the default)\n"+
 			"  line    one progress line (on a terminal); the flows that did not pass, in full; the summary\n"+
-			"  dot     a character a flow (. F H, ± flaky), then the flows that did not pass, the summary\n"+
+			"  dot     a character a flow (· passed, F failed, H healed, ± flaky, ° skipped), then the flows that\n"+
+			"          did not pass in full, the summary\n"+
 			"  json    the run as one JSON document: flows, outcome, duration, steps, error, files (--json FILE, else stdout)\n"+
 			"  junit   JUnit XML (--junit FILE, else stdout)\n"+
 			"  html    each flow's HTML report and an index.html of them all, in --report DIR (default e2e-mcp-report)\n"+
