@@ -64,6 +64,15 @@ type Step struct {
 	// (nil in a flow written by hand or by an older version): a replay
 	// that no longer finds the target looks for the same element by it.
 	Fingerprint *Fingerprint
+	// Pos is where the step is in the file it was read from (zero for a
+	// step made in code): reports point at it, as GitHub's annotations on
+	// the failing step's line do.
+	Pos Pos
+}
+
+// Pos is a place in a flow file: its line and column, from 1.
+type Pos struct {
+	Line, Column int
 }
 
 // Fingerprint is a step's target as the recorder saw it, written beside
@@ -128,6 +137,7 @@ func knownActions() []string {
 
 // UnmarshalYAML reads a one-key map: action: value or action: {args}.
 func (s *Step) UnmarshalYAML(n *yaml.Node) error {
+	s.Pos = Pos{Line: n.Line, Column: n.Column}
 	if n.Kind == yaml.ScalarNode { // "- back"
 		s.Action, s.Args = n.Value, map[string]any{}
 		return s.check(n)

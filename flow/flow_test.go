@@ -288,3 +288,49 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestStepPositions: each step knows where it is in its file, the line
+// and column of its action (or of its fingerprint when that comes first),
+// whatever form it is written in: a bare action, the short form, a map of
+// arguments over several lines, a step inside a flow collection, after
+// comments and blank lines. GitHub's annotations point at it.
+func TestStepPositions(t *testing.T) {
+	src := `# a comment first
+name: where
+steps:
+  - navigate: /signup
+
+  # a comment between steps
+  - type:
+      target: 'label=Name'
+      text: Ada
+  - back
+  -   click: 'role=button[name="Go"]'
+  - fingerprint: {role: button, name: Save}
+    click: 'role=button[name="Save"]'
+  - {press: Enter}
+`
+	f, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Pos{{4, 5}, {7, 5}, {10, 5}, {11, 7}, {12, 5}, {14, 5}}
+	starts := []string{"navigate:", "type:", "back", "click:", "fingerprint:", "{press"}
+	lines := strings.Split(src, "\n")
+	if len(f.Steps) != len(want) {
+		t.Fatalf("%d steps, want %d", len(f.Steps), len(want))
+	}
+	for i, st := range f.Steps {
+		if st.Pos != want[i] {
+			t.Errorf("step %d (%s) at %+v, want %+v", i+1, st.Action, st.Pos, want[i])
+			continue
+		}
+		if at := lines[st.Pos.Line-1][st.Pos.Column-1:]; !strings.HasPrefix(at, starts[i]) {
+			t.Errorf("step %d: line %d column %d reads %q, want %q", i+1, st.Pos.Line, st.Pos.Column, at, starts[i])
+		}
+	}
+	// A step made in code is nowhere.
+	if (Step{Action: "back"}).Pos != (Pos{}) {
+		t.Error("a step made in code has a position")
+	}
+}

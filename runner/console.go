@@ -16,15 +16,22 @@ type console struct {
 func (c *console) flowEnded(r flowResult) { printResult(c.w, r) }
 
 func (c *console) runEnded(s summary) error {
-	flaky := ""
-	if c.retries {
-		flaky = fmt.Sprintf(" %d flaky,", s.flaky)
+	passed := s.passed()
+	if !c.heal {
+		passed += s.healed // a merge's healed flows, when this run does not heal
+	}
+	line := fmt.Sprintf("%d flow(s), %d passed,", len(s.results), passed)
+	if c.retries || s.flaky > 0 {
+		line += fmt.Sprintf(" %d flaky,", s.flaky)
 	}
 	if c.heal {
-		fmt.Fprintf(c.w, "%d flow(s), %d passed,%s %d healed, %d failed, in %.1fs\n", len(s.results), s.passed(), flaky, s.healed, s.failed, s.took.Seconds())
-	} else {
-		fmt.Fprintf(c.w, "%d flow(s), %d passed,%s %d failed, in %.1fs\n", len(s.results), len(s.results)-s.failed-s.flaky, flaky, s.failed, s.took.Seconds())
+		line += fmt.Sprintf(" %d healed,", s.healed)
 	}
+	line += fmt.Sprintf(" %d failed,", s.failed)
+	if s.skipped > 0 {
+		line += fmt.Sprintf(" %d skipped,", s.skipped)
+	}
+	fmt.Fprintf(c.w, "%s in %.1fs\n", line, s.took.Seconds())
 	for _, r := range s.results {
 		if r.flaky() {
 			fmt.Fprintf(c.w, "flaky: %s (%s): %s\n", r.name, r.file, r.why)

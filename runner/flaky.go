@@ -175,7 +175,7 @@ func diffRequests(fail, pass *attemptLog, fs, ps stepTime) []finding {
 		if i >= len(passBy[k]) {
 			switch {
 			case f.Done && f.Failed():
-				out = append(out, finding{causeFailedRequest, fmt.Sprintf("%s, sent in this attempt only, failed (%s)", k, outcome(f)), 1})
+				out = append(out, finding{causeFailedRequest, fmt.Sprintf("%s, sent in this attempt only, failed (%s)", k, requestEnd(f)), 1})
 			case !f.Done:
 				out = append(out, finding{causeSlowRequest, fmt.Sprintf("%s, sent in this attempt only, had not answered %s after it was sent", k, seconds(fail.tl.At.Sub(f.Start))), 3})
 			}
@@ -194,9 +194,9 @@ func diffRequests(fail, pass *attemptLog, fs, ps stepTime) []finding {
 				out = append(out, finding{causeSlowRequest, fmt.Sprintf("%s had not answered %s after it was sent (it took %s in the passing attempt)", k, seconds(waited), seconds(p.Took)), 0})
 			}
 		case f.Failed() && !p.Failed():
-			out = append(out, finding{causeFailedRequest, fmt.Sprintf("%s failed (%s; %s in the passing attempt)", k, outcome(f), outcome(p)), 1})
+			out = append(out, finding{causeFailedRequest, fmt.Sprintf("%s failed (%s; %s in the passing attempt)", k, requestEnd(f), requestEnd(p)), 1})
 		case f.Status != p.Status && !p.Failed():
-			out = append(out, finding{causeOtherAnswer, fmt.Sprintf("%s answered %s (%s in the passing attempt)", k, outcome(f), outcome(p)), 3})
+			out = append(out, finding{causeOtherAnswer, fmt.Sprintf("%s answered %s (%s in the passing attempt)", k, requestEnd(f), requestEnd(p)), 3})
 		case slower(f.Took, p.Took):
 			w := 3
 			if during {
@@ -247,8 +247,8 @@ func requestKey(q mcptools.TimelineRequest) (string, bool) {
 	return q.Method + " " + u.RequestURI(), true
 }
 
-// outcome is how a request ended, in words.
-func outcome(q mcptools.TimelineRequest) string {
+// requestEnd is how a request ended, in words.
+func requestEnd(q mcptools.TimelineRequest) string {
 	if q.Failure != "" {
 		return q.Failure
 	}

@@ -31,7 +31,8 @@ type runner struct {
 // What it says of a failure (the summary line, JUnit, artifacts) is
 // masked with secrets, as the answers it reads already are.
 func (rn *runner) runFlow(ctx context.Context, t test, prior priorAttempts) (flowResult, *attemptLog) {
-	r := &replay{runner: rn, ctx: ctx, t: t, res: flowResult{file: t.file, name: t.flow.Name}}
+	r := &replay{runner: rn, ctx: ctx, t: t, res: flowResult{file: t.file, name: t.flow.Name,
+		steps: stepInfos(t.flow, rn.secrets)}}
 	if rn.retries > 0 {
 		r.log = &attemptLog{}
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/xml"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr,omitempty"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -36,6 +38,7 @@ type junitCase struct {
 	// it passed), a failed flow's later attempts.
 	FlakyFailures []junitRetry `xml:"flakyFailure,omitempty"`
 	RerunFailures []junitRetry `xml:"rerunFailure,omitempty"`
+	Skipped       *struct{}    `xml:"skipped,omitempty"`
 	// SystemOut links the flow's HTML report, trace and video as
 	// attachments ([[ATTACHMENT|path]], relative to the JUnit file).
 	SystemOut string `xml:"system-out,omitempty"`
@@ -67,11 +70,12 @@ func healLines(r flowResult) string {
 	return b.String()
 }
 
-// junitReport writes the run's JUnit XML file (run --junit) when the run
-// ends: a test case a flow, its failure masked, its report, trace and
-// video linked as attachments.
+// junitReport writes the run's JUnit XML (run --junit FILE, or
+// --reporter junit: stdout) when the run ends: a test case a flow, its
+// failure masked, its report, trace and video linked as attachments.
 type junitReport struct {
-	path    string
+	path    string    // "" for stdout
+	stdout  io.Writer // where it goes without a path
 	secrets *redact.Set
 	healOK  bool // --heal-ok: a healed flow is no failure
 }
@@ -79,12 +83,28 @@ type junitReport struct {
 func (j *junitReport) flowEnded(flowResult) {}
 
 func (j *junitReport) runEnded(s summary) error {
+	if j.path == "" {
+		b, err := junitDoc(".", s.results, s.took, j.secrets, j.healOK)
+		if err == nil {
+			_, err = j.stdout.Write(b)
+		}
+		return err
+	}
 	return writeJUnit(j.path, s.results, s.took, j.secrets, j.healOK)
 }
 
 // writeJUnit writes results as a JUnit XML file at path.
 func writeJUnit(path string, results []flowResult, took time.Duration, secrets *redact.Set, healOK bool) error {
-	dir := filepath.Dir(path)
+	b, err := junitDoc(filepath.Dir(path), results, took, secrets, healOK)
+	if err != nil {
+		return err
+	}
+	return mcptools.WriteUserFile(filepath.Dir(path), filepath.Base(path), b)
+}
+
+// junitDoc is results as a JUnit XML document, its links relative to dir
+// (the file's directory).
+func junitDoc(dir string, results []flowResult, took time.Duration, secrets *redact.Set, healOK bool) ([]byte, error) {
 	s := junitSuite{Name: "e2e-mcp flows", Tests: len(results), Time: seconds3(took)}
 	for _, r := range results {
 		// A retried flow's case is one attempt's, as Playwright Test's
@@ -102,6 +122,9 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 		c.SystemOut, links = attachments(dir, own)
 		healed := healLines(r)
 		switch {
+		case r.skipped:
+			s.Skipped++
+			c.Skipped = &struct{}{}
 		case r.failed:
 			s.Failures++
 			msg := fmt.Sprintf("step %d, %s: %s", own.failedStep, own.step, own.headline)
@@ -140,9 +163,9 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 	}
 	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return mcptools.WriteUserFile(filepath.Dir(path), filepath.Base(path), append([]byte(xml.Header), append(b, '\n')...))
+	return append([]byte(xml.Header), append(b, '\n')...), nil
 }
 
 // attachments links a flow's (or an attempt's) report, trace and video,

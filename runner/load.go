@@ -29,19 +29,31 @@ type test struct {
 
 // Load reads the flow files o names; an error names the file and what is
 // wrong in it (a bad command line: nothing has started).
+//
+// With --shard every file is read (and named: a report's name is the same
+// in every shard), sorted by byRoot, and the shard's part of them kept.
 func Load(o Options) (*Suite, error) {
-	flows := make([]*flow.Flow, len(o.Files))
-	for i, f := range o.Files {
+	files := o.Files
+	if o.Shard.Total > 0 {
+		files = byRoot(files)
+	}
+	flows := make([]*flow.Flow, len(files))
+	for i, f := range files {
 		fl, err := flow.Load(f)
 		if err != nil {
 			return nil, err
 		}
 		flows[i] = fl
 	}
-	names := reportNames(flows)
+	var reserved []string
+	if set := o.reporterSet(); set["html"] || set["blob"] {
+		reserved = append(reserved, indexStem)
+	}
+	names := reportNames(flows, reserved...)
 	s := &Suite{}
-	for i, f := range o.Files {
-		s.tests = append(s.tests, test{file: f, flow: flows[i], session: flowSession(i), stem: names[flowSession(i)]})
+	from, to := o.Shard.span(len(files))
+	for i := from; i < to; i++ {
+		s.tests = append(s.tests, test{file: files[i], flow: flows[i], session: flowSession(i), stem: names[flowSession(i)]})
 	}
 	return s, nil
 }
@@ -50,9 +62,13 @@ func Load(o Options) (*Suite, error) {
 func flowSession(i int) string { return fmt.Sprintf("flow-%d", i+1) }
 
 // reportNames names each flow's report, trace and video after the flow,
-// numbered when two flows have one name; the writers add their extension.
-func reportNames(flows []*flow.Flow) map[string]string {
+// numbered when two flows have one name, or a name reserved for another
+// file (the HTML index); the writers add their extension.
+func reportNames(flows []*flow.Flow, reserved ...string) map[string]string {
 	count := map[string]int{}
+	for _, r := range reserved {
+		count[r]++
+	}
 	for _, f := range flows {
 		count[safeName(f.Name)]++
 	}

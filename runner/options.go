@@ -1,6 +1,10 @@
 package runner
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Options are a run's settings: cmd/e2e-mcp builds them from run's flags.
 type Options struct {
@@ -31,6 +35,22 @@ type Options struct {
 	Heal HealMode
 	// HealOK: flows that passed only by healing do not fail the run.
 	HealOK bool
+	// Reporters are the reporters --reporter names (reporters.go): none
+	// for list alone. --junit, --json and --blob add theirs.
+	Reporters ReporterList
+	// JSON is the file the json reporter writes ("" for stdout).
+	JSON string
+	// Blob is the directory the blob reporter writes its zip in ("" for
+	// blob-report).
+	Blob string
+	// Shard is the part of the suite this run replays (zero: all of it).
+	Shard Shard
+	// Terminal says stdout is a terminal: the line reporter rewrites its
+	// one line there.
+	Terminal bool
+	// title is the HTML index's title when it is not the run's
+	// (merge-reports').
+	title string
 }
 
 // The values of Options.VideoMode.
@@ -68,5 +88,10 @@ func (o Options) Check() error {
 	case o.Retries < 0:
 		return errors.New("--retries must be 0 or more")
 	}
-	return nil
+	for _, r := range o.Reporters {
+		if !isReporter(r) {
+			return fmt.Errorf("--reporter %q: the reporters are %s", r, strings.Join(reporterNames, ", "))
+		}
+	}
+	return o.Shard.check()
 }

@@ -33,6 +33,11 @@ type flowResult struct {
 	// this one parted and what differed (flaky.go).
 	earlier []flowResult
 	why     string
+	// steps are the flow's steps, where each is in its file (outcome.go).
+	steps []stepInfo
+	// skipped says it did not run (--max-failures, a shard's missing
+	// flow): the outcome (outcome.go) reads it.
+	skipped bool
 }
 
 // healed says the flow passed only because steps were healed.
@@ -56,9 +61,9 @@ func (r flowResult) allTook() time.Duration {
 // summary is how the whole run went: every flow's result in the order
 // given, and the counts.
 type summary struct {
-	results               []flowResult
-	took                  time.Duration
-	failed, healed, flaky int
+	results                        []flowResult
+	took                           time.Duration
+	failed, healed, flaky, skipped int
 }
 
 // summarize counts the results of a run that took took.
@@ -74,9 +79,22 @@ func summarize(results []flowResult, took time.Duration) summary {
 		if r.flaky() {
 			s.flaky++
 		}
+		if r.skipped {
+			s.skipped++
+		}
 	}
 	return s
 }
 
 // passed is how many flows passed the first time without healing.
-func (s summary) passed() int { return len(s.results) - s.failed - s.healed - s.flaky }
+func (s summary) passed() int { return len(s.results) - s.failed - s.healed - s.flaky - s.skipped }
+
+// exitCode is the exit code of a run that ended as s: ExitFailed when a
+// flow failed (on every attempt), or passed only by healing without
+// healOK (--heal-ok). A flaky flow passed.
+func (s summary) exitCode(healOK bool) int {
+	if s.failed > 0 || (s.healed > 0 && !healOK) {
+		return ExitFailed
+	}
+	return ExitOK
+}

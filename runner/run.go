@@ -19,7 +19,7 @@ import (
 // flaky: retry.go), ExitFailed when one failed (or was healed, without
 // HealOK), ExitUsage when an output directory cannot be made.
 func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, stderr io.Writer) int {
-	env := &runEnv{deps: deps, secrets: deps.Sessions.Secrets, stdout: stdout, warn: &warnings{w: stderr}}
+	env := &runEnv{deps: deps, secrets: deps.Sessions.Secrets, stdout: stdout, warn: &warnings{w: stderr}, flows: len(s.tests)}
 	rn, err := newRunner(o, s, env)
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
@@ -35,10 +35,7 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 		}
 	})
 	sum := summarize(results, time.Since(start))
-	code := ExitOK
-	if sum.failed > 0 || (sum.healed > 0 && !o.HealOK) {
-		code = ExitFailed
-	}
+	code := sum.exitCode(o.HealOK)
 	for _, rp := range reps {
 		if err := rp.runEnded(sum); err != nil {
 			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
@@ -55,6 +52,7 @@ type runEnv struct {
 	secrets *redact.Set // the registry's: every writer masks with it
 	stdout  io.Writer
 	warn    *warnings // stderr
+	flows   int       // how many the run replays (the line reporter's [3/10])
 }
 
 // newRunner sets the tools up for a run (deps' fields that are the run's)

@@ -88,6 +88,8 @@ func TestOptionsCheck(t *testing.T) {
 		"--video-mode is retain-on-failure, on or on-first-retry": {Files: ok.Files, Parallel: 2, VideoMode: "always"},
 		"--trace-mode is on or on-first-retry":                    {Files: ok.Files, Parallel: 1, VideoMode: VideoOn, TraceMode: "retain-on-failure"},
 		"--retries must be 0 or more":                             {Files: ok.Files, Parallel: 1, VideoMode: VideoOn, Retries: -1},
+		"--reporter \"lines\": the reporters are list, line, dot, json, junit, html, github, blob": {Files: ok.Files, Parallel: 1, VideoMode: VideoOn,
+			Reporters: ReporterList{"dot", "lines"}},
 	} {
 		if err := o.Check(); err == nil || err.Error() != want {
 			t.Errorf("%+v: %v, want %q", o, err, want)

@@ -34,8 +34,12 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	logLevel := fs.String("log-level", "", "log level on stderr: debug, info, warn or error (default warn, or $E2E_MCP_LOG_LEVEL)")
 	fs.Var(&o.Heal, "heal", "replay a step whose target no longer finds its element on the likely same element (the same test id, a near name, label, place), mark it HEALED and write the repaired flow to FLOW.healed.yaml (--heal=write: over FLOW.yaml), with a diff")
 	fs.BoolVar(&o.HealOK, "heal-ok", false, "exit 0 when flows passed only by healing (by default a healed run exits 1, so that CI notices)")
+	fs.Var(&o.Reporters, "reporter", "the `reporters`, comma-separated or the flag again: list (each flow's line, the default), line, dot, json, junit, html, github, blob")
+	fs.StringVar(&o.JSON, "json", "", "write the json reporter's document to this `file` (and turn it on); without it json goes to stdout")
+	fs.StringVar(&o.Blob, "blob", "", "write the blob reporter's zip in this `directory` (and turn it on; default blob-report)")
+	shard := fs.String("shard", "", "replay only part `i/n` of the flows (1/4 to 4/4), split by flow file, the same on every machine")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--reporter list,line,dot,json,junit,html,github,blob] [--shard i/n] [--junit report.xml] [--json FILE] [--blob DIR] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
@@ -44,7 +48,21 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			"With --retries a failed flow runs again in a new session; one that passes on a retry is FLAKY, and\n"+
 			"the runner names where its failed and passing attempts parted and what differed before (a slower or\n"+
 			"failed request, a console error, the target appearing late, covered or still moving). A retry's files\n"+
-			"end in -retryN (FLOW-retry1.zip).\n"+
+			"end in -retryN (FLOW-retry1.zip).\n\n"+
+			"Reporters (Playwright Test's names; several at once):\n"+
+			"  list    each flow's PASS, FAIL or HEALED line as it ends, then the summary (the default)\n"+
+			"  line    one progress line (on a terminal); the flows that did not pass, in full; the summary\n"+
+			"  dot     a character a flow (· passed, F failed, H healed, ± flaky, ° skipped), then the flows that\n"+
+			"          did not pass in full, the summary\n"+
+			"  json    the run as one JSON document: flows, outcome, duration, steps, error, files (--json FILE, else stdout)\n"+
+			"  junit   JUnit XML (--junit FILE, else stdout)\n"+
+			"  html    each flow's HTML report and an index.html of them all, in --report DIR (default e2e-mcp-report)\n"+
+			"  github  GitHub Actions annotations: an error on the failing step's line of the flow file\n"+
+			"  blob    a zip for `e2e-mcp merge-reports` (--blob DIR, default blob-report): the results, each flow's\n"+
+			"          HTML report (as html writes them) and its trace, video and artifacts\n\n"+
+			"--shard i/n sorts the flow files by their path below the directory that holds them all and\n"+
+			"replays the i-th of n parts, as Playwright Test splits: run each part on its own machine with\n"+
+			"--reporter blob, then merge-reports the blobs into one JUnit, HTML index and summary.\n\n"+
 			"Exit status: 0 every flow passed (some perhaps flaky), 1 one failed (or was healed, without --heal-ok),\n"+
 			"2 a bad command line.\n\n")
 		printFlags(w, fs)
@@ -54,6 +72,14 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return flagsFailed("run", err, help, stdout, stderr)
 	}
 	o.Files = files
+	if *shard != "" {
+		if o.Shard, err = runner.ParseShard(*shard); err != nil {
+			return usageError(stderr, "run", err.Error())
+		}
+	}
+	if f, ok := stdout.(*os.File); ok {
+		o.Terminal = isTerminal(f) // the line reporter rewrites its line
+	}
 	if err := o.Check(); err != nil {
 		return usageError(stderr, "run", err.Error())
 	}
