@@ -144,7 +144,11 @@ func addToZip(zw *zip.Writer, e blobEntry) error {
 // failure's artifacts are a directory: each file in it.
 func blobLayout(results []flowResult) (base string, files []blobEntry, err error) {
 	var paths, dirs []string
+	var attempts []flowResult // each flow's, and its earlier attempts' (--retries)
 	for _, r := range results {
+		attempts = append(append(attempts, r), r.earlier...)
+	}
+	for _, r := range attempts {
 		for _, p := range []string{r.report, r.trace, r.video} {
 			if p != "" {
 				paths = append(paths, p)
