@@ -32,7 +32,7 @@ func sampleResults() []flowResult {
 			heals: []heal{{step: 1, action: "click", from: "#go", to: `role=button[name="Go, now"]`, why: "same name"}}},
 		{name: "search", file: "flows/search.yaml", took: 4 * time.Second, steps: steps[:1],
 			earlier: []flowResult{{name: "search", file: "flows/search.yaml", took: time.Second, steps: steps[:1], failed: true, failedStep: 1, step: "navigate /search", errType: "timeout", headline: "timeout: slow"}},
-			why: "step 1 navigate: the page answered later"},
+			why:     "step 1 navigate: the page answered later"},
 		{name: "export", file: "flows/export.yaml", skipped: true, steps: steps[:1]},
 	}
 }
