@@ -281,8 +281,10 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("marshal then parse: %v\n%s", err, out)
 		}
-		x, _ := json.Marshal(fl.Steps)
-		y, _ := json.Marshal(back.Steps)
+		// Where a step stands is the file's layout, not the step: a
+		// flow written with less indentation marshals at other columns.
+		x, _ := json.Marshal(withoutPos(*fl).Steps)
+		y, _ := json.Marshal(withoutPos(*back).Steps)
 		if !bytes.Equal(x, y) {
 			t.Fatalf("steps changed:\n%s\n%s", x, y)
 		}
