@@ -15,10 +15,14 @@ type console struct {
 func (c *console) flowEnded(r flowResult) { printResult(c.w, r) }
 
 func (c *console) runEnded(s summary) error {
+	notRun := ""
+	if s.notRun > 0 {
+		notRun = fmt.Sprintf(", %d not run", s.notRun)
+	}
 	if c.heal {
-		fmt.Fprintf(c.w, "%d flow(s), %d passed, %d healed, %d failed, in %.1fs\n", len(s.results), s.passed(), s.healed, s.failed, s.took.Seconds())
+		fmt.Fprintf(c.w, "%d flow(s), %d passed, %d healed, %d failed%s, in %.1fs\n", len(s.results), s.passed(), s.healed, s.failed, notRun, s.took.Seconds())
 	} else {
-		fmt.Fprintf(c.w, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(s.results), len(s.results)-s.failed, s.failed, s.took.Seconds())
+		fmt.Fprintf(c.w, "%d flow(s), %d passed, %d failed%s, in %.1fs\n", len(s.results), len(s.results)-s.failed-s.notRun, s.failed, notRun, s.took.Seconds())
 	}
 	return nil
 }
@@ -26,6 +30,10 @@ func (c *console) runEnded(s summary) error {
 // printResult writes a flow's PASS or FAIL line (and where its artifacts
 // and report are).
 func printResult(w io.Writer, r flowResult) {
+	if r.notRun != "" {
+		fmt.Fprintf(w, "SKIP  %s (%s): not run: %s\n", r.name, r.file, r.notRun)
+		return
+	}
 	if r.healed() {
 		fmt.Fprintf(w, "HEALED  %s (%s) %.1fs: %s\n", r.name, r.file, r.took.Seconds(), stepsHealed(len(r.heals)))
 		printHeals(w, r)

@@ -21,6 +21,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr,omitempty"`
 	Time     string      `xml:"time,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -30,9 +31,15 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	// Skipped says why a flow did not run (--max-failures).
+	Skipped *junitSkipped `xml:"skipped,omitempty"`
 	// SystemOut links the flow's HTML report, trace and video as
 	// attachments ([[ATTACHMENT|path]], relative to the JUnit file).
 	SystemOut string `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -82,6 +89,9 @@ func writeJUnit(path string, results []flowResult, took time.Duration, secrets *
 		}
 		healed := healLines(r)
 		switch {
+		case r.notRun != "":
+			s.Skipped++
+			c.Skipped = &junitSkipped{Message: secrets.String("not run: " + r.notRun)}
 		case r.failed:
 			s.Failures++
 			msg := fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline)

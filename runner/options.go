@@ -1,6 +1,10 @@
 package runner
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"time"
+)
 
 // Options are a run's settings: cmd/e2e-mcp builds them from run's flags.
 type Options struct {
@@ -27,6 +31,24 @@ type Options struct {
 	Heal HealMode
 	// HealOK: flows that passed only by healing do not fail the run.
 	HealOK bool
+
+	// Which flows, how often, and for how long (select.go): Files may
+	// name directories, every flow under them found; Grep and GrepInvert
+	// keep the flows whose file, name and tags (joined by spaces) match
+	// and do not match (Playwright's --grep: a /RE/flags form, else
+	// case-insensitive); LastFailed keeps those that failed in the last
+	// run (.last-run.json in Artifacts); RepeatEach runs each that many
+	// times (0 or 1: once); List prints them and runs none.
+	Grep, GrepInvert string
+	LastFailed       bool
+	RepeatEach       int
+	List             bool
+	// MaxFailures stops starting flows once this many failed (0: never);
+	// the rest are reported as not run.
+	MaxFailures int
+	// Timeout bounds each flow's steps (0: none); a flow's own timeout:
+	// wins, as test.setTimeout wins over Playwright's config.
+	Timeout time.Duration
 }
 
 // The values of Options.VideoMode.
@@ -52,6 +74,19 @@ func (o Options) Check() error {
 		return errors.New("--parallel must be 1 or more")
 	case o.VideoMode != VideoRetainOnFailure && o.VideoMode != VideoOn:
 		return errors.New("--video-mode is retain-on-failure or on")
+	case o.RepeatEach < 0:
+		return errors.New("--repeat-each must be 1 or more")
+	case o.MaxFailures < 0:
+		return errors.New("--max-failures must be 1 or more (0: no limit)")
+	case o.Timeout < 0:
+		return errors.New("--timeout must be more than 0")
+	case o.LastFailed && o.Artifacts == "":
+		return errors.New("--last-failed reads the last run's state from the --artifacts directory: give --artifacts DIR (the one of the last run)")
+	}
+	for flag, re := range map[string]string{"--grep": o.Grep, "--grep-invert": o.GrepInvert} {
+		if _, err := grepRE(re); err != nil {
+			return fmt.Errorf("%s: %w", flag, err)
+		}
 	}
 	return nil
 }

@@ -26,6 +26,9 @@ func reporters(o Options, env *runEnv) []reporter {
 	if o.JUnit != "" {
 		out = append(out, &junitReport{path: o.JUnit, secrets: env.secrets, healOK: o.HealOK})
 	}
+	if o.Artifacts != "" {
+		out = append(out, &lastRunState{dir: o.Artifacts, secrets: env.secrets})
+	}
 	return out
 }
 

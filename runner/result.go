@@ -24,6 +24,9 @@ type flowResult struct {
 	// meant, when it found nothing or more than one ("" otherwise).
 	diagnosis string
 	heals     []heal // the steps --heal replayed on another element
+	// notRun says why the flow was not run (--max-failures reached); ""
+	// when it ran.
+	notRun string
 	// healedFile is the repaired flow --heal wrote, and healDiff its diff;
 	// healNotes say which healed steps it does not hold, and why.
 	healedFile, healDiff string
@@ -39,6 +42,7 @@ type summary struct {
 	results        []flowResult
 	took           time.Duration
 	failed, healed int
+	notRun         int // flows not run (--max-failures)
 }
 
 // summarize counts the results of a run that took took.
@@ -51,9 +55,12 @@ func summarize(results []flowResult, took time.Duration) summary {
 		if r.healed() {
 			s.healed++
 		}
+		if r.notRun != "" {
+			s.notRun++
+		}
 	}
 	return s
 }
 
 // passed is how many flows passed without healing.
-func (s summary) passed() int { return len(s.results) - s.failed - s.healed }
+func (s summary) passed() int { return len(s.results) - s.failed - s.healed - s.notRun }

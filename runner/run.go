@@ -19,6 +19,10 @@ import (
 // (or was healed, without HealOK), ExitUsage when an output directory
 // cannot be made.
 func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, stderr io.Writer) int {
+	s.tellNotes(stderr)
+	if len(s.tests) == 0 {
+		return ExitOK // --last-failed, and none failed: said by tellNotes
+	}
 	env := &runEnv{deps: deps, secrets: deps.Sessions.Secrets, stdout: stdout, warn: &warnings{w: stderr}}
 	rn, err := newRunner(o, s, env)
 	if err != nil {
@@ -27,8 +31,9 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 	}
 	reps := reporters(o, env)
 	start := time.Now()
+	stop := newStopper(o.MaxFailures)
 	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
-		return rn.runFlow(ctx, s.tests[i])
+		return stop.run(s.tests[i], func() flowResult { return rn.runFlow(ctx, s.tests[i]) })
 	}, func(r flowResult) {
 		for _, rp := range reps {
 			rp.flowEnded(r)
@@ -81,5 +86,5 @@ func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
 	// secret) are masked by every writer: answers, reports, JUnit,
 	// artifacts, the log.
 	env.secrets.Add(envSecrets(os.Environ())...)
-	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, writers: writers}, nil
+	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, timeout: o.Timeout, writers: writers}, nil
 }
