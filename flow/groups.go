@@ -113,7 +113,7 @@ func (f *Flow) readGroup(n *yaml.Node, parent, depth int) error {
 		case "steps":
 			steps = n.Content[i+1]
 		default:
-			return fmt.Errorf("line %d: a group has only group: (its name) and steps:, not %q; indent its steps under steps:", k.Line, k.Value)
+			return fmt.Errorf("line %d: a group has only the keys group (its name) and steps, not %q: indent its steps under its steps key", k.Line, k.Value)
 		}
 	}
 	if name.Kind != yaml.ScalarNode || name.ShortTag() != "!!str" || strings.TrimSpace(name.Value) == "" {
@@ -126,7 +126,7 @@ func (f *Flow) readGroup(n *yaml.Node, parent, depth int) error {
 		return fmt.Errorf("line %d: group %q: groups nest at most %d deep", n.Line, name.Value, maxGroupDepth)
 	}
 	if steps == nil || steps.Tag == "!!null" || (steps.Kind == yaml.SequenceNode && len(steps.Content) == 0) {
-		return fmt.Errorf("line %d: group %q has no steps: give them under its steps:", n.Line, name.Value)
+		return fmt.Errorf("line %d: group %q has no steps: give them under its steps key", n.Line, name.Value)
 	}
 	gi := len(f.Groups)
 	f.Groups = append(f.Groups, Group{Name: name.Value, From: len(f.Steps), Parent: parent})
@@ -135,7 +135,7 @@ func (f *Flow) readGroup(n *yaml.Node, parent, depth int) error {
 	}
 	f.Groups[gi].To = len(f.Steps)
 	if f.Groups[gi].To == f.Groups[gi].From {
-		return fmt.Errorf("line %d: group %q has no steps: give them under its steps:", n.Line, name.Value)
+		return fmt.Errorf("line %d: group %q has no steps: give them under its steps key", n.Line, name.Value)
 	}
 	return nil
 }

@@ -40,14 +40,14 @@ func TestFlowFiles(t *testing.T) {
 		"b.healed.yaml": flowText, ".hidden/h.yaml": flowText, "node_modules/x/n.yaml": flowText,
 		"notes.txt": "steps:", "broken.yml": "name: x\nsteps: [click: {\n", "docs/site.yml": "title: docs\n",
 	})
-	files, notes, err := flowFiles([]string{filepath.Join(dir, "b.yaml"), dir, filepath.Join(dir, "a", "z.yml")})
+	_, _, err := flowFiles([]string{filepath.Join(dir, "b.yaml"), dir, filepath.Join(dir, "a", "z.yml")})
 	if err == nil || !strings.Contains(err.Error(), "broken.yml: not YAML") {
 		t.Fatalf("a file that is not YAML: %v", err)
 	}
 	if err := os.Remove(filepath.Join(dir, "broken.yml")); err != nil {
 		t.Fatal(err)
 	}
-	files, notes, err = flowFiles([]string{filepath.Join(dir, "b.yaml"), dir, filepath.Join(dir, "a", "z.yml")})
+	files, notes, err := flowFiles([]string{filepath.Join(dir, "b.yaml"), dir, filepath.Join(dir, "a", "z.yml")})
 	if err != nil {
 		t.Fatal(err)
 	}
