@@ -3,17 +3,23 @@
 // `e2e-mcp run` can replay it in CI. docs/flow.schema.json describes it.
 //
 //	name: sign-up
+//	tags: [smoke, "@signup"]
+//	timeout: 1m
 //	dev:
 //	  run: python3 app.py $PORT
 //	  cwd: .
 //	steps:
 //	  - navigate: /signup.html
-//	  - type: {target: 'role=textbox[name="Name"]', text: Ada}
-//	  - click: 'role=button[name="Sign up"]'
+//	  - group: Fill the form
+//	    steps:
+//	      - type: {target: 'role=textbox[name="Name"]', text: Ada}
+//	      - click: 'role=button[name="Sign up"]'
 //	  - expect: {target: 'role=status', check: text, expected: 'Welcome, Ada!'}
 //
 // Each step is one action: a short form (the action's main argument) or a
 // map of the tool's arguments. Targets are selectors, never snapshot refs.
+// A flow written by hand may also have tags (for run --grep), a timeout
+// (for its steps) and named groups of steps (groups.go).
 // A recorded step with a target also carries its fingerprint (Fingerprint),
 // what the target was, for a replay on a page that changed.
 // Text may name environment variables (${PASSWORD}) so that secrets are
@@ -27,21 +33,34 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
 
 // Flow is one recorded test.
 type Flow struct {
-	Name string `yaml:"name"`
+	Name string
+	// Tags label the flow for `e2e-mcp run --grep` (`tags: [smoke,
+	// "@checkout"]`), as Playwright's test tags: one word each, an @ or
+	// not, as written.
+	Tags []string
+	// Timeout bounds the time of the flow's steps (`timeout: 2m`); 0 when
+	// the flow gives none (then run --timeout's, if any).
+	Timeout time.Duration
 	// Dev is the dev server to start first, if any.
-	Dev *Dev `yaml:"dev,omitempty"`
+	Dev *Dev
 	// BaseURL resolves relative URLs when there is no dev server.
-	BaseURL string `yaml:"baseURL,omitempty"`
+	BaseURL string
 	// StorageState is a storage state file the session starts in (signed
 	// in), relative to the flow's directory.
-	StorageState string `yaml:"storageState,omitempty"`
-	Steps        []Step `yaml:"steps"`
+	StorageState string
+	// Steps are every step of the flow, in order, those inside groups
+	// too: a step's number is its place here (groups.go).
+	Steps []Step
+	// Groups name runs of Steps (`- group: Sign in`), in the order they
+	// open (groups.go); none in a recorded flow.
+	Groups []Group
 }
 
 // Dev says how to start the app's dev server: a contract command, or any
@@ -243,21 +262,48 @@ func (s *Step) check(n *yaml.Node) error {
 	return nil
 }
 
+// flowFile is a flow file's keys as yaml.v3 decodes them (a key it does
+// not know is an error); the tags, the timeout and the steps are read from
+// their nodes, which know their lines.
+type flowFile struct {
+	Name         string    `yaml:"name"`
+	Tags         yaml.Node `yaml:"tags"`
+	Timeout      yaml.Node `yaml:"timeout"`
+	Dev          *Dev      `yaml:"dev"`
+	BaseURL      string    `yaml:"baseURL"`
+	StorageState string    `yaml:"storageState"`
+	Steps        yaml.Node `yaml:"steps"`
+}
+
 // Parse reads a flow file's text.
 func Parse(b []byte) (*Flow, error) {
-	var f Flow
+	var ff flowFile
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
+	if err := dec.Decode(&ff); err != nil {
 		return nil, err
 	}
-	if f.Name == "" {
+	if ff.Name == "" {
 		return nil, fmt.Errorf("the flow has no name")
+	}
+	f := &Flow{Name: ff.Name, Dev: ff.Dev, BaseURL: ff.BaseURL, StorageState: ff.StorageState}
+	var err error
+	if f.Tags, err = readTags(&ff.Tags); err != nil {
+		return nil, err
+	}
+	if f.Timeout, err = readTimeout(&ff.Timeout); err != nil {
+		return nil, err
+	}
+	if ff.Steps.Kind == 0 || ff.Steps.Tag == "!!null" || (ff.Steps.Kind == yaml.SequenceNode && len(ff.Steps.Content) == 0) {
+		return nil, fmt.Errorf("flow %s has no steps", f.Name)
+	}
+	if err := f.readSteps(&ff.Steps, -1, 0); err != nil {
+		return nil, err
 	}
 	if len(f.Steps) == 0 {
 		return nil, fmt.Errorf("flow %s has no steps", f.Name)
 	}
-	return &f, nil
+	return f, nil
 }
 
 // Load reads a flow file.
@@ -285,6 +331,16 @@ func Load(path string) (*Flow, error) {
 func (f *Flow) Marshal() ([]byte, error) {
 	doc := mapping()
 	doc.add("name", text(f.Name))
+	if len(f.Tags) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, t := range f.Tags {
+			seq.Content = append(seq.Content, text(t))
+		}
+		doc.add("tags", seq)
+	}
+	if f.Timeout > 0 {
+		doc.add("timeout", text(FormatDuration(f.Timeout)))
+	}
 	if d := f.Dev; d != nil {
 		dev := mapping()
 		dev.addIf("run", d.Run)
@@ -301,13 +357,9 @@ func (f *Flow) Marshal() ([]byte, error) {
 	}
 	doc.addIf("baseURL", f.BaseURL)
 	doc.addIf("storageState", f.StorageState)
-	steps := &yaml.Node{Kind: yaml.SequenceNode}
-	for _, st := range f.Steps {
-		n, err := st.node()
-		if err != nil {
-			return nil, err
-		}
-		steps.Content = append(steps.Content, n)
+	steps, err := f.stepsNode(0, len(f.Steps), -1)
+	if err != nil {
+		return nil, err
 	}
 	doc.add("steps", steps)
 	var buf bytes.Buffer

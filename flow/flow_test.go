@@ -129,7 +129,8 @@ func TestParseErrors(t *testing.T) {
 }
 
 // TestSchema: docs/flow.schema.json accepts what Marshal writes and what a
-// person writes, and refuses an unknown action.
+// person writes (tags, a timeout, groups), and refuses an unknown action
+// and what Parse refuses of groups, tags and timeouts.
 func TestSchema(t *testing.T) {
 	doc, err := os.ReadFile("../docs/flow.schema.json")
 	if err != nil {
@@ -190,6 +191,38 @@ func TestSchema(t *testing.T) {
 	}
 	if err := validate("name: x\nsteps:\n  - jump: here\n"); err == nil {
 		t.Error("the schema accepts an unknown action")
+	}
+	// Tags, a timeout and groups: what Marshal writes of them, and what a
+	// person writes; and what Parse refuses.
+	g, err := Parse([]byte(groupedFlow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = g.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{string(out), groupedFlow, "name: x\ntags: smoke\nsteps: [back]\n"} {
+		if err := validate(src); err != nil {
+			t.Errorf("the schema refuses\n%s\n%v", src, err)
+		}
+	}
+	for _, src := range []string{
+		"name: x\nsteps:\n  - group: A\n",
+		"name: x\nsteps:\n  - group: A\n    steps: []\n",
+		"name: x\nsteps:\n  - group: A\n    steps: [back]\n    click: a\n",
+		"name: x\nsteps:\n  - group: A\n    steps:\n      - jump: here\n",
+		"name: x\nsteps:\n  - group: ''\n    steps: [back]\n",
+		"name: x\ntags: ['two words']\nsteps: [back]\n",
+		"name: x\ntimeout: 30\nsteps: [back]\n",
+		"name: x\ntimeout: soon\nsteps: [back]\n",
+	} {
+		if _, perr := Parse([]byte(src)); perr == nil {
+			t.Errorf("Parse accepts %q", src)
+		}
+		if err := validate(src); err == nil {
+			t.Errorf("the schema accepts %q", src)
+		}
 	}
 }
 
@@ -262,12 +295,14 @@ func FuzzMarshal(f *testing.F) {
 }
 
 // FuzzParse: any file is parsed or refused with an error, never a panic;
-// what parses is written back to a file that parses to the same steps.
+// what parses is written back to a file that parses to the same steps,
+// groups, tags and timeout.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("name: x\nsteps:\n  - navigate: /a\n  - click: 'role=button[name=\"Go\"]'\n  - back\n"))
 	f.Add([]byte("name: x\ndev:\n  run: npm run dev\nsteps:\n  - type: {target: a, text: \"b\\nc\"}\n"))
 	f.Add([]byte("name: [x\n"))
 	f.Add([]byte("name: x\nsteps:\n  - {a: 1, b: 2}\n"))
+	f.Add([]byte("name: x\ntags: [a, '@b']\ntimeout: 1m\nsteps:\n  - group: g\n    steps:\n      - back\n      - {group: h, steps: [reload]}\n  - forward\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fl, err := Parse(b)
 		if err != nil {
@@ -283,8 +318,8 @@ func FuzzParse(f *testing.F) {
 		}
 		// Where a step stands is the file's layout, not the step: a
 		// flow written with less indentation marshals at other columns.
-		x, _ := json.Marshal(withoutPos(*fl).Steps)
-		y, _ := json.Marshal(withoutPos(*back).Steps)
+		x, _ := json.Marshal([]any{withoutPos(*fl).Steps, fl.Groups, fl.Tags, fl.Timeout})
+		y, _ := json.Marshal([]any{withoutPos(*back).Steps, back.Groups, back.Tags, back.Timeout})
 		if !bytes.Equal(x, y) {
 			t.Fatalf("steps changed:\n%s\n%s", x, y)
 		}

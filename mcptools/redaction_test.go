@@ -71,6 +71,9 @@ var writerTable = map[string]string{
 	"mcptools.clientLog: SendLogMessageToClient":          "client log: every caller (diagnosed) is listed here by its clientLog call",
 	"mcptools.notifierOf: SendLogMessageToSpecificClient": "client log: session events, their texts masked with the session's private set (Session.event)",
 	"mcptools.startProgress: SendNotificationToClient":    "progress: the tool's name, what it does and the time, masked with the session's private set",
+
+	// e2e's table reads it among the artifacts.
+	"runner.lastRunState.runEnded: mcptools.WriteUserFile": "the last run's state (DIR/.last-run.json): flow files' paths, names masked with the run's set",
 }
 
 // sinks are the calls that write out: a file, a report, a flow, a spec, a

@@ -81,6 +81,8 @@ var storeTable = map[string]string{
 	"mcptools.loggedStep.failure":      "whole for the newest maxLoggedFailures, then maxLoggedResult of text",
 	"mcptools.loggedStep.shot":         "the newest maxLoggedShots steps keep one",
 	"mcptools.loggedStep.targets":      "three at most (target, startTarget, endTarget)",
+	"mcptools.loggedStep.groups":       "the stepLog's groups when it was logged (shared, never changed)",
+	"mcptools.stepLog.groups":          "maxStepGroups, names clipped to maxStepGroupName (SetStepGroups)",
 	"mcptools.Session.recorded":        "maxRecorded steps; their arguments are the agent's, kept whole to replay byte for byte",
 	"mcptools.Session.secretRefs":      "one per secret the flow reads from the environment",
 	"mcptools.Session.secretNames":     "the server's, shared: one per secret of the operator's --secrets file, never grown by a session",

@@ -156,10 +156,12 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 		t.Notes = append(t.Notes, fmt.Sprintf("the first %d calls of this trace are not kept (a session keeps its newest %d calls)", lost, maxLoggedSteps))
 	}
 	noShot := 0
+	var traced []loggedStep
 	for i, step := range s.steps.steps {
 		if s.steps.dropped+i < st.first {
 			continue // logged before the trace started
 		}
+		traced = append(traced, step)
 		t.Actions = append(t.Actions, traceAction(step, st.testID))
 		n.actions++
 		if step.shot != nil {
@@ -168,6 +170,7 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 			noShot++
 		}
 	}
+	t.Actions = traceGroups(traced, t.Actions, s.private.String)
 	if noShot > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d actions have no screenshot (a session keeps its newest %d; a capture can fail)", noShot, maxLoggedShots))
 	}

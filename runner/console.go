@@ -43,6 +43,10 @@ func (c *console) runEnded(s summary) error {
 // printResult writes a flow's PASS, FAIL, HEALED or FLAKY line (and where
 // its artifacts and report are, and its earlier attempts').
 func printResult(w io.Writer, r flowResult) {
+	if r.skipped != "" {
+		fmt.Fprintf(w, "SKIP  %s (%s): not run: %s\n", r.name, r.file, r.skipped)
+		return
+	}
 	if r.healed() {
 		fmt.Fprintf(w, "HEALED  %s (%s) %.1fs: %s\n", r.name, r.file, r.allTook().Seconds(), stepsHealed(len(r.heals)))
 		printEarlier(w, r)

@@ -16,8 +16,9 @@ type runner struct {
 	tools     *mcptools.Caller
 	deps      *mcptools.Deps
 	secrets   *redact.Set
-	artifacts string   // --artifacts, or ""
-	heal      HealMode // --heal
+	artifacts string        // --artifacts, or ""
+	heal      HealMode      // --heal
+	timeout   time.Duration // --timeout, or 0
 	writers   []flowWriter
 	retries   int // --retries
 }
@@ -31,7 +32,7 @@ type runner struct {
 // What it says of a failure (the summary line, JUnit, artifacts) is
 // masked with secrets, as the answers it reads already are.
 func (rn *runner) runFlow(ctx context.Context, t test, prior priorAttempts) (flowResult, *attemptLog) {
-	r := &replay{runner: rn, ctx: ctx, t: t, res: flowResult{file: t.file, name: t.flow.Name,
+	r := &replay{runner: rn, ctx: ctx, base: ctx, t: t, res: flowResult{file: t.file, name: t.name,
 		steps: stepInfos(t.flow, rn.secrets)}}
 	if rn.retries > 0 {
 		r.log = &attemptLog{}
@@ -53,10 +54,14 @@ func (rn *runner) runFlow(ctx context.Context, t test, prior priorAttempts) (flo
 // what it found.
 type replay struct {
 	*runner
-	ctx context.Context
-	t   test
-	res flowResult
-	log *attemptLog // what it records for a comparison (--retries), or nil
+	// ctx is the calls' context: base, bounded by the flow's timeout
+	// while its steps run (timeout.go).
+	ctx, base context.Context
+	t         test
+	res       flowResult
+	log       *attemptLog // what it records for a comparison (--retries), or nil
+	// stepsStart is when the flow's first step started.
+	stepsStart time.Time
 }
 
 // call calls a tool on the flow's session.
@@ -90,7 +95,7 @@ func (r *replay) fail(n int, what string, a mcptools.Answer, err error, diag ...
 	}
 	res.errType, res.headline, res.message = e.Type, secrets.String(e.Line()), secrets.String(text)
 	if r.artifacts != "" {
-		name := r.t.flow.Name
+		name := r.t.name
 		if r.t.retry > 0 {
 			name = fmt.Sprintf("%s-retry%d", name, r.t.retry)
 		}
@@ -107,7 +112,7 @@ const maxEarlierErrors = 20
 // it has those since the step before, and an exception a click threw two
 // steps earlier is often the cause. The report shows them all.
 func (r *replay) earlierErrors(answer string) string {
-	msgs, err := r.deps.SessionConsoleErrors(r.ctx, r.t.session)
+	msgs, err := r.deps.SessionConsoleErrors(r.base, r.t.session)
 	if err != nil {
 		return fmt.Sprintf("\n(console errors of the flow unavailable: %v)\n", err)
 	}

@@ -38,10 +38,15 @@ type junitCase struct {
 	// it passed), a failed flow's later attempts.
 	FlakyFailures []junitRetry `xml:"flakyFailure,omitempty"`
 	RerunFailures []junitRetry `xml:"rerunFailure,omitempty"`
-	Skipped       *struct{}    `xml:"skipped,omitempty"`
+	// Skipped says why a flow did not run (--max-failures).
+	Skipped *junitSkipped `xml:"skipped,omitempty"`
 	// SystemOut links the flow's HTML report, trace and video as
 	// attachments ([[ATTACHMENT|path]], relative to the JUnit file).
 	SystemOut string `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -122,9 +127,9 @@ func junitDoc(dir string, results []flowResult, took time.Duration, secrets *red
 		c.SystemOut, links = attachments(dir, own)
 		healed := healLines(r)
 		switch {
-		case r.skipped:
+		case r.skipped != "":
 			s.Skipped++
-			c.Skipped = &struct{}{}
+			c.Skipped = &junitSkipped{Message: secrets.String("not run: " + r.skipped)}
 		case r.failed:
 			s.Failures++
 			msg := fmt.Sprintf("step %d, %s: %s", own.failedStep, own.step, own.headline)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Options are a run's settings: cmd/e2e-mcp builds them from run's flags.
@@ -51,6 +52,24 @@ type Options struct {
 	// title is the HTML index's title when it is not the run's
 	// (merge-reports').
 	title string
+
+	// Which flows, how often, and for how long (select.go): Files may
+	// name directories, every flow under them found; Grep and GrepInvert
+	// keep the flows whose file, name and tags (joined by spaces) match
+	// and do not match (Playwright's --grep: a /RE/flags form, else
+	// case-insensitive); LastFailed keeps those that failed in the last
+	// run (.last-run.json in Artifacts); RepeatEach runs each that many
+	// times (0 or 1: once); List prints them and runs none.
+	Grep, GrepInvert string
+	LastFailed       bool
+	RepeatEach       int
+	List             bool
+	// MaxFailures stops starting flows once this many failed (0: never);
+	// the rest are reported as not run.
+	MaxFailures int
+	// Timeout bounds each flow's steps (0: none); a flow's own timeout:
+	// wins, as test.setTimeout wins over Playwright's config.
+	Timeout time.Duration
 }
 
 // The values of Options.VideoMode.
@@ -87,6 +106,19 @@ func (o Options) Check() error {
 		return errors.New("--trace-mode is on or on-first-retry")
 	case o.Retries < 0:
 		return errors.New("--retries must be 0 or more")
+	case o.RepeatEach < 0:
+		return errors.New("--repeat-each must be 1 or more")
+	case o.MaxFailures < 0:
+		return errors.New("--max-failures must be 1 or more (0: no limit)")
+	case o.Timeout < 0:
+		return errors.New("--timeout must be more than 0")
+	case o.LastFailed && o.Artifacts == "":
+		return errors.New("--last-failed reads the last run's state from the --artifacts directory: give --artifacts DIR (the one of the last run)")
+	}
+	for flag, re := range map[string]string{"--grep": o.Grep, "--grep-invert": o.GrepInvert} {
+		if _, err := grepRE(re); err != nil {
+			return fmt.Errorf("%s: %w", flag, err)
+		}
 	}
 	for _, r := range o.Reporters {
 		if !isReporter(r) {

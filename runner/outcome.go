@@ -28,7 +28,7 @@ func (r flowResult) outcome() outcome {
 	switch {
 	case r.failed:
 		return outcomeFailed
-	case r.skipped:
+	case r.skipped != "":
 		return outcomeSkipped
 	case r.flaky():
 		return outcomeFlaky
@@ -40,7 +40,7 @@ func (r flowResult) outcome() outcome {
 
 // tries is how many times the flow ran: 1 unless retried, 0 when skipped.
 func (r flowResult) tries() int {
-	if r.skipped {
+	if r.skipped != "" {
 		return 0
 	}
 	return r.attempts()
@@ -69,7 +69,7 @@ func stepInfos(f *flow.Flow, secrets *redact.Set) []stepInfo {
 // it.
 func (r flowResult) stepOutcome(n int) outcome {
 	switch {
-	case r.skipped, r.failed && n > r.failedStep:
+	case r.skipped != "", r.failed && n > r.failedStep:
 		return outcomeSkipped
 	case r.failed && n == r.failedStep:
 		return outcomeFailed

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -71,6 +72,8 @@ type flowDoc struct {
 	// this one parted and what differed.
 	Earlier []flowDoc `json:"earlier,omitempty"`
 	Why     string    `json:"why,omitempty"`
+	// Skipped says why a skipped flow did not run.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // stepDoc is one step of a flow: what it did, where it is in the flow
@@ -140,7 +143,7 @@ func (st *runStats) count(o outcome) {
 
 // flowDocOf is one result as flowDoc.
 func flowDocOf(r flowResult, secrets *redact.Set, path func(string) string) flowDoc {
-	f := flowDoc{Name: r.name, File: r.file, Outcome: r.outcome(), Attempts: r.tries(), DurationMs: r.took.Milliseconds(),
+	f := flowDoc{Name: r.name, File: r.file, Outcome: r.outcome(), Skipped: r.skipped, Attempts: r.tries(), DurationMs: r.took.Milliseconds(),
 		Steps: []stepDoc{}, HealedFile: r.healedFile, HealDiff: r.healDiff, HealNotes: r.healNotes,
 		Artifacts: path(r.artifacts), Report: path(r.report), Trace: path(r.trace), Video: path(r.video), VideoNote: r.videoNote}
 	for i, st := range r.steps {
@@ -174,7 +177,7 @@ func resultOf(f flowDoc, path func(string) string) (flowResult, error) {
 			return r, fmt.Errorf("flow %s failed with no error", f.Name)
 		}
 	case outcomeSkipped:
-		r.skipped = true
+		r.skipped = cmp.Or(f.Skipped, "not run")
 	case outcomePassed, outcomeFlaky, outcomeHealed:
 	default:
 		return r, fmt.Errorf("flow %s: outcome %q is none of %v", f.Name, f.Outcome, outcomes)

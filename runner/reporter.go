@@ -50,6 +50,9 @@ func reporters(o Options, env *runEnv) []reporter {
 	if set["github"] {
 		out = append(out, newGitHubReporter(env.stdout, env.secrets))
 	}
+	if o.Artifacts != "" {
+		out = append(out, &lastRunState{dir: o.Artifacts, secrets: env.secrets})
+	}
 	return out
 }
 

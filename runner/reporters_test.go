@@ -33,7 +33,7 @@ func sampleResults() []flowResult {
 		{name: "search", file: "flows/search.yaml", took: 4 * time.Second, steps: steps[:1],
 			earlier: []flowResult{{name: "search", file: "flows/search.yaml", took: time.Second, steps: steps[:1], failed: true, failedStep: 1, step: "navigate /search", errType: "timeout", headline: "timeout: slow"}},
 			why:     "step 1 navigate: the page answered later"},
-		{name: "export", file: "flows/export.yaml", skipped: true, steps: steps[:1]},
+		{name: "export", file: "flows/export.yaml", skipped: "the run stopped after 1 failure (--max-failures 1)", steps: steps[:1]},
 	}
 }
 

@@ -35,9 +35,9 @@ type flowResult struct {
 	why     string
 	// steps are the flow's steps, where each is in its file (outcome.go).
 	steps []stepInfo
-	// skipped says it did not run (--max-failures, a shard's missing
-	// flow): the outcome (outcome.go) reads it.
-	skipped bool
+	// skipped says why the flow did not run (--max-failures reached);
+	// "" when it ran. The outcome (outcome.go) reads it.
+	skipped string
 }
 
 // healed says the flow passed only because steps were healed.
@@ -79,7 +79,7 @@ func summarize(results []flowResult, took time.Duration) summary {
 		if r.flaky() {
 			s.flaky++
 		}
-		if r.skipped {
+		if r.skipped != "" {
 			s.skipped++
 		}
 	}

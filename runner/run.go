@@ -19,6 +19,10 @@ import (
 // flaky: retry.go), ExitFailed when one failed (or was healed, without
 // HealOK), ExitUsage when an output directory cannot be made.
 func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, stderr io.Writer) int {
+	s.tellNotes(stderr)
+	if len(s.tests) == 0 {
+		return ExitOK // --last-failed, and none failed: said by tellNotes
+	}
 	env := &runEnv{deps: deps, secrets: deps.Sessions.Secrets, stdout: stdout, warn: &warnings{w: stderr}, flows: len(s.tests)}
 	rn, err := newRunner(o, s, env)
 	if err != nil {
@@ -27,8 +31,9 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 	}
 	reps := reporters(o, env)
 	start := time.Now()
+	stop := newStopper(o.MaxFailures)
 	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
-		return rn.runTest(ctx, s.tests[i])
+		return stop.run(s.tests[i], func() flowResult { return rn.runTest(ctx, s.tests[i]) })
 	}, func(r flowResult) {
 		for _, rp := range reps {
 			rp.flowEnded(r)
@@ -85,5 +90,5 @@ func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
 	// secret) are masked by every writer: answers, reports, JUnit,
 	// artifacts, the log.
 	env.secrets.Add(envSecrets(os.Environ())...)
-	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, writers: writers, retries: o.Retries}, nil
+	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, timeout: o.Timeout, writers: writers, retries: o.Retries}, nil
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 )
@@ -16,7 +15,7 @@ import (
 // TestReportNames: each flow's report and trace are named after it, numbered only
 // when two flows share a name, never with a path separator.
 func TestReportNames(t *testing.T) {
-	got := reportNames([]*flow.Flow{{Name: "sign-up"}, {Name: "a/b"}, {Name: "sign-up"}, {Name: "log-in"}})
+	got := reportNames([]string{"sign-up", "a/b", "sign-up", "log-in"})
 	want := map[string]string{"flow-1": "sign-up-1", "flow-2": "a_b", "flow-3": "sign-up-3", "flow-4": "log-in"}
 	for k, v := range want {
 		if got[k] != v {

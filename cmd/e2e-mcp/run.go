@@ -9,6 +9,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
+	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/runner"
 )
@@ -38,10 +39,24 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.JSON, "json", "", "write the json reporter's document to this `file` (and turn it on); without it json goes to stdout")
 	fs.StringVar(&o.Blob, "blob", "", "write the blob reporter's zip in this `directory` (and turn it on; default blob-report)")
 	shard := fs.String("shard", "", "replay only part `i/n` of the flows (1/4 to 4/4), split by flow file, the same on every machine")
+	fs.StringVar(&o.Grep, "grep", "", "run only the flows whose file, name and tags (joined by spaces) match this `RE` (Go syntax, case-insensitive; /RE/ for case-sensitive)")
+	fs.StringVar(&o.GrepInvert, "grep-invert", "", "run only the flows whose file, name and tags do not match this `RE`")
+	fs.IntVar(&o.RepeatEach, "repeat-each", 1, "run each flow `N` times (the whole list N times over; the later runs named NAME (2), NAME (3)...)")
+	fs.IntVar(&o.MaxFailures, "max-failures", 0, "start no flow once `N` failed; the rest are reported as not run (SKIP, JUnit skipped) (0: no limit)")
+	stopFirst := fs.Bool("x", false, "stop after the first failure (--max-failures 1)")
+	fs.BoolVar(&o.LastFailed, "last-failed", false, "run only the flows that failed in the last run (each run with --artifacts DIR keeps what failed in DIR/.last-run.json)")
+	fs.BoolVar(&o.List, "list", false, "print the flows the run would replay (file, name, tags), one a line, and exit 0, starting no browser")
+	fs.Func("timeout", "the most each flow's steps may take, e.g. 90s or 2m (a flow's own timeout: wins; default none): past it the flow fails naming its step", func(v string) error {
+		d, err := flow.ParseTimeout(v)
+		o.Timeout = d
+		return err
+	})
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--reporter list,line,dot,json,junit,html,github,blob] [--shard i/n] [--junit report.xml] [--json FILE] [--blob DIR] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml|DIR... [--grep RE] [--grep-invert RE] [--last-failed] [--list] [--repeat-each N] [--max-failures N | -x] [--timeout D] [--reporter list,line,dot,json,junit,html,github,blob] [--shard i/n] [--junit report.xml] [--json FILE] [--blob DIR] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
+			"A directory runs every *.yaml and *.yml flow under it (hidden directories and node_modules\n"+
+			"left out); a YAML file there without steps: is skipped, and said so.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
 			"A step whose target finds nothing or more than one element is diagnosed: the failure names the\n"+
 			"likely same element's locator, ready to paste; --heal replays on it.\n"+
@@ -72,6 +87,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return flagsFailed("run", err, help, stdout, stderr)
 	}
 	o.Files = files
+	if *stopFirst {
+		o.MaxFailures = 1
+	}
 	if *shard != "" {
 		if o.Shard, err = runner.ParseShard(*shard); err != nil {
 			return usageError(stderr, "run", err.Error())
@@ -87,6 +105,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
 		return cli.ExitUsage
+	}
+	if o.List {
+		return runner.List(suite, stdout, stderr)
 	}
 	cfg, err := parseConfig("run", nil, os.Getenv)
 	if err != nil {

@@ -427,3 +427,56 @@ func TestConvert_Texts(t *testing.T) {
 		t.Errorf("a malformed text: %v", err)
 	}
 }
+
+// TestConvert_Groups: a flow's groups become test.step callbacks around
+// their steps' code, nested as the groups are; what a step binds for a
+// later one (a file chooser's promise, a route's matcher) is a let of the
+// test's top, so that the later step sees it from another callback; a flow
+// without groups keeps its consts.
+func TestConvert_Groups(t *testing.T) {
+	s := convert(t, steps(`  - navigate: /
+  - group: Sign in
+    steps:
+      - type: {target: label=Email, text: ada@example.com}
+      - group: "The 'password'"
+        steps:
+          - type: {target: label=Password, text: '${E2E_SECRET_1}'}
+      - click: '#pick'
+  - upload: {paths: [/tmp/b.txt]}
+  - group: Mocks
+    steps:
+      - route: {pattern: '/api/x', status: 500}
+  - unroute: '/api/x'
+`), Options{})
+	want := `  checkEnv();
+  let chooser1, route2;
+  // step 1: navigate /
+  await page.goto('/');
+  await test.step('Sign in', async () => {
+    // step 2: type label=Email
+    await page.getByLabel('Email').fill('ada@example.com');
+    await test.step('The \'password\'', async () => {
+      // step 3: type label=Password
+      await page.getByLabel('Password').fill(env('E2E_SECRET_1'));
+    });
+    // step 4: click #pick
+    chooser1 = page.waitForEvent('filechooser');
+    await page.locator('#pick').click();
+  });
+  // step 5: upload
+  await (await chooser1).setFiles(['/tmp/b.txt']);
+  await test.step('Mocks', async () => {
+    // step 6: route /api/x
+    route2 = (url: URL) => /^\/api\/x$/.test(url.pathname + url.search); // /api/x
+`
+	if !strings.Contains(s.Text, want) {
+		t.Errorf("the spec lacks\n%s\n--- spec:\n%s", want, s.Text)
+	}
+	if !strings.Contains(s.Text, "  });\n  // step 7: unroute /api/x\n  await page.context().unroute(route2);\n});\n") {
+		t.Errorf("the last group is not closed before the step after it:\n%s", s.Text)
+	}
+	plain := convert(t, steps("  - click: '#pick'\n  - upload: {paths: [/tmp/b.txt]}\n"), Options{})
+	if strings.Contains(plain.Text, "let ") || !strings.Contains(plain.Text, "const chooser1 = page.waitForEvent('filechooser');") {
+		t.Errorf("a flow without groups:\n%s", plain.Text)
+	}
+}

@@ -339,7 +339,7 @@ func (w *writer) route(a map[string]any) error {
 	w.n++
 	name := fmt.Sprintf("route%d", w.n)
 	w.routed[p] = name
-	w.line("const %s = %s; // %s", name, m, comment(p))
+	w.line("%s // %s", w.binding(name, m), comment(p))
 	var body []string
 	if d, ok := num(a, "delay"); ok && d > 0 {
 		body = append(body, fmt.Sprintf("await new Promise((resolve) => setTimeout(resolve, %g));", d*1000))
