@@ -83,6 +83,10 @@ func (s Step) Checks() bool {
 	return s.Action == "expect" || s.Action == "audit_a11y" && failOn
 }
 
+// NoChecks is what an export says of a flow whose steps assert nothing
+// (Flow.Checks): it passes whatever the page shows.
+const NoChecks = "the flow checks nothing: it acts and waits but asserts no outcome, so it passes whatever the page shows; add expect steps for what the page should show"
+
 // Checks reports whether any step of the flow asserts something.
 func (f *Flow) Checks() bool {
 	for _, st := range f.Steps {

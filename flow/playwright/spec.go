@@ -27,6 +27,12 @@ type Options struct {
 	// StorageState is the flow's storage state file as the spec names it,
 	// relative to the spec's directory ("": the flow's own text).
 	StorageState string
+	// FilesDir is the flow file's directory as the spec names it,
+	// relative to the spec's directory ("": the same directory): a
+	// relative file of a step (flow.FileArgs: an upload, a route's body)
+	// is relative to the flow's directory, and the spec resolves it from
+	// its own.
+	FilesDir string
 }
 
 // Spec is one flow as a Playwright Test spec.
@@ -69,6 +75,7 @@ type writer struct {
 	step     int
 	started  bool // a step has opened a page (navigate)
 	needPath bool
+	pageCode bool // a step runs the agent's page code (pageCodeHelper)
 }
 
 func (w *writer) line(format string, args ...any) {
@@ -273,6 +280,9 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		}
 	}
 	spec := &Spec{File: FileName(f.Name), Warnings: w.warnings}
+	if !f.Checks() {
+		spec.Warnings = append(spec.Warnings, flow.NoChecks)
+	}
 	for v := range w.vars {
 		spec.Env = append(spec.Env, v)
 	}
@@ -290,12 +300,18 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	if len(spec.Env) > 0 {
 		fmt.Fprintf(&b, envHelper+"\n", quoteAll(spec.Env))
 	}
+	if w.pageCode {
+		b.WriteString(pageCodeHelper + "\n")
+	}
 	if len(w.useOrder) > 0 {
 		b.WriteString("test.use({\n")
 		for _, k := range w.useOrder {
 			fmt.Fprintf(&b, "  %s: %s,\n", k, w.use[k])
 		}
 		b.WriteString("});\n\n")
+	}
+	if !f.Checks() {
+		fmt.Fprintf(&b, "// Warning: %s\n", comment(flow.NoChecks))
 	}
 	fmt.Fprintf(&b, "test(%s, async ({ page }) => {\n", Quote(f.Name))
 	if len(spec.Env) > 0 {
