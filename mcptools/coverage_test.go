@@ -56,8 +56,9 @@ func TestFlowCoverage(t *testing.T) {
 func TestLeftOut(t *testing.T) {
 	s := newSession(sessionKey{id: "t"}, "", nil)
 	for _, tool := range []string{"browser_tabs", "browser_click", "browser_snapshot", "browser_cookie_set", "browser_tabs", "session_end"} {
-		s.record(tool, map[string]any{"target": "#a"}, preLocated{})
+		s.record(tool, map[string]any{"target": "#a", "action": "new"}, preLocated{})
 	}
+	s.record("browser_tabs", map[string]any{"action": "list"}, preLocated{})
 	want := []leftOutCall{{Tool: "browser_tabs", Calls: 2, Why: flowCoverage["browser_tabs"].why}, {Tool: "browser_cookie_set", Calls: 1, Why: flowCoverage["browser_cookie_set"].why}}
 	if !reflect.DeepEqual(s.leftOut, want) {
 		t.Errorf("left out %+v, want %+v", s.leftOut, want)

@@ -193,7 +193,7 @@ func printOf(el *browser.Element) *flow.Fingerprint {
 // record adds a successful call as a flow step, when the tool is one; pre
 // holds the locators and fingerprint preLocate found.
 func (s *Session) record(tool string, rawArgs any, pre preLocated) {
-	s.noteLeftOut(tool)
+	s.noteLeftOut(tool, rawArgs)
 	action := flow.ActionOf(tool)
 	if action == "" {
 		return
