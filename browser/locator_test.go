@@ -124,6 +124,18 @@ func TestFrameLocators(t *testing.T) {
 		t.Fatalf("want the cross-site iframe out of process, have %d iframe targets", oopifs)
 	}
 	leaf := refIn(t, s.YAML, "button", "Leaf save")
+	// The iframes themselves, as the frame part of a locator names them.
+	frames := map[string]string{}
+	for ref, info := range s.Refs {
+		if info.Role == "iframe" {
+			frames[p.StableLocator(ctx, ref)] = ref
+		}
+	}
+	for _, want := range []string{`iframe[title="Newsletter"]`, `iframe[name="outer"]`, `iframe[src*="/fl-cross"]`, `iframe >> nth=3`, `iframe[name="outer"] >> iframe[title="Inner"]`} {
+		if _, ok := frames[want]; !ok {
+			t.Errorf("no iframe's locator is %s: %v", want, frames)
+		}
+	}
 	for _, c := range []struct{ ref, want, clicked string }{
 		{refIn(t, s.YAML, "button", "Subscribe"), `iframe[title="Newsletter"] >> role=button[name="Subscribe"]`, "Subscribed"},
 		{leaf, `iframe[name="outer"] >> iframe[title="Inner"] >> role=button[name="Leaf save"]`, ""},

@@ -136,6 +136,9 @@ func TestReadSelector(t *testing.T) {
 		{browser.ReadText{Role: "heading", Name: "Report of 2025-03-15"}, ""},
 		{browser.ReadText{Role: "heading", Name: "Due Mar 3"}, ""},
 		{browser.ReadText{Role: "heading", Name: "May: 57 sales"}, `role=heading[name="May: 57 sales"]`},
+		{browser.ReadText{Role: "status", Text: "Loading orders"}, ""},
+		{browser.ReadText{Role: "status", Text: "Saving…"}, ""},
+		{browser.ReadText{Role: "alert", Text: "Please wait..."}, ""},
 		{browser.ReadText{Role: "heading", Name: strings.Repeat("x", maxReadText+1)}, ""},
 	} {
 		if got := readSelector(c.rt); got != c.want {

@@ -19,8 +19,9 @@ import (
 //     agent received between two recorded steps (browser.ReadTexts), in
 //     the order it read them, at most maxPendingReads;
 //   - none that changes from run to run (a time, a date, a duration, a
-//     long number: volatileRE), none longer than maxReadText, none that
-//     holds a secret of the session;
+//     long number) or that a page shows on its way (loading...):
+//     volatileRE; none longer than maxReadText, none that holds a secret
+//     of the session;
 //   - each is checked, in the same engine call as the next step's
 //     locators (before it acts), to find one visible element still: what
 //     the step before left on the page and the agent saw;
@@ -36,10 +37,12 @@ const (
 
 // volatileRE is a text that changes from run to run: a time of day, a
 // date, a duration or age, a month's day, a long number (an id, a
-// timestamp).
+// timestamp); or one a page shows on its way to another (loading,
+// saving...), which a faster replay may never see.
 var volatileRE = regexp.MustCompile(`(?i)\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}|\b\d{1,2}/\d{1,2}/\d{2,4}\b|` +
 	`\b(ago|just now|today|yesterday|tomorrow)\b|\b\d+(\.\d+)?\s?(ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b|` +
-	`\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\d{6,}`)
+	`\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\d{6,}|` +
+	`\b(loading|saving|sending|submitting|processing|uploading|please wait|in progress|pending)\b|…|\.\.\.\s*$`)
 
 // readSelector is the selector of a text the agent read, or "" for one
 // that is no check: a heading, status or alert by its name, else a status

@@ -38,7 +38,8 @@ func (s *Session) rememberRefs(refs map[string]browser.RefInfo, whole bool) {
 
 // locator turns a target into a selector that does not depend on a
 // snapshot: a ref becomes role=ROLE[name="NAME"], with >> nth=K when the
-// page the agent last saw had several elements of that role and name (K
+// page the agent last saw had several elements of that role and name (of
+// that role, for an element without a name: role=ROLE finds them all; K
 // counts them in document order, which ref numbers follow); a selector
 // stays as the agent wrote it.
 func (s *Session) locator(target string) string {
@@ -56,9 +57,11 @@ func (s *Session) locator(target string) string {
 	if _, seen := s.pageRefs[target]; !seen || strings.HasPrefix(target, "f") {
 		return loc // not on the last whole page seen, or inside an iframe
 	}
+	// role=ROLE without a name finds every element of the role: count
+	// them all.
 	var same []int
 	for ref, other := range s.pageRefs {
-		if other == info && !strings.HasPrefix(ref, "f") {
+		if (other == info || info.Name == "" && other.Role == info.Role) && !strings.HasPrefix(ref, "f") {
 			n, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))
 			same = append(same, n)
 		}

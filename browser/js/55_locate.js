@@ -2,12 +2,15 @@
 
   // stableLocator(el, testIdAttr): the most robust selector that finds el
   // and nothing else, for a recorded flow: role and name, label, test id,
-  // then text ("" when none is unique). Each candidate is checked with the
+  // then text ("" when none is unique); an iframe as frameLocator says. Each candidate is checked with the
   // same parts Go's parser makes of the string, so a replay finds the same
   // element.
   function stableLocator(el, testIdAttr) {
     try {
       if (!el || !el.isConnected) return '';
+      // An iframe by what names it as the frame of a locator does (its
+      // role's name is only its title, and Playwright has no such role).
+      if (el.localName === 'iframe' || el.localName === 'frame') return frameLocator(el, testIdAttr);
       const q = (s) => JSON.stringify(s);
       // The common case without a search of the page: a control whose role
       // and name the last snapshot's tree holds once.

@@ -317,12 +317,30 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	if len(spec.Env) > 0 {
 		b.WriteString("  checkEnv();\n")
 	}
+	if choosesFiles(f) {
+		b.WriteString("  // As e2e-mcp does, the test takes every file chooser the page opens: one no\n" +
+			"  // step answers stays open, and the field keeps its files.\n" +
+			"  page.on('filechooser', () => {});\n")
+	}
 	for _, l := range w.body {
 		b.WriteString(l + "\n")
 	}
 	b.WriteString("});\n")
 	spec.Text = b.String()
 	return spec, nil
+}
+
+// choosesFiles reports whether a flow may open a file chooser: it
+// uploads, or acts on a file input (its fingerprint says so). Playwright
+// cancels a chooser no listener takes, which empties the field; e2e-mcp
+// takes every one.
+func choosesFiles(f *flow.Flow) bool {
+	for _, st := range f.Steps {
+		if st.Action == "upload" || st.Fingerprint != nil && st.Fingerprint.Type == "file" {
+			return true
+		}
+	}
+	return false
 }
 
 // describe says a step in a few words, for its comment.

@@ -219,6 +219,20 @@ func TestConvert_NoChecks(t *testing.T) {
 	}
 }
 
+// TestConvert_FileChooser: a spec whose flow uploads or clicks a file
+// input takes every file chooser, as e2e-mcp does; one that does neither
+// does not.
+func TestConvert_FileChooser(t *testing.T) {
+	f := steps("  - click: '#files'\n  - expect: {target: '#log', check: visible}\n")
+	if s := convert(t, f, Options{}); strings.Contains(s.Text, "filechooser") {
+		t.Errorf("a flow that opens no chooser listens for one:\n%s", s.Text)
+	}
+	f.Steps[0].Fingerprint = &flow.Fingerprint{Role: "button", Tag: "input", Type: "file"}
+	if s := convert(t, f, Options{}); !strings.Contains(s.Text, "  page.on('filechooser', () => {});\n  // step 1:") {
+		t.Errorf("a click on a file input without the listener:\n%s", s.Text)
+	}
+}
+
 // TestExport_Files: a flow's relative files are read from its directory
 // whatever directory the spec is written to.
 func TestExport_Files(t *testing.T) {
