@@ -15,7 +15,7 @@ func TestLocator(t *testing.T) {
 		"e1": {Role: "button", Name: "Delete"}, "e3": {Role: "button", Name: "Delete"},
 		"e2": {Role: "textbox", Name: "Name"}, "e12": {Role: "button", Name: "Delete"},
 		"f1e2": {Role: "link", Name: "Pay"},
-		"e20": {Role: "iframe", Name: "Ads"}, "e21": {Role: "iframe"}, "e22": {Role: "iframe", Name: "Map"},
+		"e20":  {Role: "iframe", Name: "Ads"}, "e21": {Role: "iframe"}, "e22": {Role: "iframe", Name: "Map"},
 	}, true)
 	for target, want := range map[string]string{
 		"e2":      `role=textbox[name="Name"]`,
