@@ -564,10 +564,10 @@ func (p *Page) unlessDialog(ctx context.Context, fn func(ctx context.Context) er
 func (p *Page) LastTypeWasSecret() bool { return p.lastSecret }
 
 // StableLocator returns the most robust selector that finds the element of
-// a ref in the main frame and nothing else (role and name, label, test id,
-// text), or "" when none is unique or the element is in an iframe. Flows
+// a ref and nothing else (role and name, label, test id, text), or ""
+// when none is unique; for an element of an iframe, its frame's locator
+// comes first (`iframe[title="Pay"] >> role=button[name="Pay"]`). Flows
 // record it instead of the ref.
 func (p *Page) StableLocator(ctx context.Context, ref string) string {
-	locators, _ := p.StepTargets(ctx, []string{ref}, "")
-	return locators[ref]
+	return p.StepTargets(ctx, StepQuery{Refs: []string{ref}}).Locators[ref]
 }

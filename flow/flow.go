@@ -30,6 +30,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -61,6 +62,10 @@ type Flow struct {
 	// Groups name runs of Steps (`- group: Sign in`), in the order they
 	// open (groups.go); none in a recorded flow.
 	Groups []Group
+	// Notes are written as comments at the top of the file (Marshal): what
+	// the export wants a reader to know, such as a flow that checks
+	// nothing. Parse does not read them back.
+	Notes []string
 }
 
 // Dev says how to start the app's dev server: a contract command, or any
@@ -87,11 +92,37 @@ type Step struct {
 	// step made in code): reports point at it, as GitHub's annotations on
 	// the failing step's line do.
 	Pos Pos
+	// dir is the directory of the flow file the step was loaded from
+	// (Load), against which Tool resolves the relative files it reads
+	// (FileArgs); "" for a step not read from a file.
+	dir string
 }
 
 // Pos is a place in a flow file: its line and column, from 1.
 type Pos struct {
 	Line, Column int
+}
+
+// Checks reports whether the step asserts something of the page (an
+// expect, or an accessibility audit that fails on findings), rather than
+// acting or waiting.
+func (s Step) Checks() bool {
+	_, failOn := s.Args["failOn"]
+	return s.Action == "expect" || s.Action == "audit_a11y" && failOn
+}
+
+// NoChecks is what an export says of a flow whose steps assert nothing
+// (Flow.Checks): it passes whatever the page shows.
+const NoChecks = "the flow checks nothing: it acts and waits but asserts no outcome, so it passes whatever the page shows; add expect steps for what the page should show"
+
+// Checks reports whether any step of the flow asserts something.
+func (f *Flow) Checks() bool {
+	for _, st := range f.Steps {
+		if st.Checks() {
+			return true
+		}
+	}
+	return false
 }
 
 // Fingerprint is a step's target as the recorder saw it, written beside
@@ -142,7 +173,30 @@ func (s Step) Tool(lookup func(string) (string, bool)) (string, map[string]any, 
 	if m == nil {
 		m = map[string]any{}
 	}
+	if s.dir != "" {
+		for _, k := range FileArgs[a.Name] {
+			m[k] = inDir(m[k], s.dir)
+		}
+	}
 	return a.Tool, m, nil
+}
+
+// inDir is a file argument (a path, or a list of them) with each relative
+// path joined to dir.
+func inDir(v any, dir string) any {
+	switch x := v.(type) {
+	case string:
+		if x != "" && !filepath.IsAbs(x) {
+			return filepath.Join(dir, filepath.FromSlash(x))
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = inDir(e, dir)
+		}
+		return out
+	}
+	return v
 }
 
 func knownActions() []string {
@@ -306,7 +360,8 @@ func Parse(b []byte) (*Flow, error) {
 	return f, nil
 }
 
-// Load reads a flow file.
+// Load reads a flow file. Its steps read relative files (FileArgs) from
+// the file's directory.
 func Load(path string) (*Flow, error) {
 	b, err := os.ReadFile(path) //nolint:gosec // the user names the flow files to run
 	if err != nil {
@@ -315,6 +370,13 @@ func Load(path string) (*Flow, error) {
 	f, err := Parse(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	for i := range f.Steps {
+		f.Steps[i].dir = dir
 	}
 	return f, nil
 }
@@ -330,6 +392,20 @@ func Load(path string) (*Flow, error) {
 // make yaml.v3 write texts its own way first.
 func (f *Flow) Marshal() ([]byte, error) {
 	doc := mapping()
+	if len(f.Notes) > 0 {
+		var lines []string
+		for _, n := range f.Notes {
+			for _, l := range strings.Split(n, "\n") {
+				lines = append(lines, "# "+strings.Map(func(r rune) rune {
+					if isControl(r) {
+						return ' '
+					}
+					return r
+				}, l))
+			}
+		}
+		doc.HeadComment = strings.Join(lines, "\n")
+	}
 	doc.add("name", text(f.Name))
 	if len(f.Tags) > 0 {
 		seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -369,5 +371,84 @@ steps:
 	// A step made in code is nowhere.
 	if (Step{Action: "back"}).Pos != (Pos{}) {
 		t.Error("a step made in code has a position")
+	}
+}
+
+// TestLoadResolvesFiles: a loaded flow's steps read their relative files
+// (FileArgs) from the flow file's directory, after the environment is
+// read; absolute paths and other arguments are left as written; a flow
+// parsed from text resolves nothing.
+func TestLoadResolvesFiles(t *testing.T) {
+	dir := t.TempDir()
+	src := "name: files\nsteps:\n" +
+		"  - upload: {target: '#f', paths: [a.pdf, '${DIR}/b.png', /abs/c.txt]}\n" +
+		"  - set_storage_state: state/signed-in.json\n" +
+		"  - route: {pattern: '**/api', path: fixtures/api.json}\n" +
+		"  - drop: {target: '#z', paths: [d.txt]}\n" +
+		"  - type: {target: 'label=Path', text: relative/text.txt}\n"
+	file := filepath.Join(dir, "files.yaml")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) (string, bool) { return map[string]string{"DIR": "sub"}[k], k == "DIR" }
+	want := []map[string]any{
+		{"target": "#f", "paths": []any{filepath.Join(dir, "a.pdf"), filepath.Join(dir, "sub", "b.png"), "/abs/c.txt"}},
+		{"filename": filepath.Join(dir, "state", "signed-in.json")},
+		{"pattern": "**/api", "path": filepath.Join(dir, "fixtures", "api.json")},
+		{"target": "#z", "paths": []any{filepath.Join(dir, "d.txt")}},
+		{"target": "label=Path", "text": "relative/text.txt"},
+	}
+	for i, st := range f.Steps {
+		_, args, err := st.Tool(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(args, want[i]) {
+			t.Errorf("step %d: %#v, want %#v", i+1, args, want[i])
+		}
+	}
+	parsed, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, args, _ := parsed.Steps[0].Tool(env); !reflect.DeepEqual(args["paths"], []any{"a.pdf", "sub/b.png", "/abs/c.txt"}) {
+		t.Errorf("a parsed flow's paths: %v", args["paths"])
+	}
+}
+
+// TestNotesAndChecks: a flow's notes are comments at the top of its file,
+// which it reads back as the same flow; Checks finds an expect or a failing
+// audit, and not a wait or a plain audit.
+func TestNotesAndChecks(t *testing.T) {
+	f := &Flow{Name: "n", Notes: []string{"This flow checks nothing.\nAdd expect steps.", "line\x1bbreak"},
+		Steps: []Step{{Action: "navigate", Args: map[string]any{"url": "/"}}, {Action: "wait", Args: map[string]any{"text": "Hi"}}}}
+	b, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "# This flow checks nothing.\n# Add expect steps.\n# line break\nname: n\n") {
+		t.Errorf("the notes as comments:\n%s", b)
+	}
+	back, err := Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Name != "n" || len(back.Steps) != 2 || back.Notes != nil {
+		t.Errorf("read back: %+v", back)
+	}
+	if f.Checks() {
+		t.Error("a flow of a navigation and a wait checks something")
+	}
+	for _, st := range []Step{{Action: "expect", Args: map[string]any{"target": "#a", "check": "visible"}}, {Action: "audit_a11y", Args: map[string]any{"failOn": "AA"}}} {
+		if !(&Flow{Steps: []Step{st}}).Checks() {
+			t.Errorf("%s does not count as a check", st.Action)
+		}
+	}
+	if (&Flow{Steps: []Step{{Action: "audit_a11y", Args: map[string]any{}}}}).Checks() {
+		t.Error("an audit that fails on nothing counts as a check")
 	}
 }

@@ -43,6 +43,7 @@ var writerTable = map[string]string{
 	"mcptools.Deps.moveDownload: createNumbered":          "not ours to mask: the file the page downloaded",
 	"mcptools.exportPlaywright: playwright.Export":        "Playwright spec: made of the recorded steps (flowArgs)",
 	"mcptools.exportPlaywright: write":                    "Playwright spec: what Export wrote",
+	"mcptools.Deps.copyBeside: create":                    "not ours to mask: a file the agent uploaded, copied beside its flow (a storage state, which holds credentials, never is: placeFile)",
 	"mcptools.outputFile.write: create":                   "the one file writer: what each write above hands it",
 	"mcptools.WriteUserFile: create":                      "the one file writer: what each WriteUserFile above hands it",
 	"mcptools.WriteUserFileFrom: create":                  "the one file writer: what each WriteUserFileFrom above hands it",

@@ -27,6 +27,12 @@ type Options struct {
 	// StorageState is the flow's storage state file as the spec names it,
 	// relative to the spec's directory ("": the flow's own text).
 	StorageState string
+	// FilesDir is the flow file's directory as the spec names it,
+	// relative to the spec's directory ("": the same directory): a
+	// relative file of a step (flow.FileArgs: an upload, a route's body)
+	// is relative to the flow's directory, and the spec resolves it from
+	// its own.
+	FilesDir string
 }
 
 // Spec is one flow as a Playwright Test spec.
@@ -73,8 +79,9 @@ type writer struct {
 	// hoist says the flow has groups: a name a step binds for a later
 	// one (binding) is declared at the test's top (hoisted), since the
 	// later step may sit in another test.step's callback.
-	hoist   bool
-	hoisted []string
+	hoist    bool
+	hoisted  []string
+	pageCode bool // a step runs the agent's page code (pageCodeHelper)
 }
 
 func (w *writer) line(format string, args ...any) {
@@ -317,6 +324,9 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	}
 	w.enterGroups(f, -1, open)
 	spec := &Spec{File: FileName(f.Name), Warnings: w.warnings}
+	if !f.Checks() {
+		spec.Warnings = append(spec.Warnings, flow.NoChecks)
+	}
 	for v := range w.vars {
 		spec.Env = append(spec.Env, v)
 	}
@@ -334,12 +344,18 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	if len(spec.Env) > 0 {
 		fmt.Fprintf(&b, envHelper+"\n", quoteAll(spec.Env))
 	}
+	if w.pageCode {
+		b.WriteString(pageCodeHelper + "\n")
+	}
 	if len(w.useOrder) > 0 {
 		b.WriteString("test.use({\n")
 		for _, k := range w.useOrder {
 			fmt.Fprintf(&b, "  %s: %s,\n", k, w.use[k])
 		}
 		b.WriteString("});\n\n")
+	}
+	if !f.Checks() {
+		fmt.Fprintf(&b, "// Warning: %s\n", comment(flow.NoChecks))
 	}
 	fmt.Fprintf(&b, "test(%s, async ({ page }) => {\n", Quote(f.Name))
 	if len(spec.Env) > 0 {
@@ -348,12 +364,30 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	if len(w.hoisted) > 0 {
 		b.WriteString("  let " + strings.Join(w.hoisted, ", ") + ";\n")
 	}
+	if choosesFiles(f) {
+		b.WriteString("  // As e2e-mcp does, the test takes every file chooser the page opens: one no\n" +
+			"  // step answers stays open, and the field keeps its files.\n" +
+			"  page.on('filechooser', () => {});\n")
+	}
 	for _, l := range w.body {
 		b.WriteString(l + "\n")
 	}
 	b.WriteString("});\n")
 	spec.Text = b.String()
 	return spec, nil
+}
+
+// choosesFiles reports whether a flow may open a file chooser: it
+// uploads, or acts on a file input (its fingerprint says so). Playwright
+// cancels a chooser no listener takes, which empties the field; e2e-mcp
+// takes every one.
+func choosesFiles(f *flow.Flow) bool {
+	for _, st := range f.Steps {
+		if st.Action == "upload" || st.Fingerprint != nil && st.Fingerprint.Type == "file" {
+			return true
+		}
+	}
+	return false
 }
 
 // describe says a step in a few words, for its comment.
