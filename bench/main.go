@@ -2,10 +2,13 @@
 // chrome-devtools-mcp, agent-browser) over stdio with the same MCP client,
 // through the same scenarios on the same fixture pages, then e2e-mcp and
 // Playwright MCP over Streamable HTTP with many clients at once (the
-// concurrent scenario), and prints one markdown table of medians, spreads
-// and ratios. See docs/benchmarks.md.
+// concurrent scenario), then the same flows as a CI suite under e2e-mcp run
+// and, converted, under Playwright Test (the runner table, suite.go), and
+// prints markdown tables of medians, spreads and ratios. See
+// docs/benchmarks.md.
 //
-//	go run ./bench [-quick] [-n 5] [-anchors bench/out/anchors.txt] [-clients 10] [-concurrent-time 20s]
+//	go run ./bench [-quick] [-n 5] [-anchors bench/out/anchors.txt] [-clients 10] [-concurrent-time 20s] [-runner-rounds 3]
+//	go run ./bench -runner-only [-runner-rounds 3]
 //	go run ./bench -cpuprofile cpu.prof -scenario snapshot-big
 package main
 

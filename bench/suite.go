@@ -24,6 +24,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The two runners of the table.
@@ -252,9 +254,8 @@ func (e *suiteEnv) runOnce(ctx context.Context, runner string, st suiteSetting, 
 	m, err := measureTree(ctx, cmd, mark, 10*time.Minute)
 	s.Exit, s.Leftover = m.exit, m.left
 	s.Figures["wall_ms"] = ms(m.wall)
-	// The CPU figure is the kernel's count; the sampled sum is a lower
-	// bound that also holds processes their parent did not wait for: the
-	// larger of the two counts.
+	// The CPU figure is the kernel's count; the sampled sum, a lower bound,
+	// stands in should it be larger (a process that escaped both).
 	s.Figures["cpu_ms"] = ms(max(m.cpu, m.sampledCPU))
 	s.RusageCPUMS, s.SampledCPUMS = ms(m.cpu), ms(m.sampledCPU)
 	s.Figures["rss_kb"] = float64(m.peakRSSKB)
@@ -283,10 +284,11 @@ func (e *suiteEnv) runOnce(ctx context.Context, runner string, st suiteSetting, 
 // measured is what measureTree saw of one command.
 type measured struct {
 	wall time.Duration
-	// cpu is the kernel's count (rusage) of the process and every
-	// descendant it waited for; sampledCPU the sum over every process seen
-	// in the tree of its last sampled user + system time, a lower bound
-	// that also holds what a process left to another parent used.
+	// cpu is the kernel's count (rusage) of user + system time of the
+	// process, of every descendant waited for in the tree, and of every
+	// orphan of the tree (the bench is their subreaper and waits for them).
+	// sampledCPU is the sum over every process seen in the tree of its last
+	// sampled times: a lower bound, a check on the first.
 	cpu, sampledCPU time.Duration
 	peakRSSKB       int64
 	exit            int
@@ -298,12 +300,21 @@ type measured struct {
 const clockTick = 10 * time.Millisecond
 
 // measureTree runs cmd in a process group of its own and measures it: the
-// wall time, the CPU time (user + system) of the process and of every
-// descendant it waited for (the kernel's rusage of a waited child), and the
-// peak of the summed RSS of its process tree, sampled every 50 ms.
-// Processes that carry mark and are left when it exits are killed and named.
+// wall time, the CPU time (user + system) of its whole process tree and the
+// peak of the tree's summed RSS, sampled every 50 ms. A browser killed
+// before its renderers leaves them to init, where neither the runner's
+// rusage nor its tree would see them: while it runs, the bench is a child
+// subreaper, so the orphans of the tree become its own children, stay in
+// the sampled tree, and are waited for with their rusage. Processes that
+// carry mark and are left when the command exits are killed and named.
+// One measureTree at a time: it waits for every child of the bench that is
+// not cmd.
 func measureTree(ctx context.Context, cmd *exec.Cmd, mark string, limit time.Duration) (measured, error) {
 	var m measured
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return m, fmt.Errorf("child subreaper: %w", err)
+	}
+	defer func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) }()
 	tail := &tailBuffer{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = tail, tail
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -311,6 +322,7 @@ func measureTree(ctx context.Context, cmd *exec.Cmd, mark string, limit time.Dur
 	if err := cmd.Start(); err != nil {
 		return m, err
 	}
+	root := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -318,6 +330,26 @@ func measureTree(ctx context.Context, cmd *exec.Cmd, mark string, limit time.Dur
 	timeout := time.NewTimer(limit)
 	defer timeout.Stop()
 	cpuSeen := map[[2]uint64]uint64{} // (pid, start) → ticks
+	var orphanCPU time.Duration
+	// sample reads the tree (the command and the orphans the bench
+	// adopted), and waits for the adopted ones that ended.
+	sample := func() {
+		all := readProcs()
+		roots := []int{root}
+		for _, p := range all {
+			if p.ppid == os.Getpid() && p.pid != root {
+				roots = append(roots, p.pid)
+			}
+		}
+		procs := tree(all, roots)
+		if kb := rssKB(procs); kb > m.peakRSSKB {
+			m.peakRSSKB = kb
+		}
+		for _, p := range procs {
+			cpuSeen[[2]uint64{uint64(p.pid), p.start}] = p.cpu
+		}
+		orphanCPU += waitOrphans(roots[1:])
+	}
 	var werr error
 	killed := ""
 wait:
@@ -326,33 +358,40 @@ wait:
 		case werr = <-done:
 			break wait
 		case <-tick.C:
-			procs := tree(readProcs(), []int{cmd.Process.Pid})
-			if kb := rssKB(procs); kb > m.peakRSSKB {
-				m.peakRSSKB = kb
-			}
-			for _, p := range procs {
-				cpuSeen[[2]uint64{uint64(p.pid), p.start}] = p.cpu
-			}
+			sample()
 		case <-ctx.Done():
 			killed = "interrupted"
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = syscall.Kill(-root, syscall.SIGKILL)
 		case <-timeout.C:
 			killed = fmt.Sprintf("still running after %s", limit)
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = syscall.Kill(-root, syscall.SIGKILL)
 		}
 	}
 	m.wall = time.Since(t0)
 	m.tail = tail.String()
+	all := readProcs()
+	for _, p := range reap(tree(all, withEnv(all, mark)), 5*time.Second) {
+		m.left = append(m.left, fmt.Sprintf("%d %s", p.pid, p.comm))
+	}
+	// The orphans that ended after the last sample, or were killed above.
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		var kids []int
+		for _, p := range readProcs() {
+			if p.ppid == os.Getpid() {
+				kids = append(kids, p.pid)
+			}
+		}
+		if len(kids) == 0 {
+			break
+		}
+		orphanCPU += waitOrphans(kids)
+	}
 	if ps := cmd.ProcessState; ps != nil {
-		m.cpu = ps.UserTime() + ps.SystemTime()
+		m.cpu = ps.UserTime() + ps.SystemTime() + orphanCPU
 		m.exit = ps.ExitCode()
 	}
 	for _, t := range cpuSeen {
 		m.sampledCPU += time.Duration(t) * clockTick
-	}
-	all := readProcs()
-	for _, p := range reap(tree(all, withEnv(all, mark)), 5*time.Second) {
-		m.left = append(m.left, fmt.Sprintf("%d %s", p.pid, p.comm))
 	}
 	if killed != "" {
 		return m, errors.New(killed)
@@ -362,6 +401,21 @@ wait:
 		return m, werr
 	}
 	return m, nil
+}
+
+// waitOrphans waits, without blocking, for those of pids (children the
+// bench adopted) that ended, and returns their CPU time and that of their
+// own descendants they waited for.
+func waitOrphans(pids []int) time.Duration {
+	var sum time.Duration
+	for _, pid := range pids {
+		var ws unix.WaitStatus
+		var ru unix.Rusage
+		if got, err := unix.Wait4(pid, &ws, unix.WNOHANG, &ru); err == nil && got == pid {
+			sum += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
+	}
+	return sum
 }
 
 // rssKB is the summed resident set size of procs.
