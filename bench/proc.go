@@ -15,7 +15,7 @@ import (
 type proc struct {
 	pid, ppid int
 	start     uint64 // start time in clock ticks since boot: tells a reused pid apart
-	cpu       uint64 // user + system time so far, in clock ticks
+	cpu       int64  // user + system time so far, in clock ticks
 	comm, exe string
 }
 
@@ -54,8 +54,8 @@ func readProc(pid int) (proc, bool) {
 	}
 	ppid, _ := strconv.Atoi(f[1])
 	start, _ := strconv.ParseUint(f[19], 10, 64)
-	utime, _ := strconv.ParseUint(f[11], 10, 64)
-	stime, _ := strconv.ParseUint(f[12], 10, 64)
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
 	return proc{pid: pid, ppid: ppid, start: start, cpu: utime + stime, comm: string(b[open+1 : closing]), exe: exe}, true
 }

@@ -177,25 +177,40 @@ func suitePhase(ctx context.Context, e *suiteEnv, logf func(string, ...any)) []s
 	var out []suiteSample
 	for round := 1; round <= e.o.rounds; round++ {
 		for _, st := range suiteSettings {
+			if st.OursOnly {
+				continue // run right after its base, below
+			}
 			runners := []string{suiteOurs, suitePW}
 			if round%2 == 0 {
 				runners = []string{suitePW, suiteOurs}
 			}
 			for _, r := range runners {
-				if ctx.Err() != nil {
-					return out
-				}
-				if r == suitePW && (st.OursOnly || e.playwright == "") {
+				if r == suitePW && e.playwright == "" {
 					continue
 				}
-				t0 := time.Now()
-				s := e.runOnce(ctx, r, st, round)
-				out = append(out, s)
-				status := fmt.Sprintf("%d/%d passed", s.Passed, s.Tests)
-				if s.Err != "" {
-					status += ": " + oneLine(s.Err, 200)
+				jobs := []suiteSetting{st}
+				if r == suiteOurs {
+					// A setting e2e-mcp compares with itself runs next to its
+					// base: the two runs seconds apart, not minutes.
+					for _, o := range suiteSettings {
+						if o.OursOnly && o.Base == st.Key {
+							jobs = append(jobs, o)
+						}
+					}
 				}
-				logf("runner round %d/%d  %-10s %-12s %6s  %s\n", round, e.o.rounds, r, st.Key, time.Since(t0).Round(100*time.Millisecond), status)
+				for _, j := range jobs {
+					if ctx.Err() != nil {
+						return out
+					}
+					t0 := time.Now()
+					s := e.runOnce(ctx, r, j, round)
+					out = append(out, s)
+					status := fmt.Sprintf("%d/%d passed", s.Passed, s.Tests)
+					if s.Err != "" {
+						status += ": " + oneLine(s.Err, 200)
+					}
+					logf("runner round %d/%d  %-10s %-12s %6s  %s\n", round, e.o.rounds, r, j.Key, time.Since(t0).Round(100*time.Millisecond), status)
+				}
 			}
 		}
 	}
@@ -329,7 +344,11 @@ func measureTree(ctx context.Context, cmd *exec.Cmd, mark string, limit time.Dur
 	defer tick.Stop()
 	timeout := time.NewTimer(limit)
 	defer timeout.Stop()
-	cpuSeen := map[[2]uint64]uint64{} // (pid, start) → ticks
+	type procKey struct {
+		pid   int
+		start uint64
+	}
+	cpuSeen := map[procKey]int64{} // ticks
 	var orphanCPU time.Duration
 	// sample reads the tree (the command and the orphans the bench
 	// adopted), and waits for the adopted ones that ended.
@@ -346,7 +365,7 @@ func measureTree(ctx context.Context, cmd *exec.Cmd, mark string, limit time.Dur
 			m.peakRSSKB = kb
 		}
 		for _, p := range procs {
-			cpuSeen[[2]uint64{uint64(p.pid), p.start}] = p.cpu
+			cpuSeen[procKey{p.pid, p.start}] = p.cpu
 		}
 		orphanCPU += waitOrphans(roots[1:])
 	}
