@@ -104,11 +104,12 @@ type Pos struct {
 }
 
 // Checks reports whether the step asserts something of the page (an
-// expect, or an accessibility audit that fails on findings), rather than
-// acting or waiting.
+// expect, or an accessibility audit that fails on findings) or of an HTTP
+// answer (a request with expect), rather than acting or waiting.
 func (s Step) Checks() bool {
 	_, failOn := s.Args["failOn"]
-	return s.Action == "expect" || s.Action == "audit_a11y" && failOn
+	_, expects := s.Args["expect"]
+	return s.Action == "expect" || s.Action == "audit_a11y" && failOn || s.Action == "request" && expects
 }
 
 // NoChecks is what an export says of a flow whose steps assert nothing

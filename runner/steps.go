@@ -82,6 +82,13 @@ func (r *replay) step(i int, st flow.Step) bool {
 
 // describeStep says a step in words for the summary.
 func describeStep(st flow.Step) string {
+	if u, ok := st.Args["url"].(string); ok && st.Action == "request" {
+		m, _ := st.Args["method"].(string)
+		if m == "" {
+			m = "GET"
+		}
+		return "request " + strings.ToUpper(m) + " " + u
+	}
 	for _, k := range []string{"target", "url", "key", "text"} {
 		if v, ok := st.Args[k].(string); ok {
 			return st.Action + " " + v

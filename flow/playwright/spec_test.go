@@ -560,3 +560,39 @@ func TestConvert_Groups(t *testing.T) {
 		t.Errorf("a flow without groups:\n%s", plain.Text)
 	}
 }
+
+// TestConvert_Request: a request step is page.request with its headers and
+// JSON body (a variable read with env()), then its expectations: the
+// status given or toBeOK, a text the body contains, JSON it matches.
+func TestConvert_Request(t *testing.T) {
+	s := convert(t, steps(`  - request: /api/health
+  - request:
+      method: post
+      url: /api/items
+      headers: {Authorization: 'Bearer ${API_TOKEN}'}
+      json: {name: milk, tags: [a, b], qty: 2, done: false, note: null}
+      expect: {status: 201, body: {item: {name: milk}}}
+  - request: {url: 'http://other.test/x', method: OPTIONS, expect: {body: ok}}
+  - request: {url: /api/count, expect: {body: 3}}
+`), Options{})
+	for _, want := range []string{
+		"const response1 = await page.request.get('/api/health');",
+		"await expect(response1, 'GET /api/health').toBeOK();",
+		"const response2 = await page.request.post('/api/items', { headers: { 'Authorization': 'Bearer ' + env('API_TOKEN') }, data: { 'done': false, 'name': 'milk', 'note': null, 'qty': 2, 'tags': ['a', 'b'] } });",
+		"expect(response2.status(), 'POST /api/items').toBe(201);",
+		"expect(await response2.json(), 'POST /api/items').toMatchObject({ 'item': { 'name': 'milk' } });",
+		"const response3 = await page.request.fetch('http://other.test/x', { method: 'OPTIONS' });",
+		"expect(await response3.text(), 'OPTIONS http://other.test/x').toContain('ok');",
+		"expect(await response4.json(), 'GET /api/count').toEqual(3);",
+	} {
+		if !strings.Contains(s.Text, want) {
+			t.Errorf("missing %s in\n%s", want, s.Text)
+		}
+	}
+	if len(s.Env) != 1 || s.Env[0] != "API_TOKEN" {
+		t.Errorf("env: %v", s.Env)
+	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("warnings: %v", s.Warnings)
+	}
+}
