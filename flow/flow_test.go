@@ -107,7 +107,7 @@ steps:
 	for src, want := range map[string]string{
 		"name: x\nsteps:\n  - click: a\n    fingerprint: {colour: red}\n": "colour",
 		"name: x\nsteps:\n  - click: a\n    hover: b\n":                   "its fingerprint",
-		"name: x\nsteps:\n  - fingerprint: {role: button}\n":              "unknown action",
+		"name: x\nsteps:\n  - fingerprint: {role: button}\n":              "this one has none",
 	} {
 		if _, err := Parse([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want an error with %q", src, err, want)

@@ -596,3 +596,38 @@ func TestConvert_Request(t *testing.T) {
 		t.Errorf("warnings: %v", s.Warnings)
 	}
 }
+
+// TestConvert_Actors: each actor is a context of the test's browser with
+// the project's baseURL and a page of its own; its steps run in a block
+// where page is its page (a group's steps too), what a step answers is
+// registered on its actor's page, and the contexts close at the end.
+func TestConvert_Actors(t *testing.T) {
+	s := convert(t, steps(`  - navigate: /chat.html
+  - navigate: /chat.html
+    actor: bob
+  - group: Bob says hello
+    actor: bob
+    steps:
+      - fill: {target: label=Message, text: Hello}
+      - click: 'role=button[name="Send"]'
+  - dialog: {accept: true}
+    actor: bob
+  - expect: {target: role=listitem, check: text, expected: 'bob: Hello'}
+`), Options{})
+	t.Log(s.Text)
+	for _, want := range []string{
+		"test('t', async ({ page, browser, baseURL }) => {",
+		"  const bobContext = await browser.newContext({ baseURL });\n  const bobPage = await bobContext.newPage();\n",
+		"  // step 1: navigate /chat.html\n  await page.goto('/chat.html');\n",
+		"  // step 2: (bob) navigate /chat.html\n  {\n    const page = bobPage; // as bob\n    await page.goto('/chat.html');\n  }\n",
+		"  await test.step('Bob says hello', async () => {\n    // step 3: (bob) fill label=Message\n    {\n      const page = bobPage; // as bob\n      await page.getByLabel('Message').fill('Hello');\n    }\n",
+		// step 5's dialog is answered on bob's page, registered before step 4.
+		"    {\n      const page = bobPage; // as bob\n      page.once('dialog', (dialog) => { void dialog.accept(); });\n    }\n",
+		"  // step 6: expect role=listitem\n  await expect(page.getByRole('listitem')).toContainText('bob: Hello');\n",
+		"  await bobContext.close();\n});\n",
+	} {
+		if !strings.Contains(s.Text, want) {
+			t.Errorf("missing\n%s", want)
+		}
+	}
+}
