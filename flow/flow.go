@@ -181,7 +181,9 @@ func (s Step) Tool(lookup func(string) (string, bool)) (string, map[string]any, 
 	}
 	if s.dir != "" {
 		for _, k := range FileArgs[a.Name] {
-			m[k] = inDir(m[k], s.dir)
+			if v, ok := m[k]; ok { // one not given stays out: a null is no path
+				m[k] = inDir(v, s.dir)
+			}
 		}
 	}
 	return a.Tool, m, nil

@@ -385,7 +385,9 @@ func TestLoadResolvesFiles(t *testing.T) {
 		"  - set_storage_state: state/signed-in.json\n" +
 		"  - route: {pattern: '**/api', path: fixtures/api.json}\n" +
 		"  - drop: {target: '#z', paths: [d.txt]}\n" +
-		"  - type: {target: 'label=Path', text: relative/text.txt}\n"
+		"  - type: {target: 'label=Path', text: relative/text.txt}\n" +
+		"  - route: {pattern: '**/none', status: 204}\n" +
+		"  - drop: {target: '#z', data: {text/plain: x}}\n"
 	file := filepath.Join(dir, "files.yaml")
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -401,6 +403,10 @@ func TestLoadResolvesFiles(t *testing.T) {
 		{"pattern": "**/api", "path": filepath.Join(dir, "fixtures", "api.json")},
 		{"target": "#z", "paths": []any{filepath.Join(dir, "d.txt")}},
 		{"target": "label=Path", "text": "relative/text.txt"},
+		// A file argument the step does not give stays out (a null is
+		// not a path the tool takes).
+		{"pattern": "**/none", "status": 204},
+		{"target": "#z", "data": map[string]any{"text/plain": "x"}},
 	}
 	for i, st := range f.Steps {
 		_, args, err := st.Tool(env)
