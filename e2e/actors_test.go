@@ -36,7 +36,8 @@ func chatFlow(name, dev, bobSees string) string {
 
 // TestActors: a flow with two actors replays green, each in a browser
 // context of its own (the chat names each by the cookie its own sign-in
-// set, and each sees the other's message); a failing step of an actor is
+// set, and each sees the other's message), each actor's steps in a report
+// and trace of its own beside the flow's; a failing step of an actor is
 // named with its group and actor; convert writes bob as a context of the
 // test's browser.
 func TestActors(t *testing.T) {
@@ -47,9 +48,23 @@ func TestActors(t *testing.T) {
 		"wrong.yaml": chatFlow("wrong", dev, "Chat as ada"),
 	})
 	env, _ := runEnvironment(t)
-	out, code := runFlows(t, env, filepath.Join(dir, "chat.yaml"))
+	reports, traces := filepath.Join(dir, "reports"), filepath.Join(dir, "traces")
+	out, code := runFlows(t, env, "--report", reports, "--trace", traces, filepath.Join(dir, "chat.yaml"))
 	if code != 0 || !strings.Contains(out, "PASS  chat") {
 		t.Fatalf("the chat flow: exit %d:\n%s", code, out)
+	}
+	// Each actor's steps are in a report and a trace of its own, which
+	// the flow's report names.
+	mustContain(t, "the flow's report", readFile(t, filepath.Join(reports, "chat.html")), "actor bob", "chat.bob.html", "Hi Bob")
+	bobs := readFile(t, filepath.Join(reports, "chat.bob.html"))
+	mustContain(t, "bob's report", bobs, "Flow chat, actor bob", "Hi Ada")
+	if strings.Contains(bobs, "Chat as ada") {
+		t.Errorf("bob's report has ada's step (her heading's check)")
+	}
+	for _, z := range []string{"chat.zip", "chat.bob.zip"} {
+		if fi, err := os.Stat(filepath.Join(traces, z)); err != nil || fi.Size() < 1000 {
+			t.Errorf("the trace %s: %v", z, err)
+		}
 	}
 	out, code = runFlows(t, env, filepath.Join(dir, "wrong.yaml"))
 	t.Logf("the wrong flow:\n%s", out)

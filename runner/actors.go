@@ -15,8 +15,9 @@ import (
 // actor's step goes to the flow's dev server (which the flow's session
 // started; session_status says where) or baseURL. Every step is named
 // with its actor in the output, JUnit and the JSON report ("bob: click
-// ..."); the flow's report, trace and video are its own session's, where
-// the other actors' steps are not.
+// ..."); each actor's steps have a report and a trace of their own
+// (STEM.ACTOR.html, .zip: report.go, trace.go), which the flow's report
+// names; the video is the flow's own session's.
 
 // actorSession is the session of actor's steps in test t.
 func actorSession(t test, actor string) string {
@@ -75,3 +76,24 @@ func (r *replay) endActors() {
 		_, _ = r.tools.Call(r.base, actorSession(r.t, a), "session_end", map[string]any{})
 	}
 }
+
+// actorsActed are the actors of t's flow that took a step in the attempt
+// res is the result of: all of them, or those before the failing step.
+func actorsActed(t test, res *flowResult) []string {
+	var out []string
+	seen := map[string]bool{}
+	for j, st := range t.flow.Steps {
+		if res.failed && j+1 > res.failedStep {
+			break
+		}
+		if st.Actor != "" && !seen[st.Actor] {
+			seen[st.Actor] = true
+			out = append(out, st.Actor)
+		}
+	}
+	return out
+}
+
+// actorStem is the file name (without extension) of an actor's report
+// and trace, beside the flow's: STEM.ACTOR.
+func actorStem(t test, actor string) string { return t.stem + "." + actor }
