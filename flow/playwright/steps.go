@@ -286,6 +286,8 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		return w.expect(a)
 	case "evaluate":
 		return w.evaluate(a)
+	case "request":
+		return w.request(a)
 	case "mouse_move_xy", "mouse_click_xy", "mouse_drag_xy", "mouse_down", "mouse_up", "mouse_wheel":
 		w.mouse(action, a)
 	case "audit_a11y":
