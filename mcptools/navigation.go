@@ -27,7 +27,7 @@ func navigateTool(d *Deps) Tool {
 			if err := checkURL(target); err != nil {
 				return nil, err
 			}
-			p, err := s.Page(ctx, d.Browser)
+			p, err := s.PageUnderChooser(ctx, d.Browser) // a new page leaves an open file chooser behind
 			if err != nil {
 				return nil, err
 			}
