@@ -117,6 +117,10 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 		R   json.RawMessage `json:"r"`
 		Box *viewBox        `json:"box"`
 	}
+	// What held the action back, for a comparison of two replays.
+	note := newWaitNote(target)
+	ready := false
+	defer func() { p.waitDone(note, ready) }()
 	loc, err := p.resolveIn(cctx, target, func(loc located) error {
 		for {
 			raw = nil
@@ -134,6 +138,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 				}
 				// A selector can match an element the page renders later.
 				missing, last = err, ""
+				note.state(WaitMissing, e.Message)
 				select {
 				case <-cctx.Done():
 					return nil
@@ -160,6 +165,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 				return nil
 			}
 			last, reason = check.Error, check.Code
+			note.state(string(check.Code), check.Error)
 			if check.Final {
 				return nil // waiting cannot change the kind of element
 			}
@@ -184,6 +190,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 	if boxed.Box != nil {
 		p.noteTarget(cctx, hook, loc.frame, *boxed.Box)
 	}
+	ready = true
 	return loc.frame, json.Unmarshal(raw, out)
 }
 
@@ -557,10 +564,10 @@ func (p *Page) unlessDialog(ctx context.Context, fn func(ctx context.Context) er
 func (p *Page) LastTypeWasSecret() bool { return p.lastSecret }
 
 // StableLocator returns the most robust selector that finds the element of
-// a ref in the main frame and nothing else (role and name, label, test id,
-// text), or "" when none is unique or the element is in an iframe. Flows
+// a ref and nothing else (role and name, label, test id, text), or ""
+// when none is unique; for an element of an iframe, its frame's locator
+// comes first (`iframe[title="Pay"] >> role=button[name="Pay"]`). Flows
 // record it instead of the ref.
 func (p *Page) StableLocator(ctx context.Context, ref string) string {
-	locators, _ := p.StepTargets(ctx, []string{ref}, "")
-	return locators[ref]
+	return p.StepTargets(ctx, StepQuery{Refs: []string{ref}}).Locators[ref]
 }

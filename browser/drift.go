@@ -2,9 +2,15 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
 )
 
 // Element is an element of the page as a recorded step's fingerprint
@@ -37,8 +43,7 @@ type Element struct {
 // finds one element in the main frame) for a recorded step, or returns
 // nil when there is none to describe. One engine call.
 func (p *Page) Fingerprint(ctx context.Context, target string) *Element {
-	_, el := p.StepTargets(ctx, nil, target)
-	return el
+	return p.StepTargets(ctx, StepQuery{Target: target}).Element
 }
 
 // Elements lists, in document order, the visible elements of the main
@@ -74,53 +79,187 @@ func (p *Page) testIDAttr() string {
 	return "data-testid"
 }
 
+// StepQuery is what the recorder asks of the page before an action, in
+// one engine call per frame it involves (StepTargets).
+type StepQuery struct {
+	// Refs are the refs whose stable locators to find.
+	Refs []string
+	// Target is the target whose fingerprint to read ("": none).
+	Target string
+	// Shown are selectors (of the main frame) to check: does each find
+	// one element, and is it visible?
+	Shown []string
+}
+
+// StepAnswer is what StepTargets found.
+type StepAnswer struct {
+	// Locators are the stable locators of the refs it could say: one of
+	// the main frame finds its element alone (stableLocator); one of an
+	// iframe is its frame's locator, then the element's in the frame's
+	// document (`iframe[title="Pay"] >> role=button[name="Pay"]`).
+	Locators map[string]string
+	// Element is the target's fingerprint (nil for none).
+	Element *Element
+	// Shown says, for each of StepQuery.Shown, whether it finds one
+	// visible element.
+	Shown []bool
+}
+
 // StepTargets is what the recorder keeps of a step's targets before it
-// acts, in one engine call: the stable locator of each ref in refs
-// (StableLocator; none for a ref it cannot say) and the fingerprint of
-// target (Fingerprint; nil for none or ""). It costs the recorded action
-// one round trip, not one per question.
-func (p *Page) StepTargets(ctx context.Context, refs []string, target string) (map[string]string, *Element) {
-	locators := map[string]string{}
+// acts: each ref's stable locator, the target's fingerprint, and which of
+// the texts the agent read are still shown. The main frame takes one
+// engine call; a ref or target in an iframe one more in its frame, and
+// the frame's own locator (frameLocators) one per frame up to the page.
+func (p *Page) StepTargets(ctx context.Context, q StepQuery) StepAnswer {
+	ans := StepAnswer{Locators: map[string]string{}, Shown: make([]bool, len(q.Shown))}
 	if p.Dialog() != nil {
-		return locators, nil
+		return ans
 	}
-	var b strings.Builder
-	b.WriteString("(() => { const o = { l: {} };")
-	asked := false
-	for i, ref := range refs {
+	// What each frame is asked: its refs (by index in q.Refs), and
+	// whether the target is its.
+	type ask struct {
+		refs   []int
+		exprs  []string
+		target string
+	}
+	asks := map[cdp.FrameID]*ask{}
+	var order []cdp.FrameID
+	askOf := func(f cdp.FrameID) *ask {
+		a, ok := asks[f]
+		if !ok {
+			a = &ask{}
+			asks[f] = a
+			order = append(order, f)
+		}
+		return a
+	}
+	for i, ref := range q.Refs {
 		if !IsRef(ref) {
 			continue
 		}
-		loc, err := p.locate(ref)
-		if err != nil || loc.frame != p.frame {
+		if loc, err := p.locate(ref); err == nil {
+			a := askOf(loc.frame)
+			a.refs, a.exprs = append(a.refs, i), append(a.exprs, loc.expr)
+		}
+	}
+	if q.Target != "" {
+		// Of the main frame only: a heal looks for the element in the
+		// main frame's document (Elements).
+		if loc, err := p.locate(q.Target); err == nil && loc.frame == p.frame {
+			askOf(loc.frame).target = loc.expr
+		}
+	}
+	var shown [][]Part
+	for _, sel := range q.Shown {
+		parsed, err := ParseSelector(sel, p.m.opts.TestIDAttribute)
+		if err != nil {
+			shown = append(shown, nil)
 			continue
 		}
-		asked = true
-		fmt.Fprintf(&b, " try { o.l[%d] = %s; } catch (e) {}", i, fnStableLocator.call(jsExpr(loc.expr), p.m.opts.TestIDAttribute))
+		shown = append(shown, parsed.Parts)
 	}
-	if target != "" {
-		if loc, err := p.locate(target); err == nil && loc.frame == p.frame {
-			asked = true
-			fmt.Fprintf(&b, " try { o.f = %s; } catch (e) {}", fnFingerprint.call(jsExpr(loc.expr), p.testIDAttr()))
-		}
-	}
-	b.WriteString(" return o; })()")
-	if !asked {
-		return locators, nil
+	if len(q.Shown) > 0 {
+		askOf(p.frame)
 	}
 	cctx, cancel := p.callCtx(ctx, time.Second)
 	defer cancel()
-	var out struct {
-		L map[int]string `json:"l"`
-		F *Element       `json:"f"`
-	}
-	if err := p.evalIn(cctx, p.frame, b.String(), &out); err != nil {
-		return locators, nil
-	}
-	for i, l := range out.L {
-		if l != "" && i >= 0 && i < len(refs) {
-			locators[refs[i]] = l
+	for _, f := range order {
+		a := asks[f]
+		locate := fnStableLocator
+		if f != p.frame {
+			locate = fnFrameStep
+		}
+		var b strings.Builder
+		b.WriteString("(() => { const o = { l: {} };")
+		for j, expr := range a.exprs {
+			fmt.Fprintf(&b, " try { o.l[%d] = %s; } catch (e) {}", a.refs[j], locate.call(jsExpr(expr), p.m.opts.TestIDAttribute))
+		}
+		if a.target != "" {
+			fmt.Fprintf(&b, " try { o.f = %s; } catch (e) {}", fnFingerprint.call(jsExpr(a.target), p.testIDAttr()))
+		}
+		if f == p.frame && len(shown) > 0 {
+			fmt.Fprintf(&b, " try { o.s = %s; } catch (e) {}", fnShownOnce.call(shown))
+		}
+		b.WriteString(" return o; })()")
+		var out struct {
+			L map[int]string `json:"l"`
+			F *Element       `json:"f"`
+			S []bool         `json:"s"`
+		}
+		if err := p.evalIn(cctx, f, b.String(), &out); err != nil {
+			continue
+		}
+		prefix := ""
+		if f != p.frame && len(out.L) > 0 {
+			var err error
+			if prefix, err = p.frameLocators(cctx, f); err != nil {
+				// A locator without its frame finds nothing: none.
+				out.L = nil
+			}
+		}
+		for i, l := range out.L {
+			if l == "" || i < 0 || i >= len(q.Refs) {
+				continue
+			}
+			if prefix != "" {
+				l = prefix + " >> " + l
+			}
+			ans.Locators[q.Refs[i]] = l
+		}
+		if out.F != nil {
+			ans.Element = out.F
+		}
+		for i := range out.S {
+			if i < len(ans.Shown) && shown[i] != nil {
+				ans.Shown[i] = out.S[i]
+			}
 		}
 	}
-	return locators, out.F
+	return ans
+}
+
+// frameLocators is the locator of a frame's owner element in each frame
+// from the page down to f, joined by >> (`iframe[name="outer"] >>
+// iframe[title="Pay"]`): what a recorded step's locator starts with for an
+// element of f. One call per frame on the way, in its parent's world
+// (another process's for a cross-site iframe).
+func (p *Page) frameLocators(ctx context.Context, f cdp.FrameID) (string, error) {
+	var chain []string
+	for f != p.frame {
+		if len(chain) > 8 {
+			return "", fmt.Errorf("frame %s: nested too deep", f)
+		}
+		p.mu.Lock()
+		parent, ok := p.frames.parent[f]
+		p.mu.Unlock()
+		if !ok {
+			return "", fmt.Errorf("frame %s has no known parent", f)
+		}
+		pw, err := p.worldOf(ctx, parent)
+		if err != nil {
+			return "", err
+		}
+		owner, err := callOn(ctx, pw.host, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: f})
+		if err != nil {
+			return "", err
+		}
+		obj, err := callOn(ctx, pw.host, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: owner.BackendNodeID, ExecutionContextID: pw.id})
+		if err != nil || obj.Object == nil {
+			return "", fmt.Errorf("the iframe of frame %s: %v", f, err)
+		}
+		res, err := callOn(ctx, pw.host, runtime.CallFunctionOn, runtime.CallFunctionOnParams{ObjectID: obj.Object.ObjectID,
+			FunctionDeclaration: "function() { return " + fnFrameLocator.call(jsExpr("this"), p.m.opts.TestIDAttribute) + " }", ReturnByValue: new(true)})
+		_, _ = callOn(ctx, pw.host, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.Object.ObjectID})
+		if err != nil {
+			return "", err
+		}
+		var loc string
+		if res.ExceptionDetails != nil || res.Result == nil || json.Unmarshal(res.Result.Value, &loc) != nil || loc == "" {
+			return "", fmt.Errorf("no locator for the iframe of frame %s", f)
+		}
+		chain = append(chain, loc)
+		f = parent
+	}
+	slices.Reverse(chain)
+	return strings.Join(chain, " >> "), nil
 }

@@ -85,6 +85,8 @@ type Page struct {
 	demo *demoState
 	// cast is the tab's screencast, when the session records (screencast.go).
 	cast pageCast
+	// waits are the tab's newest action waits (waitlog.go).
+	waits waitLog
 }
 
 // loadState counts the main frame's navigations; an action's mark keeps

@@ -287,3 +287,37 @@ func TestPlaywrightCheckMixedFlows(t *testing.T) {
 		t.Errorf("dev servers left: %v", left)
 	}
 }
+
+// TestPlaywrightCheckRandomSessions: the flows of the random sessions
+// (TestReplayRandomSessions': iframes, page code, the mouse at
+// coordinates, uploads beside the flow, checks of what the agent read),
+// converted by e2e-mcp convert, pass under real @playwright/test.
+func TestPlaywrightCheckRandomSessions(t *testing.T) {
+	dir := pwcheckDir(t)
+	f := uploadSite(t)
+	flows, calls := randomSessions(t, f, dir, randomSeed(t), 10)
+	conv := filepath.Join(dir, "specs")
+	if o, err := exec.Command(bin, append([]string{"convert", "--to", "playwright", "--out", conv}, flows...)...).CombinedOutput(); err != nil {
+		t.Fatalf("e2e-mcp convert: %v\n%s", err, o)
+	}
+	r, code := playwrightTest(t, filepath.Join(conv, "playwright.config.ts"))
+	if code != 0 || r.Stats.Expected != len(flows) || r.Stats.Unexpected != 0 || r.Stats.Skipped != 0 {
+		var fails []string
+		for _, s := range r.Suites {
+			fails = append(fails, s.failures()...)
+		}
+		for _, e := range r.Errors {
+			fails = append(fails, e.Message)
+		}
+		for _, file := range flows {
+			spec := filepath.Join(conv, strings.TrimSuffix(filepath.Base(file), ".yaml")+".spec.ts")
+			if !strings.Contains(strings.Join(fails, "\n"), spec) {
+				continue
+			}
+			b, _ := os.ReadFile(spec)
+			t.Logf("%s, of the session's calls:\n%s\n%s", spec, strings.Join(calls[file], "\n"), b)
+		}
+		t.Fatalf("the specs of the random sessions (exit %d): %+v\n%s", code, r.Stats, strings.Join(fails, "\n"))
+	}
+	t.Logf("%d specs passed", r.Stats.Expected)
+}

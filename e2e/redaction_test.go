@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -172,7 +174,9 @@ steps:
 	runEnv := append(env, "E2E_SECRET_1="+k["E2E_SECRET_1 (flow runner)"], "CI_API_TOKEN="+k["secret-looking env variable"])
 	// --heal: the email field's drifted locator is healed, and the
 	// repaired flow written.
-	out, code := runFlows(t, runEnv, runFlow, "--junit", junit, "--artifacts", artifacts, "--report", reports, "--trace", traces, "--heal")
+	jsonFile, blobs := filepath.Join(dir, "run.json"), filepath.Join(dir, "blobs")
+	out, code := runFlows(t, runEnv, runFlow, "--junit", junit, "--artifacts", artifacts, "--report", reports, "--trace", traces, "--heal",
+		"--reporter", "list,html,github", "--json", jsonFile, "--blob", blobs)
 	if code != 1 || !strings.Contains(out, "FAIL  secret run") {
 		t.Fatalf("the run must fail at its last step (exit %d):\n%s", code, out)
 	}
@@ -189,6 +193,18 @@ steps:
 	writers["run trace"] = readTrace(t, runTraces[0]).all()
 	mustContain(t, "the run's trace", writers["run trace"], `"method":"fill"`, "element_not_found")
 	mustContain(t, "the JUnit file", writers["JUnit"], "element_not_found")
+	writers["run --reporter json"] = readFile(t, jsonFile)
+	mustContain(t, "the JSON report", writers["run --reporter json"], "element_not_found", `"healed"`)
+	blob, err := os.ReadFile(filepath.Join(blobs, "report.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writers["run --reporter blob"] = readZipDeep(t, blob)
+	mustContain(t, "the blob", writers["run --reporter blob"], "e2e-mcp-blob.json", "secret run.html", `"method":"fill"`)
+	merged := filepath.Join(dir, "merged")
+	mout, merrs, _ := runIn(t, runEnv, dir, "merge-reports", blobs, "--report", merged, "--reporter", "list,html,github,json,junit")
+	writers["merge-reports (stdout: list, github, json, junit; index, files)"] = mout + merrs + readTree(t, merged)
+	mustContain(t, "merge-reports", writers["merge-reports (stdout: list, github, json, junit; index, files)"], "FAIL  secret run", "::error file=", "<testsuites>", `"flows"`)
 
 	_ = c.Close() // the server's log is complete once it has exited
 	mu.Lock()
@@ -226,6 +242,34 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// readZipDeep is every file in a zip, and in the zips in it, joined.
+func readZipDeep(t *testing.T, b []byte) string {
+	t.Helper()
+	z, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatalf("not a zip: %v", err)
+	}
+	var out strings.Builder
+	for _, f := range z.File {
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(r)
+		_ = r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.WriteString(f.Name + "\n")
+		if strings.HasSuffix(f.Name, ".zip") {
+			out.WriteString(readZipDeep(t, data))
+			continue
+		}
+		out.Write(data)
+	}
+	return out.String()
 }
 
 // readTree is every file under dir, joined.

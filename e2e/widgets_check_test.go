@@ -432,9 +432,10 @@ func runAlone(t *testing.T, app *widgetApp, task widgetTask, flows string, res *
 	a := &agent{c: c, app: app, task: task.name}
 	failure := runTaskSeen(a, task)
 	if failure == "" {
-		// The session as a flow, for the replays.
+		// The session as a flow, for the replays, with checks of what the
+		// agent read (assertReads): they must hold in the replays too.
 		file := filepath.Join(flows, task.name+".yaml")
-		if out, isErr := a.call("session_export_flow", map[string]any{"path": file, "name": task.name}); isErr {
+		if out, isErr := a.call("session_export_flow", map[string]any{"path": file, "name": task.name, "assertReads": true}); isErr {
 			failure = "session_export_flow: " + out
 		} else if b, err := os.ReadFile(file); err != nil {
 			failure = "the exported flow: " + err.Error()

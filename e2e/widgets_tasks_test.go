@@ -19,20 +19,6 @@ import (
 // reason and a text their failure holds. A listed phase that passes fails
 // the test: take it off the list.
 var widgetKnown = map[string]map[string]knownFailure{
-	// Flows: the CI-suite issue fixes iframes in flows.
-	"iframe-same-origin": {
-		phaseReplay: {reason: "the flow's locator for a field in an iframe loses the frame (role=textbox[...] with no iframe[...] >>)", match: `nothing matches "role=textbox[name=\"Email address\"]"`},
-		phasePW:     {reason: "the same: getByRole on the page, not in the frame", match: "getByRole('textbox', { name: 'Email address', exact: true })"},
-	},
-	"iframe-cross-origin": {
-		phaseReplay: {reason: "the flow's locator for a field in an iframe loses the frame", match: `nothing matches "role=textbox[name=\"Email address\"]"`},
-		phasePW:     {reason: "the same: getByRole on the page, not in the frame", match: "getByRole('textbox', { name: 'Email address', exact: true })"},
-	},
-	// The vision tools are not recorded.
-	"canvas-xy": {
-		phaseReplay: {reason: "browser_mouse_move_xy and browser_mouse_click_xy are not recorded: the flow has only the final check", match: "Selected month: May"},
-		phasePW:     {reason: "the same", match: "Selected month: May"},
-	},
 	// e2e-mcp counts a hit on the target's <label> as a hit on the target;
 	// Playwright does not: a visually hidden input under its label's
 	// decoration passes in the session and times out in the spec.

@@ -3,17 +3,23 @@
 // `e2e-mcp run` can replay it in CI. docs/flow.schema.json describes it.
 //
 //	name: sign-up
+//	tags: [smoke, "@signup"]
+//	timeout: 1m
 //	dev:
 //	  run: python3 app.py $PORT
 //	  cwd: .
 //	steps:
 //	  - navigate: /signup.html
-//	  - type: {target: 'role=textbox[name="Name"]', text: Ada}
-//	  - click: 'role=button[name="Sign up"]'
+//	  - group: Fill the form
+//	    steps:
+//	      - type: {target: 'role=textbox[name="Name"]', text: Ada}
+//	      - click: 'role=button[name="Sign up"]'
 //	  - expect: {target: 'role=status', check: text, expected: 'Welcome, Ada!'}
 //
 // Each step is one action: a short form (the action's main argument) or a
 // map of the tool's arguments. Targets are selectors, never snapshot refs.
+// A flow written by hand may also have tags (for run --grep), a timeout
+// (for its steps) and named groups of steps (groups.go).
 // A recorded step with a target also carries its fingerprint (Fingerprint),
 // what the target was, for a replay on a page that changed.
 // Text may name environment variables (${PASSWORD}) so that secrets are
@@ -24,24 +30,42 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
 
 // Flow is one recorded test.
 type Flow struct {
-	Name string `yaml:"name"`
+	Name string
+	// Tags label the flow for `e2e-mcp run --grep` (`tags: [smoke,
+	// "@checkout"]`), as Playwright's test tags: one word each, an @ or
+	// not, as written.
+	Tags []string
+	// Timeout bounds the time of the flow's steps (`timeout: 2m`); 0 when
+	// the flow gives none (then run --timeout's, if any).
+	Timeout time.Duration
 	// Dev is the dev server to start first, if any.
-	Dev *Dev `yaml:"dev,omitempty"`
+	Dev *Dev
 	// BaseURL resolves relative URLs when there is no dev server.
-	BaseURL string `yaml:"baseURL,omitempty"`
+	BaseURL string
 	// StorageState is a storage state file the session starts in (signed
 	// in), relative to the flow's directory.
-	StorageState string `yaml:"storageState,omitempty"`
-	Steps        []Step `yaml:"steps"`
+	StorageState string
+	// Steps are every step of the flow, in order, those inside groups
+	// too: a step's number is its place here (groups.go).
+	Steps []Step
+	// Groups name runs of Steps (`- group: Sign in`), in the order they
+	// open (groups.go); none in a recorded flow.
+	Groups []Group
+	// Notes are written as comments at the top of the file (Marshal): what
+	// the export wants a reader to know, such as a flow that checks
+	// nothing. Parse does not read them back.
+	Notes []string
 }
 
 // Dev says how to start the app's dev server: a contract command, or any
@@ -64,6 +88,41 @@ type Step struct {
 	// (nil in a flow written by hand or by an older version): a replay
 	// that no longer finds the target looks for the same element by it.
 	Fingerprint *Fingerprint
+	// Pos is where the step is in the file it was read from (zero for a
+	// step made in code): reports point at it, as GitHub's annotations on
+	// the failing step's line do.
+	Pos Pos
+	// dir is the directory of the flow file the step was loaded from
+	// (Load), against which Tool resolves the relative files it reads
+	// (FileArgs); "" for a step not read from a file.
+	dir string
+}
+
+// Pos is a place in a flow file: its line and column, from 1.
+type Pos struct {
+	Line, Column int
+}
+
+// Checks reports whether the step asserts something of the page (an
+// expect, or an accessibility audit that fails on findings), rather than
+// acting or waiting.
+func (s Step) Checks() bool {
+	_, failOn := s.Args["failOn"]
+	return s.Action == "expect" || s.Action == "audit_a11y" && failOn
+}
+
+// NoChecks is what an export says of a flow whose steps assert nothing
+// (Flow.Checks): it passes whatever the page shows.
+const NoChecks = "the flow checks nothing: it acts and waits but asserts no outcome, so it passes whatever the page shows; add expect steps for what the page should show"
+
+// Checks reports whether any step of the flow asserts something.
+func (f *Flow) Checks() bool {
+	for _, st := range f.Steps {
+		if st.Checks() {
+			return true
+		}
+	}
+	return false
 }
 
 // Fingerprint is a step's target as the recorder saw it, written beside
@@ -114,7 +173,30 @@ func (s Step) Tool(lookup func(string) (string, bool)) (string, map[string]any, 
 	if m == nil {
 		m = map[string]any{}
 	}
+	if s.dir != "" {
+		for _, k := range FileArgs[a.Name] {
+			m[k] = inDir(m[k], s.dir)
+		}
+	}
 	return a.Tool, m, nil
+}
+
+// inDir is a file argument (a path, or a list of them) with each relative
+// path joined to dir.
+func inDir(v any, dir string) any {
+	switch x := v.(type) {
+	case string:
+		if x != "" && !filepath.IsAbs(x) {
+			return filepath.Join(dir, filepath.FromSlash(x))
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = inDir(e, dir)
+		}
+		return out
+	}
+	return v
 }
 
 func knownActions() []string {
@@ -128,6 +210,7 @@ func knownActions() []string {
 
 // UnmarshalYAML reads a one-key map: action: value or action: {args}.
 func (s *Step) UnmarshalYAML(n *yaml.Node) error {
+	s.Pos = Pos{Line: n.Line, Column: n.Column}
 	if n.Kind == yaml.ScalarNode { // "- back"
 		s.Action, s.Args = n.Value, map[string]any{}
 		return s.check(n)
@@ -233,24 +316,52 @@ func (s *Step) check(n *yaml.Node) error {
 	return nil
 }
 
+// flowFile is a flow file's keys as yaml.v3 decodes them (a key it does
+// not know is an error); the tags, the timeout and the steps are read from
+// their nodes, which know their lines.
+type flowFile struct {
+	Name         string    `yaml:"name"`
+	Tags         yaml.Node `yaml:"tags"`
+	Timeout      yaml.Node `yaml:"timeout"`
+	Dev          *Dev      `yaml:"dev"`
+	BaseURL      string    `yaml:"baseURL"`
+	StorageState string    `yaml:"storageState"`
+	Steps        yaml.Node `yaml:"steps"`
+}
+
 // Parse reads a flow file's text.
 func Parse(b []byte) (*Flow, error) {
-	var f Flow
+	var ff flowFile
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil {
+	if err := dec.Decode(&ff); err != nil {
 		return nil, err
 	}
-	if f.Name == "" {
+	if ff.Name == "" {
 		return nil, fmt.Errorf("the flow has no name")
+	}
+	f := &Flow{Name: ff.Name, Dev: ff.Dev, BaseURL: ff.BaseURL, StorageState: ff.StorageState}
+	var err error
+	if f.Tags, err = readTags(&ff.Tags); err != nil {
+		return nil, err
+	}
+	if f.Timeout, err = readTimeout(&ff.Timeout); err != nil {
+		return nil, err
+	}
+	if ff.Steps.Kind == 0 || ff.Steps.Tag == "!!null" || (ff.Steps.Kind == yaml.SequenceNode && len(ff.Steps.Content) == 0) {
+		return nil, fmt.Errorf("flow %s has no steps", f.Name)
+	}
+	if err := f.readSteps(&ff.Steps, -1, 0); err != nil {
+		return nil, err
 	}
 	if len(f.Steps) == 0 {
 		return nil, fmt.Errorf("flow %s has no steps", f.Name)
 	}
-	return &f, nil
+	return f, nil
 }
 
-// Load reads a flow file.
+// Load reads a flow file. Its steps read relative files (FileArgs) from
+// the file's directory.
 func Load(path string) (*Flow, error) {
 	b, err := os.ReadFile(path) //nolint:gosec // the user names the flow files to run
 	if err != nil {
@@ -259,6 +370,13 @@ func Load(path string) (*Flow, error) {
 	f, err := Parse(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	for i := range f.Steps {
+		f.Steps[i].dir = dir
 	}
 	return f, nil
 }
@@ -274,7 +392,31 @@ func Load(path string) (*Flow, error) {
 // make yaml.v3 write texts its own way first.
 func (f *Flow) Marshal() ([]byte, error) {
 	doc := mapping()
+	if len(f.Notes) > 0 {
+		var lines []string
+		for _, n := range f.Notes {
+			for _, l := range strings.Split(n, "\n") {
+				lines = append(lines, "# "+strings.Map(func(r rune) rune {
+					if isControl(r) {
+						return ' '
+					}
+					return r
+				}, l))
+			}
+		}
+		doc.HeadComment = strings.Join(lines, "\n")
+	}
 	doc.add("name", text(f.Name))
+	if len(f.Tags) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, t := range f.Tags {
+			seq.Content = append(seq.Content, text(t))
+		}
+		doc.add("tags", seq)
+	}
+	if f.Timeout > 0 {
+		doc.add("timeout", text(FormatDuration(f.Timeout)))
+	}
 	if d := f.Dev; d != nil {
 		dev := mapping()
 		dev.addIf("run", d.Run)
@@ -291,13 +433,9 @@ func (f *Flow) Marshal() ([]byte, error) {
 	}
 	doc.addIf("baseURL", f.BaseURL)
 	doc.addIf("storageState", f.StorageState)
-	steps := &yaml.Node{Kind: yaml.SequenceNode}
-	for _, st := range f.Steps {
-		n, err := st.node()
-		if err != nil {
-			return nil, err
-		}
-		steps.Content = append(steps.Content, n)
+	steps, err := f.stepsNode(0, len(f.Steps), -1)
+	if err != nil {
+		return nil, err
 	}
 	doc.add("steps", steps)
 	var buf bytes.Buffer

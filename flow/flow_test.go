@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -129,7 +131,8 @@ func TestParseErrors(t *testing.T) {
 }
 
 // TestSchema: docs/flow.schema.json accepts what Marshal writes and what a
-// person writes, and refuses an unknown action.
+// person writes (tags, a timeout, groups), and refuses an unknown action
+// and what Parse refuses of groups, tags and timeouts.
 func TestSchema(t *testing.T) {
 	doc, err := os.ReadFile("../docs/flow.schema.json")
 	if err != nil {
@@ -190,6 +193,38 @@ func TestSchema(t *testing.T) {
 	}
 	if err := validate("name: x\nsteps:\n  - jump: here\n"); err == nil {
 		t.Error("the schema accepts an unknown action")
+	}
+	// Tags, a timeout and groups: what Marshal writes of them, and what a
+	// person writes; and what Parse refuses.
+	g, err := Parse([]byte(groupedFlow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = g.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{string(out), groupedFlow, "name: x\ntags: smoke\nsteps: [back]\n"} {
+		if err := validate(src); err != nil {
+			t.Errorf("the schema refuses\n%s\n%v", src, err)
+		}
+	}
+	for _, src := range []string{
+		"name: x\nsteps:\n  - group: A\n",
+		"name: x\nsteps:\n  - group: A\n    steps: []\n",
+		"name: x\nsteps:\n  - group: A\n    steps: [back]\n    click: a\n",
+		"name: x\nsteps:\n  - group: A\n    steps:\n      - jump: here\n",
+		"name: x\nsteps:\n  - group: ''\n    steps: [back]\n",
+		"name: x\ntags: ['two words']\nsteps: [back]\n",
+		"name: x\ntimeout: 30\nsteps: [back]\n",
+		"name: x\ntimeout: soon\nsteps: [back]\n",
+	} {
+		if _, perr := Parse([]byte(src)); perr == nil {
+			t.Errorf("Parse accepts %q", src)
+		}
+		if err := validate(src); err == nil {
+			t.Errorf("the schema accepts %q", src)
+		}
 	}
 }
 
@@ -262,12 +297,14 @@ func FuzzMarshal(f *testing.F) {
 }
 
 // FuzzParse: any file is parsed or refused with an error, never a panic;
-// what parses is written back to a file that parses to the same steps.
+// what parses is written back to a file that parses to the same steps,
+// groups, tags and timeout.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("name: x\nsteps:\n  - navigate: /a\n  - click: 'role=button[name=\"Go\"]'\n  - back\n"))
 	f.Add([]byte("name: x\ndev:\n  run: npm run dev\nsteps:\n  - type: {target: a, text: \"b\\nc\"}\n"))
 	f.Add([]byte("name: [x\n"))
 	f.Add([]byte("name: x\nsteps:\n  - {a: 1, b: 2}\n"))
+	f.Add([]byte("name: x\ntags: [a, '@b']\ntimeout: 1m\nsteps:\n  - group: g\n    steps:\n      - back\n      - {group: h, steps: [reload]}\n  - forward\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fl, err := Parse(b)
 		if err != nil {
@@ -281,10 +318,137 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("marshal then parse: %v\n%s", err, out)
 		}
-		x, _ := json.Marshal(fl.Steps)
-		y, _ := json.Marshal(back.Steps)
+		// Where a step stands is the file's layout, not the step: a
+		// flow written with less indentation marshals at other columns.
+		x, _ := json.Marshal([]any{withoutPos(*fl).Steps, fl.Groups, fl.Tags, fl.Timeout})
+		y, _ := json.Marshal([]any{withoutPos(*back).Steps, back.Groups, back.Tags, back.Timeout})
 		if !bytes.Equal(x, y) {
 			t.Fatalf("steps changed:\n%s\n%s", x, y)
 		}
 	})
+}
+
+// TestStepPositions: each step knows where it is in its file, the line
+// and column of its action (or of its fingerprint when that comes first),
+// whatever form it is written in: a bare action, the short form, a map of
+// arguments over several lines, a step inside a flow collection, after
+// comments and blank lines. GitHub's annotations point at it.
+func TestStepPositions(t *testing.T) {
+	src := `# a comment first
+name: where
+steps:
+  - navigate: /signup
+
+  # a comment between steps
+  - type:
+      target: 'label=Name'
+      text: Ada
+  - back
+  -   click: 'role=button[name="Go"]'
+  - fingerprint: {role: button, name: Save}
+    click: 'role=button[name="Save"]'
+  - {press: Enter}
+`
+	f, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Pos{{4, 5}, {7, 5}, {10, 5}, {11, 7}, {12, 5}, {14, 5}}
+	starts := []string{"navigate:", "type:", "back", "click:", "fingerprint:", "{press"}
+	lines := strings.Split(src, "\n")
+	if len(f.Steps) != len(want) {
+		t.Fatalf("%d steps, want %d", len(f.Steps), len(want))
+	}
+	for i, st := range f.Steps {
+		if st.Pos != want[i] {
+			t.Errorf("step %d (%s) at %+v, want %+v", i+1, st.Action, st.Pos, want[i])
+			continue
+		}
+		if at := lines[st.Pos.Line-1][st.Pos.Column-1:]; !strings.HasPrefix(at, starts[i]) {
+			t.Errorf("step %d: line %d column %d reads %q, want %q", i+1, st.Pos.Line, st.Pos.Column, at, starts[i])
+		}
+	}
+	// A step made in code is nowhere.
+	if (Step{Action: "back"}).Pos != (Pos{}) {
+		t.Error("a step made in code has a position")
+	}
+}
+
+// TestLoadResolvesFiles: a loaded flow's steps read their relative files
+// (FileArgs) from the flow file's directory, after the environment is
+// read; absolute paths and other arguments are left as written; a flow
+// parsed from text resolves nothing.
+func TestLoadResolvesFiles(t *testing.T) {
+	dir := t.TempDir()
+	src := "name: files\nsteps:\n" +
+		"  - upload: {target: '#f', paths: [a.pdf, '${DIR}/b.png', /abs/c.txt]}\n" +
+		"  - set_storage_state: state/signed-in.json\n" +
+		"  - route: {pattern: '**/api', path: fixtures/api.json}\n" +
+		"  - drop: {target: '#z', paths: [d.txt]}\n" +
+		"  - type: {target: 'label=Path', text: relative/text.txt}\n"
+	file := filepath.Join(dir, "files.yaml")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) (string, bool) { return map[string]string{"DIR": "sub"}[k], k == "DIR" }
+	want := []map[string]any{
+		{"target": "#f", "paths": []any{filepath.Join(dir, "a.pdf"), filepath.Join(dir, "sub", "b.png"), "/abs/c.txt"}},
+		{"filename": filepath.Join(dir, "state", "signed-in.json")},
+		{"pattern": "**/api", "path": filepath.Join(dir, "fixtures", "api.json")},
+		{"target": "#z", "paths": []any{filepath.Join(dir, "d.txt")}},
+		{"target": "label=Path", "text": "relative/text.txt"},
+	}
+	for i, st := range f.Steps {
+		_, args, err := st.Tool(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(args, want[i]) {
+			t.Errorf("step %d: %#v, want %#v", i+1, args, want[i])
+		}
+	}
+	parsed, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, args, _ := parsed.Steps[0].Tool(env); !reflect.DeepEqual(args["paths"], []any{"a.pdf", "sub/b.png", "/abs/c.txt"}) {
+		t.Errorf("a parsed flow's paths: %v", args["paths"])
+	}
+}
+
+// TestNotesAndChecks: a flow's notes are comments at the top of its file,
+// which it reads back as the same flow; Checks finds an expect or a failing
+// audit, and not a wait or a plain audit.
+func TestNotesAndChecks(t *testing.T) {
+	f := &Flow{Name: "n", Notes: []string{"This flow checks nothing.\nAdd expect steps.", "line\x1bbreak"},
+		Steps: []Step{{Action: "navigate", Args: map[string]any{"url": "/"}}, {Action: "wait", Args: map[string]any{"text": "Hi"}}}}
+	b, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "# This flow checks nothing.\n# Add expect steps.\n# line break\nname: n\n") {
+		t.Errorf("the notes as comments:\n%s", b)
+	}
+	back, err := Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Name != "n" || len(back.Steps) != 2 || back.Notes != nil {
+		t.Errorf("read back: %+v", back)
+	}
+	if f.Checks() {
+		t.Error("a flow of a navigation and a wait checks something")
+	}
+	for _, st := range []Step{{Action: "expect", Args: map[string]any{"target": "#a", "check": "visible"}}, {Action: "audit_a11y", Args: map[string]any{"failOn": "AA"}}} {
+		if !(&Flow{Steps: []Step{st}}).Checks() {
+			t.Errorf("%s does not count as a check", st.Action)
+		}
+	}
+	if (&Flow{Steps: []Step{{Action: "audit_a11y", Args: map[string]any{}}}}).Checks() {
+		t.Error("an audit that fails on nothing counts as a check")
+	}
 }

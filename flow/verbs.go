@@ -12,6 +12,18 @@ type Verb struct {
 	Name, Tool, Short string
 }
 
+// FileArgs are, by action, the arguments that name files a step reads (a
+// text or a list of texts). A relative one is relative to the directory
+// of the flow file (Step.Tool resolves it): a flow and the files beside it
+// run from any checkout, and the recorder writes a file it uploaded
+// relative to the flow, copied beside it when it lay elsewhere.
+var FileArgs = map[string][]string{
+	"upload":            {"paths"},
+	"drop":              {"paths"},
+	"route":             {"path"},
+	"set_storage_state": {"filename"},
+}
+
 // Verbs is the one table of actions. Flows read and write these names; the
 // recorder writes the first verb of a tool; the CLI's commands of the same
 // names call the same tools (a test holds it to that). "fill" replaces a
@@ -46,6 +58,16 @@ var Verbs = []Verb{
 	{"wait", "browser_wait_for", ""},
 	{"expect", "browser_expect", ""},
 	{"audit_a11y", "browser_audit_accessibility", "failOn"},
+	// Page code the agent ran: its function, and the element it was
+	// given (target), if any.
+	{"evaluate", "browser_evaluate", "function"},
+	// The mouse at coordinates of the viewport (the vision group).
+	{"mouse_move_xy", "browser_mouse_move_xy", ""},
+	{"mouse_click_xy", "browser_mouse_click_xy", ""},
+	{"mouse_drag_xy", "browser_mouse_drag_xy", ""},
+	{"mouse_down", "browser_mouse_down", "button"},
+	{"mouse_up", "browser_mouse_up", "button"},
+	{"mouse_wheel", "browser_mouse_wheel", ""},
 }
 
 // verbOf finds an action's verb. A "fill" step with fields is the form

@@ -121,7 +121,7 @@ func recordingTools(d *Deps) []Tool {
 					return r.build(), nil
 				}
 				if a.Format == "playwright" {
-					return exportPlaywright(ctx, d, s, f, "")
+					return exportPlaywright(ctx, d, s, f, "", false)
 				}
 				b, err := f.Marshal()
 				if err != nil {
@@ -189,10 +189,7 @@ func (s *Session) keepDemo(steps []browser.DemoStep) ([]flow.Step, demoSecrets) 
 			step.Args["text"] = ref
 			secrets = append(secrets, demoSecret{ref: ref, target: step.Args["target"], parts: parts[demoField(st)]})
 		}
-		if len(s.recorded) >= maxRecorded {
-			s.recorded = s.recorded[1:]
-		}
-		s.recorded = append(s.recorded, step)
+		s.addStep(step)
 		out = append(out, step)
 	}
 	return out, secrets

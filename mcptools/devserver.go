@@ -242,7 +242,7 @@ func requireDev(s *Session) error {
 
 func sessionStatusTool(d *Deps) Tool {
 	return define(d, "session_status", ToolsetSession,
-		"The session's dev server's status (runs the command's --status).",
+		"The dev server's status (runs the command's --status).",
 		annotations{title: "Dev server status", readOnly: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, _ SessionParams) (*mcp.CallToolResult, error) {
 			if err := requireDev(s); err != nil {

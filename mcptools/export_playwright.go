@@ -15,8 +15,10 @@ import (
 // (session_export_flow with format playwright), and a playwright.config.ts
 // beside it (whose webServer is the session's dev server, when it has
 // one), unless that directory has one already: a team's config is never
-// written over.
-func exportPlaywright(ctx context.Context, d *Deps, s *Session, f *flow.Flow, path string) (*mcp.CallToolResult, error) {
+// written over. The files its steps read are copied beside it when they
+// lie elsewhere (placeFiles). whole: f is the session's whole flow, whose
+// answer says what it left out (not a person's demonstration).
+func exportPlaywright(ctx context.Context, d *Deps, s *Session, f *flow.Flow, path string, whole bool) (*mcp.CallToolResult, error) {
 	o := playwright.Options{}
 	if s.dev != nil {
 		o.DevURL = s.dev.result.URL
@@ -34,6 +36,13 @@ func exportPlaywright(ctx context.Context, d *Deps, s *Session, f *flow.Flow, pa
 		}
 		outDir = filepath.Dir(out.path)
 	}
+	stem := ""
+	if out != nil {
+		stem = stemOf(out.path)
+		// The files are placed relative to the spec's directory.
+		o.FilesDir = "."
+	}
+	placed := d.placeFiles(ctx, f.Steps, out, stem)
 	res, err := playwright.Export([]playwright.Input{{Flow: f, Dir: wd}}, outDir, o)
 	if err != nil {
 		if out != nil {
@@ -70,10 +79,19 @@ func exportPlaywright(ctx context.Context, d *Deps, s *Session, f *flow.Flow, pa
 	if len(spec.Env) > 0 {
 		r.resultf("It reads %s from the environment.", strings.Join(spec.Env, ", "))
 	}
+	warnings := []string{}
 	for _, w := range res.Warnings {
+		if strings.HasSuffix(w, flow.NoChecks) && whole {
+			continue // said by sayExport, with what to do
+		}
+		warnings = append(warnings, w)
 		r.resultf("Warning: %s", w)
 	}
+	placed.say(&r, "spec")
+	if whole {
+		s.sayExport(&r, f)
+	}
 	r.set("steps", len(f.Steps))
-	r.set("warnings", append([]string{}, res.Warnings...))
+	r.set("warnings", warnings)
 	return r.build(), nil
 }

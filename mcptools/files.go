@@ -635,3 +635,16 @@ func WriteUserFile(dir, rel string, data []byte) error {
 	_, err = o.create(bytes.NewReader(data))
 	return err
 }
+
+// WriteUserFileFrom is WriteUserFile for a file read from src as it is
+// written, too big to hold whole (`run --reporter blob`'s zip, the files
+// merge-reports takes out of one). The file appears only once src is
+// read to its end; a read error leaves no file.
+func WriteUserFileFrom(dir, rel string, src io.Reader) error {
+	o, err := userDirFile(dir, rel, "file")
+	if err != nil {
+		return err
+	}
+	_, err = o.create(src)
+	return err
+}

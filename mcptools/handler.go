@@ -160,6 +160,13 @@ func diagnosed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessio
 			return errorResult(name, &ToolError{Type: ErrCancelled, Message: name + " was cancelled by the client",
 				Suggestion: "call again if you still want it"}), nil
 		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// Its caller's time ran out while it ran (e2e-mcp run's flow
+			// timeout, which the caller reports): no failure of ours.
+			d.Logger.Info("tool stopped: its caller's deadline passed", zap.String("tool", name), zap.String("session", s.ID))
+			return errorResult(name, &ToolError{Type: ErrTimeout, Message: name + " was stopped: its caller's time ran out while it ran",
+				Suggestion: "give it more time, or find why it took so long"}), nil
+		}
 		typ, msg, _ := classify(err)
 		msg = s.private.String(msg)
 		lvl := zap.InfoLevel

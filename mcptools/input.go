@@ -186,7 +186,7 @@ type PressKeyParams struct {
 
 func pressKeyTool(d *Deps) Tool {
 	return define(d, "browser_press_key", ToolsetInput,
-		"Press a key or key combination in the focused element, with real keyboard events.",
+		"Press a key or combination in the focused element, with real keyboard events.",
 		annotations{title: "Press a key", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a PressKeyParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)
@@ -282,7 +282,7 @@ type FillFormParams struct {
 
 func fillFormTool(d *Deps) Tool {
 	return define(d, "browser_fill_form", ToolsetInput,
-		"Fill many form fields in one call: text boxes, checkboxes, radios, selects, sliders.",
+		"Fill many fields in one call: text boxes, checkboxes, radios, selects, sliders.",
 		annotations{title: "Fill a form", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a FillFormParams) (*mcp.CallToolResult, error) {
 			if len(a.Fields) == 0 {
@@ -391,7 +391,7 @@ type FileUploadParams struct {
 
 func fileUploadTool(d *Deps) Tool {
 	return define(d, "browser_file_upload", ToolsetInput,
-		"Choose files for a file input (target) or the file chooser the last action opened.",
+		"Choose files for a file input (target) or the file chooser an action opened.",
 		annotations{title: "Upload files", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a FileUploadParams) (*mcp.CallToolResult, error) {
 			if len(a.Paths) == 0 && a.Target == "" {

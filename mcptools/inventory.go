@@ -160,6 +160,10 @@ type Deps struct {
 	// tracing writes its trace to its files' traces directory
 	// (--save-trace).
 	TraceSessions, SaveTraces bool
+	// RecordSession, when set (e2e-mcp run's on-first-retry modes), says
+	// whether session id traces (TraceSessions) and records a video
+	// (Videos); nil: every session does what those say.
+	RecordSession func(id string) (trace, video bool)
 	// AnswersForPeople: nobody reads the answers but people and CI (e2e-mcp
 	// run writes them into JUnit and artifacts), so they are masked as the
 	// writers mask, a typed password included (secrets.go).

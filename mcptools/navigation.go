@@ -182,7 +182,7 @@ type ResizeParams struct {
 
 func resizeTool(d *Deps) Tool {
 	return define(d, "browser_resize", ToolsetNavigation,
-		"Set the current tab's viewport size, e.g. 390x844 to test a phone layout.",
+		"Set the current tab's viewport, e.g. 390x844 for a phone layout.",
 		annotations{title: "Resize the viewport", idempotent: true},
 		func(ctx context.Context, s *Session, a ResizeParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)

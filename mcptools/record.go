@@ -38,7 +38,8 @@ func (s *Session) rememberRefs(refs map[string]browser.RefInfo, whole bool) {
 
 // locator turns a target into a selector that does not depend on a
 // snapshot: a ref becomes role=ROLE[name="NAME"], with >> nth=K when the
-// page the agent last saw had several elements of that role and name (K
+// page the agent last saw had several elements of that role and name (of
+// that role, for an element without a name: role=ROLE finds them all; K
 // counts them in document order, which ref numbers follow); a selector
 // stays as the agent wrote it.
 func (s *Session) locator(target string) string {
@@ -56,9 +57,11 @@ func (s *Session) locator(target string) string {
 	if _, seen := s.pageRefs[target]; !seen || strings.HasPrefix(target, "f") {
 		return loc // not on the last whole page seen, or inside an iframe
 	}
+	// role=ROLE without a name finds every element of the role: count
+	// them all.
 	var same []int
 	for ref, other := range s.pageRefs {
-		if other == info && !strings.HasPrefix(ref, "f") {
+		if (other == info || info.Name == "" && other.Role == info.Role) && !strings.HasPrefix(ref, "f") {
 			n, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))
 			same = append(same, n)
 		}
@@ -80,18 +83,20 @@ type preLocated struct {
 
 // preLocate finds, before a recordable action runs, the stable locators
 // of the refs it targets and the fingerprint of its target: after it, the
-// element may be gone (a click that navigates). One engine call per ref,
-// and one for the fingerprint.
+// element may be gone (a click that navigates). The same engine call
+// checks which texts the agent read since the last step are still shown
+// (reads.go). One engine call (and one per iframe a ref is in).
 func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) preLocated {
 	var out preLocated
 	if flow.ActionOf(tool) == "" || s.tabs == nil {
 		return out
 	}
 	p := s.tabs.Current()
-	args, _ := rawArgs.(map[string]any)
-	if p == nil || p.Gone() || args == nil {
+	if p == nil || p.Gone() {
+		s.takeReads(nil)
 		return out
 	}
+	args, _ := rawArgs.(map[string]any)
 	refs := []string{}
 	for _, k := range []string{"target", "startTarget", "endTarget"} {
 		if t, ok := args[k].(string); ok && browser.IsRef(t) {
@@ -108,20 +113,29 @@ func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) preLo
 		}
 	}
 	target, _ := args["target"].(string)
-	out.locators, out.print = s.flowLocators(ctx, p, refs, target)
+	var shown []bool
+	out.locators, out.print, shown = s.stepTargets(ctx, p, refs, target, s.pendingReads)
+	s.takeReads(shown)
 	return out
 }
 
 // flowLocators is the selector a flow records for each of targets, the one
 // function the recorder, browser_generate_locator and the verify tools
 // locate with: for a ref, the most robust selector that finds its element
-// alone (p.StepTargets), else its role and name as the agent last saw
-// them (locator); a selector as the agent wrote it. With print, the
-// fingerprint of that target comes from the same engine call: a recorded
-// action costs one round trip before it acts, not one per question.
+// alone (p.StepTargets; an element of an iframe after its frame's
+// locator), else its role and name as the agent last saw them (locator);
+// a selector as the agent wrote it. With print, the fingerprint of that
+// target comes from the same engine call: a recorded action costs one
+// round trip before it acts, not one per question.
 func (s *Session) flowLocators(ctx context.Context, p *browser.Page, targets []string, print string) (map[string]string, *flow.Fingerprint) {
-	var stable map[string]string
-	var el *browser.Element
+	out, fp, _ := s.stepTargets(ctx, p, targets, print, nil)
+	return out, fp
+}
+
+// stepTargets is flowLocators that also checks, in the same engine call,
+// which of the selectors shown find one visible element.
+func (s *Session) stepTargets(ctx context.Context, p *browser.Page, targets []string, print string, shown []string) (map[string]string, *flow.Fingerprint, []bool) {
+	var ans browser.StepAnswer
 	if p != nil {
 		var refs []string
 		for _, t := range targets {
@@ -129,19 +143,19 @@ func (s *Session) flowLocators(ctx context.Context, p *browser.Page, targets []s
 				refs = append(refs, t)
 			}
 		}
-		if len(refs) > 0 || print != "" {
-			stable, el = p.StepTargets(ctx, refs, print)
+		if len(refs) > 0 || print != "" || len(shown) > 0 {
+			ans = p.StepTargets(ctx, browser.StepQuery{Refs: refs, Target: print, Shown: shown})
 		}
 	}
 	out := make(map[string]string, len(targets))
 	for _, t := range targets {
-		if l := stable[t]; l != "" {
+		if l := ans.Locators[t]; l != "" {
 			out[t] = l
 		} else {
 			out[t] = s.locator(t)
 		}
 	}
-	return out, s.fingerprintOf(el)
+	return out, s.fingerprintOf(ans.Element), ans.Shown
 }
 
 // flowLocator is flowLocators of one target.
@@ -182,6 +196,7 @@ func printOf(el *browser.Element) *flow.Fingerprint {
 // record adds a successful call as a flow step, when the tool is one; pre
 // holds the locators and fingerprint preLocate found.
 func (s *Session) record(tool string, rawArgs any, pre preLocated) {
+	s.noteLeftOut(tool, rawArgs)
 	action := flow.ActionOf(tool)
 	if action == "" {
 		return
@@ -235,24 +250,24 @@ func (s *Session) record(tool string, rawArgs any, pre preLocated) {
 	// out: the flow reads it from the environment when it runs
 	// (secrets.go).
 	args = s.flowArgs(args, flow.Escape)
-	if len(s.recorded) >= maxRecorded {
-		s.recorded = s.recorded[1:]
-	}
-	s.recorded = append(s.recorded, flow.Step{Action: action, Args: args, Fingerprint: pre.print})
-	s.recordCount++
+	s.addStep(flow.Step{Action: action, Args: args, Fingerprint: pre.print})
 }
 
 // ExportFlowParams are the arguments of session_export_flow.
 type ExportFlowParams struct {
-	Path   string `json:"path,omitempty" jsonschema:"File to write (file roots). Omit: the YAML"`
-	Name   string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
-	Format string `json:"format,omitempty" jsonschema:"enum=playwright"`
+	Path        string `json:"path,omitempty" jsonschema:"File to write (file roots). Omit: the YAML"`
+	Name        string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
+	Format      string `json:"format,omitempty" jsonschema:"enum=playwright"`
+	AssertReads bool   `json:"assertReads,omitempty" jsonschema:"Check the texts you read"`
 	SessionArg
 }
 
+// noChecksAdvice is what an export says of a flow that asserts nothing.
+const noChecksAdvice = flow.NoChecks + " (browser_expect, browser_verify_*), or export with assertReads: true to check the headings, statuses and alerts read after each action"
+
 func exportFlowTool(d *Deps) Tool {
 	return define(d, "session_export_flow", ToolsetSession,
-		"The session's actions and checks as a flow file that `e2e-mcp run` replays in CI.",
+		"The session's steps and checks as a flow `e2e-mcp run` replays.",
 		annotations{title: "Export a flow", idempotent: true, openWorld: false},
 		func(ctx context.Context, s *Session, a ExportFlowParams) (*mcp.CallToolResult, error) {
 			if len(s.recorded) == 0 {
@@ -262,7 +277,10 @@ func exportFlowTool(d *Deps) Tool {
 			if err := flow.CheckName(a.Name); err != nil {
 				return nil, invalidInput("name", "%v", err)
 			}
-			f := &flow.Flow{Name: a.Name, Steps: s.recorded}
+			if a.AssertReads {
+				s.settleReads(ctx)
+			}
+			f := &flow.Flow{Name: a.Name, Steps: s.flowSteps(a.AssertReads)}
 			if f.Name == "" {
 				f.Name = s.ID
 			}
@@ -274,18 +292,29 @@ func exportFlowTool(d *Deps) Tool {
 				f.StorageState = st.StorageState
 			}
 			if a.Format == "playwright" {
-				return exportPlaywright(ctx, d, s, f, a.Path)
+				return exportPlaywright(ctx, d, s, f, a.Path, true)
+			}
+			var out *outputFile
+			if a.Path != "" {
+				var err error
+				if out, err = d.outputPath(ctx, "path", a.Path, "flow-*.yaml"); err != nil {
+					return nil, err
+				}
+			}
+			stem := ""
+			if out != nil {
+				stem = stemOf(out.path)
+			}
+			placed := d.placeFiles(ctx, f.Steps, out, stem)
+			if !f.Checks() {
+				f.Notes = append(f.Notes, "Warning: "+noChecksAdvice+".")
 			}
 			b, err := f.Marshal()
 			if err != nil {
 				return nil, err
 			}
 			var r response
-			if a.Path != "" {
-				out, err := d.outputPath(ctx, "path", a.Path, "flow-*.yaml")
-				if err != nil {
-					return nil, err
-				}
+			if out != nil {
 				if err := out.write(b); err != nil {
 					return nil, err
 				}
@@ -301,9 +330,38 @@ func exportFlowTool(d *Deps) Tool {
 			if vars := secretVarsIn(f); len(vars) > 0 {
 				r.resultf("Its secrets (passwords, credentials) are not in it: set %s in the environment of the run.", strings.Join(vars, ", "))
 			}
+			placed.say(&r, "flow")
+			s.sayExport(&r, f)
 			r.set("steps", len(f.Steps))
 			return r.build(), nil
 		})
+}
+
+// sayExport ends an export's answer: a flow that checks nothing, and the
+// calls it left out and why.
+func (s *Session) sayExport(r *response, f *flow.Flow) {
+	if !f.Checks() {
+		r.resultf("Warning: %s.", noChecksAdvice)
+	}
+	r.set("checks", f.Checks())
+	if said := sayLeftOut(s.leftOut); said != "" {
+		r.resultf("%s", said)
+		r.set("leftOut", slices.Clone(s.leftOut))
+	}
+}
+
+// settleReads checks the texts the agent read after the last step on
+// the page as it is now, as the next step would have.
+func (s *Session) settleReads(ctx context.Context) {
+	if len(s.pendingReads) == 0 || s.tabs == nil {
+		return
+	}
+	p := s.tabs.Current()
+	if p == nil || p.Gone() {
+		return
+	}
+	_, _, shown := s.stepTargets(ctx, p, nil, "", s.pendingReads)
+	s.takeReads(shown)
 }
 
 // plural is "1 step", "2 steps".

@@ -15,6 +15,7 @@ func TestLocator(t *testing.T) {
 		"e1": {Role: "button", Name: "Delete"}, "e3": {Role: "button", Name: "Delete"},
 		"e2": {Role: "textbox", Name: "Name"}, "e12": {Role: "button", Name: "Delete"},
 		"f1e2": {Role: "link", Name: "Pay"},
+		"e20":  {Role: "iframe", Name: "Ads"}, "e21": {Role: "iframe"}, "e22": {Role: "iframe", Name: "Map"},
 	}, true)
 	for target, want := range map[string]string{
 		"e2":      `role=textbox[name="Name"]`,
@@ -22,6 +23,8 @@ func TestLocator(t *testing.T) {
 		"e3":      `role=button[name="Delete"] >> nth=1`,
 		"e12":     `role=button[name="Delete"] >> nth=2`,
 		"f1e2":    `role=link[name="Pay"]`,
+		"e21":     `role=iframe >> nth=1`, // role=iframe finds the named ones too
+		"e22":     `role=iframe[name="Map"]`,
 		"text=Go": "text=Go",
 		"e99":     "e99",
 	} {

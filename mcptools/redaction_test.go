@@ -43,8 +43,10 @@ var writerTable = map[string]string{
 	"mcptools.Deps.moveDownload: createNumbered":          "not ours to mask: the file the page downloaded",
 	"mcptools.exportPlaywright: playwright.Export":        "Playwright spec: made of the recorded steps (flowArgs)",
 	"mcptools.exportPlaywright: write":                    "Playwright spec: what Export wrote",
+	"mcptools.Deps.copyBeside: create":                    "not ours to mask: a file the agent uploaded, copied beside its flow (a storage state, which holds credentials, never is: placeFile)",
 	"mcptools.outputFile.write: create":                   "the one file writer: what each write above hands it",
 	"mcptools.WriteUserFile: create":                      "the one file writer: what each WriteUserFile above hands it",
+	"mcptools.WriteUserFileFrom: create":                  "the one file writer: what each WriteUserFileFrom above hands it",
 	"mcptools.outputFile.createNumbered: create":          "the one file writer: what each createNumbered above hands it",
 	"mcptools.Session.finishVideo: create":                "video: captions and chapter cards masked with the session's private set (Session.caption never holds typed text); password fields as the page shows them",
 	"runner.htmlReports.flowDone: mcptools.WriteUserFile": "run report: Deps.SessionReport, rendered by renderReport with the session's set",
@@ -52,7 +54,11 @@ var writerTable = map[string]string{
 	"runner.saveArtifacts: mcptools.WriteUserFile":        "artifacts: the failure's text masked in runFlow (the run's set), images",
 	"runner.writeHealed: mcptools.WriteUserFile":          "repaired flow (run --heal): the file's own bytes but the healed steps' targets and fingerprints (flow.Retarget), never masked (a mask breaks a flow); a step whose new locator or fingerprint holds a secret's value is not written (HoldsSecret)",
 	"runner.writeJUnit: mcptools.WriteUserFile":           "JUnit: messages masked with the run's set",
-	"runner.writeJUnit: xml.MarshalIndent":                "JUnit: as above",
+	"runner.junitDoc: xml.MarshalIndent":                  "JUnit (a file, or stdout with --reporter junit): as above",
+	"runner.writeJSON: mcptools.WriteUserFile":            "run --reporter json: the results (masked in runFlow), the healed steps' locators masked in flowDocOf",
+	"runner.htmlIndex.runEnded: mcptools.WriteUserFile":   "run --reporter html's index: the results' texts (masked in runFlow)",
+	"runner.writeBlob: mcptools.WriteUserFileFrom":        "run --reporter blob: the JSON report's document and the files the writers above wrote (reports, traces, videos, artifacts)",
+	"runner.extractBlob: mcptools.WriteUserFileFrom":      "merge-reports: the files of blobs, as their writers wrote them",
 	"runner.Convert: playwright.Export":                   "not a session's: specs of flow files a person wrote",
 	"runner.Convert: write":                               "not a session's: as above",
 	"runner.Convert: mcptools.WriteUserFile":              "not a session's: as above",
@@ -66,13 +72,16 @@ var writerTable = map[string]string{
 	"mcptools.clientLog: SendLogMessageToClient":          "client log: every caller (diagnosed) is listed here by its clientLog call",
 	"mcptools.notifierOf: SendLogMessageToSpecificClient": "client log: session events, their texts masked with the session's private set (Session.event)",
 	"mcptools.startProgress: SendNotificationToClient":    "progress: the tool's name, what it does and the time, masked with the session's private set",
+
+	// e2e's table reads it among the artifacts.
+	"runner.lastRunState.runEnded: mcptools.WriteUserFile": "the last run's state (DIR/.last-run.json): flow files' paths, names masked with the run's set",
 }
 
 // sinks are the calls that write out: a file, a report, a flow, a spec, a
 // JUnit document, the client's log. A call counts when its function (or
 // method) has one of these names.
 var sinks = []string{"clientLog", "write", "create", "createNumbered", "os.WriteFile", "os.OpenFile", "os.Create", "report.Render", "Marshal",
-	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile",
+	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile", "WriteUserFileFrom", "mcptools.WriteUserFileFrom",
 	"SendLogMessageToSpecificClient", "SendLogMessageToClient", "SendNotificationToClient", "SendNotificationToSpecificClient"}
 
 // TestRedactionWriters finds every writer of mcptools, cmd/e2e-mcp and

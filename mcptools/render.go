@@ -160,6 +160,7 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 	}
 	body, cut := capLines(yaml, maxBytes)
 	r.snapshot = title + "\n```yaml\n" + body + "\n```\n"
+	s.noteReads(body) // what the agent reads (assertReads)
 	if withYAML {
 		sd["yaml"] = body
 	}

@@ -84,9 +84,17 @@ type Session struct {
 	// recorded are the successful actions and checks, as flow steps;
 	// refNames the role and name of every ref handed out, for locators.
 	recorded []flow.Step
-	refNames map[string]browser.RefInfo
-	pageRefs map[string]browser.RefInfo // the refs of the last whole-page snapshot
-	devStart *SessionStartParams        // how the dev server was started, for flows
+	// readChecks are, for each recorded step, the checks of what the
+	// agent read after it that were still shown at the next step
+	// (reads.go); pendingReads what it read since the last step, not
+	// checked yet. leftOut counts the calls the flow has no step for
+	// (coverage.go).
+	readChecks   [][]string
+	pendingReads []string
+	leftOut      []leftOutCall
+	refNames     map[string]browser.RefInfo
+	pageRefs     map[string]browser.RefInfo // the refs of the last whole-page snapshot
+	devStart     *SessionStartParams        // how the dev server was started, for flows
 	// secrets are the secrets the session's agent never saw (the
 	// server's, through the parent); private adds what the agent itself
 	// gave (a typed password, a credential argument, a stored value),

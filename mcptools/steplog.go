@@ -60,12 +60,15 @@ type loggedStep struct {
 	failure []mcp.Content // a failure's whole answer
 	err     AnswerError   // a failure's error, secrets masked
 	cut     bool          // failure holds only the start of its text
+	groups  []StepGroup   // the flow's step groups it is in (stepgroups.go)
 }
 
 // stepLog is a session's bounded log of calls.
 type stepLog struct {
 	steps   []loggedStep
 	dropped int // the oldest steps no longer kept
+	// groups are the step groups the next calls are in (SetStepGroups).
+	groups []StepGroup
 }
 
 // logged keeps each call on the session in its step log (not the calls
@@ -128,7 +131,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 			args[k] = t + " = " + targets[k]
 		}
 	}
-	st := loggedStep{tool: tool, args: keepArgs(s.private.Args(args)), start: start, took: took, ok: !res.IsError, targets: targets}
+	st := loggedStep{tool: tool, args: keepArgs(s.private.Args(args)), start: start, took: took, ok: !res.IsError, targets: targets, groups: l.groups}
 	if s.tabs != nil && !s.tabs.Gone() {
 		if p := s.tabs.Current(); p != nil {
 			st.page = p.ID()
@@ -268,6 +271,7 @@ func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 		}
 		r.Steps = append(r.Steps, rs)
 	}
+	reportGroups(s.steps.steps, r.Steps, s.private.String)
 	if r.Status == "" && r.Summary == "" {
 		r.Summary = fmt.Sprintf("%d step(s), %d failed", len(s.steps.steps)+s.steps.dropped, failed)
 		r.Meta = append(r.Meta, report.KV{Key: "steps", Value: r.Summary})

@@ -114,7 +114,7 @@ type HandleDialogParams struct {
 
 func handleDialogTool(d *Deps) Tool {
 	return define(d, "browser_handle_dialog", ToolsetInput,
-		"Answer the dialog (alert, confirm, prompt, beforeunload) open in the current tab.",
+		"Answer the current tab's dialog (alert, confirm, prompt, beforeunload).",
 		annotations{title: "Answer a dialog", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a HandleDialogParams) (*mcp.CallToolResult, error) {
 			p, err := s.Tab(ctx, d.Browser)

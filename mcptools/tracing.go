@@ -71,6 +71,11 @@ func (d *Deps) autoTrace(ctx context.Context, s *Session) {
 		return
 	}
 	s.traceAuto = true
+	if d.RecordSession != nil {
+		if trace, _ := d.RecordSession(s.ID); !trace {
+			return
+		}
+	}
 	var save *outputFile
 	if d.SaveTraces {
 		name := fmt.Sprintf("trace-%s-%s.zip", strings.ReplaceAll(s.ID, ":", "-"), time.Now().Format("20060102-150405"))
@@ -151,10 +156,12 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 		t.Notes = append(t.Notes, fmt.Sprintf("the first %d calls of this trace are not kept (a session keeps its newest %d calls)", lost, maxLoggedSteps))
 	}
 	noShot := 0
+	var traced []loggedStep
 	for i, step := range s.steps.steps {
 		if s.steps.dropped+i < st.first {
 			continue // logged before the trace started
 		}
+		traced = append(traced, step)
 		t.Actions = append(t.Actions, traceAction(step, st.testID))
 		n.actions++
 		if step.shot != nil {
@@ -163,6 +170,7 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 			noShot++
 		}
 	}
+	t.Actions = traceGroups(traced, t.Actions, s.private.String)
 	if noShot > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d actions have no screenshot (a session keeps its newest %d; a capture can fail)", noShot, maxLoggedShots))
 	}

@@ -475,6 +475,11 @@ func (d *Deps) autoVideo(ctx context.Context, s *Session) {
 		return
 	}
 	s.videoDone = true // one automatic recording a session
+	if d.RecordSession != nil {
+		if _, video := d.RecordSession(s.ID); !video {
+			return
+		}
+	}
 	var out *outputFile
 	if v.Save {
 		var err error

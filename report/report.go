@@ -33,7 +33,8 @@ import (
 // Report is what one file shows.
 type Report struct {
 	Title string
-	// Status is "passed", "failed" or "" (a session still running).
+	// Status is "passed", "failed", "flaky" (a flow that passed on a
+	// retry) or "" (a session still running).
 	Status string
 	// Summary says the outcome in one line (the failing step and error).
 	Summary   string
@@ -79,6 +80,11 @@ type Step struct {
 	Shot *Image
 	// Failure is the whole answer of a failed step, in order.
 	Failure []Part
+	// Group names the groups of a flow's steps it is in (`- group:`, as
+	// Playwright's test.step), outermost first; GroupStart says it is
+	// the first of a run of steps in them: a heading goes before it.
+	Group      []string
+	GroupStart bool
 }
 
 // Part is one content item of an answer: text or an image.
@@ -155,8 +161,9 @@ var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return t.UTC().Format("15:04:05.000")
 	},
-	"inc": func(i int) int { return i + 1 },
-	"css": func() template.CSS { return template.CSS(css) }, //nolint:gosec // our own embedded style sheet
+	"inc":  func(i int) int { return i + 1 },
+	"path": func(names []string) string { return strings.Join(names, " › ") },
+	"css":  func() template.CSS { return template.CSS(css) }, //nolint:gosec // our own embedded style sheet
 }).Parse(page))
 
 // imageTypes are the image types a report shows inline.
@@ -371,6 +378,10 @@ func masked(r Report, secrets *redact.Set) Report {
 		s := &r.Steps[i]
 		s.Args = secrets.Args(s.Args)
 		s.Result = m(s.Result)
+		s.Group = append([]string{}, s.Group...)
+		for j := range s.Group {
+			s.Group[j] = m(s.Group[j])
+		}
 		parts := make([]Part, len(s.Failure))
 		for j, p := range s.Failure {
 			parts[j] = Part{Text: m(p.Text)}

@@ -217,3 +217,32 @@ func TestRender_Video(t *testing.T) {
 		t.Errorf("a javascript: video source came out as is")
 	}
 }
+
+// TestGroups: steps in a flow's groups are shown under a heading of their
+// group path where a run of them starts, each naming its path, and the
+// link to a failed step names it too; a step in no group has neither.
+func TestGroups(t *testing.T) {
+	r := Report{Title: "Flow x", Steps: []Step{
+		{Tool: "browser_navigate", OK: true},
+		{Tool: "browser_type", OK: true, Group: []string{"Sign in"}, GroupStart: true},
+		{Tool: "browser_click", Group: []string{"Sign in", "Submit <it>"}, GroupStart: true},
+	}}
+	b, err := Render(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, want := range []string{
+		`<li class="group" style="margin-left:1em"><span class="group-path">Sign in</span></li>`,
+		`<li class="group" style="margin-left:2em"><span class="group-path">Sign in › Submit &lt;it&gt;</span></li>`,
+		`<span class="group-path">Sign in ›</span> <b class="tool">browser_type</b>`,
+		`failed: #3 Sign in › Submit &lt;it&gt; › browser_click</a>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %s", want)
+		}
+	}
+	if strings.Count(html, `<li class="group"`) != 2 || strings.Contains(html, `<li id="step-1" class="step ok" style`) {
+		t.Errorf("a heading or indent where no group starts:\n%s", html)
+	}
+}

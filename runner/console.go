@@ -5,52 +5,99 @@ import (
 	"io"
 )
 
-// console prints each flow's PASS, FAIL or HEALED as it ends, then the
-// summary line: what a person reads of a run (stdout).
+// console prints each flow's PASS, FAIL, HEALED or FLAKY as it ends, then
+// the summary line: what a person reads of a run (stdout).
 type console struct {
-	w    io.Writer
-	heal bool // --heal: the summary counts the healed flows
+	w       io.Writer
+	heal    bool // --heal: the summary counts the healed flows
+	retries bool // --retries: it counts the flaky ones, and says why each flaked
 }
 
 func (c *console) flowEnded(r flowResult) { printResult(c.w, r) }
 
 func (c *console) runEnded(s summary) error {
+	passed := s.passed()
+	if !c.heal {
+		passed += s.healed // a merge's healed flows, when this run does not heal
+	}
+	line := fmt.Sprintf("%d flow(s), %d passed,", len(s.results), passed)
+	if c.retries || s.flaky > 0 {
+		line += fmt.Sprintf(" %d flaky,", s.flaky)
+	}
 	if c.heal {
-		fmt.Fprintf(c.w, "%d flow(s), %d passed, %d healed, %d failed, in %.1fs\n", len(s.results), s.passed(), s.healed, s.failed, s.took.Seconds())
-	} else {
-		fmt.Fprintf(c.w, "%d flow(s), %d passed, %d failed, in %.1fs\n", len(s.results), len(s.results)-s.failed, s.failed, s.took.Seconds())
+		line += fmt.Sprintf(" %d healed,", s.healed)
+	}
+	line += fmt.Sprintf(" %d failed,", s.failed)
+	if s.skipped > 0 {
+		line += fmt.Sprintf(" %d skipped,", s.skipped)
+	}
+	fmt.Fprintf(c.w, "%s in %.1fs\n", line, s.took.Seconds())
+	for _, r := range s.results {
+		if r.flaky() {
+			fmt.Fprintf(c.w, "flaky: %s (%s): %s\n", r.name, r.file, r.why)
+		}
 	}
 	return nil
 }
 
-// printResult writes a flow's PASS or FAIL line (and where its artifacts
-// and report are).
+// printResult writes a flow's PASS, FAIL, HEALED or FLAKY line (and where
+// its artifacts and report are, and its earlier attempts').
 func printResult(w io.Writer, r flowResult) {
+	if r.skipped != "" {
+		fmt.Fprintf(w, "SKIP  %s (%s): not run: %s\n", r.name, r.file, r.skipped)
+		return
+	}
 	if r.healed() {
-		fmt.Fprintf(w, "HEALED  %s (%s) %.1fs: %s\n", r.name, r.file, r.took.Seconds(), stepsHealed(len(r.heals)))
+		fmt.Fprintf(w, "HEALED  %s (%s) %.1fs: %s\n", r.name, r.file, r.allTook().Seconds(), stepsHealed(len(r.heals)))
+		printEarlier(w, r)
 		printHeals(w, r)
+		return
+	}
+	if r.flaky() {
+		fmt.Fprintf(w, "FLAKY  %s (%s) %.1fs: passed on retry %d\n", r.name, r.file, r.allTook().Seconds(), len(r.earlier))
+		printEarlier(w, r)
+		fmt.Fprintf(w, "      flaky: %s\n", r.why)
+		printFiles(w, r, "      ")
 		return
 	}
 	if !r.failed {
 		fmt.Fprintf(w, "PASS  %s (%s) %.1fs\n", r.name, r.file, r.took.Seconds())
 		return
 	}
-	fmt.Fprintf(w, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.took.Seconds(), r.failedStep, r.step, r.headline)
+	fmt.Fprintf(w, "FAIL  %s (%s) %.1fs: step %d, %s: %s\n", r.name, r.file, r.allTook().Seconds(), r.failedStep, r.step, r.headline)
+	if len(r.earlier) > 0 {
+		fmt.Fprintf(w, "      failed all %d attempts\n", r.attempts())
+		printEarlier(w, r)
+	}
 	if r.diagnosis != "" {
 		fmt.Fprintf(w, "      diagnosis: %s\n", r.diagnosis)
 	}
 	printHeals(w, r)
+	printFiles(w, r, "      ")
+}
+
+// printEarlier writes the attempts that failed before the last one, each
+// with its files.
+func printEarlier(w io.Writer, r flowResult) {
+	for i, e := range r.earlier {
+		fmt.Fprintf(w, "      attempt %d: step %d, %s: %s\n", i+1, e.failedStep, e.step, e.headline)
+		printFiles(w, e, "        ")
+	}
+}
+
+// printFiles writes where a flow's (or an attempt's) files are.
+func printFiles(w io.Writer, r flowResult, indent string) {
 	if r.artifacts != "" {
-		fmt.Fprintf(w, "      artifacts: %s\n", r.artifacts)
+		fmt.Fprintf(w, "%sartifacts: %s\n", indent, r.artifacts)
 	}
 	if r.report != "" {
-		fmt.Fprintf(w, "      report: %s\n", r.report)
+		fmt.Fprintf(w, "%sreport: %s\n", indent, r.report)
 	}
 	if r.video != "" {
-		fmt.Fprintf(w, "      video: %s\n", r.video)
+		fmt.Fprintf(w, "%svideo: %s\n", indent, r.video)
 	}
 	if r.trace != "" {
-		fmt.Fprintf(w, "      trace: %s (npx playwright show-trace %s)\n", r.trace, r.trace)
+		fmt.Fprintf(w, "%strace: %s (npx playwright show-trace %s)\n", indent, r.trace, r.trace)
 	}
 }
 

@@ -16,38 +16,52 @@ type runner struct {
 	tools     *mcptools.Caller
 	deps      *mcptools.Deps
 	secrets   *redact.Set
-	artifacts string   // --artifacts, or ""
-	heal      HealMode // --heal
+	artifacts string        // --artifacts, or ""
+	heal      HealMode      // --heal
+	timeout   time.Duration // --timeout, or 0
 	writers   []flowWriter
+	retries   int // --retries
 }
 
-// runFlow replays one flow in its own session (prepare, then steps), has
-// the flow writers write what it left (the repaired flow, the video, the
-// report, the trace), then ends the session and its dev server.
+// runFlow replays one attempt of a flow in its own session (prepare, then
+// steps), has the flow writers write what it left (the repaired flow, the
+// video, the report, the trace), then ends the session and its dev server.
+// prior are the attempts that failed before it (retry.go); with --retries
+// it returns what the attempt recorded for a comparison.
 //
 // What it says of a failure (the summary line, JUnit, artifacts) is
 // masked with secrets, as the answers it reads already are.
-func (rn *runner) runFlow(ctx context.Context, t test) flowResult {
-	r := &replay{runner: rn, ctx: ctx, t: t, res: flowResult{file: t.file, name: t.flow.Name}}
+func (rn *runner) runFlow(ctx context.Context, t test, prior priorAttempts) (flowResult, *attemptLog) {
+	r := &replay{runner: rn, ctx: ctx, base: ctx, t: t, res: flowResult{file: t.file, name: t.name,
+		steps: stepInfos(t.flow, rn.secrets)}}
+	if rn.retries > 0 {
+		r.log = &attemptLog{}
+	}
 	start := time.Now()
 	if r.prepare() {
 		r.steps()
 	}
+	r.attemptDone(prior)
 	for _, w := range rn.writers {
 		w.flowDone(ctx, t, &r.res)
 	}
 	_, _ = r.call("session_end", map[string]any{})
 	r.res.took = time.Since(start)
-	return r.res
+	return r.res, r.log
 }
 
 // replay is one replay of a flow under way: the calls on its session, and
 // what it found.
 type replay struct {
 	*runner
-	ctx context.Context
-	t   test
-	res flowResult
+	// ctx is the calls' context: base, bounded by the flow's timeout
+	// while its steps run (timeout.go).
+	ctx, base context.Context
+	t         test
+	res       flowResult
+	log       *attemptLog // what it records for a comparison (--retries), or nil
+	// stepsStart is when the flow's first step started.
+	stepsStart time.Time
 }
 
 // call calls a tool on the flow's session.
@@ -81,7 +95,11 @@ func (r *replay) fail(n int, what string, a mcptools.Answer, err error, diag ...
 	}
 	res.errType, res.headline, res.message = e.Type, secrets.String(e.Line()), secrets.String(text)
 	if r.artifacts != "" {
-		res.artifacts = saveArtifacts(r.artifacts, r.t.flow.Name, n, a.Images, res.message)
+		name := r.t.name
+		if r.t.retry > 0 {
+			name = fmt.Sprintf("%s-retry%d", name, r.t.retry)
+		}
+		res.artifacts = saveArtifacts(r.artifacts, name, n, a.Images, res.message)
 	}
 	return false
 }
@@ -94,7 +112,7 @@ const maxEarlierErrors = 20
 // it has those since the step before, and an exception a click threw two
 // steps earlier is often the cause. The report shows them all.
 func (r *replay) earlierErrors(answer string) string {
-	msgs, err := r.deps.SessionConsoleErrors(r.ctx, r.t.session)
+	msgs, err := r.deps.SessionConsoleErrors(r.base, r.t.session)
 	if err != nil {
 		return fmt.Sprintf("\n(console errors of the flow unavailable: %v)\n", err)
 	}

@@ -11,34 +11,90 @@ import (
 // Suite is the flows a run replays, loaded before anything starts.
 type Suite struct {
 	tests []test
+	// notes say what of the directories named was skipped, and why;
+	// none why no flow is left (--last-failed when none failed).
+	notes []string
+	none  string
 }
 
-// test is one replay of a flow: its file, the flow, the session it runs in
-// and the name of the files it leaves.
+// test is one replay of a flow: its file, the flow, the name it is
+// reported by, the session it runs in and the name of the files it
+// leaves.
 type test struct {
-	file    string
-	flow    *flow.Flow
+	file string
+	flow *flow.Flow
+	// name is the flow's name, numbered in the later runs of
+	// --repeat-each: "sign-up (2)".
+	name    string
 	session string
 	// stem is the file name (without extension) of its report, trace and
-	// video: the flow's name, numbered when two flows have one (reportNames).
+	// video: its name, numbered when two tests have one (reportNames).
 	stem string
+	// retry is which retry of the test this is (0: its first attempt;
+	// retry.go).
+	retry int
 }
 
-// Load reads the flow files o names; an error names the file and what is
-// wrong in it (a bad command line: nothing has started).
+// Load reads the flow files o names (directories searched, select.go),
+// keeps those its filters select, each as often as --repeat-each says; an
+// error names the file and what is wrong in it (a bad command line:
+// nothing has started).
+//
+// With --shard the files are sorted by byRoot, every test is named (a
+// report's name is the same in every shard) and the shard's part of the
+// selected files kept, as Playwright Test shards after --grep.
 func Load(o Options) (*Suite, error) {
-	flows := make([]*flow.Flow, len(o.Files))
-	for i, f := range o.Files {
+	files, notes, err := flowFiles(o.Files)
+	if err != nil {
+		return nil, err
+	}
+	if o.Shard.Total > 0 {
+		files = byRoot(files)
+	}
+	flows := make([]*flow.Flow, len(files))
+	for i, f := range files {
 		fl, err := flow.Load(f)
 		if err != nil {
 			return nil, err
 		}
 		flows[i] = fl
 	}
-	names := reportNames(flows)
-	s := &Suite{}
-	for i, f := range o.Files {
-		s.tests = append(s.tests, test{file: f, flow: flows[i], session: flowSession(i), stem: names[flowSession(i)]})
+	keep, none, err := selected(o, files, flows)
+	if err != nil {
+		return nil, err
+	}
+	s := &Suite{notes: notes, none: none}
+	for r := 1; r <= max(o.RepeatEach, 1); r++ {
+		for _, i := range keep {
+			n := len(s.tests)
+			s.tests = append(s.tests, test{file: files[i], flow: flows[i], name: repeatName(flows[i].Name, r), session: flowSession(n)})
+		}
+	}
+	names := make([]string, len(s.tests))
+	for i, t := range s.tests {
+		names[i] = t.name
+	}
+	var reserved []string
+	if set := o.reporterSet(); set["html"] || set["blob"] {
+		reserved = append(reserved, indexStem)
+	}
+	stems := reportNames(names, reserved...)
+	for i := range s.tests {
+		s.tests[i].stem = stems[flowSession(i)]
+	}
+	if o.Shard.Total > 0 {
+		from, to := o.Shard.span(len(keep))
+		mine := map[string]bool{}
+		for _, i := range keep[from:to] {
+			mine[files[i]] = true
+		}
+		all := s.tests
+		s.tests = nil
+		for _, t := range all {
+			if mine[t.file] {
+				s.tests = append(s.tests, t)
+			}
+		}
 	}
 	return s, nil
 }
@@ -46,22 +102,26 @@ func Load(o Options) (*Suite, error) {
 // flowSession is the session the i-th flow (from 0) runs in.
 func flowSession(i int) string { return fmt.Sprintf("flow-%d", i+1) }
 
-// reportNames names each flow's report, trace and video after the flow,
-// numbered when two flows have one name; the writers add their extension.
-func reportNames(flows []*flow.Flow) map[string]string {
+// reportNames names each test's report, trace and video after its name,
+// numbered when two tests have one name, or a name reserved for another
+// file (the HTML index); the writers add their extension.
+func reportNames(names []string, reserved ...string) map[string]string {
 	count := map[string]int{}
-	for _, f := range flows {
-		count[safeName(f.Name)]++
+	for _, r := range reserved {
+		count[r]++
 	}
-	names := map[string]string{}
-	for i, f := range flows {
-		n := safeName(f.Name)
+	for _, n := range names {
+		count[safeName(n)]++
+	}
+	out := map[string]string{}
+	for i, name := range names {
+		n := safeName(name)
 		if count[n] > 1 {
 			n = fmt.Sprintf("%s-%d", n, i+1)
 		}
-		names[flowSession(i)] = n
+		out[flowSession(i)] = n
 	}
-	return names
+	return out
 }
 
 // baselines is where the test's visual checks keep their baselines: next

@@ -38,8 +38,21 @@ func (h *htmlReports) flowDone(ctx context.Context, t test, res *flowResult) {
 	if res.healed() {
 		info.Summary = "HEALED: " + stepsHealed(len(res.heals))
 	}
+	if res.flaky() {
+		info.Status, info.Summary = "flaky", fmt.Sprintf("passed on retry %d", len(res.earlier))
+	}
+	if res.why != "" {
+		info.Notes = append(info.Notes, "Why it was flaky: "+res.why)
+	}
 	if res.diagnosis != "" {
 		info.Notes = append(info.Notes, "Diagnosis: "+res.diagnosis)
+	}
+	for i, e := range res.earlier {
+		v := fmt.Sprintf("failed at step %d, %s: %s", e.failedStep, e.step, e.headline)
+		if e.report != "" {
+			v += "; its report: " + relativeTo(h.dir, e.report)
+		}
+		info.Meta = append(info.Meta, report.KV{Key: fmt.Sprintf("attempt %d", i+1), Value: v})
 	}
 	for _, hl := range res.heals {
 		info.Meta = append(info.Meta, report.KV{Key: fmt.Sprintf("HEALED step %d", hl.step),

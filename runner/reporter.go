@@ -9,9 +9,8 @@ import (
 
 // A reporter hears how the run goes: each flow's result as the flow ends
 // (one call at a time, in the order the flows end), then the whole run.
-// The console (console.go) and JUnit (junit.go) are reporters; a new one
-// (run --reporter list, dot, json, github...) is a file of its own with a
-// line in reporters.
+// Each reporter --reporter names (reporterlist.go) is a file of its own
+// with a line in reporters.
 type reporter interface {
 	flowEnded(r flowResult)
 	// runEnded is told when every flow has ended; an error (a file that
@@ -19,12 +18,40 @@ type reporter interface {
 	runEnded(s summary) error
 }
 
-// reporters are the run's reporters, in the order they hear: the console
-// first, so that its summary line comes before any error of another.
+// reporters are the run's reporters (Options.reporterSet), in the order
+// they hear: those that print each flow's result first (list, line, dot),
+// so that their summary line comes before any error of another, then the
+// files, then GitHub's annotations.
 func reporters(o Options, env *runEnv) []reporter {
-	out := []reporter{&console{w: env.stdout, heal: o.Heal != HealOff}}
-	if o.JUnit != "" {
-		out = append(out, &junitReport{path: o.JUnit, secrets: env.secrets, healOK: o.HealOK})
+	set := o.reporterSet()
+	summary := &console{w: env.stdout, heal: o.Heal != HealOff, retries: o.Retries > 0}
+	var out []reporter
+	if set["list"] {
+		out = append(out, summary)
+	}
+	if set["line"] {
+		out = append(out, &lineReporter{w: env.stdout, terminal: o.Terminal, total: env.flows, summary: summary})
+	}
+	if set["dot"] {
+		out = append(out, &dots{w: env.stdout, summary: summary})
+	}
+	if set["junit"] {
+		out = append(out, &junitReport{path: o.JUnit, stdout: env.stdout, secrets: env.secrets, healOK: o.HealOK})
+	}
+	if set["json"] {
+		out = append(out, &jsonReport{path: o.JSON, stdout: env.stdout, o: o, secrets: env.secrets})
+	}
+	if set["html"] {
+		out = append(out, &htmlIndex{dir: o.reportsDir(), title: indexTitle(o)})
+	}
+	if set["blob"] {
+		out = append(out, &blobReport{dir: o.blobDir(), o: o, secrets: env.secrets})
+	}
+	if set["github"] {
+		out = append(out, newGitHubReporter(env.stdout, env.secrets))
+	}
+	if o.Artifacts != "" {
+		out = append(out, &lastRunState{dir: o.Artifacts, secrets: env.secrets})
 	}
 	return out
 }
@@ -49,21 +76,22 @@ func flowWriters(o Options, env *runEnv) ([]flowWriter, error) {
 	if o.Video != "" {
 		out = append(out, newVideoKeeper(o, env))
 	}
-	if o.Report != "" || o.Trace != "" {
+	reports := o.reportsDir() // --report, or the html and blob reporters'
+	if reports != "" || o.Trace != "" {
 		// A report keeps a screenshot after each action; a trace starts
 		// with its flow's session.
-		env.deps.Reports, env.deps.ReportShots = o.Report != "", o.Report != ""
+		env.deps.Reports, env.deps.ReportShots = reports != "", reports != ""
 		env.deps.TraceSessions = o.Trace != ""
 	}
-	if o.Report != "" {
-		w, err := newHTMLReports(o.Report, env)
+	if reports != "" {
+		w, err := newHTMLReports(reports, env)
 		if err != nil {
 			return nil, fmt.Errorf("--report: %w", err)
 		}
 		out = append(out, w)
 	}
 	if o.Trace != "" {
-		w, err := newTraces(o.Trace, env)
+		w, err := newTraces(o, env)
 		if err != nil {
 			return nil, fmt.Errorf("--trace: %w", err)
 		}

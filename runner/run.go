@@ -15,11 +15,15 @@ import (
 // own dev server, with the tools of deps (cmd's, made from the E2E_MCP_*
 // settings), and reports like a test runner: each flow's PASS or FAIL on
 // stdout as it ends, then a summary, JUnit, artifacts, reports. It returns
-// the exit code: ExitOK when every flow passed, ExitFailed when one failed
-// (or was healed, without HealOK), ExitUsage when an output directory
-// cannot be made.
+// the exit code: ExitOK when every flow passed (perhaps on a retry, then
+// flaky: retry.go), ExitFailed when one failed (or was healed, without
+// HealOK), ExitUsage when an output directory cannot be made.
 func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, stderr io.Writer) int {
-	env := &runEnv{deps: deps, secrets: deps.Sessions.Secrets, stdout: stdout, warn: &warnings{w: stderr}}
+	s.tellNotes(stderr)
+	if len(s.tests) == 0 {
+		return ExitOK // --last-failed, and none failed: said by tellNotes
+	}
+	env := &runEnv{deps: deps, secrets: deps.Sessions.Secrets, stdout: stdout, warn: &warnings{w: stderr}, flows: len(s.tests)}
 	rn, err := newRunner(o, s, env)
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
@@ -27,18 +31,16 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 	}
 	reps := reporters(o, env)
 	start := time.Now()
+	stop := newStopper(o.MaxFailures)
 	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
-		return rn.runFlow(ctx, s.tests[i])
+		return stop.run(s.tests[i], func() flowResult { return rn.runTest(ctx, s.tests[i]) })
 	}, func(r flowResult) {
 		for _, rp := range reps {
 			rp.flowEnded(r)
 		}
 	})
 	sum := summarize(results, time.Since(start))
-	code := ExitOK
-	if sum.failed > 0 || (sum.healed > 0 && !o.HealOK) {
-		code = ExitFailed
-	}
+	code := sum.exitCode(o.HealOK)
 	for _, rp := range reps {
 		if err := rp.runEnded(sum); err != nil {
 			fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
@@ -55,6 +57,7 @@ type runEnv struct {
 	secrets *redact.Set // the registry's: every writer masks with it
 	stdout  io.Writer
 	warn    *warnings // stderr
+	flows   int       // how many the run replays (the line reporter's [3/10])
 }
 
 // newRunner sets the tools up for a run (deps' fields that are the run's)
@@ -65,10 +68,16 @@ func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
 	// reports, masked as every writer for people masks (a password the
 	// flow types literally included).
 	deps.AnswersForPeople = true
-	// A flow's visual checks keep their baselines next to it.
+	// A flow's visual checks keep their baselines next to it, in each
+	// attempt's session (retry.go).
 	baselines := map[string]string{}
 	for _, t := range s.tests {
-		baselines[t.session] = t.baselines()
+		for k := range o.Retries + 1 {
+			baselines[t.attempt(k).session] = t.baselines()
+		}
+	}
+	if o.TraceMode == TraceOnFirstRetry || o.VideoMode == VideoOnFirstRetry {
+		deps.RecordSession = firstRetries(o, s)
 	}
 	update := o.UpdateSnapshots
 	deps.Baselines = func(session string) (string, bool) { return baselines[session], update }
@@ -81,5 +90,5 @@ func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
 	// secret) are masked by every writer: answers, reports, JUnit,
 	// artifacts, the log.
 	env.secrets.Add(envSecrets(os.Environ())...)
-	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, writers: writers}, nil
+	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, timeout: o.Timeout, writers: writers, retries: o.Retries}, nil
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 )
@@ -16,7 +15,7 @@ import (
 // TestReportNames: each flow's report and trace are named after it, numbered only
 // when two flows share a name, never with a path separator.
 func TestReportNames(t *testing.T) {
-	got := reportNames([]*flow.Flow{{Name: "sign-up"}, {Name: "a/b"}, {Name: "sign-up"}, {Name: "log-in"}})
+	got := reportNames([]string{"sign-up", "a/b", "sign-up", "log-in"})
 	want := map[string]string{"flow-1": "sign-up-1", "flow-2": "a_b", "flow-3": "sign-up-3", "flow-4": "log-in"}
 	for k, v := range want {
 		if got[k] != v {
@@ -70,17 +69,26 @@ func TestEnvSecrets(t *testing.T) {
 	}
 }
 
-// TestOptionsCheck: a run needs flows, one at once or more, and a video
-// mode it knows; each mistake is said in the command line's words.
+// TestOptionsCheck: a run needs flows, one at once or more, video and trace
+// modes it knows, no fewer than 0 retries; each mistake is said in the
+// command line's words.
 func TestOptionsCheck(t *testing.T) {
 	ok := Options{Files: []string{"a.yaml"}, Parallel: 1, VideoMode: VideoRetainOnFailure}
 	if err := ok.Check(); err != nil {
 		t.Fatal(err)
 	}
+	retries := Options{Files: ok.Files, Parallel: 1, VideoMode: VideoOnFirstRetry, TraceMode: TraceOnFirstRetry, Retries: 2}
+	if err := retries.Check(); err != nil {
+		t.Fatal(err)
+	}
 	for want, o := range map[string]Options{
-		"give the flow files to run":              {Parallel: 1, VideoMode: VideoOn},
-		"--parallel must be 1 or more":            {Files: ok.Files, VideoMode: VideoOn},
-		"--video-mode is retain-on-failure or on": {Files: ok.Files, Parallel: 2, VideoMode: "always"},
+		"give the flow files to run":                              {Parallel: 1, VideoMode: VideoOn},
+		"--parallel must be 1 or more":                            {Files: ok.Files, VideoMode: VideoOn},
+		"--video-mode is retain-on-failure, on or on-first-retry": {Files: ok.Files, Parallel: 2, VideoMode: "always"},
+		"--trace-mode is on or on-first-retry":                    {Files: ok.Files, Parallel: 1, VideoMode: VideoOn, TraceMode: "retain-on-failure"},
+		"--retries must be 0 or more":                             {Files: ok.Files, Parallel: 1, VideoMode: VideoOn, Retries: -1},
+		"--reporter \"lines\": the reporters are list, line, dot, json, junit, html, github, blob": {Files: ok.Files, Parallel: 1, VideoMode: VideoOn,
+			Reporters: ReporterList{"dot", "lines"}},
 	} {
 		if err := o.Check(); err == nil || err.Error() != want {
 			t.Errorf("%+v: %v, want %q", o, err, want)

@@ -3,18 +3,30 @@ package runner
 import (
 	"os"
 	"strings"
+	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 )
 
-// steps replays the flow's steps in order, until one fails.
+// steps replays the flow's steps in order, until one fails, within the
+// flow's timeout (timeout.go), telling the session the groups of each
+// (groups.go).
 func (r *replay) steps() {
-	for i, st := range r.t.flow.Steps {
-		if !r.step(i, st) {
-			return
+	var groups []int
+	defer func() { r.groupsFor(-1, groups) }()
+	r.bounded(func() {
+		for i, st := range r.t.flow.Steps {
+			groups = r.groupsFor(i, groups)
+			if r.timedOut() {
+				r.failTimeout(i+1, r.stepName(i, st), mcptools.Answer{})
+				return
+			}
+			if !r.step(i, st) {
+				return
+			}
 		}
-	}
+	})
 }
 
 // step replays the i-th step (from 0): its tool called with its arguments
@@ -23,6 +35,10 @@ func (r *replay) steps() {
 // likely same element (heal.go). It returns false when the step failed.
 func (r *replay) step(i int, st flow.Step) bool {
 	f := r.t.flow
+	if r.log != nil {
+		target, _ := st.Args["target"].(string)
+		defer r.timeStep(i+1, describeStep(st), target, time.Now())
+	}
 	tool, args, err := st.Tool(os.LookupEnv)
 	if err != nil {
 		return r.fail(i+1, st.Action, mcptools.Answer{}, err)
@@ -30,8 +46,11 @@ func (r *replay) step(i int, st flow.Step) bool {
 	if u, ok := args["url"].(string); ok && f.Dev == nil && f.BaseURL != "" && strings.HasPrefix(u, "/") {
 		args["url"] = strings.TrimRight(f.BaseURL, "/") + u
 	}
-	what := describeStep(st)
+	what := r.stepName(i, st)
 	ans, err := r.call(tool, args)
+	if r.timedOut() {
+		return r.failTimeout(i+1, what, ans)
+	}
 	if err != nil {
 		return r.fail(i+1, what, ans, err)
 	}
@@ -47,6 +66,9 @@ func (r *replay) step(i int, st flow.Step) bool {
 		return r.fail(i+1, what, ans, nil, d)
 	}
 	healed, h, err := r.tryHeal(i, st, tool, args, d)
+	if r.timedOut() {
+		return r.failTimeout(i+1, what, healed)
+	}
 	if h == nil {
 		if err != nil {
 			return r.fail(i+1, what, healed, err)

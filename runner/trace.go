@@ -12,22 +12,26 @@ import (
 // zip Playwright's Trace Viewer opens. Each flow's session traces from its
 // first call (Deps.TraceSessions).
 type traces struct {
-	dir  string
-	deps *mcptools.Deps
-	warn *warnings
+	dir        string
+	firstRetry bool // --trace-mode on-first-retry: only a first retry traces
+	deps       *mcptools.Deps
+	warn       *warnings
 }
 
 // newTraces makes the traces' directory.
-func newTraces(dir string, env *runEnv) (*traces, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func newTraces(o Options, env *runEnv) (*traces, error) {
+	if err := os.MkdirAll(o.Trace, 0o755); err != nil {
 		return nil, err
 	}
-	return &traces{dir: dir, deps: env.deps, warn: env.warn}, nil
+	return &traces{dir: o.Trace, firstRetry: o.TraceMode == TraceOnFirstRetry, deps: env.deps, warn: env.warn}, nil
 }
 
 // flowDone writes the trace of the flow's session and notes its path (none
 // when it could not be written, which it says on stderr).
 func (tr *traces) flowDone(ctx context.Context, t test, res *flowResult) {
+	if tr.firstRetry && t.retry != 1 {
+		return // the session did not trace (Deps.RecordSession)
+	}
 	b, err := tr.deps.SessionTrace(ctx, t.session, "Flow "+res.name)
 	if err != nil {
 		res.trace = tr.warn.notWritten("trace", *res, err)

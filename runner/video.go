@@ -10,6 +10,8 @@ import (
 // videoKeeper keeps the flows' videos (run --video): each flow's session
 // records from its first page, and when the flow ends its video is written
 // (a failed flow's, or every flow's with --video-mode on) or discarded.
+// With --video-mode on-first-retry only a flow's first retry records
+// (Deps.RecordSession), and its video is kept.
 type videoKeeper struct {
 	dir  string
 	all  bool
@@ -19,7 +21,7 @@ type videoKeeper struct {
 // newVideoKeeper has every session record from its first page.
 func newVideoKeeper(o Options, env *runEnv) *videoKeeper {
 	env.deps.Videos = &mcptools.VideoDefaults{EveryCall: true}
-	return &videoKeeper{dir: o.Video, all: o.VideoMode == VideoOn, deps: env.deps}
+	return &videoKeeper{dir: o.Video, all: o.VideoMode != VideoRetainOnFailure, deps: env.deps}
 }
 
 // flowDone ends the recording of the flow's session, writing it when the

@@ -97,6 +97,18 @@ type Action struct {
 	Error *Error
 	// After is the page once it was done.
 	After *Image
+	// Parent is the group it is in, as the 1-based index in the trace's
+	// Actions of a group: an action of Class "Test", Method "step" (what
+	// Playwright writes for test.step; a flow's `- group:`), which comes
+	// before the actions it holds. 0 for none. The viewer lists an action
+	// under its group, and a group can nest in another.
+	Parent int
+}
+
+// Group is an action that names a group of the actions after it (those
+// whose Parent is its index), as Playwright's test.step: it spans them.
+func Group(title string, start, end time.Time) Action {
+	return Action{Class: "Test", Method: "step", Title: title, Start: start, End: end}
 }
 
 // Error is a failed action's error.
@@ -331,6 +343,9 @@ func (t *Trace) action(a *archive, id string, act Action) []timed {
 	}
 	if act.Page != "" {
 		before["pageId"] = act.Page
+	}
+	if act.Parent > 0 {
+		before["parentId"] = fmt.Sprintf("call@%d", act.Parent)
 	}
 	end := act.End
 	if end.Before(act.Start) {

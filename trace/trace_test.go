@@ -275,3 +275,45 @@ func TestBodyBudget(t *testing.T) {
 		t.Errorf("the trace's console does not say what was left out:\n%s", files["trace.trace"])
 	}
 }
+
+// TestGroups: a group of actions (a flow's `- group:`) is written as
+// Playwright writes test.step, a before and after pair of class Test and
+// method step with its title, spanning its actions; each action in it,
+// and a group in it, names it as its parentId, which the viewer nests by.
+func TestGroups(t *testing.T) {
+	t0 := time.Now()
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	outer, inner := Group("Sign in", at(10), at(300)), Group("Password", at(100), at(200))
+	inner.Parent = 1
+	tr := &Trace{Browser: "chromium", Start: t0, Actions: []Action{
+		outer,
+		{Class: "Frame", Method: "fill", Params: map[string]any{"value": "ada"}, Start: at(10), End: at(90), Parent: 1},
+		inner,
+		{Class: "Frame", Method: "fill", Params: map[string]any{"value": "•••"}, Start: at(100), End: at(200), Parent: 3},
+		{Class: "Frame", Method: "click", Start: at(400), End: at(500)},
+	}}
+	b, err := tr.Zip()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]map[string]any{}
+	for _, ev := range events(t, unzipped(t, b)["trace.trace"]) {
+		if ev["type"] == "before" {
+			before[ev["callId"].(string)] = ev
+		}
+	}
+	for id, want := range map[string]string{"call@1": "Test.step Sign in <nil>", "call@2": "Frame.fill <nil> call@1",
+		"call@3": "Test.step Password call@1", "call@4": "Frame.fill <nil> call@3", "call@5": "Frame.click <nil> <nil>"} {
+		ev := before[id]
+		got := fmt.Sprintf("%v.%v", ev["class"], ev["method"])
+		if ev["class"] == "Test" {
+			got += fmt.Sprintf(" %v", ev["title"])
+		} else {
+			got += " <nil>"
+		}
+		got += fmt.Sprintf(" %v", ev["parentId"])
+		if got != want {
+			t.Errorf("%s: %s, want %s", id, got, want)
+		}
+	}
+}

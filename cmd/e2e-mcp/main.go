@@ -6,7 +6,8 @@
 //
 //	e2e-mcp [serve] [flags]   speak MCP over stdio (the default)
 //	e2e-mcp doctor [flags]    check that a browser can be found and started
-//	e2e-mcp run FLOW.yaml...  replay flows in CI
+//	e2e-mcp run FLOW.yaml|DIR...  replay flows in CI
+//	e2e-mcp merge-reports DIR...  merge the reports of a run's shards
 //	e2e-mcp open URL ...      a browser from the shell (the CLI)
 //
 // `e2e-mcp --help` lists every command (usage.go), and `e2e-mcp COMMAND

@@ -9,6 +9,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
+	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/runner"
 )
@@ -16,7 +17,7 @@ import (
 // runMain parses run's command line into runner.Options and the server's
 // settings, assembles the server's parts, and has the runner replay the
 // flows (package runner). It returns the exit code: 0 when every flow
-// passed, 1 when one failed, 2 for a bad command line.
+// passed (perhaps on a retry), 1 when one failed, 2 for a bad command line.
 func runMain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run")
 	var o runner.Options
@@ -24,22 +25,61 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Artifacts, "artifacts", "", "save each failure's response and screenshot under this `directory`")
 	fs.StringVar(&o.Report, "report", "", "write each flow's HTML report (steps, a screenshot after each action, the failure, logs) under this `directory`")
 	fs.StringVar(&o.Video, "video", "", "keep each failed flow's video (an animated PNG the report plays) under this `directory`")
-	fs.StringVar(&o.VideoMode, "video-mode", runner.VideoRetainOnFailure, "which flows' videos --video keeps: retain-on-failure or on (every flow's)")
+	fs.StringVar(&o.VideoMode, "video-mode", runner.VideoRetainOnFailure, "which flows' videos --video keeps: retain-on-failure, on (every flow's) or on-first-retry (only a first retry's)")
 	fs.StringVar(&o.Trace, "trace", "", "write each flow's trace under this `directory`: a zip that Playwright's Trace Viewer opens (npx playwright show-trace)")
+	fs.StringVar(&o.TraceMode, "trace-mode", runner.TraceOn, "which traces --trace writes: on (every attempt's) or on-first-retry (only a first retry's)")
+	fs.IntVar(&o.Retries, "retries", 0, "run a failed flow again, each time in a new session, up to `N` times; one that then passes is flaky: it does not fail the run, and the summary says why it flaked")
 	fs.IntVar(&o.Parallel, "parallel", 1, "flows run at once, each in its own session")
 	headed := fs.Bool("headed", false, "show the browser")
 	fs.BoolVar(&o.UpdateSnapshots, "update-snapshots", false, "rewrite the baselines of visual checks (FLOW.snapshots/NAME.png) instead of comparing")
 	logLevel := fs.String("log-level", "", "log level on stderr: debug, info, warn or error (default warn, or $E2E_MCP_LOG_LEVEL)")
 	fs.Var(&o.Heal, "heal", "replay a step whose target no longer finds its element on the likely same element (the same test id, a near name, label, place), mark it HEALED and write the repaired flow to FLOW.healed.yaml (--heal=write: over FLOW.yaml), with a diff")
 	fs.BoolVar(&o.HealOK, "heal-ok", false, "exit 0 when flows passed only by healing (by default a healed run exits 1, so that CI notices)")
+	fs.Var(&o.Reporters, "reporter", "the `reporters`, comma-separated or the flag again: list (each flow's line, the default), line, dot, json, junit, html, github, blob")
+	fs.StringVar(&o.JSON, "json", "", "write the json reporter's document to this `file` (and turn it on); without it json goes to stdout")
+	fs.StringVar(&o.Blob, "blob", "", "write the blob reporter's zip in this `directory` (and turn it on; default blob-report)")
+	shard := fs.String("shard", "", "replay only part `i/n` of the flows (1/4 to 4/4), split by flow file, the same on every machine")
+	fs.StringVar(&o.Grep, "grep", "", "run only the flows whose file, name and tags (joined by spaces) match this `RE` (Go syntax, case-insensitive; /RE/ for case-sensitive)")
+	fs.StringVar(&o.GrepInvert, "grep-invert", "", "run only the flows whose file, name and tags do not match this `RE`")
+	fs.IntVar(&o.RepeatEach, "repeat-each", 1, "run each flow `N` times (the whole list N times over; the later runs named NAME (2), NAME (3)...)")
+	fs.IntVar(&o.MaxFailures, "max-failures", 0, "start no flow once `N` failed; the rest are reported as not run (SKIP, JUnit skipped) (0: no limit)")
+	stopFirst := fs.Bool("x", false, "stop after the first failure (--max-failures 1)")
+	fs.BoolVar(&o.LastFailed, "last-failed", false, "run only the flows that failed in the last run (each run with --artifacts DIR keeps what failed in DIR/.last-run.json)")
+	fs.BoolVar(&o.List, "list", false, "print the flows the run would replay (file, name, tags), one a line, and exit 0, starting no browser")
+	fs.Func("timeout", "the most each flow's steps may take, e.g. 90s or 2m (a flow's own timeout: wins; default none): past it the flow fails naming its step", func(v string) error {
+		d, err := flow.ParseTimeout(v)
+		o.Timeout = d
+		return err
+	})
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml... [--junit report.xml] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml|DIR... [--grep RE] [--grep-invert RE] [--last-failed] [--list] [--repeat-each N] [--max-failures N | -x] [--timeout D] [--reporter list,line,dot,json,junit,html,github,blob] [--shard i/n] [--junit report.xml] [--json FILE] [--blob DIR] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
+			"A directory runs every *.yaml and *.yml flow under it (hidden directories and node_modules\n"+
+			"left out); a YAML file there without steps: is skipped, and said so.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
 			"A step whose target finds nothing or more than one element is diagnosed: the failure names the\n"+
 			"likely same element's locator, ready to paste; --heal replays on it.\n"+
-			"Exit status: 0 every flow passed, 1 one failed (or was healed, without --heal-ok), 2 a bad command line.\n\n")
+			"With --retries a failed flow runs again in a new session; one that passes on a retry is FLAKY, and\n"+
+			"the runner names where its failed and passing attempts parted and what differed before (a slower or\n"+
+			"failed request, a console error, the target appearing late, covered or still moving). A retry's files\n"+
+			"end in -retryN (FLOW-retry1.zip).\n\n"+
+			"Reporters (Playwright Test's names; several at once):\n"+
+			"  list    each flow's PASS, FAIL or HEALED line as it ends, then the summary (the default)\n"+
+			"  line    one progress line (on a terminal); the flows that did not pass, in full; the summary\n"+
+			"  dot     a character a flow (· passed, F failed, H healed, ± flaky, ° skipped), then the flows that\n"+
+			"          did not pass in full, the summary\n"+
+			"  json    the run as one JSON document: flows, outcome, duration, steps, error, files (--json FILE, else stdout)\n"+
+			"  junit   JUnit XML (--junit FILE, else stdout)\n"+
+			"  html    each flow's HTML report and an index.html of them all, in --report DIR (default e2e-mcp-report)\n"+
+			"  github  GitHub Actions annotations: an error on the failing step's line of the flow file\n"+
+			"  blob    a zip for `e2e-mcp merge-reports` (--blob DIR, default blob-report): the results, each flow's\n"+
+			"          HTML report (as html writes them) and its trace, video and artifacts\n\n"+
+			"--shard i/n sorts the flow files by their path below the directory that holds them all and\n"+
+			"replays the i-th of n parts, as Playwright Test splits: run each part on its own machine with\n"+
+			"--reporter blob, then merge-reports the blobs into one JUnit, HTML index and summary.\n\n"+
+			"Exit status: 0 every flow passed (some perhaps flaky), 1 one failed (or was healed, without --heal-ok),\n"+
+			"2 a bad command line.\n\n")
 		printFlags(w, fs)
 	}
 	files, err := parseFiles(fs, args)
@@ -47,6 +87,17 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return flagsFailed("run", err, help, stdout, stderr)
 	}
 	o.Files = files
+	if *stopFirst {
+		o.MaxFailures = 1
+	}
+	if *shard != "" {
+		if o.Shard, err = runner.ParseShard(*shard); err != nil {
+			return usageError(stderr, "run", err.Error())
+		}
+	}
+	if f, ok := stdout.(*os.File); ok {
+		o.Terminal = isTerminal(f) // the line reporter rewrites its line
+	}
 	if err := o.Check(); err != nil {
 		return usageError(stderr, "run", err.Error())
 	}
@@ -54,6 +105,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
 		return cli.ExitUsage
+	}
+	if o.List {
+		return runner.List(suite, stdout, stderr)
 	}
 	cfg, err := parseConfig("run", nil, os.Getenv)
 	if err != nil {

@@ -48,6 +48,9 @@ func Export(in []Input, outDir string, o Options) (*Result, error) {
 		if st := x.Flow.StorageState; st != "" && o.StorageState == "" {
 			so.StorageState = relTo(outDir, x.Dir, st)
 		}
+		if o.FilesDir == "" {
+			so.FilesDir = relTo(outDir, x.Dir, ".")
+		}
 		spec, err := Convert(x.Flow, so)
 		if err != nil {
 			return nil, fmt.Errorf("flow %s: %w", x.Flow.Name, err)

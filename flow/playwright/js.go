@@ -68,6 +68,19 @@ function env(name: string): string {
 }
 `
 
+// pageCodeHelper is what a spec with page code (an evaluate step) starts
+// with: pageCode() makes the function Playwright sends to the page out of
+// the agent's text, as e2e-mcp runs it (a function called with the
+// step's element, if any; or an expression), without writing the text as
+// code of the spec, which a text that is not TypeScript would break.
+const pageCodeHelper = `// Page code the agent ran (browser_evaluate), as e2e-mcp runs it: a function
+// called with the step's element (if any), or an expression. Playwright
+// sends the function's text to the page; Node only parses it.
+function pageCode(src: string): (el?: unknown) => unknown {
+  return new Function('return function (el) { const f = (' + src + '\n); return typeof f === "function" ? f(el) : f; }')();
+}
+`
+
 // expr is a flow text's parts (flow.Parts) as a TypeScript expression: a
 // literal, or the literal parts joined with env() reads of the variables.
 // vars collects the names.

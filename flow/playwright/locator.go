@@ -9,9 +9,8 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser"
 )
 
-// frameCSSRE is a CSS part whose last compound is an iframe (or frame):
-// the next part of the chain goes on inside its document.
-var frameCSSRE = regexp.MustCompile(`(^|[\s>+~,])i?frame\b[^\s>+~,]*$`)
+// frameTagRE is a CSS compound on an iframe (or frame) element.
+var frameTagRE = regexp.MustCompile(`^(?i:i?frame)([\[#.:]|$)`)
 
 // Locator writes a selector of a flow (the engine's grammar, after
 // Playwright's) as a Playwright locator on page: role parts become
@@ -19,7 +18,10 @@ var frameCSSRE = regexp.MustCompile(`(^|[\s>+~,])i?frame\b[^\s>+~,]*$`)
 // placeholder=, alt= and title= their getBy methods, nth= nth(), and CSS,
 // XPath and the attribute engines page.locator() of the part as written
 // (Playwright reads those as we do). A part on an iframe followed by more
-// goes on in its content frame.
+// goes on in its content frame (after the nth= and visible= parts that
+// pick one iframe), as the engine goes on in the frame's document:
+// `iframe[title="Pay"] >> role=button` is
+// page.locator('iframe[title="Pay"]').contentFrame().getByRole('button').
 func Locator(sel, testIDAttr string) (string, error) {
 	s, err := browser.ParseSelector(sel, testIDAttr)
 	if err != nil {
@@ -27,13 +29,40 @@ func Locator(sel, testIDAttr string) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("page")
+	onFrame := false
 	for i, p := range s.Parts {
-		b.WriteString(partCall(p, i == 0, testIDAttr))
-		if i+1 < len(s.Parts) && (p.Engine == "css" && frameCSSRE.MatchString(p.Src) || p.Engine == "xpath" && strings.Contains(p.Src, "frame")) {
+		picks := p.Engine == "nth" || p.Engine == "visible"
+		if onFrame && !picks {
 			b.WriteString(".contentFrame()")
+			onFrame = false
+		}
+		b.WriteString(partCall(p, i == 0, testIDAttr))
+		if !picks {
+			onFrame = framePart(p)
 		}
 	}
 	return b.String(), nil
+}
+
+// framePart reports whether a part finds iframes: a CSS part whose every
+// alternative ends on an iframe (or frame) compound, an XPath that names
+// one.
+func framePart(p browser.Part) bool {
+	switch p.Engine {
+	case "css":
+		if len(p.CSS) == 0 {
+			return false
+		}
+		for _, alt := range p.CSS {
+			if len(alt) == 0 || !frameTagRE.MatchString(alt[len(alt)-1].CSS) {
+				return false
+			}
+		}
+		return true
+	case "xpath":
+		return strings.Contains(p.XPath, "frame")
+	}
+	return false
 }
 
 // partCall is one part of the chain as a method call.

@@ -27,6 +27,12 @@ type Options struct {
 	// StorageState is the flow's storage state file as the spec names it,
 	// relative to the spec's directory ("": the flow's own text).
 	StorageState string
+	// FilesDir is the flow file's directory as the spec names it,
+	// relative to the spec's directory ("": the same directory): a
+	// relative file of a step (flow.FileArgs: an upload, a route's body)
+	// is relative to the flow's directory, and the spec resolves it from
+	// its own.
+	FilesDir string
 }
 
 // Spec is one flow as a Playwright Test spec.
@@ -69,10 +75,51 @@ type writer struct {
 	step     int
 	started  bool // a step has opened a page (navigate)
 	needPath bool
+	depth    int // the test.step callbacks the next line is in
+	// hoist says the flow has groups: a name a step binds for a later
+	// one (binding) is declared at the test's top (hoisted), since the
+	// later step may sit in another test.step's callback.
+	hoist    bool
+	hoisted  []string
+	pageCode bool // a step runs the agent's page code (pageCodeHelper)
 }
 
 func (w *writer) line(format string, args ...any) {
-	w.body = append(w.body, "  "+fmt.Sprintf(format, args...))
+	w.body = append(w.body, strings.Repeat("  ", 1+w.depth)+fmt.Sprintf(format, args...))
+}
+
+// binding is the statement that gives name its value for later steps (a
+// route's matcher, the promise of a file chooser or a download): a const
+// where it is made, or, in a flow with groups, an assignment to a let of
+// the test's top.
+func (w *writer) binding(name, expr string) string {
+	if !w.hoist {
+		return "const " + name + " = " + expr + ";"
+	}
+	w.hoisted = append(w.hoisted, name)
+	return name + " = " + expr + ";"
+}
+
+// enterGroups closes the test.step callbacks of the groups open that step
+// i is not in and opens those it is in (f.GroupsAt(i)); open are the
+// groups open, outermost first, and the result those open after.
+func (w *writer) enterGroups(f *flow.Flow, i int, open []int) []int {
+	want := f.GroupsAt(i)
+	k := 0
+	for k < len(open) && k < len(want) && open[k] == want[k] {
+		k++
+	}
+	for len(open) > k {
+		w.depth--
+		w.line("});")
+		open = open[:len(open)-1]
+	}
+	for _, gi := range want[k:] {
+		w.line("await test.step(%s, async () => {", Quote(f.Groups[gi].Name))
+		w.depth++
+		open = append(open, gi)
+	}
+	return open
 }
 
 // skip writes a step that has no Playwright equivalent.
@@ -208,7 +255,7 @@ func (w *writer) loc(target any) (string, error) {
 
 // Convert writes a flow as a spec.
 func Convert(f *flow.Flow, o Options) (*Spec, error) {
-	w := &writer{o: o, use: map[string]string{}, vars: map[string]bool{}, routed: map[string]string{}}
+	w := &writer{o: o, use: map[string]string{}, vars: map[string]bool{}, routed: map[string]string{}, hoist: len(f.Groups) > 0}
 	if f.StorageState != "" {
 		st := o.StorageState
 		if st == "" {
@@ -249,17 +296,20 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 			if t, _ := st.Args["target"].(string); t == "" {
 				w.n++
 				promise[i] = fmt.Sprintf("chooser%d", w.n)
-				pre[i-1] = append(pre[i-1], fmt.Sprintf("const %s = page.waitForEvent('filechooser');", promise[i]))
+				pre[i-1] = append(pre[i-1], w.binding(promise[i], "page.waitForEvent('filechooser')"))
 			}
 		case "wait":
 			if d, _ := st.Args["download"].(bool); d {
 				w.n++
 				promise[i] = fmt.Sprintf("download%d", w.n)
-				pre[i-1] = append(pre[i-1], fmt.Sprintf("const %s = page.waitForEvent('download');", promise[i]))
+				pre[i-1] = append(pre[i-1], w.binding(promise[i], "page.waitForEvent('download')"))
 			}
 		}
 	}
+	// A group is a test.step around its steps' code.
+	var open []int
 	for i, st := range steps {
+		open = w.enterGroups(f, i, open)
 		w.step = i + 1
 		w.line("// step %d: %s", i+1, comment(describe(st)))
 		for _, p := range pre[i] {
@@ -272,7 +322,11 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 			return nil, fmt.Errorf("step %d: %s reads the environment variable %s, which a Playwright spec cannot read there: write its value in the flow", i+1, key, name)
 		}
 	}
+	w.enterGroups(f, -1, open)
 	spec := &Spec{File: FileName(f.Name), Warnings: w.warnings}
+	if !f.Checks() {
+		spec.Warnings = append(spec.Warnings, flow.NoChecks)
+	}
 	for v := range w.vars {
 		spec.Env = append(spec.Env, v)
 	}
@@ -290,6 +344,9 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	if len(spec.Env) > 0 {
 		fmt.Fprintf(&b, envHelper+"\n", quoteAll(spec.Env))
 	}
+	if w.pageCode {
+		b.WriteString(pageCodeHelper + "\n")
+	}
 	if len(w.useOrder) > 0 {
 		b.WriteString("test.use({\n")
 		for _, k := range w.useOrder {
@@ -297,9 +354,20 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		}
 		b.WriteString("});\n\n")
 	}
+	if !f.Checks() {
+		fmt.Fprintf(&b, "// Warning: %s\n", comment(flow.NoChecks))
+	}
 	fmt.Fprintf(&b, "test(%s, async ({ page }) => {\n", Quote(f.Name))
 	if len(spec.Env) > 0 {
 		b.WriteString("  checkEnv();\n")
+	}
+	if len(w.hoisted) > 0 {
+		b.WriteString("  let " + strings.Join(w.hoisted, ", ") + ";\n")
+	}
+	if choosesFiles(f) {
+		b.WriteString("  // As e2e-mcp does, the test takes every file chooser the page opens: one no\n" +
+			"  // step answers stays open, and the field keeps its files.\n" +
+			"  page.on('filechooser', () => {});\n")
 	}
 	for _, l := range w.body {
 		b.WriteString(l + "\n")
@@ -307,6 +375,19 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	b.WriteString("});\n")
 	spec.Text = b.String()
 	return spec, nil
+}
+
+// choosesFiles reports whether a flow may open a file chooser: it
+// uploads, or acts on a file input (its fingerprint says so). Playwright
+// cancels a chooser no listener takes, which empties the field; e2e-mcp
+// takes every one.
+func choosesFiles(f *flow.Flow) bool {
+	for _, st := range f.Steps {
+		if st.Action == "upload" || st.Fingerprint != nil && st.Fingerprint.Type == "file" {
+			return true
+		}
+	}
+	return false
 }
 
 // describe says a step in a few words, for its comment.

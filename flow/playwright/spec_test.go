@@ -1,6 +1,7 @@
 package playwright
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,6 +41,12 @@ func TestLocator(t *testing.T) {
 		{`//button[@id='x']`, `page.locator('//button[@id=\'x\']')`},
 		{`id=main`, `page.locator('id=main')`},
 		{`iframe#pay >> role=button[name="Pay"]`, `page.locator('iframe#pay').contentFrame().getByRole('button', { name: 'Pay', exact: true })`},
+		{`iframe[title="Our newsletter"] >> role=textbox[name="Email"]`, `page.locator('iframe[title="Our newsletter"]').contentFrame().getByRole('textbox', { name: 'Email', exact: true })`},
+		{`iframe[name="outer"] >> iframe[src*="/inner.html"] >> role=button`, `page.locator('iframe[name="outer"]').contentFrame().locator('iframe[src*="/inner.html"]').contentFrame().getByRole('button')`},
+		{`iframe >> nth=1 >> text=Pay`, `page.locator('iframe').nth(1).contentFrame().getByText('Pay')`},
+		{`main iframe.card, frame >> role=button`, `page.locator('main iframe.card, frame').contentFrame().getByRole('button')`},
+		{`iframe[title="x"]`, `page.locator('iframe[title="x"]')`},
+		{`.iframe-wrapper >> role=button`, `page.locator('.iframe-wrapper').getByRole('button')`},
 		{`.list >> visible=true`, `page.locator('.list').filter({ visible: true })`},
 		{`role=textbox[name="Line\\one"]`, `page.getByRole('textbox', { name: 'Line\\one', exact: true })`},
 	} {
@@ -131,7 +138,28 @@ func TestConvert_Steps(t *testing.T) {
 		{"network state", "  - network_state: offline\n  - network_state: online\n  - network_state: slow-3g\n",
 			[]string{"await page.context().setOffline(true);", "await page.context().setOffline(false);", "// not exported: network state slow-3g"},
 			"step 3: not exported: network state slow-3g"},
-		{"set storage state", "  - set_storage_state: auth.json\n", []string{"await page.context().setStorageState('auth.json');"}, ""},
+		{"set storage state", "  - set_storage_state: auth.json\n  - set_storage_state: /srv/state.json\n",
+			[]string{"await page.context().setStorageState(path.resolve(path.dirname(test.info().file), 'auth.json'));",
+				"await page.context().setStorageState('/srv/state.json');", "import path from 'node:path';"}, ""},
+		{"files beside the flow", "  - upload: {target: '#f', paths: [upload.files/a.pdf, /srv/b.png]}\n  - drop: {target: '#z', paths: [c.txt]}\n" +
+			"  - route: {pattern: '**/api', path: fixtures/api.json}\n",
+			[]string{"await page.locator('#f').setInputFiles([path.resolve(path.dirname(test.info().file), 'upload.files/a.pdf'), '/srv/b.png']);",
+				"await page.locator('#z').drop({ files: [path.resolve(path.dirname(test.info().file), 'c.txt')] });",
+				"await route.fulfill({ path: path.resolve(path.dirname(test.info().file), 'fixtures/api.json') });"}, ""},
+		{"evaluate", "  - evaluate: '() => window.scrollTo(0, 2000)'\n  - evaluate: {function: '(el) => el.scrollTop = 500', target: 'role=list'}\n" +
+			"  - evaluate: \"document.title + '\\n' + `$${x}`\"\n  - evaluate: \"() => login('${E2E_SECRET_1}')\"\n",
+			[]string{"// page code the agent ran: review it",
+				"await page.evaluate(pageCode('() => window.scrollTo(0, 2000)'));",
+				"await page.getByRole('list').evaluate(pageCode('(el) => el.scrollTop = 500'));",
+				"await page.evaluate(pageCode('document.title + \\'\\n\\' + `${x}`'));",
+				"await page.evaluate(pageCode('() => login(\\'' + env('E2E_SECRET_1') + '\\')'));",
+				"function pageCode(src: string)"}, ""},
+		{"mouse", "  - mouse_move_xy: {x: 10, y: 20.5}\n  - mouse_click_xy: {x: 1, y: 2, button: right, clickCount: 2}\n" +
+			"  - mouse_down\n  - mouse_up: middle\n  - mouse_drag_xy: {startX: 1, startY: 2, endX: 30, endY: 40}\n  - mouse_wheel: {x: 5, y: 6, deltaY: 300}\n",
+			[]string{"await page.mouse.move(10, 20.5);", "await page.mouse.click(1, 2, { button: 'right', clickCount: 2 });",
+				"await page.mouse.down();", "await page.mouse.up({ button: 'middle' });",
+				"await page.mouse.move(1, 2);\n  await page.mouse.down();\n  await page.mouse.move(30, 40, { steps: 10 });\n  await page.mouse.up();",
+				"await page.mouse.move(5, 6);\n  await page.mouse.wheel(0, 300);\n  await page.evaluate(() => new Promise<void>("}, ""},
 		{"wait", "  - wait: {text: Done, timeout: 2}\n  - wait: {textGone: Loading}\n  - wait: {target: '#spin', state: detached}\n  - wait: {url: '**/done'}\n  - wait: {url: /done}\n  - wait: {loadState: networkidle, time: 0.5}\n",
 			[]string{"await expect(page.getByText('Done').first()).toBeVisible({ timeout: 2000 });",
 				"await expect(page.getByText('Loading').filter({ visible: true })).toHaveCount(0);",
@@ -164,11 +192,57 @@ func TestConvert_Steps(t *testing.T) {
 					t.Errorf("the spec lacks\n%s\n--- spec:\n%s", w, s.Text)
 				}
 			}
-			warned := strings.Join(s.Warnings, "\n")
+			var warnings []string
+			for _, w := range s.Warnings {
+				if w != flow.NoChecks { // TestConvert_NoChecks
+					warnings = append(warnings, w)
+				}
+			}
+			warned := strings.Join(warnings, "\n")
 			if c.warn == "" && warned != "" || !strings.Contains(warned, c.warn) {
 				t.Errorf("warnings %q, want %q", s.Warnings, c.warn)
 			}
 		})
+	}
+}
+
+// TestConvert_NoChecks: a flow that asserts nothing is said so in the
+// spec and the warnings; one with an expect step is not.
+func TestConvert_NoChecks(t *testing.T) {
+	s := convert(t, steps("  - navigate: /\n  - click: '#go'\n  - wait: {text: Done}\n"), Options{})
+	if !strings.Contains(s.Text, "// Warning: "+flow.NoChecks+"\ntest(") || !slices.Contains(s.Warnings, flow.NoChecks) {
+		t.Errorf("no warning of a flow that checks nothing: %q\n%s", s.Warnings, s.Text)
+	}
+	s = convert(t, steps("  - navigate: /\n  - expect: {target: h1, check: visible}\n"), Options{})
+	if strings.Contains(s.Text, "Warning") || len(s.Warnings) > 0 {
+		t.Errorf("a flow with a check warned: %q\n%s", s.Warnings, s.Text)
+	}
+}
+
+// TestConvert_FileChooser: a spec whose flow uploads or clicks a file
+// input takes every file chooser, as e2e-mcp does; one that does neither
+// does not.
+func TestConvert_FileChooser(t *testing.T) {
+	f := steps("  - click: '#files'\n  - expect: {target: '#log', check: visible}\n")
+	if s := convert(t, f, Options{}); strings.Contains(s.Text, "filechooser") {
+		t.Errorf("a flow that opens no chooser listens for one:\n%s", s.Text)
+	}
+	f.Steps[0].Fingerprint = &flow.Fingerprint{Role: "button", Tag: "input", Type: "file"}
+	if s := convert(t, f, Options{}); !strings.Contains(s.Text, "  page.on('filechooser', () => {});\n  // step 1:") {
+		t.Errorf("a click on a file input without the listener:\n%s", s.Text)
+	}
+}
+
+// TestExport_Files: a flow's relative files are read from its directory
+// whatever directory the spec is written to.
+func TestExport_Files(t *testing.T) {
+	f := steps("  - upload: {target: '#f', paths: [signup.files/cv.pdf]}\n  - expect: {target: '#f', check: visible}\n")
+	res, err := Export([]Input{{Flow: f, Dir: "/repo/flows"}}, "/repo/e2e/specs", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "setInputFiles([path.resolve(path.dirname(test.info().file), '../../flows/signup.files/cv.pdf')]);"; !strings.Contains(res.Specs[0].Text, want) {
+		t.Errorf("the spec lacks %s:\n%s", want, res.Specs[0].Text)
 	}
 }
 
@@ -240,6 +314,8 @@ func TestConvert_EveryVerb(t *testing.T) {
 		"upload": {"target": "#f", "paths": []any{"/tmp/x"}}, "drop": {"target": "#z", "paths": []any{"/tmp/x"}, "data": map[string]any{"text/plain": "x"}}, "dialog": {"accept": true}, "resize": {"width": 1, "height": 1},
 		"emulate_media": {"media": "print"}, "clock": {"action": "resume"}, "route": {"pattern": "**/x", "status": 204}, "emulate": {"locale": "de-DE"},
 		"wait": {"text": "x"}, "expect": {"target": "#a", "check": "visible"}, "network_state": {"state": "offline"},
+		"evaluate": {"function": "(el) => el.value", "target": "#a"}, "mouse_move_xy": {"x": 1, "y": 2}, "mouse_click_xy": {"x": 1, "y": 2, "clickCount": 2},
+		"mouse_drag_xy": {"startX": 1, "startY": 2, "endX": 3, "endY": 4}, "mouse_down": {"button": "right"}, "mouse_up": {}, "mouse_wheel": {"x": 1, "y": 2, "deltaY": 300},
 	}
 	// What Playwright has no equivalent for: said in the spec and warned.
 	notExported := map[string]bool{
@@ -253,7 +329,8 @@ func TestConvert_EveryVerb(t *testing.T) {
 				a[v.Short] = "#a"
 			}
 		}
-		f := &flow.Flow{Name: v.Name, Steps: []flow.Step{{Action: "click", Args: map[string]any{"target": "#first"}}, {Action: v.Name, Args: a}}}
+		f := &flow.Flow{Name: v.Name, Steps: []flow.Step{{Action: "click", Args: map[string]any{"target": "#first"}}, {Action: v.Name, Args: a},
+			{Action: "expect", Args: map[string]any{"target": "#done", "check": "visible"}}}}
 		s, err := Convert(f, Options{})
 		if err != nil {
 			t.Errorf("%s: %v", v.Name, err)
@@ -299,7 +376,7 @@ func TestConvert_BadFlow(t *testing.T) {
 
 func TestExport_Config(t *testing.T) {
 	signup := &flow.Flow{Name: "sign up/ok", Dev: &flow.Dev{Run: "python3 app.py $PORT", Cwd: "app", ReadyPath: "/health"},
-		Steps: []flow.Step{{Action: "navigate", Args: map[string]any{"url": "/"}}}}
+		Steps: []flow.Step{{Action: "navigate", Args: map[string]any{"url": "/"}}, {Action: "expect", Args: map[string]any{"target": "h1", "check": "visible"}}}}
 	res, err := Export([]Input{{Flow: signup, Dir: "/repo/flows"}}, "/repo/e2e", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -425,5 +502,61 @@ func TestConvert_Texts(t *testing.T) {
 	bad := &flow.Flow{Name: "b", Steps: []flow.Step{{Action: "type", Args: map[string]any{"target": "#a", "text": "${"}}}}
 	if _, err := Convert(bad, Options{}); err == nil || !strings.Contains(err.Error(), "step 1: text") {
 		t.Errorf("a malformed text: %v", err)
+	}
+}
+
+// TestConvert_Groups: a flow's groups become test.step callbacks around
+// their steps' code, nested as the groups are; what a step binds for a
+// later one (a file chooser's promise, a route's matcher) is a let of the
+// test's top, so that the later step sees it from another callback; a flow
+// without groups keeps its consts.
+func TestConvert_Groups(t *testing.T) {
+	s := convert(t, steps(`  - navigate: /
+  - group: Sign in
+    steps:
+      - type: {target: label=Email, text: ada@example.com}
+      - group: "The 'password'"
+        steps:
+          - type: {target: label=Password, text: '${E2E_SECRET_1}'}
+      - click: '#pick'
+  - upload: {paths: [/tmp/b.txt]}
+  - group: Mocks
+    steps:
+      - route: {pattern: '/api/x', status: 500}
+  - unroute: '/api/x'
+`), Options{})
+	want := `  checkEnv();
+  let chooser1, route2;
+  // As e2e-mcp does, the test takes every file chooser the page opens: one no
+  // step answers stays open, and the field keeps its files.
+  page.on('filechooser', () => {});
+  // step 1: navigate /
+  await page.goto('/');
+  await test.step('Sign in', async () => {
+    // step 2: type label=Email
+    await page.getByLabel('Email').fill('ada@example.com');
+    await test.step('The \'password\'', async () => {
+      // step 3: type label=Password
+      await page.getByLabel('Password').fill(env('E2E_SECRET_1'));
+    });
+    // step 4: click #pick
+    chooser1 = page.waitForEvent('filechooser');
+    await page.locator('#pick').click();
+  });
+  // step 5: upload
+  await (await chooser1).setFiles(['/tmp/b.txt']);
+  await test.step('Mocks', async () => {
+    // step 6: route /api/x
+    route2 = (url: URL) => /^\/api\/x$/.test(url.pathname + url.search); // /api/x
+`
+	if !strings.Contains(s.Text, want) {
+		t.Errorf("the spec lacks\n%s\n--- spec:\n%s", want, s.Text)
+	}
+	if !strings.Contains(s.Text, "  });\n  // step 7: unroute /api/x\n  await page.context().unroute(route2);\n});\n") {
+		t.Errorf("the last group is not closed before the step after it:\n%s", s.Text)
+	}
+	plain := convert(t, steps("  - click: '#pick'\n  - upload: {paths: [/tmp/b.txt]}\n"), Options{})
+	if strings.Contains(plain.Text, "let ") || !strings.Contains(plain.Text, "const chooser1 = page.waitForEvent('filechooser');") {
+		t.Errorf("a flow without groups:\n%s", plain.Text)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -190,7 +192,7 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 	case "press":
 		w.line("await page.keyboard.press(%s);", w.text(a["key"]))
 	case "upload":
-		paths := quoteAll(strs(a, "paths"))
+		paths := w.files(strs(a, "paths"))
 		switch {
 		case has(a, "target"):
 			l, err := target("target")
@@ -210,7 +212,7 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 		}
 		var o []string
 		if paths := strs(a, "paths"); len(paths) > 0 {
-			o = append(o, "files: "+quoteAll(paths))
+			o = append(o, "files: "+w.files(paths))
 		}
 		if data, ok := a["data"].(map[string]any); ok && len(data) > 0 {
 			var kv []string
@@ -275,17 +277,110 @@ func (w *writer) stepCode(st flow.Step, promise string) error {
 			w.skip("network state " + s + " (Playwright Test has no throttling)")
 		}
 	case "set_storage_state":
-		w.line("await page.context().setStorageState(%s);", w.text(a["filename"]))
+		fn := w.text(a["filename"])
+		if f, ok := a["filename"].(string); ok {
+			fn = w.file(f)
+		}
+		w.line("await page.context().setStorageState(%s);", fn)
 	case "wait":
 		return w.wait(a, promise)
 	case "expect":
 		return w.expect(a)
+	case "evaluate":
+		return w.evaluate(a)
+	case "mouse_move_xy", "mouse_click_xy", "mouse_drag_xy", "mouse_down", "mouse_up", "mouse_wheel":
+		w.mouse(action, a)
 	case "audit_a11y":
 		w.skip("the accessibility audit (e2e-mcp's own rules, docs/audit.md): `e2e-mcp run` checks it; in Playwright, @axe-core/playwright is the usual way")
 	default:
 		w.skip("the action " + st.Action)
 	}
 	return nil
+}
+
+// files are a step's file arguments as an array the spec reads (file).
+func (w *writer) files(paths []string) string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = w.file(p)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
+}
+
+// file is a step's file argument as the spec reads it: an absolute path
+// as written; a relative one (relative to the flow's directory,
+// flow.FileArgs) resolved from the spec's own directory, through
+// Options.FilesDir, wherever Playwright runs from.
+func (w *writer) file(p string) string {
+	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "/") {
+		return Quote(p)
+	}
+	rel := path.Clean(path.Join(filepath.ToSlash(w.o.FilesDir), filepath.ToSlash(p)))
+	w.needPath = true
+	return "path.resolve(path.dirname(test.info().file), " + Quote(rel) + ")"
+}
+
+// evaluate writes page code the agent ran (browser_evaluate) as the spec
+// runs it: through pageCode, on the page or on the step's element.
+func (w *writer) evaluate(a map[string]any) error {
+	if !has(a, "function") {
+		return fmt.Errorf("step %d: evaluate has no function", w.step)
+	}
+	on := "page"
+	if has(a, "target") {
+		l, err := w.loc(a["target"])
+		if err != nil {
+			return err
+		}
+		on = l
+	}
+	w.pageCode = true
+	w.line("// page code the agent ran: review it, it is the test's as much as the steps are")
+	// The text as e2e-mcp runs it: a secret in it read from the
+	// environment.
+	w.line("await %s.evaluate(pageCode(%s));", on, w.text(a["function"]))
+	return nil
+}
+
+// mouse writes a step of the mouse at coordinates (the vision tools) with
+// page.mouse, moving the pointer as e2e-mcp does: a drag in
+// browser.DragSteps moves, as a drag step's dragTo.
+func (w *writer) mouse(action string, a map[string]any) {
+	n := func(k string) string {
+		v, _ := num(a, k)
+		return fmt.Sprintf("%g", v)
+	}
+	button := ""
+	if b := str(a, "button"); b != "" && b != "left" {
+		button = "button: " + Quote(b)
+	}
+	switch action {
+	case "mouse_move_xy":
+		w.line("await page.mouse.move(%s, %s);", n("x"), n("y"))
+	case "mouse_click_xy":
+		count := ""
+		if c, ok := num(a, "clickCount"); ok && c > 1 && c <= 3 {
+			count = fmt.Sprintf("clickCount: %g", c)
+		}
+		w.line("await page.mouse.click(%s, %s%s);", n("x"), n("y"), prefixed(opts(button, count)))
+	case "mouse_drag_xy":
+		w.line("await page.mouse.move(%s, %s);", n("startX"), n("startY"))
+		w.line("await page.mouse.down();")
+		w.line("await page.mouse.move(%s, %s, { steps: %d });", n("endX"), n("endY"), browser.DragSteps)
+		w.line("await page.mouse.up();")
+	case "mouse_down", "mouse_up":
+		w.line("await page.mouse.%s(%s);", strings.TrimPrefix(action, "mouse_"), opts(button))
+	case "mouse_wheel":
+		// e2e-mcp turns the wheel over the point without moving the
+		// pointer there and waits until the page stops scrolling (three
+		// frames alike, at most a second); Playwright's wheel turns where
+		// the pointer is and returns at once.
+		w.line("await page.mouse.move(%s, %s);", n("x"), n("y"))
+		w.line("await page.mouse.wheel(%s, %s);", n("deltaX"), n("deltaY"))
+		w.line("await page.evaluate(() => new Promise<void>((done) => { let last = '', same = 0; const t0 = performance.now(); " +
+			"const tick = () => { const v = scrollX + ',' + scrollY; same = v === last ? same + 1 : 0; last = v; " +
+			"if (same >= 3 || performance.now() - t0 > 1000) done(); else requestAnimationFrame(tick); }; requestAnimationFrame(tick); }));")
+	}
 }
 
 // globRE is a URL glob as the regular expression e2e-mcp matches it with
@@ -339,7 +434,7 @@ func (w *writer) route(a map[string]any) error {
 	w.n++
 	name := fmt.Sprintf("route%d", w.n)
 	w.routed[p] = name
-	w.line("const %s = %s; // %s", name, m, comment(p))
+	w.line("%s // %s", w.binding(name, m), comment(p))
 	var body []string
 	if d, ok := num(a, "delay"); ok && d > 0 {
 		body = append(body, fmt.Sprintf("await new Promise((resolve) => setTimeout(resolve, %g));", d*1000))
@@ -362,7 +457,7 @@ func (w *writer) route(a map[string]any) error {
 			o = append(o, "headers: "+object(headers, false))
 		}
 		if p := str(a, "path"); p != "" {
-			o = append(o, "path: "+Quote(p))
+			o = append(o, "path: "+w.file(p))
 		} else {
 			o = append(o, "body: "+w.text(a["body"]))
 		}
