@@ -1,0 +1,84 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Playwright MCP's behaviours and tool arguments on the real binary
+// (issue 39 §2): what its users expect of the same calls.
+
+// pwPage serves one HTML page at path.
+func pwPage(path, html string) func(*http.ServeMux, *fixture) {
+	return func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, html)
+		})
+	}
+}
+
+// TestFileChooserModal: a file input has a name in the snapshot, and a file
+// chooser the page opened holds the other page tools back until
+// browser_file_upload answers it, with files or, without paths, cancelled.
+func TestFileChooserModal(t *testing.T) {
+	f := newFixture(t, pwPage("/chooser.html", `<!doctype html><title>Chooser</title>
+<label>Avatar <input type="file" id="avatar"></label>
+<input type="file" id="bare">
+<button id="pick">Pick a file</button>
+<p id="log">nothing yet</p>
+<script>
+  const log = document.getElementById('log');
+  for (const el of document.querySelectorAll('input[type=file]')) {
+    el.addEventListener('change', () => log.textContent = 'chose ' + [...el.files].map(f => f.name).join(','));
+    el.addEventListener('cancel', () => log.textContent = 'cancelled ' + el.id);
+  }
+  document.getElementById('pick').addEventListener('click', () => document.getElementById('bare').click());
+</script>`))
+	dir := t.TempDir()
+	photo := filepath.Join(dir, "photo.png")
+	if err := os.WriteFile(photo, []byte("png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir))
+	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/chooser.html"})
+	// Named by its label, else as Chromium shows it: "Choose File".
+	for _, want := range []string{`button "Avatar"`, `button "Choose File"`} {
+		if !strings.Contains(snap, want) {
+			t.Errorf("snapshot lacks %s:\n%s", want, snap)
+		}
+	}
+	pick := refOf(t, snap, "button", "Pick a file")
+
+	out := mustCall(t, c, "browser_click", map[string]any{"target": pick})
+	if !strings.Contains(out, "File chooser open") {
+		t.Fatalf("the click does not say a file chooser opened:\n%s", out)
+	}
+	// Held back while the chooser waits: the page is not read or acted on.
+	wantError(t, call(t, c, "browser_snapshot", nil), "file_chooser_open", "browser_file_upload")
+	wantError(t, call(t, c, "browser_click", map[string]any{"target": pick}), "file_chooser_open", "browser_file_upload")
+
+	// Without paths the chooser is cancelled: the input hears cancel.
+	out = mustCall(t, c, "browser_file_upload", map[string]any{})
+	if !strings.Contains(out, "Cancelled the file chooser") {
+		t.Errorf("cancel answer:\n%s", out)
+	}
+	if got := evalJS(t, c, "() => document.getElementById('log').textContent"); got != "cancelled bare" {
+		t.Errorf("after the cancel the page says %q, want %q", got, "cancelled bare")
+	}
+	wantError(t, call(t, c, "browser_file_upload", map[string]any{}), "invalid_input", "no file chooser")
+
+	// Opened again and answered with a file: the tools work again.
+	mustCall(t, c, "browser_click", map[string]any{"target": pick})
+	wantError(t, call(t, c, "browser_evaluate", map[string]any{"function": "() => 1"}), "file_chooser_open")
+	mustCall(t, c, "browser_file_upload", map[string]any{"paths": []string{photo}})
+	if got := evalJS(t, c, "() => document.getElementById('log').textContent"); got != "chose photo.png" {
+		t.Errorf("after the upload the page says %q, want %q", got, "chose photo.png")
+	}
+	mustCall(t, c, "browser_snapshot", nil)
+}
