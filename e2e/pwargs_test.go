@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -81,4 +82,35 @@ func TestFileChooserModal(t *testing.T) {
 		t.Errorf("after the upload the page says %q, want %q", got, "chose photo.png")
 	}
 	mustCall(t, c, "browser_snapshot", nil)
+}
+
+// TestFindPathAndFlags: browser_find shows each match under its path from
+// the root of the snapshot, and reads "/pattern/flags" as Playwright MCP
+// does.
+func TestFindPathAndFlags(t *testing.T) {
+	f := newFixture(t, pwPage("/fruit.html", `<!doctype html><title>Fruit</title>
+<main><nav aria-label="Fruit menu"><ul>
+<li>Green apples <button>Buy green</button></li>
+<li>Pears <button>Buy pears</button></li>
+<li>Red APPLES <button>Buy red</button></li>
+</ul></nav></main>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/fruit.html"})
+
+	out := mustCall(t, c, "browser_find", map[string]any{"regex": "/apples/i"})
+	t.Logf("find:\n%s", out)
+	mustContain(t, "find /apples/i", out, "2 of the page's lines match /apples/i")
+	// The path once, each match under it, indented as in the snapshot.
+	tree := regexp.MustCompile(`(?m)^- main:\n  - navigation "Fruit menu":\n    - list:\n      - listitem:\n        - text: Green apples\n      - listitem:\n        - text: Red APPLES$`)
+	if !tree.MatchString(out) {
+		t.Errorf("the matches are not shown under their path from the root:\n%s", out)
+	}
+	if strings.Contains(out, "Pears") {
+		t.Errorf("a line that does not match is shown:\n%s", out)
+	}
+	// Without the flag the case counts.
+	out = mustCall(t, c, "browser_find", map[string]any{"regex": "/APPLES/"})
+	mustContain(t, "find /APPLES/", out, "1 of the page's lines match")
+	wantError(t, call(t, c, "browser_find", map[string]any{"regex": "/apples/y"}), "invalid_input", "flag")
 }

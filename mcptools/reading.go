@@ -133,6 +133,20 @@ func screenshotTool(d *Deps) Tool {
 		})
 }
 
+// pathLine is a line above a browser_find match, clipped short with its
+// ref kept: the ref is what the agent acts on.
+func pathLine(line string) string {
+	const n = 120
+	if len(line) <= n {
+		return line
+	}
+	ref := refInLine.FindString(line)
+	return text.Clip(strings.TrimSpace(refInLine.ReplaceAllString(line, "")), n-len(ref)) + " " + ref
+}
+
+// refInLine is a snapshot line's ref.
+var refInLine = regexp.MustCompile(`\[ref=[a-z0-9]+\]`)
+
 // pngSize reads a PNG's dimensions from its IHDR chunk.
 func pngSize(b []byte) (w, h uint32, ok bool) {
 	if len(b) < 24 || string(b[1:4]) != "PNG" || string(b[12:16]) != "IHDR" {
@@ -191,7 +205,7 @@ const maxFindMatches = 50
 // FindParams are the arguments of browser_find.
 type FindParams struct {
 	Text  string `json:"text,omitempty" jsonschema:"Text (case-insensitive)"`
-	Regex string `json:"regex,omitempty" jsonschema:"Or a regex (RE2)"`
+	Regex string `json:"regex,omitempty" jsonschema:"Or a regex (RE2); /re/i for flags"`
 	Role  string `json:"role,omitempty" jsonschema:"ARIA role"`
 	Name  string `json:"name,omitempty" jsonschema:"Part of the name"`
 	SessionArg
@@ -211,9 +225,10 @@ func findTool(d *Deps) Tool {
 			q := browser.FindQuery{Text: a.Text, Role: strings.ToLower(strings.TrimSpace(a.Role)), Name: a.Name}
 			if a.Regex != "" {
 				var err error
-				if q.Regex, err = regexp.Compile(a.Regex); err != nil {
-					return nil, invalidInput("regex", "%v", err)
+				if q.Regex, err = browser.RegexArg(a.Regex); err != nil {
+					return nil, err
 				}
+				q.Source = a.Regex
 			}
 			p, err := s.Page(ctx, d.Browser)
 			if err != nil {
@@ -239,20 +254,27 @@ func findTool(d *Deps) Tool {
 			} else {
 				r.resultf("%d of the page's lines match %s:", total, what)
 			}
+			// Each match under its path from the root, as a tree: the lines
+			// a match shares with the one before are not repeated.
+			var above []int
 			for _, m := range matches {
-				line := text.Clip(m.Line, 600)
-				if m.Under != "" {
-					r.resultf("- %s (inside %s)", line, text.Clip(m.Under, 120))
-				} else {
-					r.resultf("- %s", line)
+				shared := 0
+				for shared < len(m.PathAt) && shared < len(above) && m.PathAt[shared] == above[shared] {
+					shared++
 				}
+				for i := shared; i < len(m.Path); i++ {
+					r.resultf("%s%s", strings.Repeat("  ", i), pathLine(m.Path[i]))
+				}
+				pad := strings.Repeat("  ", len(m.Path))
+				r.resultf("%s%s", pad, text.Clip(m.Line, 600))
 				// A container's controls, so that the agent can act in it.
 				for _, c := range m.Controls {
-					r.resultf("  %s", text.Clip(c.Line, 300))
+					r.resultf("%s  %s", pad, text.Clip(c.Line, 300))
 				}
 				if m.More > 0 {
-					r.resultf("  (and %d more inside)", m.More)
+					r.resultf("%s  (and %d more inside)", pad, m.More)
 				}
+				above = append(append(above[:0:0], m.PathAt...), m.At)
 			}
 			if total > len(matches) {
 				r.resultf("(and %d more: narrow the search)", total-len(matches))
