@@ -114,3 +114,17 @@ func TestFindPathAndFlags(t *testing.T) {
 	mustContain(t, "find /APPLES/", out, "1 of the page's lines match")
 	wantError(t, call(t, c, "browser_find", map[string]any{"regex": "/apples/y"}), "invalid_input", "flag")
 }
+
+// TestNavigateChromeURL: browser_navigate opens Chromium's own pages, as
+// Playwright MCP does; schemes Chromium does not navigate a tab to stay
+// refused.
+func TestNavigateChromeURL(t *testing.T) {
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": "chrome://version"})
+	mustContain(t, "chrome://version", out, "chrome://version")
+	if got := evalJS(t, c, "() => location.href"); got != "chrome://version/" {
+		t.Errorf("the tab is at %q, want chrome://version/", got)
+	}
+	wantError(t, call(t, c, "browser_navigate", map[string]any{"url": "javascript:alert(1)"}), "invalid_input", "scheme")
+}

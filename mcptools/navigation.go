@@ -79,10 +79,11 @@ func checkURL(raw string) error {
 			return invalidInput("url", "%q has no host", raw)
 		}
 	case "about", "data", "file": // file: the request policy decides (not_allowed unless --allow-file-urls)
+	case "chrome": // Chromium's own pages (chrome://version), which it lets a page navigate to
 	case "":
 		return invalidInput("url", "%q is not absolute: add the scheme and host, e.g. http://localhost:3000%s", raw, ensureSlash(raw))
 	default:
-		return invalidInput("url", "scheme %q is not allowed: use http, https, about or data", u.Scheme)
+		return invalidInput("url", "scheme %q is not allowed: use http, https, about, data or chrome", u.Scheme)
 	}
 	return nil
 }
