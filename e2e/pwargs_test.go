@@ -128,3 +128,26 @@ func TestNavigateChromeURL(t *testing.T) {
 	}
 	wantError(t, call(t, c, "browser_navigate", map[string]any{"url": "javascript:alert(1)"}), "invalid_input", "scheme")
 }
+
+// TestCookieListValuesWhole: browser_cookie_list shows each value whole, as
+// Playwright MCP does, says when one is long, and bounds the answer by
+// counting the cookies past its size, never by cutting a value.
+func TestCookieListValuesWhole(t *testing.T) {
+	f := newFixture(t, pwPage("/cookies.html", `<!doctype html><title>Cookies</title><p>cookies</p>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=storage"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/cookies.html"})
+	long := strings.Repeat("abcdefghij", 300) // 3000 chars
+	evalJS(t, c, `() => { document.cookie = "token=0123456789abcdef; path=/"; document.cookie = "big=`+long+`; path=/"; return document.cookie.length }`)
+	out := mustCall(t, c, "browser_cookie_list", nil)
+	mustContain(t, "cookie_list", out, "2 cookie(s):", "- token=0123456789abcdef;", "- big="+long+" (3000 chars);")
+
+	// Many long cookies: the list stops at its size and says how many it
+	// left out.
+	evalJS(t, c, `() => { for (let i = 0; i < 20; i++) document.cookie = "k" + i + "=`+long+`; path=/"; return 1 }`)
+	out = mustCall(t, c, "browser_cookie_list", nil)
+	mustContain(t, "cookie_list of 22", out, "22 cookie(s):", "more cookie(s) not shown")
+	if strings.Contains(out, long[:2999]+"…") || strings.Count(out, long) < 10 {
+		t.Errorf("values are cut, or too few shown whole (%d):\n%.500s", strings.Count(out, long), out)
+	}
+}
