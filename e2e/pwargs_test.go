@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Playwright MCP's behaviours and tool arguments on the real binary
@@ -149,5 +151,142 @@ func TestCookieListValuesWhole(t *testing.T) {
 	mustContain(t, "cookie_list of 22", out, "22 cookie(s):", "more cookie(s) not shown")
 	if strings.Contains(out, long[:2999]+"…") || strings.Count(out, long) < 10 {
 		t.Errorf("values are cut, or too few shown whole (%d):\n%.500s", strings.Count(out, long), out)
+	}
+}
+
+// TestSnapshotDepthAndBoxes: browser_snapshot's depth counts as Playwright
+// MCP's (depth 1: the top lines and their children), and boxes puts each
+// element's box on its line for that snapshot only.
+func TestSnapshotDepthAndBoxes(t *testing.T) {
+	f := newFixture(t, pwPage("/depth.html", `<!doctype html><title>Depth</title>
+<ul><li>text</li><li><button>Deep</button></li></ul>
+<button style="position:absolute;left:100px;top:50px;width:80px;height:40px;margin:0;padding:0;border:0">Boxed</button>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/depth.html"})
+
+	one := mustCall(t, c, "browser_snapshot", map[string]any{"depth": 1})
+	mustContain(t, "depth 1", one, "- list:\n  - listitem: text\n  - listitem")
+	if strings.Contains(one, `"Deep"`) {
+		t.Errorf("depth 1 shows a grandchild:\n%s", one)
+	}
+	mustContain(t, "depth 2", mustCall(t, c, "browser_snapshot", map[string]any{"depth": 2}), `    - button "Deep"`)
+
+	boxed := mustCall(t, c, "browser_snapshot", map[string]any{"boxes": true})
+	if !regexp.MustCompile(`button "Boxed" \[ref=e\d+\] \[box=100,50,80,40\]`).MatchString(boxed) {
+		t.Errorf("no box on the button:\n%s", boxed)
+	}
+	if plain := mustCall(t, c, "browser_snapshot", nil); strings.Contains(plain, "[box=") {
+		t.Errorf("a snapshot without boxes has them:\n%s", plain)
+	}
+}
+
+// pngDims reads "WxH PNG" from a screenshot's answer.
+func pngDims(t *testing.T, out string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(\d+x\d+) PNG`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no PNG size in:\n%s", out)
+	}
+	return m[1]
+}
+
+// TestPlaywrightToolArgs: the arguments Playwright MCP's tools take, with
+// their meaning: browser_take_screenshot filename, element, scale and type
+// webp; browser_evaluate element; browser_network_requests static;
+// browser_network_request index and part; browser_pdf_save filename;
+// browser_mouse_click_xy delay.
+func TestPlaywrightToolArgs(t *testing.T) {
+	f := newFixture(t, pwPage("/args.html", `<!doctype html><title>Args</title>
+<meta name="viewport" content="width=device-width">
+<button id="b" style="width:120px;height:30px">Press</button>
+<p id="log">nothing yet</p>
+<script src="/app.js"></script>
+<script>
+  let down = 0;
+  const b = document.getElementById('b');
+  b.addEventListener('mousedown', () => down = performance.now());
+  b.addEventListener('mouseup', () => document.getElementById('log').textContent = 'held ' + Math.round(performance.now() - down));
+  fetch('/api/data', {method: 'POST', body: 'q=1'});
+</script>`), func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /app.js", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprint(w, "window.app = 1;")
+		})
+		mux.HandleFunc("POST /api/data", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("X-Answer", "42")
+			fmt.Fprint(w, `{"ok":true}`)
+		})
+	})
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c, _ := startClientArgsLog(t, append(env, "E2E_MCP_CAPS=vision,pdf", "E2E_MCP_FILE_ROOTS="+dir), "--device", "iPhone 15")
+	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/args.html"})
+	ref := refOf(t, snap, "button", "Press")
+
+	// Screenshots: CSS pixels by default (a phone's 3 device pixels a CSS
+	// pixel otherwise), an element named in words, a file in webp.
+	css := pngDims(t, mustCall(t, c, "browser_take_screenshot", nil))
+	device := pngDims(t, mustCall(t, c, "browser_take_screenshot", map[string]any{"scale": "device"}))
+	if css != "393x659" || device != "1179x1977" {
+		t.Errorf("scale css gives %s (want 393x659), device %s (want 1179x1977)", css, device)
+	}
+	out := mustCall(t, c, "browser_take_screenshot", map[string]any{"target": ref, "element": "the Press button", "filename": filepath.Join(dir, "press.webp")})
+	mustContain(t, "element screenshot", out, "the Press button", "image/webp", "Saved to "+filepath.Join(dir, "press.webp"))
+	b, err := os.ReadFile(filepath.Join(dir, "press.webp"))
+	if err != nil || len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
+		t.Errorf("press.webp is not a WebP file (%v, %d bytes)", err, len(b))
+	}
+	res := call(t, c, "browser_take_screenshot", map[string]any{"filename": filepath.Join(dir, "page.jpg")})
+	for _, ct := range res.Content {
+		if _, ok := ct.(mcp.ImageContent); ok {
+			t.Errorf("a screenshot saved to a file is sent as an image too")
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "page.jpg")); err != nil || len(b) < 3 || b[0] != 0xff || b[1] != 0xd8 {
+		t.Errorf("page.jpg is not a JPEG (type from the extension): %v", err)
+	}
+
+	// browser_evaluate takes element beside target.
+	if got := evalResult(t, mustCall(t, c, "browser_evaluate", map[string]any{"function": "(el) => el.textContent", "target": ref, "element": "the Press button"})); got != "Press" {
+		t.Errorf("evaluate with element gives %q", got)
+	}
+
+	// static false leaves out loaded scripts and the document, keeps fetches.
+	out = mustCall(t, c, "browser_network_requests", map[string]any{"static": false})
+	mustContain(t, "static false", out, "/api/data", "static request(s) not shown")
+	if strings.Contains(out, "/app.js") {
+		t.Errorf("static false lists the script:\n%s", out)
+	}
+	mustContain(t, "static true", mustCall(t, c, "browser_network_requests", map[string]any{"static": true}), "/app.js", "/api/data")
+	n := regexp.MustCompile(`\[(\d+)\] POST [^\n]*/api/data`).FindStringSubmatch(out)
+	if n == nil {
+		t.Fatalf("no [n] for /api/data:\n%s", out)
+	}
+	var index int
+	fmt.Sscan(n[1], &index)
+	out = mustCall(t, c, "browser_network_request", map[string]any{"index": index, "part": "response-headers"})
+	mustContain(t, "part response-headers", out, "Response headers:", "X-Answer: 42")
+	if strings.Contains(out, "Request headers") || strings.Contains(out, `{"ok":true}`) {
+		t.Errorf("part response-headers shows other parts:\n%s", out)
+	}
+	out = mustCall(t, c, "browser_network_request", map[string]any{"index": index, "part": "request-body"})
+	mustContain(t, "part request-body", out, "q=1")
+	if strings.Contains(out, "headers") {
+		t.Errorf("part request-body shows headers:\n%s", out)
+	}
+
+	// browser_pdf_save filename, as path.
+	out = mustCall(t, c, "browser_pdf_save", map[string]any{"filename": filepath.Join(dir, "page.pdf")})
+	if b, err := os.ReadFile(filepath.Join(dir, "page.pdf")); err != nil || !strings.HasPrefix(string(b), "%PDF") {
+		t.Errorf("page.pdf is not a PDF (%v):\n%s", err, out)
+	}
+
+	// browser_mouse_click_xy delay holds the button that long.
+	mustCall(t, c, "browser_mouse_click_xy", map[string]any{"x": 20, "y": 15, "delay": 400})
+	held := evalJS(t, c, "() => document.getElementById('log').textContent")
+	var ms int
+	if _, err := fmt.Sscanf(held, "held %d", &ms); err != nil || ms < 400 {
+		t.Errorf("the click held the button %q, want at least 400 ms", held)
 	}
 }

@@ -25,7 +25,7 @@ type ClickParams struct {
 
 func clickTool(d *Deps) Tool {
 	return define(d, "browser_click", ToolsetInput,
-		"Click an element (real mouse) once visible, enabled and uncovered; waits for what it starts.",
+		"Click an element (real mouse) once actionable; waits for what it starts.",
 		annotations{title: "Click", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a ClickParams) (*mcp.CallToolResult, error) {
 			if a.Target == "" {

@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"encoding/binary"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -20,6 +21,7 @@ type SnapshotParams struct {
 	Diff            bool   `json:"diff,omitempty" jsonschema:"Only changes since your last one"`
 	Full            bool   `json:"full,omitempty" jsonschema:"No folding (still capped)"`
 	Filename        string `json:"filename,omitempty" jsonschema:"Write it all to this file"`
+	Boxes           bool   `json:"boxes,omitempty" jsonschema:"Lines with [box=x,y,w,h]"`
 	SessionArg
 }
 
@@ -33,12 +35,12 @@ func snapshotTool(d *Deps) Tool {
 				return nil, invalidInput("depth", "%d: use 0 (no limit) or more", a.Depth)
 			case a.From < 0:
 				return nil, invalidInput("from", "%d: use the from value of a fold line (1 or more)", a.From)
-			case a.Diff && (a.Target != "" || a.Depth != 0 || a.InteractiveOnly || a.From != 0 || a.Full || a.Filename != ""):
-				return nil, invalidInput("diff", "compares whole-page snapshots: leave out target, from, depth, interactiveOnly, full and filename")
+			case a.Diff && (a.Target != "" || a.Depth != 0 || a.InteractiveOnly || a.From != 0 || a.Full || a.Filename != "" || a.Boxes):
+				return nil, invalidInput("diff", "compares whole-page snapshots: leave out target, from, depth, interactiveOnly, full, filename and boxes")
 			case a.Filename != "" && (a.From != 0 || a.Depth != 0 || a.InteractiveOnly):
 				return nil, invalidInput("filename", "writes the whole tree (of target, if given): leave out from, depth and interactiveOnly")
 			}
-			opts := browser.SnapshotOptions{Target: a.Target, Depth: a.Depth, InteractiveOnly: a.InteractiveOnly, From: a.From, Full: a.Full}
+			opts := browser.SnapshotOptions{Target: a.Target, Depth: a.Depth, InteractiveOnly: a.InteractiveOnly, From: a.From, Full: a.Full, Boxes: a.Boxes}
 			if a.Filename != "" {
 				return snapshotToFile(ctx, d, s, a)
 			}
@@ -70,7 +72,7 @@ func snapshotToFile(ctx context.Context, d *Deps, s *Session, a SnapshotParams) 
 		out.discard()
 		return nil, err
 	}
-	snap, err := p.Snapshot(ctx, browser.SnapshotOptions{Target: a.Target, Full: true})
+	snap, err := p.Snapshot(ctx, browser.SnapshotOptions{Target: a.Target, Full: true, Boxes: a.Boxes})
 	if err != nil {
 		out.discard()
 		return nil, err
@@ -91,9 +93,27 @@ func snapshotToFile(ctx context.Context, d *Deps, s *Session, a SnapshotParams) 
 // ScreenshotParams are the arguments of browser_take_screenshot.
 type ScreenshotParams struct {
 	Target   string `json:"target,omitempty" jsonschema:"Only this element (ref or selector)"`
+	Element  string `json:"element,omitempty"`
 	FullPage bool   `json:"fullPage,omitempty" jsonschema:"The whole scrollable page"`
-	Type     string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg"`
+	Type     string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg,enum=webp"`
+	Scale    string `json:"scale,omitempty" jsonschema:"enum=css,enum=device"`
+	Filename string `json:"filename,omitempty" jsonschema:"Save it here instead"`
 	SessionArg
+}
+
+// screenshotType is the image type a screenshot is taken in: the one
+// asked, else the filename's extension's, else png (as Playwright MCP).
+func screenshotType(typ, filename string) string {
+	if typ != "" {
+		return typ
+	}
+	switch strings.ToLower(filepath.Ext(filename)) {
+	case ".jpg", ".jpeg":
+		return "jpeg"
+	case ".webp":
+		return "webp"
+	}
+	return "png"
 }
 
 func screenshotTool(d *Deps) Tool {
@@ -104,19 +124,29 @@ func screenshotTool(d *Deps) Tool {
 			if a.Target != "" && a.FullPage {
 				return nil, invalidInput("fullPage", "give either target or fullPage, not both")
 			}
+			typ := screenshotType(a.Type, a.Filename)
+			var out *outputFile
+			if a.Filename != "" {
+				var err error
+				if out, err = d.outputPath(ctx, "filename", a.Filename, "page-*."+typ); err != nil {
+					return nil, err
+				}
+			}
 			p, err := s.Page(ctx, d.Browser)
+			var img []byte
+			if err == nil {
+				img, err = p.Screenshot(ctx, browser.ScreenshotOptions{Target: a.Target, FullPage: a.FullPage, Format: typ, CSSPixels: a.Scale != "device"})
+			}
 			if err != nil {
+				if out != nil {
+					out.discard()
+				}
 				return nil, err
 			}
-			img, err := p.Screenshot(ctx, browser.ScreenshotOptions{Target: a.Target, FullPage: a.FullPage, Format: a.Type})
-			if err != nil {
-				return nil, err
-			}
-			mime, what := "image/png", "viewport"
-			if a.Type == "jpeg" {
-				mime = "image/jpeg"
-			}
+			mime, what := "image/"+typ, "viewport"
 			switch {
+			case a.Element != "" && a.Target != "":
+				what = a.Element + " (" + a.Target + ")"
 			case a.Target != "":
 				what = a.Target
 			case a.FullPage:
@@ -127,6 +157,15 @@ func screenshotTool(d *Deps) Tool {
 				r.resultf("Screenshot of the %s: %dx%d PNG, %d KB.", what, w, h, (len(img)+1023)/1024)
 			} else {
 				r.resultf("Screenshot of the %s: %s, %d KB.", what, mime, (len(img)+1023)/1024)
+			}
+			if out != nil {
+				// Saved, as Playwright MCP does, and not sent as well.
+				if err := out.write(img); err != nil {
+					return nil, err
+				}
+				r.resultf("Saved to %s.", out.path)
+				r.set("path", out.path)
+				return r.build(), nil
 			}
 			r.images = append(r.images, mcp.NewImageContent(browser.EncodeBase64(img), mime))
 			return r.build(), nil
@@ -291,6 +330,8 @@ func findTool(d *Deps) Tool {
 // PDFParams are the arguments of browser_pdf_save.
 type PDFParams struct {
 	Path string `json:"path,omitempty" jsonschema:"File to write (file roots; over HTTP a new file in the output dir). Default: a temp file"`
+	// Filename is Playwright MCP's name for path.
+	Filename string `json:"filename,omitempty" jsonschema:"Same as path"`
 	SessionArg
 }
 
@@ -299,7 +340,14 @@ func pdfTool(d *Deps) Tool {
 		"Save the page as a PDF file; returns its path and size.",
 		annotations{title: "Save as PDF", idempotent: true},
 		func(ctx context.Context, s *Session, a PDFParams) (*mcp.CallToolResult, error) {
-			out, err := d.outputPath(ctx, "path", a.Path, "page-*.pdf")
+			field, path := "path", a.Path
+			switch {
+			case a.Path != "" && a.Filename != "":
+				return nil, invalidInput("filename", "give path or filename (the same), not both")
+			case a.Filename != "":
+				field, path = "filename", a.Filename
+			}
+			out, err := d.outputPath(ctx, field, path, "page-*.pdf")
 			if err != nil {
 				return nil, err
 			}
