@@ -82,8 +82,8 @@ type FindQuery struct {
 	Regex *regexp.Regexp // or matching a line's text
 	// Source is the regex as the agent gave it, for answers.
 	Source string
-	Role  string         // an element of this role
-	Name  string         // whose name contains this, case-insensitive
+	Role   string // an element of this role
+	Name   string // whose name contains this, case-insensitive
 }
 
 // String describes the query for an answer.
