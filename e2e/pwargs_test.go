@@ -290,3 +290,35 @@ func TestPlaywrightToolArgs(t *testing.T) {
 		t.Errorf("the click held the button %q, want at least 400 ms", held)
 	}
 }
+
+// TestWheelAtMouseAndContrast: browser_mouse_wheel without a point turns
+// where the mouse is, as Playwright MCP's (which takes no point), and
+// browser_emulate_media sets prefers-contrast.
+func TestWheelAtMouseAndContrast(t *testing.T) {
+	f := newFixture(t, pwPage("/tall.html", `<!doctype html><title>Tall</title>
+<div id="box" style="height:200px;overflow:auto"><div style="height:3000px">inner</div></div>
+<div style="height:3000px">page</div>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=vision,emulation"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/tall.html"})
+	mustCall(t, c, "browser_mouse_move_xy", map[string]any{"x": 50, "y": 50})
+	mustContain(t, "wheel", mustCall(t, c, "browser_mouse_wheel", map[string]any{"deltaY": 300}), "at (50, 50)")
+	// The wheel over the inner box scrolls it, not the page.
+	got := evalJS(t, c, `() => new Promise((done) => {
+		const end = Date.now() + 5000;
+		const check = () => {
+			const s = document.getElementById('box').scrollTop;
+			if (s > 0 || Date.now() > end) done(s + ',' + scrollY); else setTimeout(check, 20);
+		};
+		check();
+	})`)
+	if got != "300,0" {
+		t.Errorf("box scrollTop, page scrollY = %s, want 300,0", got)
+	}
+	wantError(t, call(t, c, "browser_mouse_wheel", map[string]any{"x": 10, "deltaY": 100}), "invalid_input", "both x and y")
+
+	mustContain(t, "contrast", mustCall(t, c, "browser_emulate_media", map[string]any{"contrast": "more"}), "prefers-contrast: more")
+	if got := evalJS(t, c, "() => String(matchMedia('(prefers-contrast: more)').matches)"); got != "true" {
+		t.Errorf("prefers-contrast: more matches %s", got)
+	}
+}
