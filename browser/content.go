@@ -58,6 +58,13 @@ type FindMatch struct {
 	// Role and Name are those of the element Ref names, when it is on the line.
 	Role string `json:"role,omitempty"`
 	Name string `json:"name,omitempty"`
+	// Path is the lines the match is nested in, from the root of the
+	// snapshot down (trimmed, as Line).
+	Path []string `json:"path,omitempty"`
+	// At and PathAt are the snapshot line numbers of Line and of Path's
+	// lines: two matches share the lines above them where these agree.
+	At     int   `json:"-"`
+	PathAt []int `json:"-"`
 	// Controls are, for a match that is a container without a ref of its
 	// own (a card, a list item), the lines inside it that have refs: at
 	// most maxControls, the first ones; More says how many were left out.
@@ -73,8 +80,10 @@ const maxControls = 8
 type FindQuery struct {
 	Text  string         // in a line's text, case-insensitive
 	Regex *regexp.Regexp // or matching a line's text
-	Role  string         // an element of this role
-	Name  string         // whose name contains this, case-insensitive
+	// Source is the regex as the agent gave it, for answers.
+	Source string
+	Role   string // an element of this role
+	Name   string // whose name contains this, case-insensitive
 }
 
 // String describes the query for an answer.
@@ -83,7 +92,12 @@ func (q FindQuery) String() string {
 	if q.Text != "" {
 		parts = append(parts, strconv.Quote(q.Text))
 	}
-	if q.Regex != nil {
+	switch {
+	case regexLiteralRE.MatchString(q.Source):
+		parts = append(parts, q.Source)
+	case q.Source != "":
+		parts = append(parts, "/"+q.Source+"/")
+	case q.Regex != nil:
 		parts = append(parts, "/"+q.Regex.String()+"/")
 	}
 	if q.Role != "" {
@@ -149,6 +163,7 @@ func FindInSnapshot(yaml string, q FindQuery, limit int) ([]FindMatch, int) {
 		indent int
 		line   string
 		ref    string
+		at     int
 	}
 	var stack []open // the lines above, each less indented than the next
 	var out []FindMatch
@@ -167,7 +182,7 @@ func FindInSnapshot(yaml string, q FindQuery, limit int) ([]FindMatch, int) {
 		if m := refInLineRE.FindStringSubmatch(body); m != nil {
 			ref = m[1]
 		}
-		stack = append(stack, open{ind, body, ref})
+		stack = append(stack, open{ind, body, ref, li})
 		hay := strings.TrimPrefix(refInLineRE.ReplaceAllString(body, ""), "- ")
 		switch {
 		case q.Regex != nil && !q.Regex.MatchString(hay):
@@ -200,7 +215,10 @@ func FindInSnapshot(yaml string, q FindQuery, limit int) ([]FindMatch, int) {
 		if len(out) >= limit {
 			continue
 		}
-		m := FindMatch{Line: body, Ref: ref}
+		m := FindMatch{Line: body, Ref: ref, At: li}
+		for _, o := range stack[:len(stack)-1] {
+			m.Path, m.PathAt = append(m.Path, o.line), append(m.PathAt, o.at)
+		}
 		if hit != nil {
 			m.Ref, m.Role, m.Name = hit.ref, hit.role, hit.name
 		} else if len(items) > 0 && items[0].ref == ref {

@@ -72,8 +72,22 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 	return d, p.settle(ctx, before)
 }
 
-// Ready returns a dialog_open error while a dialog blocks the page.
+// Ready returns a dialog_open error while a dialog blocks the page, and a
+// file_chooser_open error while a file chooser it opened waits for files:
+// both are answered before the page is used again, as Playwright MCP holds
+// its modal states.
 func (p *Page) Ready() error {
+	if err := p.NoDialog(); err != nil {
+		return err
+	}
+	if p.FileChooserOpen() {
+		return &Error{Kind: KindFileChooserOpen, Message: "a file chooser the page opened waits for files", Step: StepAnswerChooser}
+	}
+	return nil
+}
+
+// NoDialog returns a dialog_open error while a dialog blocks the page.
+func (p *Page) NoDialog() error {
 	if d := p.Dialog(); d != nil {
 		return dialogError(d)
 	}

@@ -14,6 +14,7 @@ type Media struct {
 	ColorScheme   string `json:"colorScheme,omitempty"`   // light, dark or no-preference
 	ReducedMotion string `json:"reducedMotion,omitempty"` // reduce or no-preference
 	ForcedColors  string `json:"forcedColors,omitempty"`  // active or none
+	Contrast      string `json:"contrast,omitempty"`      // more, less or no-preference
 }
 
 // mediaValues are the values each field takes, as Playwright's emulateMedia
@@ -27,6 +28,7 @@ var mediaValues = []struct {
 	{"colorScheme", "prefers-color-scheme", []string{"light", "dark", "no-preference"}, func(m Media) string { return m.ColorScheme }},
 	{"reducedMotion", "prefers-reduced-motion", []string{"reduce", "no-preference"}, func(m Media) string { return m.ReducedMotion }},
 	{"forcedColors", "forced-colors", []string{"active", "none"}, func(m Media) string { return m.ForcedColors }},
+	{"contrast", "prefers-contrast", []string{"more", "less", "no-preference"}, func(m Media) string { return m.Contrast }},
 }
 
 func (m Media) check() error {

@@ -24,6 +24,9 @@ const (
 	KindBrowserNotFound   Kind = "browser_not_found"
 	KindBrowserLaunchFail Kind = "browser_launch_failed"
 	KindDialogOpen        Kind = "dialog_open"
+	// KindFileChooserOpen: a file chooser the page opened waits for files;
+	// other page tools wait until it is answered or cancelled.
+	KindFileChooserOpen Kind = "file_chooser_open"
 	// KindNotFocused: keys typed into an element did not reach it (focus
 	// was elsewhere and the element did not change).
 	KindNotFocused Kind = "not_focused"
@@ -51,6 +54,7 @@ const (
 	StepClickOrKeys   Step = "click-or-keys"   // click it or press keys on it
 	StepPressKeys     Step = "press-keys"      // press keys on it
 	StepOpenChooser   Step = "open-chooser"    // click what opens the file chooser, or name the input
+	StepAnswerChooser Step = "answer-chooser"  // give the open file chooser files, or cancel it
 	StepNavigate      Step = "navigate"        // navigate to a URL
 	StepListTabs      Step = "list-tabs"       // list the tabs and use an index
 	StepCrashedTab    Step = "crashed-tab"     // call again in the current tab, navigate back

@@ -371,8 +371,14 @@ func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, 
 			continue // a frame without a document yet shows as an empty iframe
 		}
 		// A frame's document is read whole (no changes, no from), in what is
-		// left of the budget.
+		// left of the budget, and as deep as the levels left below the
+		// iframe's line (none: the iframe's line alone).
 		cq := snapQuery{Depth: q.Depth, InteractiveOnly: q.InteractiveOnly, Fresh: true, Boxes: q.Boxes}
+		if q.Depth > 0 {
+			if cq.Depth = q.Depth - lineLevel(snap.YAML, "[ref="+ref+"]"); cq.Depth <= 0 {
+				continue
+			}
+		}
 		if q.Budget > 0 {
 			cq.Budget = max(q.Budget-len(snap.YAML), minFrameBudget)
 		}
@@ -387,6 +393,17 @@ func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, 
 			snap.Refs[r] = i
 		}
 	}
+}
+
+// lineLevel is the level (1: a top line) of the first line of yaml that
+// holds marker, read from its indentation.
+func lineLevel(yaml, marker string) int {
+	i := strings.Index(yaml, marker)
+	if i < 0 {
+		return 1
+	}
+	start := strings.LastIndexByte(yaml[:i], '\n') + 1
+	return indent(yaml[start:i])/2 + 1
 }
 
 // minFrameBudget is the least budget an iframe's snapshot gets, however

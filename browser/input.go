@@ -336,8 +336,8 @@ func (p *Page) FileChooserOpen() bool {
 const chooserGrace = time.Second
 
 // UploadFiles sets the files of the <input type=file> target (or of its
-// label's input), or, without target, answers the file chooser the last
-// action opened. The page sees input and change events as after a user's
+// label's input), which answers a file chooser the page opened, or,
+// without target, answers the file chooser the last action opened. The page sees input and change events as after a user's
 // choice. paths must be absolute; the caller checks that they may be read.
 func (p *Page) UploadFiles(ctx context.Context, target string, paths []string) error {
 	if target == "" {
@@ -387,7 +387,49 @@ func (p *Page) UploadFiles(ctx context.Context, target string, paths []string) e
 	}); err != nil {
 		return p.ctxError(cctx, err, "set the files")
 	}
+	// Files chosen for an input answer a file chooser the page opened:
+	// other tools no longer wait for it.
+	p.mu.Lock()
+	p.modal.chooser = nil
+	p.mu.Unlock()
 	return p.settle(ctx, before)
+}
+
+// CancelFileChooser answers the file chooser the page opened with no
+// files, as a person's Cancel: the input keeps what it had and gets a
+// cancel event. It reports whether a chooser was open.
+func (p *Page) CancelFileChooser(ctx context.Context) (bool, error) {
+	p.mu.Lock()
+	ch := p.modal.chooser
+	p.modal.chooser = nil
+	p.mu.Unlock()
+	if ch == nil {
+		return false, nil
+	}
+	if ch.BackendNodeID == 0 {
+		return true, nil
+	}
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	before := p.mark()
+	err := p.act(cctx, func(cctx context.Context) error {
+		res, err := chromedp.Call(cctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: ch.BackendNodeID})
+		if err != nil || res.Object == nil {
+			return nil //nolint:nilerr // the input is gone: nothing hears the cancel
+		}
+		defer func() {
+			rctx, cancel := detached(cctx)
+			defer cancel()
+			_, _ = chromedp.Call(rctx, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: res.Object.ObjectID})
+		}()
+		_, err = chromedp.Call(cctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{ObjectID: res.Object.ObjectID,
+			FunctionDeclaration: "function() { this.dispatchEvent(new Event('cancel')); }"})
+		return err
+	})
+	if err != nil {
+		return true, p.ctxError(cctx, err, "cancel the file chooser")
+	}
+	return true, p.settle(ctx, before)
 }
 
 // answerChooser gives paths to the file chooser the page opened.

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"math"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
@@ -91,9 +92,13 @@ func mouseButtonOf(button string) (input.MouseButton, int64, error) {
 	return "", 0, newError(KindInvalidInput, "use left, right or middle", "button %q", button)
 }
 
+// maxClickDelay bounds the time a click holds its button down.
+const maxClickDelay = time.Minute
+
 // MouseClick moves to (x, y) and clicks button (left, right or middle)
-// count times (2: a double click).
-func (p *Page) MouseClick(ctx context.Context, x, y float64, button string, count int) error {
+// count times (2: a double click), holding the button down for delay each
+// time (a long press).
+func (p *Page) MouseClick(ctx context.Context, x, y float64, button string, count int, delay time.Duration) error {
 	if err := checkPoint("point", x, y); err != nil {
 		return err
 	}
@@ -107,7 +112,11 @@ func (p *Page) MouseClick(ctx context.Context, x, y float64, button string, coun
 	if count < 1 || count > 3 {
 		count = 1
 	}
-	return p.mouseAct(ctx, "click", func(cctx context.Context) error {
+	if delay < 0 || delay > maxClickDelay {
+		return newError(KindInvalidInput, "give 0 to 60000 milliseconds", "delay %v", delay)
+	}
+	// The call's bound covers the time the button is held too.
+	return p.mouseActFor(ctx, "click", p.m.opts.ActionTimeout+time.Duration(count)*delay, func(cctx context.Context) error {
 		if err := mouse(cctx, input.DispatchMouseEventTypeMouseMoved, x, y, input.MouseButtonNone, 0, 0); err != nil {
 			return err
 		}
@@ -115,12 +124,27 @@ func (p *Page) MouseClick(ctx context.Context, x, y float64, button string, coun
 			if err := mouse(cctx, input.DispatchMouseEventTypeMousePressed, x, y, b, bits, c); err != nil {
 				return err
 			}
+			if delay > 0 {
+				select {
+				case <-cctx.Done():
+					return cctx.Err()
+				case <-time.After(delay):
+				}
+			}
 			if err := mouse(cctx, input.DispatchMouseEventTypeMouseReleased, x, y, b, 0, c); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// MousePosition is where the mouse tools last put the mouse (0, 0 at
+// first), where a wheel without a point turns.
+func (p *Page) MousePosition() (x, y float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pointer.x, p.pointer.y
 }
 
 // MouseWheel scrolls by (dx, dy) pixels with the wheel over (x, y).
@@ -173,8 +197,13 @@ func (p *Page) DragXY(ctx context.Context, sx, sy, tx, ty float64) (bool, error)
 
 // mouseAct sends mouse input and waits for what it started.
 func (p *Page) mouseAct(ctx context.Context, what string, send func(context.Context) error) error {
+	return p.mouseActFor(ctx, what, p.m.opts.ActionTimeout, send)
+}
+
+// mouseActFor is mouseAct with the input bounded by d.
+func (p *Page) mouseActFor(ctx context.Context, what string, d time.Duration, send func(context.Context) error) error {
 	before := p.mark()
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	cctx, cancel := p.callCtx(ctx, d)
 	defer cancel()
 	if err := p.act(cctx, send); err != nil {
 		return p.ctxError(cctx, err, what)

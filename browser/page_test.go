@@ -95,8 +95,8 @@ func TestSnapshot_Options(t *testing.T) {
 	}
 	shallow := snapshot(t, p, SnapshotOptions{Depth: 1})
 	for _, l := range strings.Split(shallow.YAML, "\n") {
-		if strings.HasPrefix(l, "  ") && !strings.HasPrefix(strings.TrimSpace(l), "- /") {
-			t.Errorf("depth=1 shows a nested line: %q", l)
+		if strings.HasPrefix(l, "    ") && !strings.HasPrefix(strings.TrimSpace(l), "- /") {
+			t.Errorf("depth=1 shows a line below the top lines' children: %q", l)
 		}
 	}
 	_, err := p.Snapshot(context.Background(), SnapshotOptions{Target: "button, a"})

@@ -13,9 +13,14 @@ import (
 type ScreenshotOptions struct {
 	Target   string // an element (ref or selector); empty means the viewport
 	FullPage bool   // the whole scrollable page
-	Format   string // png (default) or jpeg
+	Format   string // png (default), jpeg or webp
 	// Quality is the JPEG quality (0: 80).
 	Quality int
+	// CSSPixels sizes the image in CSS pixels: on a screen of a device
+	// pixel ratio above 1 (a phone's emulation), an image of the device's
+	// pixels is scaled down to one pixel a CSS pixel, the unit the mouse
+	// tools' coordinates and the snapshot's boxes are in.
+	CSSPixels bool
 	// MaxWidth scales a viewport capture down to at most this many pixels
 	// wide (0: as the viewport is); the session's report keeps such small
 	// shots.
@@ -33,17 +38,32 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 			q = int64(o.Quality)
 		}
 		params.Format, params.Quality = page.CaptureScreenshotFormatJpeg, new(q)
+	case "webp":
+		params.Format = page.CaptureScreenshotFormatWebp
 	default:
-		return nil, newError(KindInvalidInput, "use png or jpeg", "screenshot type %q", o.Format)
+		return nil, newError(KindInvalidInput, "use png, jpeg or webp", "screenshot type %q", o.Format)
 	}
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
+	// scale is what a clip's scale is multiplied by: 1 keeps the device's
+	// pixels, 1/ratio gives CSS pixels.
+	scale := 1.0
+	if o.CSSPixels {
+		var dpr float64
+		if err := p.evalEngine(cctx, "devicePixelRatio", &dpr); err != nil {
+			return nil, err
+		}
+		if dpr > 0 && dpr != 1 {
+			scale = 1 / dpr
+		}
+	}
 	switch {
 	case o.Target != "":
 		clip, err := p.elementClip(cctx, o.Target)
 		if err != nil {
 			return nil, err
 		}
+		clip.Scale = scale
 		params.Clip, params.CaptureBeyondViewport = clip, new(true)
 	case o.FullPage:
 		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
@@ -51,17 +71,20 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 			return nil, p.ctxError(cctx, err, "screenshot")
 		}
 		if cs := lm.CSSContentSize; cs != nil {
-			params.Clip = &page.Viewport{Width: cs.Width, Height: cs.Height, Scale: 1}
+			params.Clip = &page.Viewport{Width: cs.Width, Height: cs.Height, Scale: scale}
 			params.CaptureBeyondViewport = new(true)
 		}
-	case o.MaxWidth > 0:
+	case o.MaxWidth > 0 || scale != 1:
 		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return nil, p.ctxError(cctx, err, "screenshot")
 		}
-		if vv := lm.CSSVisualViewport; vv != nil && vv.ClientWidth > float64(o.MaxWidth) {
-			params.Clip = &page.Viewport{X: vv.PageX, Y: vv.PageY, Width: vv.ClientWidth, Height: vv.ClientHeight,
-				Scale: float64(o.MaxWidth) / vv.ClientWidth}
+		if vv := lm.CSSVisualViewport; vv != nil && (scale != 1 || vv.ClientWidth > float64(o.MaxWidth)) {
+			s := scale
+			if o.MaxWidth > 0 && vv.ClientWidth > float64(o.MaxWidth) {
+				s *= float64(o.MaxWidth) / vv.ClientWidth
+			}
+			params.Clip = &page.Viewport{X: vv.PageX, Y: vv.PageY, Width: vv.ClientWidth, Height: vv.ClientHeight, Scale: s}
 		}
 	}
 	res, err := chromedp.Call(cctx, page.CaptureScreenshot, params)

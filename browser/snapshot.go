@@ -16,7 +16,9 @@ import (
 type SnapshotOptions struct {
 	// Target limits the snapshot to the subtree of this ref or selector.
 	Target string
-	// Depth limits how deep the tree goes; 0 means no limit.
+	// Depth limits how deep the tree goes below its top lines, counted as
+	// Playwright counts it (the top lines are depth 0): 1 shows the top
+	// lines and their children. 0 means no limit.
 	Depth int
 	// InteractiveOnly lists only the elements that have refs.
 	InteractiveOnly bool
@@ -25,11 +27,15 @@ type SnapshotOptions struct {
 	From int
 	// Full never folds: the whole tree, however large.
 	Full bool
+	// Boxes has each element's line say where it is, as --snapshot-boxes
+	// does for every snapshot.
+	Boxes bool
 }
 
-// WholePage says whether the options ask for the whole page as it is.
+// WholePage says whether the options ask for the whole page as it is (a
+// snapshot later answers compare with: boxes are not part of that).
 func (o SnapshotOptions) WholePage() bool {
-	return o.Target == "" && o.Depth == 0 && !o.InteractiveOnly && o.From == 0
+	return o.Target == "" && o.Depth == 0 && !o.InteractiveOnly && o.From == 0 && !o.Boxes
 }
 
 // RefInfo describes the element behind a ref.
@@ -113,8 +119,8 @@ func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string,
 		}
 		frame, root = loc.frame, loc.expr
 	}
-	q := snapQuery{Depth: opts.Depth, InteractiveOnly: opts.InteractiveOnly, From: opts.From, Since: since,
-		OnlyChanges: onlyChanges, Fresh: opts.Full, RootTarget: opts.Target, Boxes: p.m.opts.SnapshotBoxes}
+	q := snapQuery{Depth: engineDepth(opts.Depth), InteractiveOnly: opts.InteractiveOnly, From: opts.From, Since: since,
+		OnlyChanges: onlyChanges, Fresh: opts.Full, RootTarget: opts.Target, Boxes: opts.Boxes || p.m.opts.SnapshotBoxes}
 	if !opts.Full {
 		q.Budget = p.m.opts.SnapshotBudget
 	}
@@ -138,8 +144,18 @@ func (p *Page) snapshot(ctx context.Context, opts SnapshotOptions, since string,
 	return snap, nil
 }
 
+// engineDepth is a depth as the engine counts it: the levels shown (1:
+// the top lines only), 0 for no limit.
+func engineDepth(depth int) int {
+	if depth <= 0 {
+		return 0
+	}
+	return depth + 1
+}
+
 // snapQuery is what the engine's snapshot() is asked (js/24_changes.js).
 type snapQuery struct {
+	// Depth is how many levels are shown (1: the top lines only; 0: all).
 	Depth           int    `json:"depth,omitempty"`
 	InteractiveOnly bool   `json:"interactiveOnly,omitempty"`
 	From            int    `json:"from,omitempty"`

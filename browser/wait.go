@@ -413,6 +413,40 @@ type urlMatcher struct {
 
 var regexArgRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)
 
+// regexLiteralRE is a JavaScript regular expression literal's text.
+var regexLiteralRE = regexp.MustCompile(`^/(.*)/([a-z]*)$`)
+
+// RegexArg reads a tool's regular expression argument as Playwright MCP
+// does: "/pattern/flags" is the pattern with its flags (i, m and s as in
+// JavaScript; g, u and d change nothing a match reports), anything else
+// the pattern whole. The syntax is Go's (RE2).
+func RegexArg(s string) (*regexp.Regexp, error) {
+	src := s
+	if m := regexLiteralRE.FindStringSubmatch(s); m != nil {
+		src = m[1]
+		var inline string
+		for _, f := range m[2] {
+			switch f {
+			case 'i', 'm', 's':
+				if !strings.ContainsRune(inline, f) {
+					inline += string(f)
+				}
+			case 'g', 'u', 'd':
+			default:
+				return nil, newError(KindInvalidInput, "use the flags i, m, s (g, u, d are taken and change nothing)", "regex %q: flag %q", s, string(f))
+			}
+		}
+		if inline != "" {
+			src = "(?" + inline + ")" + src
+		}
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, newError(KindInvalidInput, "write the regular expression in Go's syntax (RE2: no lookaround or backreferences)", "regex %q: %v", s, err)
+	}
+	return re, nil
+}
+
 // parseURLPattern reads a /regex/flags or a glob.
 func parseURLPattern(s string) (urlMatcher, error) {
 	// "/users/" could be either: it is a regular expression, unless it has

@@ -144,6 +144,7 @@ func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 	table := []writer{
 		{[]string{"pdfTool"}, "browser_pdf_save", map[string]any{"path": "page.pdf"}, "page.pdf", 0o644},
 		{[]string{"snapshotToFile"}, "browser_snapshot", map[string]any{"filename": "page.yaml"}, "page.yaml", 0o644},
+		{[]string{"screenshotTool"}, "browser_take_screenshot", map[string]any{"filename": "shot.png"}, "shot.png", 0o644},
 		{[]string{"sessionReportTool"}, "session_report", map[string]any{"path": "report.html"}, "report.html", 0o644},
 		{[]string{"exportFlowTool"}, "session_export_flow", map[string]any{"path": "flow.yaml"}, "flow.yaml", 0o644},
 		{[]string{"exportPlaywright"}, "session_export_flow", map[string]any{"path": "flow.spec.ts", "format": "playwright"}, "playwright.config.ts", 0o644},

@@ -20,7 +20,8 @@ const maxEvalBytes = 32 << 10
 // EvaluateParams are the arguments of browser_evaluate.
 type EvaluateParams struct {
 	Function string `json:"function" jsonschema:"e.g. () => document.title; (el) => el.value with target"`
-	Target   string `json:"target,omitempty" jsonschema:"Element (ref or selector) passed as the argument"`
+	Target   string `json:"target,omitempty" jsonschema:"Element passed as the argument"`
+	Element  string `json:"element,omitempty"`
 	SessionArg
 }
 
@@ -126,12 +127,19 @@ func consoleMessagesTool(d *Deps) Tool {
 type NetworkRequestsParams struct {
 	Filter     string `json:"filter,omitempty" jsonschema:"Regex (RE2) the URL must match"`
 	FailedOnly bool   `json:"failedOnly,omitempty" jsonschema:"Only failures and HTTP >= 400"`
+	Static     *bool  `json:"static,omitempty" jsonschema:"false: no loaded static files"`
 	SessionArg
+}
+
+// isStatic is a request static: false leaves out, as Playwright MCP's: a
+// resource that is not a fetch or XHR and loaded without error.
+func isStatic(q browser.NetworkRequest) bool {
+	return q.Type != "Fetch" && q.Type != "XHR" && q.Failure == "" && q.Status > 0 && q.Status < 400
 }
 
 func networkRequestsTool(d *Deps) Tool {
 	return define(d, "browser_network_requests", ToolsetDiagnosis,
-		"The page's network requests: method, URL, type, status, duration, failure.",
+		"The page's network requests and their outcome.",
 		annotations{title: "Network requests", readOnly: true},
 		func(ctx context.Context, s *Session, a NetworkRequestsParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)
@@ -141,6 +149,18 @@ func networkRequestsTool(d *Deps) Tool {
 			reqs, dropped, err := p.NetworkRequests(a.Filter, a.FailedOnly)
 			if err != nil {
 				return nil, err
+			}
+			hidden := 0
+			if a.Static != nil && !*a.Static {
+				kept := reqs[:0:0]
+				for _, q := range reqs {
+					if isStatic(q) {
+						hidden++
+						continue
+					}
+					kept = append(kept, q)
+				}
+				reqs = kept
 			}
 			what := "requests"
 			if a.FailedOnly {
@@ -167,6 +187,9 @@ func networkRequestsTool(d *Deps) Tool {
 				q.URL = text.Keep(q.URL, maxURLShown)
 				shown[i] = q
 				r.resultf("- [%d] %s", q.Seq, requestLine(q))
+			}
+			if hidden > 0 {
+				r.resultf("(%d static request(s) not shown: static true shows them.)", hidden)
 			}
 			if shown == nil {
 				shown = []browser.NetworkRequest{}
@@ -228,28 +251,48 @@ func shownConsole(m browser.ConsoleMessage) browser.ConsoleMessage {
 
 // NetworkRequestParams are the arguments of browser_network_request.
 type NetworkRequestParams struct {
-	ID       int    `json:"id" jsonschema:"Its [n] in browser_network_requests"`
+	ID int `json:"id,omitempty" jsonschema:"Its [n] in browser_network_requests"`
+	// Index is Playwright MCP's name for id.
+	Index    int    `json:"index,omitempty"`
+	Part     string `json:"part,omitempty" jsonschema:"enum=request-headers,enum=request-body,enum=response-headers,enum=response-body"`
 	Filename string `json:"filename,omitempty" jsonschema:"Save the body here"`
 	SessionArg
 }
 
 func networkRequestTool(d *Deps) Tool {
 	return define(d, "browser_network_request", ToolsetDiagnosis,
-		"One request's headers and body (clipped; filename saves the body).",
+		"One request's headers and body (clipped).",
 		annotations{title: "Network request", readOnly: true},
 		func(ctx context.Context, s *Session, a NetworkRequestParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)
 			if err != nil {
 				return nil, err
 			}
-			q, err := p.RequestDetail(ctx, a.ID)
+			id := a.ID
+			switch {
+			case a.ID != 0 && a.Index != 0 && a.ID != a.Index:
+				return nil, invalidInput("index", "give id or index (the same), not both")
+			case a.ID == 0 && a.Index == 0:
+				return nil, invalidInput("id", "give the request's [n] from browser_network_requests")
+			case a.Index != 0:
+				id = a.Index
+			}
+			q, err := p.RequestDetail(ctx, id)
 			if err != nil {
 				return nil, err
 			}
 			var r response
 			r.resultf("%s", requestLine(q.NetworkRequest))
+			// part: only that part, as Playwright MCP's.
+			show := func(part string) bool { return a.Part == "" || a.Part == part }
 			headers := func(title string, h map[string]string) {
+				if !show(strings.ToLower(strings.ReplaceAll(title, " ", "-"))) {
+					return
+				}
 				if len(h) == 0 {
+					if a.Part != "" {
+						r.resultf("No %s.", strings.ToLower(title))
+					}
 					return
 				}
 				r.resultf("%s:", title)
@@ -259,10 +302,15 @@ func networkRequestTool(d *Deps) Tool {
 			}
 			headers("Request headers", q.RequestHeaders)
 			headers("Response headers", q.ResponseHeaders)
-			if q.PostData != "" {
+			switch {
+			case !show("request-body"):
+			case q.PostData != "":
 				r.resultf("Post data (%d bytes):\n%s", len(q.PostData), text.Keep(q.PostData, maxBodyShown))
+			case a.Part != "":
+				r.resultf("No request body.")
 			}
 			switch {
+			case !show("response-body"):
 			case q.BodyError != "":
 				r.resultf("No body: %s.", q.BodyError)
 			case q.BodyBase64 || !utf8.Valid(q.Body):

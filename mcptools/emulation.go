@@ -21,6 +21,7 @@ type EmulateMediaParams struct {
 	ColorScheme   string `json:"colorScheme,omitempty" jsonschema:"enum=light,enum=dark,enum=no-preference"`
 	ReducedMotion string `json:"reducedMotion,omitempty" jsonschema:"enum=reduce,enum=no-preference"`
 	ForcedColors  string `json:"forcedColors,omitempty" jsonschema:"enum=active,enum=none"`
+	Contrast      string `json:"contrast,omitempty" jsonschema:"enum=more,enum=less,enum=no-preference"`
 	SessionArg
 }
 
@@ -33,7 +34,7 @@ func emulateMediaTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			m := browser.Media{Type: a.Media, ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion, ForcedColors: a.ForcedColors}
+			m := browser.Media{Type: a.Media, ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion, ForcedColors: a.ForcedColors, Contrast: a.Contrast}
 			if err := s.tabs.SetMedia(ctx, m); err != nil {
 				return nil, err
 			}
@@ -55,7 +56,7 @@ func emulateMediaTool(d *Deps) Tool {
 func describeMedia(m browser.Media) string {
 	var parts []string
 	for _, f := range [][2]string{{"media", m.Type}, {"prefers-color-scheme", m.ColorScheme},
-		{"prefers-reduced-motion", m.ReducedMotion}, {"forced-colors", m.ForcedColors}} {
+		{"prefers-reduced-motion", m.ReducedMotion}, {"forced-colors", m.ForcedColors}, {"prefers-contrast", m.Contrast}} {
 		if f[1] != "" {
 			parts = append(parts, f[0]+": "+f[1])
 		}

@@ -57,7 +57,7 @@ func diagnosable(toolset string, typ ErrorType) bool {
 		return false // dev-server failures carry their own stderr and logs (devError)
 	}
 	switch typ {
-	case ErrInvalidInput, ErrSessionRequired, ErrNotAllowed, ErrCapacityExceeded, ErrBusy, ErrSessionEnded, ErrRateLimited:
+	case ErrInvalidInput, ErrSessionRequired, ErrNotAllowed, ErrCapacityExceeded, ErrBusy, ErrSessionEnded, ErrRateLimited, ErrFileChooserOpen:
 		return false
 	}
 	return true

@@ -25,7 +25,7 @@ type ClickParams struct {
 
 func clickTool(d *Deps) Tool {
 	return define(d, "browser_click", ToolsetInput,
-		"Click an element (real mouse) once visible, enabled and uncovered; waits for what it starts.",
+		"Click an element (real mouse) once actionable; waits for what it starts.",
 		annotations{title: "Click", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a ClickParams) (*mcp.CallToolResult, error) {
 			if a.Target == "" {
@@ -384,7 +384,7 @@ func fieldError(i int, f FormField, done []string, err error) error {
 
 // FileUploadParams are the arguments of browser_file_upload.
 type FileUploadParams struct {
-	Paths  []string `json:"paths" jsonschema:"Absolute file paths"`
+	Paths  []string `json:"paths,omitempty" jsonschema:"Absolute paths; none cancels the chooser"`
 	Target string   `json:"target,omitempty" jsonschema:"File input; omit for the open file chooser"`
 	SessionArg
 }
@@ -394,11 +394,27 @@ func fileUploadTool(d *Deps) Tool {
 		"Choose files for a file input (target) or the file chooser an action opened.",
 		annotations{title: "Upload files", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a FileUploadParams) (*mcp.CallToolResult, error) {
+			if len(a.Paths) == 0 && a.Target == "" {
+				// Playwright MCP's cancel: the chooser answered with no files.
+				p, err := s.PageUnderChooser(ctx, d.Browser)
+				if err != nil {
+					return nil, err
+				}
+				open, err := p.CancelFileChooser(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if !open {
+					return nil, &ToolError{Type: ErrInvalidInput, Message: "paths: none given, and no file chooser is open to cancel",
+						Suggestion: nextSteps[browser.StepOpenChooser]}
+				}
+				return actionResult(ctx, d, s, p, "Cancelled the file chooser: no files chosen")
+			}
 			paths, err := d.uploadPaths(ctx, a.Paths)
 			if err != nil {
 				return nil, err
 			}
-			p, err := s.Page(ctx, d.Browser)
+			p, err := s.PageUnderChooser(ctx, d.Browser)
 			if err != nil {
 				return nil, err
 			}

@@ -27,7 +27,7 @@ func navigateTool(d *Deps) Tool {
 			if err := checkURL(target); err != nil {
 				return nil, err
 			}
-			p, err := s.Page(ctx, d.Browser)
+			p, err := s.PageUnderChooser(ctx, d.Browser) // a new page leaves an open file chooser behind
 			if err != nil {
 				return nil, err
 			}
@@ -79,10 +79,11 @@ func checkURL(raw string) error {
 			return invalidInput("url", "%q has no host", raw)
 		}
 	case "about", "data", "file": // file: the request policy decides (not_allowed unless --allow-file-urls)
+	case "chrome": // Chromium's own pages (chrome://version), which it lets a page navigate to
 	case "":
 		return invalidInput("url", "%q is not absolute: add the scheme and host, e.g. http://localhost:3000%s", raw, ensureSlash(raw))
 	default:
-		return invalidInput("url", "scheme %q is not allowed: use http, https, about or data", u.Scheme)
+		return invalidInput("url", "scheme %q is not allowed: use http, https, about, data or chrome", u.Scheme)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ var nextSteps = map[browser.Step]string{
 	browser.StepClickOrKeys:   "use browser_click or browser_press_key on it",
 	browser.StepPressKeys:     "press keys with browser_press_key",
 	browser.StepOpenChooser:   "click what opens the file chooser first (browser_click), or give target: the <input type=file>",
+	browser.StepAnswerChooser: "answer it with browser_file_upload (paths; without paths it is cancelled)",
 	browser.StepNavigate:      "navigate to a URL instead (browser_navigate)",
 	browser.StepListTabs:      "list the tabs with browser_tabs action=list and use an index from it",
 	browser.StepCrashedTab:    "call again: the crashed tab is closed and the call works in the current tab (browser_tabs lists them); navigate back to the page",

@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"encoding/binary"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -20,6 +21,7 @@ type SnapshotParams struct {
 	Diff            bool   `json:"diff,omitempty" jsonschema:"Only changes since your last one"`
 	Full            bool   `json:"full,omitempty" jsonschema:"No folding (still capped)"`
 	Filename        string `json:"filename,omitempty" jsonschema:"Write it all to this file"`
+	Boxes           bool   `json:"boxes,omitempty" jsonschema:"Lines with [box=x,y,w,h]"`
 	SessionArg
 }
 
@@ -33,12 +35,12 @@ func snapshotTool(d *Deps) Tool {
 				return nil, invalidInput("depth", "%d: use 0 (no limit) or more", a.Depth)
 			case a.From < 0:
 				return nil, invalidInput("from", "%d: use the from value of a fold line (1 or more)", a.From)
-			case a.Diff && (a.Target != "" || a.Depth != 0 || a.InteractiveOnly || a.From != 0 || a.Full || a.Filename != ""):
-				return nil, invalidInput("diff", "compares whole-page snapshots: leave out target, from, depth, interactiveOnly, full and filename")
+			case a.Diff && (a.Target != "" || a.Depth != 0 || a.InteractiveOnly || a.From != 0 || a.Full || a.Filename != "" || a.Boxes):
+				return nil, invalidInput("diff", "compares whole-page snapshots: leave out target, from, depth, interactiveOnly, full, filename and boxes")
 			case a.Filename != "" && (a.From != 0 || a.Depth != 0 || a.InteractiveOnly):
 				return nil, invalidInput("filename", "writes the whole tree (of target, if given): leave out from, depth and interactiveOnly")
 			}
-			opts := browser.SnapshotOptions{Target: a.Target, Depth: a.Depth, InteractiveOnly: a.InteractiveOnly, From: a.From, Full: a.Full}
+			opts := browser.SnapshotOptions{Target: a.Target, Depth: a.Depth, InteractiveOnly: a.InteractiveOnly, From: a.From, Full: a.Full, Boxes: a.Boxes}
 			if a.Filename != "" {
 				return snapshotToFile(ctx, d, s, a)
 			}
@@ -70,7 +72,7 @@ func snapshotToFile(ctx context.Context, d *Deps, s *Session, a SnapshotParams) 
 		out.discard()
 		return nil, err
 	}
-	snap, err := p.Snapshot(ctx, browser.SnapshotOptions{Target: a.Target, Full: true})
+	snap, err := p.Snapshot(ctx, browser.SnapshotOptions{Target: a.Target, Full: true, Boxes: a.Boxes})
 	if err != nil {
 		out.discard()
 		return nil, err
@@ -91,9 +93,27 @@ func snapshotToFile(ctx context.Context, d *Deps, s *Session, a SnapshotParams) 
 // ScreenshotParams are the arguments of browser_take_screenshot.
 type ScreenshotParams struct {
 	Target   string `json:"target,omitempty" jsonschema:"Only this element (ref or selector)"`
+	Element  string `json:"element,omitempty"`
 	FullPage bool   `json:"fullPage,omitempty" jsonschema:"The whole scrollable page"`
-	Type     string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg"`
+	Type     string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg,enum=webp"`
+	Scale    string `json:"scale,omitempty" jsonschema:"enum=css,enum=device"`
+	Filename string `json:"filename,omitempty" jsonschema:"Save it here instead"`
 	SessionArg
+}
+
+// screenshotType is the image type a screenshot is taken in: the one
+// asked, else the filename's extension's, else png (as Playwright MCP).
+func screenshotType(typ, filename string) string {
+	if typ != "" {
+		return typ
+	}
+	switch strings.ToLower(filepath.Ext(filename)) {
+	case ".jpg", ".jpeg":
+		return "jpeg"
+	case ".webp":
+		return "webp"
+	}
+	return "png"
 }
 
 func screenshotTool(d *Deps) Tool {
@@ -104,19 +124,29 @@ func screenshotTool(d *Deps) Tool {
 			if a.Target != "" && a.FullPage {
 				return nil, invalidInput("fullPage", "give either target or fullPage, not both")
 			}
+			typ := screenshotType(a.Type, a.Filename)
+			var out *outputFile
+			if a.Filename != "" {
+				var err error
+				if out, err = d.outputPath(ctx, "filename", a.Filename, "page-*."+typ); err != nil {
+					return nil, err
+				}
+			}
 			p, err := s.Page(ctx, d.Browser)
+			var img []byte
+			if err == nil {
+				img, err = p.Screenshot(ctx, browser.ScreenshotOptions{Target: a.Target, FullPage: a.FullPage, Format: typ, CSSPixels: a.Scale != "device"})
+			}
 			if err != nil {
+				if out != nil {
+					out.discard()
+				}
 				return nil, err
 			}
-			img, err := p.Screenshot(ctx, browser.ScreenshotOptions{Target: a.Target, FullPage: a.FullPage, Format: a.Type})
-			if err != nil {
-				return nil, err
-			}
-			mime, what := "image/png", "viewport"
-			if a.Type == "jpeg" {
-				mime = "image/jpeg"
-			}
+			mime, what := "image/"+typ, "viewport"
 			switch {
+			case a.Element != "" && a.Target != "":
+				what = a.Element + " (" + a.Target + ")"
 			case a.Target != "":
 				what = a.Target
 			case a.FullPage:
@@ -128,10 +158,33 @@ func screenshotTool(d *Deps) Tool {
 			} else {
 				r.resultf("Screenshot of the %s: %s, %d KB.", what, mime, (len(img)+1023)/1024)
 			}
+			if out != nil {
+				// Saved, as Playwright MCP does, and not sent as well.
+				if err := out.write(img); err != nil {
+					return nil, err
+				}
+				r.resultf("Saved to %s.", out.path)
+				r.set("path", out.path)
+				return r.build(), nil
+			}
 			r.images = append(r.images, mcp.NewImageContent(browser.EncodeBase64(img), mime))
 			return r.build(), nil
 		})
 }
+
+// pathLine is a line above a browser_find match, clipped short with its
+// ref kept: the ref is what the agent acts on.
+func pathLine(line string) string {
+	const n = 120
+	if len(line) <= n {
+		return line
+	}
+	ref := refInLine.FindString(line)
+	return text.Clip(strings.TrimSpace(refInLine.ReplaceAllString(line, "")), n-len(ref)) + " " + ref
+}
+
+// refInLine is a snapshot line's ref.
+var refInLine = regexp.MustCompile(`\[ref=[a-z0-9]+\]`)
 
 // pngSize reads a PNG's dimensions from its IHDR chunk.
 func pngSize(b []byte) (w, h uint32, ok bool) {
@@ -191,7 +244,7 @@ const maxFindMatches = 50
 // FindParams are the arguments of browser_find.
 type FindParams struct {
 	Text  string `json:"text,omitempty" jsonschema:"Text (case-insensitive)"`
-	Regex string `json:"regex,omitempty" jsonschema:"Or a regex (RE2)"`
+	Regex string `json:"regex,omitempty" jsonschema:"Or a regex (RE2); /re/i for flags"`
 	Role  string `json:"role,omitempty" jsonschema:"ARIA role"`
 	Name  string `json:"name,omitempty" jsonschema:"Part of the name"`
 	SessionArg
@@ -211,9 +264,10 @@ func findTool(d *Deps) Tool {
 			q := browser.FindQuery{Text: a.Text, Role: strings.ToLower(strings.TrimSpace(a.Role)), Name: a.Name}
 			if a.Regex != "" {
 				var err error
-				if q.Regex, err = regexp.Compile(a.Regex); err != nil {
-					return nil, invalidInput("regex", "%v", err)
+				if q.Regex, err = browser.RegexArg(a.Regex); err != nil {
+					return nil, err
 				}
+				q.Source = a.Regex
 			}
 			p, err := s.Page(ctx, d.Browser)
 			if err != nil {
@@ -239,20 +293,27 @@ func findTool(d *Deps) Tool {
 			} else {
 				r.resultf("%d of the page's lines match %s:", total, what)
 			}
+			// Each match under its path from the root, as a tree: the lines
+			// a match shares with the one before are not repeated.
+			var above []int
 			for _, m := range matches {
-				line := text.Clip(m.Line, 600)
-				if m.Under != "" {
-					r.resultf("- %s (inside %s)", line, text.Clip(m.Under, 120))
-				} else {
-					r.resultf("- %s", line)
+				shared := 0
+				for shared < len(m.PathAt) && shared < len(above) && m.PathAt[shared] == above[shared] {
+					shared++
 				}
+				for i := shared; i < len(m.Path); i++ {
+					r.resultf("%s%s", strings.Repeat("  ", i), pathLine(m.Path[i]))
+				}
+				pad := strings.Repeat("  ", len(m.Path))
+				r.resultf("%s%s", pad, text.Clip(m.Line, 600))
 				// A container's controls, so that the agent can act in it.
 				for _, c := range m.Controls {
-					r.resultf("  %s", text.Clip(c.Line, 300))
+					r.resultf("%s  %s", pad, text.Clip(c.Line, 300))
 				}
 				if m.More > 0 {
-					r.resultf("  (and %d more inside)", m.More)
+					r.resultf("%s  (and %d more inside)", pad, m.More)
 				}
+				above = append(append(above[:0:0], m.PathAt...), m.At)
 			}
 			if total > len(matches) {
 				r.resultf("(and %d more: narrow the search)", total-len(matches))
@@ -269,6 +330,8 @@ func findTool(d *Deps) Tool {
 // PDFParams are the arguments of browser_pdf_save.
 type PDFParams struct {
 	Path string `json:"path,omitempty" jsonschema:"File to write (file roots; over HTTP a new file in the output dir). Default: a temp file"`
+	// Filename is Playwright MCP's name for path.
+	Filename string `json:"filename,omitempty" jsonschema:"Same as path"`
 	SessionArg
 }
 
@@ -277,7 +340,14 @@ func pdfTool(d *Deps) Tool {
 		"Save the page as a PDF file; returns its path and size.",
 		annotations{title: "Save as PDF", idempotent: true},
 		func(ctx context.Context, s *Session, a PDFParams) (*mcp.CallToolResult, error) {
-			out, err := d.outputPath(ctx, "path", a.Path, "page-*.pdf")
+			field, path := "path", a.Path
+			switch {
+			case a.Path != "" && a.Filename != "":
+				return nil, invalidInput("filename", "give path or filename (the same), not both")
+			case a.Filename != "":
+				field, path = "filename", a.Filename
+			}
+			out, err := d.outputPath(ctx, field, path, "page-*.pdf")
 			if err != nil {
 				return nil, err
 			}

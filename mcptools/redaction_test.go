@@ -32,6 +32,7 @@ var writerTable = map[string]string{
 	"mcptools.attach: write":                              "not text: a visual check's actual and diff images",
 	"mcptools.snapshotToFile: write":                      "no secret: a snapshot names password fields, never their values",
 	"mcptools.pdfTool: write":                             "not text: the page as PDF",
+	"mcptools.screenshotTool: write":                      "not text: a screenshot the agent asked to save (filename)",
 	"mcptools.Deps.renderReport: report.Render":           "session report: report.Options.Secrets is the session's set",
 	"mcptools.sessionReportTool: write":                   "session report: what renderReport rendered",
 	"mcptools.exportFlowTool: Marshal":                    "flow file: the steps were recorded through Session.flowArgs",

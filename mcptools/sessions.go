@@ -257,14 +257,30 @@ func (w *warmTabs) drop() {
 
 // Page returns the session's current tab, opening the browser context (and
 // the browser) on first use or after the old one was lost. While a dialog
-// blocks the tab it returns a dialog_open error: only the tools that answer
-// or work around dialogs use [Session.Tab].
+// blocks the tab it returns a dialog_open error, and while a file chooser
+// the page opened waits for files a file_chooser_open error: only the tools
+// that answer or work around them use [Session.Tab] or
+// [Session.PageUnderChooser].
 func (s *Session) Page(ctx context.Context, b *browser.Manager) (*browser.Page, error) {
 	p, err := s.Tab(ctx, b)
 	if err != nil {
 		return nil, err
 	}
 	if err := p.Ready(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// PageUnderChooser is [Session.Page] for the tools that answer an open
+// file chooser or leave it behind (browser_file_upload, browser_navigate):
+// only a dialog holds them back.
+func (s *Session) PageUnderChooser(ctx context.Context, b *browser.Manager) (*browser.Page, error) {
+	p, err := s.Tab(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.NoDialog(); err != nil {
 		return nil, err
 	}
 	return p, nil

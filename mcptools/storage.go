@@ -180,11 +180,20 @@ type CookieClearParams struct {
 	SessionArg
 }
 
-// cookieLine shows a cookie with its value clipped.
+// longCookieValue is the length from which a cookie's line says how long
+// its value is, so that a long value is seen as one.
+const longCookieValue = 200
+
+// maxCookieListBytes bounds browser_cookie_list's lines: the cookies past
+// it are counted, not shown. A browser keeps a cookie to 4 KB, so values
+// are shown whole.
+const maxCookieListBytes = 48 << 10
+
+// cookieLine shows a cookie, its value whole.
 func cookieLine(c browser.Cookie) string {
 	v := c.Value
-	if len(v) > 8 { // a session id or token: enough to tell cookies apart
-		v = text.Clip(v, 6) + fmt.Sprintf(" (%d chars)", len(c.Value))
+	if len(v) >= longCookieValue {
+		v += fmt.Sprintf(" (%d chars)", len(c.Value))
 	}
 	line := fmt.Sprintf("- %s=%s; domain %s; path %s", c.Name, v, c.Domain, c.Path)
 	var flags []string
@@ -206,7 +215,7 @@ func cookieLine(c browser.Cookie) string {
 }
 
 func cookieListTool(d *Deps) Tool {
-	return define(d, "browser_cookie_list", ToolsetSession, "List the session's cookies (values clipped).",
+	return define(d, "browser_cookie_list", ToolsetSession, "List the session's cookies.",
 		annotations{title: "List cookies", readOnly: true},
 		func(ctx context.Context, s *Session, a CookieListParams) (*mcp.CallToolResult, error) {
 			if _, err := s.Page(ctx, d.Browser); err != nil {
@@ -226,9 +235,17 @@ func cookieListTool(d *Deps) Tool {
 			sort.Slice(shown, func(i, j int) bool { return shown[i].Domain+shown[i].Name < shown[j].Domain+shown[j].Name })
 			r.resultf("%d cookie(s):", len(shown))
 			names := []string{}
+			size := 0
 			for _, c := range shown {
-				r.resultf("%s", cookieLine(c))
 				names = append(names, c.Name)
+			}
+			for i, c := range shown {
+				line := cookieLine(c)
+				if size += len(line); size > maxCookieListBytes {
+					r.resultf("(%d more cookie(s) not shown, past %d KB: give domain or path, or browser_cookie_get a name)", len(shown)-i, maxCookieListBytes>>10)
+					break
+				}
+				r.resultf("%s", line)
 			}
 			r.set("names", names)
 			return r.build(), nil

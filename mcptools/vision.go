@@ -3,6 +3,7 @@ package mcptools
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
@@ -26,6 +27,7 @@ type MouseClickXYParams struct {
 	Y          float64 `json:"y"`
 	Button     string  `json:"button,omitempty" jsonschema:"enum=left,enum=right,enum=middle"`
 	ClickCount int     `json:"clickCount,omitempty" jsonschema:"2 for a double click"`
+	Delay      float64 `json:"delay,omitempty" jsonschema:"ms from mouse down to up"`
 	SessionArg
 }
 
@@ -40,10 +42,10 @@ type MouseDragXYParams struct {
 
 // MouseWheelParams are the arguments of browser_mouse_wheel.
 type MouseWheelParams struct {
-	X      float64 `json:"x"`
-	Y      float64 `json:"y"`
-	DeltaX float64 `json:"deltaX,omitempty"`
-	DeltaY float64 `json:"deltaY,omitempty" jsonschema:"Pixels; positive scrolls down"`
+	X      *float64 `json:"x,omitempty" jsonschema:"Default: where the mouse is"`
+	Y      *float64 `json:"y,omitempty"`
+	DeltaX float64  `json:"deltaX,omitempty"`
+	DeltaY float64  `json:"deltaY,omitempty" jsonschema:"Pixels; positive scrolls down"`
 	SessionArg
 }
 
@@ -85,7 +87,12 @@ func visionTools(d *Deps) []Tool {
 	return []Tool{
 		mouseTool(d, "browser_mouse_click_xy", "Click at a point of the viewport (CSS pixels, as the screenshot shows).", "Click at coordinates",
 			func(ctx context.Context, p *browser.Page, a MouseClickXYParams) (string, error) {
-				return fmt.Sprintf("Clicked at (%g, %g).", a.X, a.Y), p.MouseClick(ctx, a.X, a.Y, a.Button, a.ClickCount)
+				held := ""
+				if a.Delay > 0 {
+					held = fmt.Sprintf(", holding the button %g ms", a.Delay)
+				}
+				delay := time.Duration(a.Delay * float64(time.Millisecond))
+				return fmt.Sprintf("Clicked at (%g, %g)%s.", a.X, a.Y, held), p.MouseClick(ctx, a.X, a.Y, a.Button, a.ClickCount, delay)
 			}),
 		mouseTool(d, "browser_mouse_move_xy", "Move the mouse to a point of the viewport.", "Move the mouse",
 			func(ctx context.Context, p *browser.Page, a MouseXYParams) (string, error) {
@@ -110,7 +117,14 @@ func visionTools(d *Deps) []Tool {
 			}),
 		mouseTool(d, "browser_mouse_wheel", "Turn the mouse wheel over a point of the viewport.", "Scroll with the wheel",
 			func(ctx context.Context, p *browser.Page, a MouseWheelParams) (string, error) {
-				return fmt.Sprintf("Scrolled by (%g, %g) at (%g, %g).", a.DeltaX, a.DeltaY, a.X, a.Y), p.MouseWheel(ctx, a.X, a.Y, a.DeltaX, a.DeltaY)
+				if (a.X == nil) != (a.Y == nil) {
+					return "", invalidInput("x", "give both x and y, or neither (where the mouse is)")
+				}
+				x, y := p.MousePosition()
+				if a.X != nil {
+					x, y = *a.X, *a.Y
+				}
+				return fmt.Sprintf("Scrolled by (%g, %g) at (%g, %g).", a.DeltaX, a.DeltaY, x, y), p.MouseWheel(ctx, x, y, a.DeltaX, a.DeltaY)
 			}),
 		define(d, "browser_labeled_screenshot", ToolsetReading,
 			"Screenshot of the viewport with each element's ref written on it, and where each is.",

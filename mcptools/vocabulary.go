@@ -43,6 +43,7 @@ const (
 	ErrNavigationFailed  ErrorType = "navigation_failed"
 	ErrScriptError       ErrorType = "script_error"
 	ErrDialogOpen        ErrorType = "dialog_open"
+	ErrFileChooserOpen   ErrorType = "file_chooser_open"
 	ErrExpectFailed      ErrorType = "expect_failed"
 	ErrBrowserCrashed    ErrorType = "browser_crashed"
 	ErrBrowserNotFound   ErrorType = "browser_not_found"
@@ -74,6 +75,7 @@ var browserTypes = map[browser.Kind]ErrorType{
 	browser.KindBrowserNotFound:   ErrBrowserNotFound,
 	browser.KindBrowserLaunchFail: ErrBrowserLaunchFail,
 	browser.KindDialogOpen:        ErrDialogOpen,
+	browser.KindFileChooserOpen:   ErrFileChooserOpen,
 	browser.KindNotAllowed:        ErrNotAllowed,
 	browser.KindExpectFailed:      ErrExpectFailed,
 }

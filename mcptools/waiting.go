@@ -21,7 +21,7 @@ type WaitForParams struct {
 	LoadState string  `json:"loadState,omitempty" jsonschema:"enum=load,enum=domcontentloaded,enum=networkidle"`
 	Time      float64 `json:"time,omitempty" jsonschema:"Seconds to wait first"`
 	Download  bool    `json:"download,omitempty" jsonschema:"A download to end"`
-	Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds (max 60; default: action timeout)"`
+	Timeout   float64 `json:"timeout,omitempty" jsonschema:"Seconds (max 60)"`
 	SessionArg
 }
 

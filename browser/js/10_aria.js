@@ -337,7 +337,14 @@
     const label = el.getAttribute('aria-label');
     if (label && label.trim()) return label;
 
-    // 4. Native host-language names.
+    // 4. Native host-language names. A file input is named by its labels
+    // (an empty one names it nothing), else by the text of its button,
+    // "Choose File", as Playwright and Chrome name it: never by its title.
+    if (role !== 'presentation' && role !== 'none' && tag === 'input' && el.type === 'file') {
+      const labels = o.labelledBy ? [] : labelsOf(el);
+      if (!labels.length) return 'Choose File';
+      return labels.map((l) => textAlt(l, null, { ...o, root: false, labelledBy: false })).join(' ');
+    }
     if (role !== 'presentation' && role !== 'none') {
       const native = nativeName(el, tag, o);
       if (native && native.trim()) return native;

@@ -307,6 +307,8 @@
   // skip items before these.
   function renderPart(items, node, indent, budget, st, skip) {
     const depth0 = indent.length / 2;
+    // The items' level for the depth limit: under node's line, or the top.
+    const level = node ? 2 : 1;
     const pick = (limit) => {
       const view = keepWithin(items, new Map(), limit, depth0, true);
       for (const f of view.get(ROOT) || []) if (f.fold) { f.parent = node || ROOT; f.from += skip; }
@@ -315,10 +317,10 @@
     if (!budget || bytesAt(items, depth0) <= budget * 1.3) {
       const lines = [];
       st.view = null;
-      renderItems(items, indent, 2, lines, st);
+      renderItems(items, indent, level, lines, st);
       if (!budget || bytesOf(lines) <= budget) return lines;
     }
-    return renderView(items, pick(budget * 0.9), indent, budget, st, pick, 2);
+    return renderView(items, pick(budget * 0.9), indent, budget, st, pick, level);
   }
 
   // renderView renders a folded view, picking a smaller one until it fits.
