@@ -325,7 +325,8 @@ func TestFlowWithEveryGroup(t *testing.T) {
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/emulate/media.html"})
 	mustCall(t, c, "browser_expect", map[string]any{"target": "text=Dark theme is on", "check": "visible"})
 	_, text := exportAndReplay(t, c, env, dir, "everything")
-	mustContain(t, "the flow", text, "set_storage_state: "+state, "emulate_media:", "route:")
+	// The state lies beside the flow: named relative to it.
+	mustContain(t, "the flow", text, "set_storage_state: grace.json", "emulate_media:", "route:")
 }
 
 // TestClock: a countdown page under the fake clock: installed at 09:00 it
