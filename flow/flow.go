@@ -8,6 +8,7 @@
 //	dev:
 //	  run: python3 app.py $PORT
 //	  cwd: .
+//	needs: login.yaml
 //	steps:
 //	  - navigate: /signup.html
 //	  - group: Fill the form
@@ -19,7 +20,8 @@
 // Each step is one action: a short form (the action's main argument) or a
 // map of the tool's arguments. Targets are selectors, never snapshot refs.
 // A flow written by hand may also have tags (for run --grep), a timeout
-// (for its steps) and named groups of steps (groups.go).
+// (for its steps), named groups of steps (groups.go) and setup flows it
+// needs (needs.go).
 // A recorded step with a target also carries its fingerprint (Fingerprint),
 // what the target was, for a replay on a page that changed.
 // Text may name environment variables (${PASSWORD}) so that secrets are
@@ -56,6 +58,10 @@ type Flow struct {
 	// StorageState is a storage state file the session starts in (signed
 	// in), relative to the flow's directory.
 	StorageState string
+	// Needs are the setup flows this one needs (`needs: login.yaml`),
+	// relative to its file: run replays them first and starts this one in
+	// the storage state they ended with (needs.go).
+	Needs []string
 	// Steps are every step of the flow, in order, those inside groups
 	// too: a step's number is its place here (groups.go).
 	Steps []Step
@@ -326,6 +332,7 @@ type flowFile struct {
 	Dev          *Dev      `yaml:"dev"`
 	BaseURL      string    `yaml:"baseURL"`
 	StorageState string    `yaml:"storageState"`
+	Needs        yaml.Node `yaml:"needs"`
 	Steps        yaml.Node `yaml:"steps"`
 }
 
@@ -347,6 +354,12 @@ func Parse(b []byte) (*Flow, error) {
 	}
 	if f.Timeout, err = readTimeout(&ff.Timeout); err != nil {
 		return nil, err
+	}
+	if f.Needs, err = readNeeds(&ff.Needs); err != nil {
+		return nil, err
+	}
+	if len(f.Needs) > 0 && f.StorageState != "" {
+		return nil, fmt.Errorf("flow %s has both storageState: and needs: it starts in the storage state its setup flows end with, or in a file's, not both", f.Name)
 	}
 	if ff.Steps.Kind == 0 || ff.Steps.Tag == "!!null" || (ff.Steps.Kind == yaml.SequenceNode && len(ff.Steps.Content) == 0) {
 		return nil, fmt.Errorf("flow %s has no steps", f.Name)
@@ -433,6 +446,9 @@ func (f *Flow) Marshal() ([]byte, error) {
 	}
 	doc.addIf("baseURL", f.BaseURL)
 	doc.addIf("storageState", f.StorageState)
+	if len(f.Needs) > 0 {
+		doc.add("needs", needsNode(f.Needs))
+	}
 	steps, err := f.stepsNode(0, len(f.Steps), -1)
 	if err != nil {
 		return nil, err
