@@ -17,10 +17,10 @@ import (
 func TestNeeds(t *testing.T) {
 	validate := schemaValidator(t)
 	for src, want := range map[string][]string{
-		"name: x\nneeds: login.yaml\nsteps:\n  - back\n":                     {"login.yaml"},
+		"name: x\nneeds: login.yaml\nsteps:\n  - back\n":                       {"login.yaml"},
 		"name: x\nneeds: [setup/login.yml, ../admin.yaml]\nsteps:\n  - back\n": {"setup/login.yml", "../admin.yaml"},
-		"name: x\nneeds:\nsteps:\n  - back\n":                                nil,
-		"name: x\nsteps:\n  - back\n":                                        nil,
+		"name: x\nneeds:\nsteps:\n  - back\n":                                  nil,
+		"name: x\nsteps:\n  - back\n":                                          nil,
 	} {
 		f, err := Parse([]byte(src))
 		if err != nil {
@@ -52,12 +52,12 @@ func TestNeeds(t *testing.T) {
 // TestNeedsErrors: what needs: refuses, each error with its line.
 func TestNeedsErrors(t *testing.T) {
 	for src, want := range map[string]string{
-		"name: x\nneeds: {a: b}\nsteps:\n  - back\n":                        "line 2: needs is a flow file or a list of them",
-		"name: x\nneeds: [a.yaml, [b.yaml]]\nsteps:\n  - back\n":            "line 2: needs is a flow file or a list of them",
-		"name: x\nneeds: /abs/login.yaml\nsteps:\n  - back\n":               `line 2: needs: "/abs/login.yaml" is absolute`,
-		"name: x\nneeds: login.json\nsteps:\n  - back\n":                    `line 2: needs: "login.json" is not a flow file`,
-		"name: x\nneeds: ['']\nsteps:\n  - back\n":                          "line 2: needs: an empty path",
-		"name: x\nneeds: [a.yaml, 3]\nsteps:\n  - back\n":                   "line 2: needs is a flow file",
+		"name: x\nneeds: {a: b}\nsteps:\n  - back\n":                       "line 2: needs is a flow file or a list of them",
+		"name: x\nneeds: [a.yaml, [b.yaml]]\nsteps:\n  - back\n":           "line 2: needs is a flow file or a list of them",
+		"name: x\nneeds: /abs/login.yaml\nsteps:\n  - back\n":              `line 2: needs: "/abs/login.yaml" is absolute`,
+		"name: x\nneeds: login.json\nsteps:\n  - back\n":                   `line 2: needs: "login.json" is not a flow file`,
+		"name: x\nneeds: ['']\nsteps:\n  - back\n":                         "line 2: needs: an empty path",
+		"name: x\nneeds: [a.yaml, 3]\nsteps:\n  - back\n":                  "line 2: needs is a flow file",
 		"name: x\nstorageState: s.json\nneeds: a.yaml\nsteps:\n  - back\n": "flow x has both storageState: and needs:",
 	} {
 		if _, err := Parse([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {

@@ -40,6 +40,7 @@ func (rn *runner) runFlow(ctx context.Context, t test, prior priorAttempts) (flo
 	start := time.Now()
 	if r.prepare() {
 		r.steps()
+		r.saveState() // a setup flow's, when it passed (setup.go)
 	}
 	r.attemptDone(prior)
 	for _, w := range rn.writers {

@@ -33,16 +33,22 @@ type test struct {
 	// retry is which retry of the test this is (0: its first attempt;
 	// retry.go).
 	retry int
+	// setup is its run as a setup flow when others need it (nil when
+	// none does), and needs the runs of the setup flows it needs
+	// (setup.go).
+	setup *setupRun
+	needs []*setupRun
 }
 
 // Load reads the flow files o names (directories searched, select.go),
-// keeps those its filters select, each as often as --repeat-each says; an
-// error names the file and what is wrong in it (a bad command line:
-// nothing has started).
+// keeps those its filters select, each as often as --repeat-each says,
+// with the setup flows they need (setup.go); an error names the file and
+// what is wrong in it (a bad command line: nothing has started).
 //
 // With --shard the files are sorted by byRoot, every test is named (a
 // report's name is the same in every shard) and the shard's part of the
-// selected files kept, as Playwright Test shards after --grep.
+// selected files kept, as Playwright Test shards after --grep, with the
+// setup flows they need.
 func Load(o Options) (*Suite, error) {
 	files, notes, err := flowFiles(o.Files)
 	if err != nil {
@@ -63,13 +69,11 @@ func Load(o Options) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Suite{notes: notes, none: none}
-	for r := 1; r <= max(o.RepeatEach, 1); r++ {
-		for _, i := range keep {
-			n := len(s.tests)
-			s.tests = append(s.tests, test{file: files[i], flow: flows[i], name: repeatName(flows[i].Name, r), session: flowSession(n)})
-		}
+	p, err := plan(files, flows, keep) // and the setup flows they need
+	if err != nil {
+		return nil, err
 	}
+	s := &Suite{notes: notes, none: none, tests: planTests(p, o.RepeatEach)}
 	names := make([]string, len(s.tests))
 	for i, t := range s.tests {
 		names[i] = t.name
@@ -83,11 +87,7 @@ func Load(o Options) (*Suite, error) {
 		s.tests[i].stem = stems[flowSession(i)]
 	}
 	if o.Shard.Total > 0 {
-		from, to := o.Shard.span(len(keep))
-		mine := map[string]bool{}
-		for _, i := range keep[from:to] {
-			mine[files[i]] = true
-		}
+		mine := shardPlan(p, o.Shard)
 		all := s.tests
 		s.tests = nil
 		for _, t := range all {

@@ -3,13 +3,14 @@ package runner
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 )
 
 // prepare sets up what the flow's session starts in, before its first
 // step: every variable the flow reads set, its dev server started, its
-// storage state loaded. It returns false when one failed (noted on the
+// storage state loaded (a file's, or that its setup flows ended with). It returns false when one failed (noted on the
 // result, as step 0).
 func (r *replay) prepare() bool {
 	f, file := r.t.flow, r.t.file
@@ -38,6 +39,16 @@ func (r *replay) prepare() bool {
 		}
 		if ans, err := r.call("session_start", a); err != nil || ans.Err != nil {
 			return r.fail(0, "start the dev server", ans, err)
+		}
+	}
+	if len(r.t.needs) > 0 {
+		// Its setup flows' state, before the first page, as a file's.
+		states := make([]*mcptools.SavedState, len(r.t.needs))
+		for i, s := range r.t.needs {
+			states[i] = s.state
+		}
+		if err := r.deps.SetSessionStorageState(r.ctx, r.t.session, states...); err != nil {
+			return r.fail(0, "start in the storage state of its setup flows ("+strings.Join(r.t.needNames(), ", ")+")", mcptools.Answer{}, err)
 		}
 	}
 	if st := f.StorageState; st != "" {

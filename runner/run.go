@@ -33,7 +33,13 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 	start := time.Now()
 	stop := newStopper(o.MaxFailures)
 	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
-		return stop.run(s.tests[i], func() flowResult { return rn.runTest(ctx, s.tests[i]) })
+		t := s.tests[i]
+		r := flowResult{file: t.file, name: t.name, skipped: t.awaitSetups()} // setup.go
+		if r.skipped == "" {
+			r = stop.run(t, func() flowResult { return rn.runTest(ctx, t) })
+		}
+		t.setup.finish(r)
+		return r
 	}, func(r flowResult) {
 		for _, rp := range reps {
 			rp.flowEnded(r)

@@ -57,6 +57,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"A directory runs every *.yaml and *.yml flow under it (hidden directories and node_modules\n"+
 			"left out); a YAML file there without steps: is skipped, and said so.\n"+
+			"A flow with needs: login.yaml runs after that setup flow (once per run, even when --grep or\n"+
+			"--shard did not choose it), starting in the cookies and storage it ended with; when it fails,\n"+
+			"the flows that need it are skipped.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
 			"A step whose target finds nothing or more than one element is diagnosed: the failure names the\n"+
 			"likely same element's locator, ready to paste; --heal replays on it.\n"+

@@ -33,6 +33,15 @@ type Options struct {
 	// is relative to the flow's directory, and the spec resolves it from
 	// its own.
 	FilesDir string
+	// SaveState is where the test saves the storage state it ends in,
+	// relative to the spec's directory ("": it saves none): a setup flow's
+	// (one that others need), as Playwright's setup projects save theirs.
+	SaveState string
+	// StartState is the state file a flow that needs setup flows starts in
+	// (test.use storageState), relative to the spec's directory: the one
+	// its (last) setup flow saves; "" when the setup flows are not
+	// exported with it.
+	StartState string
 }
 
 // Spec is one flow as a Playwright Test spec.
@@ -256,11 +265,21 @@ func (w *writer) loc(target any) (string, error) {
 // Convert writes a flow as a spec.
 func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	w := &writer{o: o, use: map[string]string{}, vars: map[string]bool{}, routed: map[string]string{}, hoist: len(f.Groups) > 0}
+	st := ""
 	if f.StorageState != "" {
-		st := o.StorageState
+		st = o.StorageState
 		if st == "" {
 			st = f.StorageState
 		}
+	}
+	if len(f.Needs) > 0 {
+		// Its setup flows' state (setup.go).
+		st = o.StartState
+		if st == "" {
+			w.warnings = append(w.warnings, fmt.Sprintf("needs %s: its setup flows are not exported with it, so the test starts signed out: convert them together (e2e-mcp convert FLOW.yaml writes the flows it needs)", strings.Join(f.Needs, ", ")))
+		}
+	}
+	if st != "" {
 		w.needPath = true
 		w.setUse("storageState", "async ({}, use, testInfo) => { await use(path.resolve(path.dirname(testInfo.file), "+Quote(filepath.ToSlash(st))+")); }")
 	}
@@ -323,6 +342,10 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		}
 	}
 	w.enterGroups(f, -1, open)
+	if o.SaveState != "" {
+		w.line("// The state this setup flow ends in, which the flows that need it start in.")
+		w.line("await page.context().storageState({ path: %s });", w.specPath(o.SaveState))
+	}
 	spec := &Spec{File: FileName(f.Name), Warnings: w.warnings}
 	if !f.Checks() {
 		spec.Warnings = append(spec.Warnings, flow.NoChecks)
@@ -425,3 +448,10 @@ func (w *writer) relative(u string) string {
 
 // regexArgRE is an argument that is a /regular expression/ (browser_expect).
 var regexArgRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)
+
+// specPath is a path relative to the spec's directory as the spec reads
+// it, wherever Playwright runs from.
+func (w *writer) specPath(rel string) string {
+	w.needPath = true
+	return "path.resolve(path.dirname(test.info().file), " + Quote(filepath.ToSlash(rel)) + ")"
+}
