@@ -73,7 +73,11 @@ func Load(o Options) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Suite{notes: notes, none: none, tests: planTests(p, o.RepeatEach)}
+	tests, err := planTests(p, o.RepeatEach) // a flow with data: once a row
+	if err != nil {
+		return nil, err
+	}
+	s := &Suite{notes: notes, none: none, tests: tests}
 	names := make([]string, len(s.tests))
 	for i, t := range s.tests {
 		names[i] = t.name

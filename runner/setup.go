@@ -122,6 +122,9 @@ func plan(files []string, flows []*flow.Flow, keep []int) ([]planned, error) {
 			}
 		}
 		for _, j := range needs {
+			if len(out[j].flow.Data) > 0 {
+				return 0, fmt.Errorf("%s: needs %s, which has data: rows: a setup flow runs once, so it has none", file, out[j].file)
+			}
 			out[j].needed = true
 		}
 		pos[abs] = len(out)
@@ -136,10 +139,11 @@ func plan(files []string, flows []*flow.Flow, keep []int) ([]planned, error) {
 	return out, nil
 }
 
-// planTests are the tests of a plan: each flow once, then again for each
-// later run of --repeat-each but the setup flows (once per run); each
-// test's setup run when others need it, and those of the flows it needs.
-func planTests(p []planned, repeat int) []test {
+// planTests are the tests of a plan: each flow once (once for each of its
+// data rows, data.go), then again for each later run of --repeat-each but
+// the setup flows (once per run); each test's setup run when others need
+// it, and those of the flows it needs.
+func planTests(p []planned, repeat int) ([]test, error) {
 	runs := make([]*setupRun, len(p))
 	for i, x := range p {
 		if x.needed {
@@ -152,14 +156,37 @@ func planTests(p []planned, repeat int) []test {
 			if r > 1 && x.needed {
 				continue
 			}
-			t := test{file: x.file, flow: x.flow, name: repeatName(x.flow.Name, r), session: flowSession(len(tests)), setup: runs[i]}
-			for _, j := range x.needs {
-				t.needs = append(t.needs, runs[j])
+			flows, err := rowFlows(x.flow)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", x.file, err)
 			}
-			tests = append(tests, t)
+			for _, fl := range flows {
+				t := test{file: x.file, flow: fl, name: repeatName(fl.Name, r), session: flowSession(len(tests)), setup: runs[i]}
+				for _, j := range x.needs {
+					t.needs = append(t.needs, runs[j])
+				}
+				tests = append(tests, t)
+			}
 		}
 	}
-	return tests
+	return tests, nil
+}
+
+// rowFlows are the flows a flow runs as: one for each of its data rows
+// (`data:`, named "NAME [ada]" or "NAME [row 2]"), itself when it has
+// none.
+func rowFlows(f *flow.Flow) ([]*flow.Flow, error) {
+	if len(f.Data) == 0 {
+		return []*flow.Flow{f}, nil
+	}
+	out := make([]*flow.Flow, len(f.Data))
+	for i := range f.Data {
+		var err error
+		if out[i], err = f.ForRow(i); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // shardPlan is the files of the plan a shard runs: its part of the flows

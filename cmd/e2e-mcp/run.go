@@ -60,6 +60,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			"A flow with needs: login.yaml runs after that setup flow (once per run, even when --grep or\n"+
 			"--shard did not choose it), starting in the cookies and storage it ended with; when it fails,\n"+
 			"the flows that need it are skipped.\n"+
+			"A flow with data: (a list of rows, or a CSV file beside it) runs once per row, NAME [row 2] or\n"+
+			"named by its name field, ${row.FIELD} in its texts that row's field.\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
 			"A step whose target finds nothing or more than one element is diagnosed: the failure names the\n"+
 			"likely same element's locator, ready to paste; --heal replays on it.\n"+

@@ -173,7 +173,7 @@ func decode(args map[string]any) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(parts) == 1 && parts[0].Var == "" {
+		if len(parts) == 1 && parts[0].Literal() {
 			return parts[0].Text, nil
 		}
 		return &envText{parts: parts}, nil
@@ -185,15 +185,16 @@ func decode(args map[string]any) (map[string]any, error) {
 	return m, err
 }
 
-// unread finds a text that names a variable and that the step's code did
-// not write: its argument's name and the variable.
+// unread finds a text that names a variable (or a data row's field) and
+// that the step's code did not write: its argument's name and the
+// reference, in words (refWords).
 func unread(v any, key string) (string, string) {
 	switch x := v.(type) {
 	case *envText:
 		if !x.used {
 			for _, p := range x.parts {
-				if p.Var != "" {
-					return key, p.Var
+				if !p.Literal() {
+					return key, refWords(p)
 				}
 			}
 		}
@@ -252,7 +253,7 @@ func has(a map[string]any, k string) bool {
 func (w *writer) loc(target any) (string, error) {
 	if e, ok := target.(*envText); ok {
 		_, name := unread(e, "")
-		return "", fmt.Errorf("step %d: the target reads the environment variable %s: a Playwright locator is written from the selector's text, so write it in the flow", w.step, name)
+		return "", fmt.Errorf("step %d: the target reads %s: a Playwright locator is written from the selector's text, so write it in the flow", w.step, name)
 	}
 	s, _ := target.(string)
 	l, err := Locator(s, w.o.TestIDAttribute)
@@ -338,7 +339,7 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 			return nil, err
 		}
 		if key, name := unread(st.Args, ""); key != "" {
-			return nil, fmt.Errorf("step %d: %s reads the environment variable %s, which a Playwright spec cannot read there: write its value in the flow", i+1, key, name)
+			return nil, fmt.Errorf("step %d: %s reads %s, which a Playwright spec cannot read there: write its value in the flow", i+1, key, name)
 		}
 	}
 	w.enterGroups(f, -1, open)
@@ -380,22 +381,40 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	if !f.Checks() {
 		fmt.Fprintf(&b, "// Warning: %s\n", comment(flow.NoChecks))
 	}
-	fmt.Fprintf(&b, "test(%s, async ({ page }) => {\n", Quote(f.Name))
+	var t strings.Builder
+	title := Quote(f.Name)
+	if len(f.Data) > 0 {
+		// One test a data row, named as e2e-mcp run names it (data.go).
+		writeRows(&b, f)
+		title += " + ' [' + (row.name?.trim() || 'row ' + (i + 1)) + ']'"
+	}
+	fmt.Fprintf(&t, "test(%s, async ({ page }) => {\n", title)
 	if len(spec.Env) > 0 {
-		b.WriteString("  checkEnv();\n")
+		t.WriteString("  checkEnv();\n")
 	}
 	if len(w.hoisted) > 0 {
-		b.WriteString("  let " + strings.Join(w.hoisted, ", ") + ";\n")
+		t.WriteString("  let " + strings.Join(w.hoisted, ", ") + ";\n")
 	}
 	if choosesFiles(f) {
-		b.WriteString("  // As e2e-mcp does, the test takes every file chooser the page opens: one no\n" +
+		t.WriteString("  // As e2e-mcp does, the test takes every file chooser the page opens: one no\n" +
 			"  // step answers stays open, and the field keeps its files.\n" +
 			"  page.on('filechooser', () => {});\n")
 	}
 	for _, l := range w.body {
-		b.WriteString(l + "\n")
+		t.WriteString(l + "\n")
 	}
-	b.WriteString("});\n")
+	t.WriteString("});\n")
+	if len(f.Data) > 0 {
+		b.WriteString("for (const [i, row] of rows.entries()) {\n")
+		for _, l := range strings.SplitAfter(t.String(), "\n") {
+			if l != "" {
+				b.WriteString("  " + l)
+			}
+		}
+		b.WriteString("}\n")
+	} else {
+		b.WriteString(t.String())
+	}
 	spec.Text = b.String()
 	return spec, nil
 }
@@ -454,4 +473,34 @@ var regexArgRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)
 func (w *writer) specPath(rel string) string {
 	w.needPath = true
 	return "path.resolve(path.dirname(test.info().file), " + Quote(filepath.ToSlash(rel)) + ")"
+}
+
+// refWords names a reference of a flow text in an error.
+func refWords(p flow.Part) string {
+	if p.Row != "" {
+		return "the data row's field ${row." + p.Row + "}"
+	}
+	return "the environment variable " + p.Var
+}
+
+// writeRows writes a flow's data rows as the rows the test loop runs for:
+// a CSV's as they were when converted (convert again when it changes).
+func writeRows(b *strings.Builder, f *flow.Flow) {
+	if f.DataFile != "" {
+		fmt.Fprintf(b, "// The rows of %s when the flow was converted.\n", comment(f.DataFile))
+	}
+	b.WriteString("const rows: Record<string, string>[] = [\n")
+	for _, row := range f.Data {
+		keys := make([]string, 0, len(row))
+		for k := range row {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fields := make([]string, len(keys))
+		for i, k := range keys {
+			fields[i] = Quote(k) + ": " + Quote(row[k])
+		}
+		b.WriteString("  { " + strings.Join(fields, ", ") + " },\n")
+	}
+	b.WriteString("];\n\n")
 }
