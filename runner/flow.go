@@ -21,6 +21,9 @@ type runner struct {
 	timeout   time.Duration // --timeout, or 0
 	writers   []flowWriter
 	retries   int // --retries
+	// devs are the run's shared dev servers (nil: one per flow,
+	// --dev-server-per-flow; devshare.go).
+	devs *devServers
 }
 
 // runFlow replays one attempt of a flow in its own session (prepare, then

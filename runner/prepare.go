@@ -9,7 +9,8 @@ import (
 )
 
 // prepare sets up what the flow's session starts in, before its first
-// step: every variable the flow reads set, its dev server started, its
+// step: every variable the flow reads set, its dev server started (or
+// the run's shared one: devshare.go), its
 // storage state loaded (a file's, or that its setup flows ended with). It returns false when one failed (noted on the
 // result, as step 0).
 func (r *replay) prepare() bool {
@@ -19,25 +20,13 @@ func (r *replay) prepare() bool {
 	if err := f.CheckEnv(os.LookupEnv); err != nil {
 		return r.fail(0, "read the environment", mcptools.Answer{}, err)
 	}
-	if f.Dev != nil {
-		a := map[string]any{}
-		if f.Dev.Run != "" {
-			a["run"] = f.Dev.Run
+	switch {
+	case f.Dev != nil && r.devs != nil:
+		if !r.sharedDevServer() { // devshare.go
+			return false
 		}
-		if len(f.Dev.Command) > 0 {
-			a["commandPath"], a["args"] = f.Dev.Command[0], f.Dev.Command[1:]
-		}
-		if f.Dev.Cwd != "" {
-			cwd := f.Dev.Cwd
-			if !filepath.IsAbs(cwd) {
-				cwd = filepath.Join(filepath.Dir(file), cwd)
-			}
-			a["cwd"] = cwd
-		}
-		if f.Dev.ReadyPath != "" {
-			a["readyPath"] = f.Dev.ReadyPath
-		}
-		if ans, err := r.call("session_start", a); err != nil || ans.Err != nil {
+	case f.Dev != nil:
+		if ans, err := r.call("session_start", devArgs(file, f.Dev)); err != nil || ans.Err != nil {
 			return r.fail(0, "start the dev server", ans, err)
 		}
 	}

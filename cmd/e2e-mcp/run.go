@@ -51,8 +51,9 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		o.Timeout = d
 		return err
 	})
+	fs.BoolVar(&o.DevServerPerFlow, "dev-server-per-flow", false, "start a dev server for each flow, in its session (its log in a failure's answer), instead of one for all the flows that share a dev: (the default, as Playwright's webServer)")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml|DIR... [--grep RE] [--grep-invert RE] [--last-failed] [--list] [--repeat-each N] [--max-failures N | -x] [--timeout D] [--reporter list,line,dot,json,junit,html,github,blob] [--shard i/n] [--junit report.xml] [--json FILE] [--blob DIR] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml|DIR... [--grep RE] [--grep-invert RE] [--last-failed] [--list] [--repeat-each N] [--max-failures N | -x] [--timeout D] [--reporter list,line,dot,json,junit,html,github,blob] [--shard i/n] [--junit report.xml] [--json FILE] [--blob DIR] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--dev-server-per-flow] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"A directory runs every *.yaml and *.yml flow under it (hidden directories and node_modules\n"+
@@ -62,6 +63,8 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			"the flows that need it are skipped.\n"+
 			"A flow with data: (a list of rows, or a CSV file beside it) runs once per row, NAME [row 2] or\n"+
 			"named by its name field, ${row.FIELD} in its texts that row's field.\n"+
+			"Flows with the same dev: (command, cwd, readyPath) share one dev server, started with the first\n"+
+			"and stopped when the run ends; each still runs in its own session (--dev-server-per-flow: one each).\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
 			"A step whose target finds nothing or more than one element is diagnosed: the failure names the\n"+
 			"likely same element's locator, ready to paste; --heal replays on it.\n"+
