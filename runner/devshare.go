@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/e2e-mcp/e2e-mcp/flow"
@@ -19,12 +20,14 @@ import (
 // the server's own ending of every session, should the run be cut
 // short). Each flow still runs in its own session, its own browser
 // context and storage; its steps' relative URLs go to the shared
-// server's URL, as a flow's baseURL: does. A retry does not restart it.
+// server's URL, as a flow's baseURL: does; a failing step's answer gets
+// the server's last stderr lines. A retry does not restart it.
 //
 // What differs from a server per flow (--dev-server-per-flow brings that
 // back): the app's state in memory lives through the run (flows must not
-// depend on a fresh server), and a failing step's answer does not carry
-// the dev server's log (its session is not the flow's).
+// depend on a fresh server), the dev server's log in a failure's answer
+// is every flow's, and the flow's session report and trace show no
+// session_start or dev server (its session is not the flow's).
 
 // devServers are the run's shared dev servers.
 type devServers struct {
@@ -147,6 +150,21 @@ func (r *replay) sharedDevServer() bool {
 	}
 	g := *f
 	g.Dev, g.BaseURL = nil, sd.url
-	r.t.flow = &g
+	r.t.flow, r.shared = &g, sd
 	return true
+}
+
+// sharedDevLog is a section of the shared dev server's last stderr lines
+// for a failing step's answer, which has none of its own (the server is
+// not its session's); "" when the flow runs on no shared server. Every
+// flow's requests are in it.
+func (r *replay) sharedDevLog() string {
+	if r.shared == nil {
+		return ""
+	}
+	a, err := r.tools.Call(r.base, r.shared.session, "server_logs", map[string]any{"stream": "stderr", "lines": 30})
+	if err != nil || a.Err != nil {
+		return ""
+	}
+	return fmt.Sprintf("\n### Dev server log (the run's shared dev server: its last stderr lines, of every flow)\n%s\n", strings.TrimSpace(a.Text))
 }

@@ -63,6 +63,7 @@ type replay struct {
 	ctx, base context.Context
 	t         test
 	res       flowResult
+	shared    *sharedDev  // the run's dev server it runs on, or nil (devshare.go)
 	log       *attemptLog // what it records for a comparison (--retries), or nil
 	// stepsStart is when the flow's first step started.
 	stepsStart time.Time
@@ -97,6 +98,7 @@ func (r *replay) fail(n int, what string, a mcptools.Answer, err error, diag ...
 	if n > 0 {
 		text += r.earlierErrors(text)
 	}
+	text += r.sharedDevLog()
 	res.errType, res.headline, res.message = e.Type, secrets.String(e.Line()), secrets.String(text)
 	if r.artifacts != "" {
 		name := r.t.name
