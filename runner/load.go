@@ -38,6 +38,8 @@ type test struct {
 	// (setup.go).
 	setup *setupRun
 	needs []*setupRun
+	// project is the project it runs in (project.go), or nil.
+	project *project
 }
 
 // Load reads the flow files o names (directories searched, select.go),
@@ -73,9 +75,25 @@ func Load(o Options) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	tests, err := planTests(p, o.RepeatEach) // a flow with data: once a row
+	projects, err := o.projects() // project.go: the tests once in each
 	if err != nil {
 		return nil, err
+	}
+	if len(projects) == 0 {
+		projects = []*project{nil}
+	}
+	var tests []test
+	for _, pr := range projects {
+		some, err := planTests(p, o.RepeatEach) // a flow with data: once a row
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range some {
+			tests = append(tests, t.inProject(pr))
+		}
+	}
+	for i := range tests {
+		tests[i].session = flowSession(i)
 	}
 	s := &Suite{notes: notes, none: none, tests: tests}
 	names := make([]string, len(s.tests))

@@ -73,6 +73,10 @@ type Options struct {
 	// DevServerPerFlow starts a dev server for each flow, in its session,
 	// instead of one for the flows that share a dev: (devshare.go).
 	DevServerPerFlow bool
+	// Config is the run config file (project.go; "": DefaultConfig when
+	// it exists), and Projects the projects of it to run (none: all).
+	Config   string
+	Projects []string
 }
 
 // The values of Options.VideoMode.

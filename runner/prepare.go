@@ -9,10 +9,11 @@ import (
 )
 
 // prepare sets up what the flow's session starts in, before its first
-// step: every variable the flow reads set, its dev server started (or
-// the run's shared one: devshare.go), its
-// storage state loaded (a file's, or that its setup flows ended with). It returns false when one failed (noted on the
-// result, as step 0).
+// step: every variable the flow reads set, its dev server started (or the
+// run's shared one: devshare.go), its project's settings (project.go),
+// its storage state loaded (a file's, or that its setup flows ended
+// with). It returns false when one failed (noted on the result, as step
+// 0).
 func (r *replay) prepare() bool {
 	f, file := r.t.flow, r.t.file
 	// Every variable the flow reads is set, or nothing starts: a missing
@@ -20,6 +21,8 @@ func (r *replay) prepare() bool {
 	if err := f.CheckEnv(os.LookupEnv); err != nil {
 		return r.fail(0, "read the environment", mcptools.Answer{}, err)
 	}
+	r.projectFlow() // project.go: the project's baseURL
+	f = r.t.flow
 	switch {
 	case f.Dev != nil && r.devs != nil:
 		if !r.sharedDevServer() { // devshare.go
@@ -29,6 +32,9 @@ func (r *replay) prepare() bool {
 		if ans, err := r.call("session_start", devArgs(file, f.Dev)); err != nil || ans.Err != nil {
 			return r.fail(0, "start the dev server", ans, err)
 		}
+	}
+	if !r.projectSettings() {
+		return false
 	}
 	if len(r.t.needs) > 0 {
 		// Its setup flows' state, before the first page, as a file's.
