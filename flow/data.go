@@ -75,7 +75,7 @@ func ReadCSV(path string) ([]map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
+	defer func() { _ = fh.Close() }()
 	r := csv.NewReader(fh)
 	head, err := r.Read()
 	if errors.Is(err, io.EOF) {
