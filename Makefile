@@ -73,16 +73,19 @@ snaps: ## rewrite the tool schema snapshots and the README tool and flag tables 
 # the team's script beside the clone, else the project's own copy of its job.
 ANCHORS ?= $(CURDIR)/../shared/tools/install-anchors.sh
 
-bench: build ## e2e-mcp against Playwright MCP, chrome-devtools-mcp, agent-browser: one table (docs/benchmarks.md)
+bench: build ## e2e-mcp against Playwright MCP, chrome-devtools-mcp, agent-browser, then e2e-mcp run against Playwright Test (docs/benchmarks.md)
 	@mkdir -p bench/out; rm -f bench/out/anchors.txt; a="$(ANCHORS)"; [ -f "$$a" ] || a=bench/install-peers.sh; \
 	if [ -f "$$a" ] && command -v npm >/dev/null 2>&1; then \
 	  echo "installing the peers for the benchmark only: $$a"; \
 	  bash "$$a" >bench/out/anchors.txt 2>bench/out/anchors.log || { rm -f bench/out/anchors.txt; \
 	    echo "NOTE: installing the peers failed (bench/out/anchors.log): e2e-mcp runs alone"; }; \
 	else echo "NOTE: $$a or npm not found: e2e-mcp runs alone"; fi
+	@if command -v npm >/dev/null 2>&1; then echo "installing the pinned @playwright/test for the runner table (scripts/pwcheck)"; \
+	  (cd scripts/pwcheck && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund) >bench/out/pwcheck.log 2>&1 || \
+	    echo "NOTE: npm ci in scripts/pwcheck failed (bench/out/pwcheck.log): the runner table has e2e-mcp alone"; fi
 	$(GO) run ./bench -bin $(BIN) -anchors bench/out/anchors.txt $(BENCH_FLAGS)
 
-bench-quick: ## smoke run of the benchmark: 2 runs, fewer warm navigations
+bench-quick: ## smoke run of the benchmark: 2 runs, fewer warm navigations, one round of the runner table
 	@$(MAKE) --no-print-directory bench BENCH_FLAGS="-quick $(BENCH_FLAGS)"
 
 oracle: ensure-browser ## dev-only (needs npm): rerun Playwright over the oracle pages and rewrite browser/testdata/oracle

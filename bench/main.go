@@ -2,10 +2,13 @@
 // chrome-devtools-mcp, agent-browser) over stdio with the same MCP client,
 // through the same scenarios on the same fixture pages, then e2e-mcp and
 // Playwright MCP over Streamable HTTP with many clients at once (the
-// concurrent scenario), and prints one markdown table of medians, spreads
-// and ratios. See docs/benchmarks.md.
+// concurrent scenario), then the same flows as a CI suite under e2e-mcp run
+// and, converted, under Playwright Test (the runner table, suite.go), and
+// prints markdown tables of medians, spreads and ratios. See
+// docs/benchmarks.md.
 //
-//	go run ./bench [-quick] [-n 5] [-anchors bench/out/anchors.txt] [-clients 10] [-concurrent-time 20s]
+//	go run ./bench [-quick] [-n 5] [-anchors bench/out/anchors.txt] [-clients 10] [-concurrent-time 20s] [-runner-rounds 3]
+//	go run ./bench -runner-only [-runner-rounds 3]
 //	go run ./bench -cpuprofile cpu.prof -scenario snapshot-big
 package main
 
@@ -49,6 +52,8 @@ type config struct {
 	concRuns   int
 	floor      int
 	video      bool
+	suite      suiteOptions
+	suiteOnly  bool
 }
 
 func realMain(args []string, stdout, stderr io.Writer) int {
@@ -72,6 +77,11 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.concRuns, "concurrent-runs", 1, "concurrent scenario: runs per server (e2e-mcp and Playwright MCP), alternating order")
 	fs.BoolVar(&c.video, "video", true, "also run e2e-mcp with a video of the session recording (action latency with video on and off, video bytes a minute)")
 	fs.IntVar(&c.floor, "floor-starts", 15, "initialize floor: starts of e2e-mcp and of the reference programs in bench/floor, in turn (5 with -quick; 0 skips it)")
+	fs.IntVar(&c.suite.rounds, "runner-rounds", 3, "runner table: rounds of the flows under e2e-mcp run and Playwright Test, every setting each round (1 with -quick; 0 skips it)")
+	fs.StringVar(&c.suite.flows, "runner-flows", "bench/runnerapp/flows", "runner table: the directory of the flows")
+	fs.StringVar(&c.suite.pwcheck, "pwcheck", "scripts/pwcheck", "runner table: the directory where npm ci installed the pinned @playwright/test")
+	fs.StringVar(&c.suite.chromium, "chromium", "", "runner table: the Chromium both runners use (default: chromium on PATH)")
+	fs.BoolVar(&c.suiteOnly, "runner-only", false, "run only the runner table")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -83,11 +93,14 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if c.quick && !set["floor-starts"] {
 		c.floor = 5
 	}
+	if c.quick && !set["runner-rounds"] {
+		c.suite.rounds = 1
+	}
 	if c.quick && !set["concurrent-time"] {
 		c.concTime = 5 * time.Second
 	}
-	if c.clients < 0 || c.concTime <= 0 || c.concRuns < 0 {
-		fmt.Fprintln(stderr, "bench: -clients and -concurrent-runs must be 0 or more, -concurrent-time more than 0")
+	if c.clients < 0 || c.concTime <= 0 || c.concRuns < 0 || c.suite.rounds < 0 {
+		fmt.Fprintln(stderr, "bench: -clients, -concurrent-runs and -runner-rounds must be 0 or more, -concurrent-time more than 0")
 		return 2
 	}
 	if c.runs <= 0 {
@@ -105,6 +118,10 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bench: %v (build it with 'make build')\n", err)
 		return 1
 	}
+	c.suite.bin = c.bin
+	if c.suiteOnly {
+		return suiteMain(ctx, c, stdout, stderr)
+	}
 	fx, err := newFixture()
 	if err != nil {
 		fmt.Fprintf(stderr, "bench: fixture: %v\n", err)
@@ -118,6 +135,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 }
 
 func benchMain(ctx context.Context, c config, fx *fixture, stdout, stderr io.Writer) int {
+	sigCtx := ctx // the runner table runs after the budget of the MCP scenarios
 	specs := []spec{e2eSpec(c.bin, c.e2eArgs)}
 	if c.video {
 		specs = append(specs, e2eVideoSpec(c.bin, c.e2eArgs))
@@ -215,6 +233,14 @@ runs:
 			concLabel = concurrentLabel(co)
 		}
 	}
+	var suite *suiteResult
+	if c.suite.rounds > 0 && sigCtx.Err() == nil {
+		sr, note := runSuite(sigCtx, c.suite, func(f string, a ...any) { fmt.Fprintf(stderr, f, a...) })
+		suite = sr
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
 	sum := summarizeRuns(slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k == e2eVideo }), runs)
 	sum.Concurrent = concLabel
 	vsum := summarizeRuns([]string{e2eMCP, e2eVideo}, runs)
@@ -246,6 +272,10 @@ runs:
 		fmt.Fprintln(stdout)
 		writeVideoTable(stdout, vsum)
 	}
+	if suite != nil {
+		fmt.Fprintln(stdout)
+		suite.write(stdout)
+	}
 	for _, n := range notes {
 		fmt.Fprintf(stdout, "\nNote: %s\n", n)
 	}
@@ -267,8 +297,9 @@ runs:
 		Video    summary           `json:"video,omitempty"`
 		Raw      []runResult       `json:"raw"`
 		Floor    *floorResult      `json:"initialize_floor,omitempty"`
+		Runner   *suiteResult      `json:"runner,omitempty"`
 		Notes    []string          `json:"notes,omitempty"`
-	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, concLabel, specs, versions, sum, vsum, runs, floor, notes}
+	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, concLabel, specs, versions, sum, vsum, runs, floor, suite, notes}
 	b, _ := json.MarshalIndent(out, "", "  ")
 	path := filepath.Join(c.outDir, "results.json")
 	if err := os.WriteFile(path, b, 0o644); err != nil {

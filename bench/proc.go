@@ -15,6 +15,7 @@ import (
 type proc struct {
 	pid, ppid int
 	start     uint64 // start time in clock ticks since boot: tells a reused pid apart
+	cpu       int64  // user + system time so far, in clock ticks
 	comm, exe string
 }
 
@@ -53,8 +54,10 @@ func readProc(pid int) (proc, bool) {
 	}
 	ppid, _ := strconv.Atoi(f[1])
 	start, _ := strconv.ParseUint(f[19], 10, 64)
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-	return proc{pid: pid, ppid: ppid, start: start, comm: string(b[open+1 : closing]), exe: exe}, true
+	return proc{pid: pid, ppid: ppid, start: start, cpu: utime + stime, comm: string(b[open+1 : closing]), exe: exe}, true
 }
 
 // alive says whether p still runs (and is not a zombie or a reused pid).

@@ -36,9 +36,14 @@ var gridExitWait = 10 * time.Second
 // Chromium, which chromedriver calls chrome) with our flags that matter, and
 // CDP, which Selenium Grid 4 hands out as se:cdp.
 func (m *Manager) gridCaps(g *webdriver.Grid) map[string]any {
-	args := []string{"--disable-features=" + disabledFeatures, "--disable-component-update",
-		"--disable-domain-reliability", "--disable-quic", "--no-pings", "--disable-search-engine-choice-screen",
-		"--mute-audio", "--disable-dev-shm-usage", "--disable-field-trial-config", "--no-service-autorun"}
+	args := []string{"--disable-dev-shm-usage"}
+	for _, f := range m.chromeFlags() {
+		if f.value == "" {
+			args = append(args, "--"+f.name)
+		} else {
+			args = append(args, "--"+f.name+"="+f.value)
+		}
+	}
 	if !m.opts.Headed {
 		args = append(args, "--headless=new")
 	}

@@ -89,35 +89,18 @@ func (m *Manager) start() (context.Context, error) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.UserDataDir(dir),
-		// What a locked-down machine needs: nothing phones home, nothing
-		// updates itself, no first-run UI.
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-pings", true),
-		chromedp.Flag("disable-search-engine-choice-screen", true),
-		// Field trials turn on features the flags here turn off (and
-		// change from one run to the next); services do not start by
-		// themselves.
-		chromedp.Flag("disable-field-trial-config", true),
-		chromedp.Flag("no-service-autorun", true),
-		chromedp.Flag("mute-audio", true),
-		// The back/forward cache keeps left pages alive in their renderers
-		// (memory a test run does not need), and a page restored from it
-		// fires no load event to wait for. The WebUI omnibox popups cost
-		// a renderer per window, so per session (each BrowserContext has
-		// a window) though nobody types in a headless omnibox: measured
-		// with 4 sessions, 602 -> 420 MB PSS for the browser. After a
-		// click, Chrome defers the page's other tasks (the answer of the
-		// fetch the click started) until it has painted a frame, which on
-		// a big page waits a frame or two; a test wants the page's answer:
-		// measured on a 1,500-row table, a click's answer 37 -> 32 ms.
-		chromedp.Flag("disable-features", disabledFeatures),
 		// Every session opens its tabs in a BrowserContext of its own, so
 		// the default context's startup tab would be a renderer nobody
 		// uses, and waiting for it would delay the first navigation.
 		chromedp.Flag("no-startup-window", true),
 	)
+	for _, f := range m.chromeFlags() {
+		if f.value == "" {
+			opts = append(opts, chromedp.Flag(f.name, true))
+		} else {
+			opts = append(opts, chromedp.Flag(f.name, f.value))
+		}
+	}
 	// Chrome's temp files (its singleton socket's directory above all,
 	// org.chromium.Chromium.*, left behind even on a clean exit) go into a
 	// directory of ours that goes with the profile.
@@ -183,4 +166,50 @@ func (m *Manager) start() (context.Context, error) {
 	m.log.Info("browser launched", zap.String("path", path), zap.Int("pid", m.pidLocked()),
 		zap.String("profile", dir), zap.Duration("took", time.Since(start)))
 	return bctx, nil
+}
+
+// chromeFlag is a command-line switch of Chrome's: its name (no dashes)
+// and value ("" for a switch without one).
+type chromeFlag struct{ name, value string }
+
+// chromeFlags are the switches of ours every browser we start gets, the one
+// list both a local launch (start) and a grid's session (gridCaps) read.
+func (m *Manager) chromeFlags() []chromeFlag {
+	flags := []chromeFlag{
+		// What a locked-down machine needs: nothing phones home, nothing
+		// updates itself, no first-run UI.
+		{"disable-component-update", ""},
+		{"disable-domain-reliability", ""},
+		{"disable-quic", ""},
+		{"no-pings", ""},
+		{"disable-search-engine-choice-screen", ""},
+		// Field trials turn on features the flags here turn off (and
+		// change from one run to the next); services do not start by
+		// themselves.
+		{"disable-field-trial-config", ""},
+		{"no-service-autorun", ""},
+		{"mute-audio", ""},
+		// The back/forward cache keeps left pages alive in their renderers
+		// (memory a test run does not need), and a page restored from it
+		// fires no load event to wait for. The WebUI omnibox popups cost
+		// a renderer per window, so per session (each BrowserContext has
+		// a window) though nobody types in a headless omnibox: measured
+		// with 4 sessions, 602 -> 420 MB PSS for the browser. After a
+		// click, Chrome defers the page's other tasks (the answer of the
+		// fetch the click started) until it has painted a frame, which on
+		// a big page waits a frame or two; a test wants the page's answer:
+		// measured on a 1,500-row table, a click's answer 37 -> 32 ms.
+		{"disable-features", disabledFeatures},
+	}
+	if !m.opts.Headed {
+		// Headless Chromium has no pointing device: the page's media
+		// queries answer (pointer: none) and (hover: none), and an app
+		// that asks (MUI's pickers, menus that open on hover) renders
+		// its touch layout, to the agent only: a desktop browser, a
+		// headed one and Playwright's headless one (which sets the same)
+		// have a mouse. These are Blink's values for a fine pointer that
+		// hovers.
+		flags = append(flags, chromeFlag{"blink-settings", "primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4"})
+	}
+	return flags
 }

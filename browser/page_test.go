@@ -8,9 +8,12 @@ import (
 	"encoding/json"
 	"image/png"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/webdriver"
 )
 
 func init() {
@@ -490,5 +493,44 @@ func TestManager_RelaunchAfterCrash(t *testing.T) {
 	}
 	if _, err := p2.Navigate(ctx, testServer.URL+"/form"); err != nil {
 		t.Errorf("the new browser does not work: %v", err)
+	}
+}
+
+// TestHeadlessHasAMouse: a headless page's media queries say it has a fine
+// pointer that hovers, as a desktop browser's and Playwright's headless
+// Chromium's do; without it apps that ask (MUI's date pickers) render their
+// touch layout to the agent and not to the tests it writes. The grid's
+// browsers get the same switches (TestChromeFlagsEverywhere).
+func TestHeadlessHasAMouse(t *testing.T) {
+	t.Parallel()
+	p := openPage(t, "/form")
+	got, err := p.Evaluate(context.Background(), `() => ['(pointer: fine)', '(any-pointer: fine)', '(hover: hover)', '(any-hover: hover)'].filter(q => !matchMedia(q).matches)`, "")
+	if err != nil || string(got) != `[]` {
+		t.Errorf("media queries a headless page does not match: %s, %v", got, err)
+	}
+}
+
+// TestChromeFlagsEverywhere: a grid's session asks for every switch a
+// local launch gives Chrome, headless or not.
+func TestChromeFlagsEverywhere(t *testing.T) {
+	for _, headed := range []bool{false, true} {
+		m := &Manager{opts: Options{Headed: headed}}
+		g, err := webdriver.New("http://127.0.0.1:4444", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		caps := m.gridCaps(g)
+		always, _ := caps["alwaysMatch"].(map[string]any)
+		opts, _ := always["goog:chromeOptions"].(map[string]any)
+		args, _ := opts["args"].([]string)
+		for _, f := range m.chromeFlags() {
+			want := "--" + f.name
+			if f.value != "" {
+				want += "=" + f.value
+			}
+			if !slices.Contains(args, want) {
+				t.Errorf("headed %v: the grid's session lacks %s: %v", headed, want, args)
+			}
+		}
 	}
 }

@@ -195,7 +195,7 @@ func cliDaemons(dir string) []string {
 // ("  e2e-mcp NAME ..." lines) and the CLI's verbs (the lines "  VERB ..."
 // after its own usage line).
 func commandsOf(help string) (subcommands, verbs []string) {
-	sub := regexp.MustCompile(`^  e2e-mcp \[?([a-z]+)\b`)
+	sub := regexp.MustCompile(`^  e2e-mcp \[?([a-z]+(?:-[a-z]+)*)\b`)
 	verb := regexp.MustCompile(`^  ([a-z]+)\b`)
 	inCLI := false
 	for _, l := range strings.Split(help, "\n") {

@@ -99,6 +99,11 @@ type Step struct {
 	// (nil in a flow written by hand or by an older version): a replay
 	// that no longer finds the target looks for the same element by it.
 	Fingerprint *Fingerprint
+	// Actor is who takes the step (`actor: bob`): each actor of a flow
+	// has a browser context (cookies, storage, tabs) of its own, as a
+	// Playwright test opens several contexts; "" is the flow's own
+	// session (actors.go).
+	Actor string
 	// Pos is where the step is in the file it was read from (zero for a
 	// step made in code): reports point at it, as GitHub's annotations on
 	// the failing step's line do.
@@ -115,11 +120,12 @@ type Pos struct {
 }
 
 // Checks reports whether the step asserts something of the page (an
-// expect, or an accessibility audit that fails on findings), rather than
-// acting or waiting.
+// expect, or an accessibility audit that fails on findings) or of an HTTP
+// answer (a request with expect), rather than acting or waiting.
 func (s Step) Checks() bool {
 	_, failOn := s.Args["failOn"]
-	return s.Action == "expect" || s.Action == "audit_a11y" && failOn
+	_, expects := s.Args["expect"]
+	return s.Action == "expect" || s.Action == "audit_a11y" && failOn || s.Action == "request" && expects
 }
 
 // NoChecks is what an export says of a flow whose steps assert nothing
@@ -186,7 +192,9 @@ func (s Step) Tool(lookup func(string) (string, bool)) (string, map[string]any, 
 	}
 	if s.dir != "" {
 		for _, k := range FileArgs[a.Name] {
-			m[k] = inDir(m[k], s.dir)
+			if v, ok := m[k]; ok { // one not given stays out: a null is no path
+				m[k] = inDir(v, s.dir)
+			}
 		}
 	}
 	return a.Tool, m, nil
@@ -226,23 +234,32 @@ func (s *Step) UnmarshalYAML(n *yaml.Node) error {
 		s.Action, s.Args = n.Value, map[string]any{}
 		return s.check(n)
 	}
-	if n.Kind != yaml.MappingNode || (len(n.Content) != 2 && len(n.Content) != 4) {
+	if n.Kind != yaml.MappingNode || len(n.Content) < 2 {
 		return fmt.Errorf("line %d: a step is one action, e.g. `- click: 'role=button[name=\"Save\"]'`", n.Line)
 	}
-	key, v := n.Content[0], n.Content[1]
-	if len(n.Content) == 4 {
-		// The action and its fingerprint, in either order.
-		fp := 2
-		if key.Value == fingerprintKey {
-			key, v, fp = n.Content[2], n.Content[3], 0
+	// The action, and beside it its fingerprint and its actor, in any
+	// order.
+	var key, v *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		switch {
+		case k.Value == fingerprintKey && s.Fingerprint == nil:
+			s.Fingerprint = &Fingerprint{}
+			if err := decodeStrict(val, s.Fingerprint); err != nil {
+				return fmt.Errorf("line %d: fingerprint: %w", val.Line, err)
+			}
+		case k.Value == actorKey && s.Actor == "":
+			if err := readActor(val, &s.Actor); err != nil {
+				return err
+			}
+		case key == nil:
+			key, v = k, val
+		default:
+			return fmt.Errorf("line %d: a step is one action, e.g. `- click: 'role=button[name=\"Save\"]'`, and its fingerprint and actor: %q and %q are two", n.Line, key.Value, k.Value)
 		}
-		if n.Content[fp].Value != fingerprintKey {
-			return fmt.Errorf("line %d: a step is one action, e.g. `- click: 'role=button[name=\"Save\"]'`, and its fingerprint", n.Line)
-		}
-		s.Fingerprint = &Fingerprint{}
-		if err := decodeStrict(n.Content[fp+1], s.Fingerprint); err != nil {
-			return fmt.Errorf("line %d: fingerprint: %w", n.Content[fp+1].Line, err)
-		}
+	}
+	if key == nil {
+		return fmt.Errorf("line %d: a step is one action, e.g. `- click: 'role=button[name=\"Save\"]'`; this one has none", n.Line)
 	}
 	s.Action, s.Args = key.Value, map[string]any{}
 	if err := s.check(n); err != nil {
@@ -496,10 +513,15 @@ func (s Step) MarshalYAML() (any, error) { return s.node() }
 // main argument, `action: {args}` otherwise, `action:` with none.
 func (s Step) node() (*yaml.Node, error) {
 	n, err := s.actionNode()
-	if err != nil || s.Fingerprint == nil {
+	if err != nil {
 		return n, err
 	}
-	(*yamlMap)(n).add(fingerprintKey, s.Fingerprint.node())
+	if s.Actor != "" {
+		(*yamlMap)(n).add(actorKey, text(s.Actor))
+	}
+	if s.Fingerprint != nil {
+		(*yamlMap)(n).add(fingerprintKey, s.Fingerprint.node())
+	}
 	return n, nil
 }
 

@@ -107,7 +107,7 @@ steps:
 	for src, want := range map[string]string{
 		"name: x\nsteps:\n  - click: a\n    fingerprint: {colour: red}\n": "colour",
 		"name: x\nsteps:\n  - click: a\n    hover: b\n":                   "its fingerprint",
-		"name: x\nsteps:\n  - fingerprint: {role: button}\n":              "unknown action",
+		"name: x\nsteps:\n  - fingerprint: {role: button}\n":              "this one has none",
 	} {
 		if _, err := Parse([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want an error with %q", src, err, want)
@@ -385,7 +385,9 @@ func TestLoadResolvesFiles(t *testing.T) {
 		"  - set_storage_state: state/signed-in.json\n" +
 		"  - route: {pattern: '**/api', path: fixtures/api.json}\n" +
 		"  - drop: {target: '#z', paths: [d.txt]}\n" +
-		"  - type: {target: 'label=Path', text: relative/text.txt}\n"
+		"  - type: {target: 'label=Path', text: relative/text.txt}\n" +
+		"  - route: {pattern: '**/none', status: 204}\n" +
+		"  - drop: {target: '#z', data: {text/plain: x}}\n"
 	file := filepath.Join(dir, "files.yaml")
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -401,6 +403,10 @@ func TestLoadResolvesFiles(t *testing.T) {
 		{"pattern": "**/api", "path": filepath.Join(dir, "fixtures", "api.json")},
 		{"target": "#z", "paths": []any{filepath.Join(dir, "d.txt")}},
 		{"target": "label=Path", "text": "relative/text.txt"},
+		// A file argument the step does not give stays out (a null is
+		// not a path the tool takes).
+		{"pattern": "**/none", "status": 204},
+		{"target": "#z", "data": map[string]any{"text/plain": "x"}},
 	}
 	for i, st := range f.Steps {
 		_, args, err := st.Tool(env)

@@ -106,14 +106,19 @@ func (f *Flow) readSteps(n *yaml.Node, parent, depth int) error {
 // readGroup reads `- group: NAME` and its `steps:`.
 func (f *Flow) readGroup(n *yaml.Node, parent, depth int) error {
 	var name, steps *yaml.Node
+	actor := ""
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		switch k := n.Content[i]; k.Value {
 		case "group":
 			name = n.Content[i+1]
 		case "steps":
 			steps = n.Content[i+1]
+		case actorKey: // actors.go
+			if err := readActor(n.Content[i+1], &actor); err != nil {
+				return err
+			}
 		default:
-			return fmt.Errorf("line %d: a group has only the keys group (its name) and steps, not %q: indent its steps under its steps key", k.Line, k.Value)
+			return fmt.Errorf("line %d: a group has only the keys group (its name), steps and actor, not %q: indent its steps under its steps key", k.Line, k.Value)
 		}
 	}
 	if name.Kind != yaml.ScalarNode || name.ShortTag() != "!!str" || strings.TrimSpace(name.Value) == "" {
@@ -134,6 +139,11 @@ func (f *Flow) readGroup(n *yaml.Node, parent, depth int) error {
 		return err
 	}
 	f.Groups[gi].To = len(f.Steps)
+	for i := f.Groups[gi].From; i < f.Groups[gi].To && actor != ""; i++ {
+		if f.Steps[i].Actor == "" { // a step's own, or an inner group's, wins
+			f.Steps[i].Actor = actor
+		}
+	}
 	if f.Groups[gi].To == f.Groups[gi].From {
 		return fmt.Errorf("line %d: group %q has no steps: give them under its steps key", n.Line, name.Value)
 	}

@@ -87,7 +87,7 @@ func TestGroupErrors(t *testing.T) {
 		"name: x\nsteps:\n  - group: A\n    steps: []\n":                  `line 3: group "A" has no steps`,
 		"name: x\nsteps:\n  - back\n  - group: ''\n    steps: [back]\n":   "line 4: a group's name is a text",
 		"name: x\nsteps:\n  - group: [a]\n    steps: [back]\n":            "line 3: a group's name is a text",
-		"name: x\nsteps:\n  - group: A\n    click: '#go'\n":               `line 4: a group has only the keys group (its name) and steps, not "click"`,
+		"name: x\nsteps:\n  - group: A\n    click: '#go'\n":               `line 4: a group has only the keys group (its name), steps and actor, not "click"`,
 		"name: x\nsteps:\n  - group: A\n    steps:\n      - jump: here\n": `line 5: unknown action "jump"`,
 		"name: x\nsteps:\n  - group: A\n    steps: back\n":                "line 4: steps is a list of steps",
 		"name: x\nsteps:\n  - group: \"a\\nb\"\n    steps: [back]\n":      "a group's name is one line of text",

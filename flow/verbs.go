@@ -55,6 +55,9 @@ var Verbs = []Verb{
 	{"unroute", "browser_unroute", "pattern"},
 	{"network_state", "browser_network_state_set", "state"},
 	{"set_storage_state", "browser_set_storage_state", "filename"},
+	// An HTTP call from the session's browser context, with what it
+	// expects of the answer (for setup and checks).
+	{"request", "browser_request", "url"},
 	{"wait", "browser_wait_for", ""},
 	{"expect", "browser_expect", ""},
 	{"audit_a11y", "browser_audit_accessibility", "failOn"},

@@ -77,6 +77,7 @@ var flowCoverage = map[string]flowRow{
 	"browser_route":               {recStep, ""},
 	"browser_unroute":             {recStep, ""},
 	"browser_network_state_set":   {recStep, ""},
+	"browser_request":             {recStep, ""},
 	"browser_clock":               {recStep, ""},
 	"browser_audit_accessibility": {recStep, ""},
 	"browser_set_storage_state":   {recStep, ""},

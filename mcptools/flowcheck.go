@@ -90,6 +90,9 @@ func (d *Deps) readFlow(ctx context.Context, a FlowCheckParams) (*flow.Flow, err
 	if err != nil {
 		return nil, invalidInput(field, "not a flow: %v", err)
 	}
+	if a := f.Actors(); len(a) > 0 {
+		return nil, invalidInput(field, "the flow has actors (%s), each a browser context of its own, and this session is one: replay it with e2e-mcp run", strings.Join(a, ", "))
+	}
 	return f, nil
 }
 

@@ -18,6 +18,8 @@ func TestCheckFlowReadsOneFlow(t *testing.T) {
 		{FlowCheckParams{}, "give path (a flow file) or flow (its YAML), one of them"},
 		{FlowCheckParams{Path: "/a.yaml", Flow: "name: x"}, "one of them"},
 		{FlowCheckParams{Flow: "name: x\nsteps:\n  - jump: here\n"}, `not a flow: line 3: unknown action "jump"`},
+		// A flow of several actors needs as many browser contexts.
+		{FlowCheckParams{Flow: "name: x\nsteps:\n  - back\n  - reload:\n    actor: bob\n"}, "the flow has actors (bob)"},
 	} {
 		_, err := d.readFlow(ctx, tc.args)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

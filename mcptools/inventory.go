@@ -218,7 +218,7 @@ func Inventory(d *Deps) []Tool {
 		batchTool(d),
 		inCap(CapEmulation, emulateMediaTool(d)), inCap(CapEmulation, emulateTool(d)), inCap(CapEmulation, initScriptTool(d)),
 		inCap(CapNetwork, routeTool(d)), inCap(CapNetwork, routeListTool(d)), inCap(CapNetwork, unrouteTool(d)),
-		inCap(CapNetwork, networkStateTool(d)),
+		inCap(CapNetwork, networkStateTool(d)), inCap(CapNetwork, requestTool(d)),
 		inCap(CapTime, clockTool(d)),
 		inCap(CapAudit, auditA11yTool(d)), inCap(CapAudit, perfTool(d)),
 	}

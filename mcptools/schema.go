@@ -68,7 +68,7 @@ func fixSchema(v any) any {
 	for _, k := range []string{"properties", "$defs"} {
 		if props, ok := o.vals[k].(*ordered); ok {
 			for _, name := range props.keys {
-				props.vals[name] = fixSchema(props.vals[name])
+				props.vals[name] = fixSchema(anyJSON(props.vals[name]))
 			}
 		}
 	}
@@ -76,6 +76,32 @@ func fixSchema(v any) any {
 		o.vals["items"] = fixSchema(it)
 	}
 	return o
+}
+
+// anyJSON is a property that takes any JSON value (an `any` field:
+// browser_request's json body), which comes out as a schema of nothing but
+// its description, as the anyOf of JSON's types that strict clients take
+// (a list of scalars or objects). Any other schema is returned as it is.
+func anyJSON(v any) any {
+	o, ok := v.(*ordered)
+	if !ok {
+		return v
+	}
+	for _, k := range o.keys {
+		if k != "description" {
+			return v
+		}
+	}
+	typ := func(t string) *ordered { return &ordered{keys: []string{"type"}, vals: map[string]any{"type": t}} }
+	scalarOrObject := []any{typ("object"), typ("string"), typ("number"), typ("boolean")}
+	list := &ordered{keys: []string{"type", "items"}, vals: map[string]any{"type": "array",
+		"items": &ordered{keys: []string{"anyOf"}, vals: map[string]any{"anyOf": scalarOrObject}}}}
+	out := &ordered{vals: map[string]any{}}
+	out.set("anyOf", append([]any{list}, scalarOrObject...))
+	if d, ok := o.vals["description"]; ok {
+		out.set("description", d)
+	}
+	return out
 }
 
 // readOrdered reads one JSON value, objects as *ordered.

@@ -98,6 +98,9 @@ func markValue(set *redact.Set, key string, v any) {
 		for k, e := range x {
 			if str, ok := e.(string); ok && redact.IsSecretKey(k) {
 				set.Add(str)
+				if key == headerArg { // a header map (browser_request's)
+					set.Add(redact.CredentialParts(str)...)
+				}
 				continue
 			}
 			markValue(set, k, e)

@@ -49,6 +49,7 @@ func (rn *runner) runFlow(ctx context.Context, t test, prior priorAttempts) (flo
 	for _, w := range rn.writers {
 		w.flowDone(ctx, t, &r.res)
 	}
+	r.endActors()
 	_, _ = r.call("session_end", map[string]any{})
 	r.res.took = time.Since(start)
 	return r.res, r.log
@@ -67,11 +68,18 @@ type replay struct {
 	log       *attemptLog // what it records for a comparison (--retries), or nil
 	// stepsStart is when the flow's first step started.
 	stepsStart time.Time
+	// actor is the actor of the step under way ("": the flow's own
+	// session), actors those that acted, devURL the flow's dev server's
+	// URL once an actor needed it (actors.go).
+	actor  string
+	actors map[string]bool
+	devURL string
 }
 
-// call calls a tool on the flow's session.
+// call calls a tool on the flow's session (the step's actor's, during a
+// step of another actor: actors.go).
 func (r *replay) call(tool string, args map[string]any) (mcptools.Answer, error) {
-	return r.tools.Call(r.ctx, r.t.session, tool, args)
+	return r.tools.Call(r.ctx, r.session(), tool, args)
 }
 
 // fail notes that the flow failed at step n (1-based; 0 while its session

@@ -81,7 +81,7 @@ func drifted(errType string) bool {
 // when there is nothing to say (the target matches one element: the step
 // failed for another reason).
 func (r *replay) diagnose(st flow.Step, target string) *mcptools.TargetDiagnosis {
-	d, err := r.deps.DiagnoseTarget(r.ctx, r.t.session, target, st)
+	d, err := r.deps.DiagnoseTarget(r.ctx, r.session(), target, st)
 	if err != nil || d.Text == "" {
 		return nil
 	}

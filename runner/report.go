@@ -67,6 +67,22 @@ func (h *htmlReports) flowDone(ctx context.Context, t test, res *flowResult) {
 	if res.video != "" {
 		info.Video = &report.Video{Src: relativeTo(h.dir, res.video), Caption: res.videoNote}
 	}
+	// Each actor's steps are in its own session's report, beside the
+	// flow's (actors.go).
+	for _, a := range actorsActed(t, res) {
+		ai := info
+		ai.Title = "Flow " + res.name + ", actor " + a
+		ai.Meta = append([]report.KV{{Key: "actor", Value: a + " (its own browser context; the flow's other steps: " + t.stem + ".html)"}}, info.Meta...)
+		b, err := h.deps.SessionReport(ctx, actorSession(t, a), ai)
+		if err == nil {
+			err = mcptools.WriteUserFile(h.dir, actorStem(t, a)+".html", b)
+		}
+		if err != nil {
+			h.warn.notWritten("report of actor "+a, *res, err)
+			continue
+		}
+		info.Meta = append(info.Meta, report.KV{Key: "actor " + a, Value: "its steps: " + actorStem(t, a) + ".html"})
+	}
 	b, err := h.deps.SessionReport(ctx, t.session, info)
 	if err != nil {
 		res.report = h.warn.notWritten("report", *res, err)

@@ -39,14 +39,19 @@ func (r *replay) step(i int, st flow.Step) bool {
 		target, _ := st.Args["target"].(string)
 		defer r.timeStep(i+1, describeStep(st), target, time.Now())
 	}
+	what := r.stepName(i, st)
 	tool, args, err := st.Tool(os.LookupEnv)
 	if err != nil {
-		return r.fail(i+1, st.Action, mcptools.Answer{}, err)
+		return r.fail(i+1, what, mcptools.Answer{}, err)
 	}
+	defer r.as(st)()
 	if u, ok := args["url"].(string); ok && f.Dev == nil && f.BaseURL != "" && strings.HasPrefix(u, "/") {
 		args["url"] = strings.TrimRight(f.BaseURL, "/") + u
+	} else if ok {
+		if args["url"], err = r.actorURL(u); err != nil {
+			return r.fail(i+1, what, mcptools.Answer{}, err)
+		}
 	}
-	what := r.stepName(i, st)
 	ans, err := r.call(tool, args)
 	if r.timedOut() {
 		return r.failTimeout(i+1, what, ans)
@@ -80,8 +85,24 @@ func (r *replay) step(i int, st flow.Step) bool {
 	return true
 }
 
-// describeStep says a step in words for the summary.
+// describeStep says a step in words for the summary, after its actor
+// when it has one ("bob: click ...").
 func describeStep(st flow.Step) string {
+	if st.Actor != "" {
+		return st.Actor + ": " + describeAction(st)
+	}
+	return describeAction(st)
+}
+
+// describeAction says a step's action in words.
+func describeAction(st flow.Step) string {
+	if u, ok := st.Args["url"].(string); ok && st.Action == "request" {
+		m, _ := st.Args["method"].(string)
+		if m == "" {
+			m = "GET"
+		}
+		return "request " + strings.ToUpper(m) + " " + u
+	}
 	for _, k := range []string{"target", "url", "key", "text"} {
 		if v, ok := st.Args[k].(string); ok {
 			return st.Action + " " + v

@@ -42,4 +42,15 @@ func (tr *traces) flowDone(ctx context.Context, t test, res *flowResult) {
 		return
 	}
 	res.trace = filepath.Join(tr.dir, t.stem+".zip")
+	// Each actor's steps are in its own session's trace, beside the
+	// flow's (actors.go).
+	for _, a := range actorsActed(t, res) {
+		b, err := tr.deps.SessionTrace(ctx, actorSession(t, a), "Flow "+res.name+", actor "+a)
+		if err == nil {
+			err = mcptools.WriteUserFile(tr.dir, actorStem(t, a)+".zip", b)
+		}
+		if err != nil {
+			tr.warn.notWritten("trace of actor "+a, *res, err)
+		}
+	}
 }

@@ -109,6 +109,21 @@ func (w *writer) binding(name, expr string) string {
 	return name + " = " + expr + ";"
 }
 
+// asActor writes a step's code (fn) as actor's: in a block where page is
+// the actor's page (actor "": the test's own page, as it is).
+func (w *writer) asActor(actor string, fn func() error) error {
+	if actor == "" {
+		return fn()
+	}
+	w.line("{")
+	w.depth++
+	w.line("const page = %sPage; // as %s", actor, actor)
+	err := fn()
+	w.depth--
+	w.line("}")
+	return err
+}
+
 // enterGroups closes the test.step callbacks of the groups open that step
 // i is not in and opens those it is in (f.GroupsAt(i)); open are the
 // groups open, outermost first, and the result those open after.
@@ -265,7 +280,8 @@ func (w *writer) loc(target any) (string, error) {
 
 // Convert writes a flow as a spec.
 func Convert(f *flow.Flow, o Options) (*Spec, error) {
-	w := &writer{o: o, use: map[string]string{}, vars: map[string]bool{}, routed: map[string]string{}, hoist: len(f.Groups) > 0}
+	actors := f.Actors()
+	w := &writer{o: o, use: map[string]string{}, vars: map[string]bool{}, routed: map[string]string{}, hoist: len(f.Groups) > 0 || len(actors) > 0}
 	st := ""
 	if f.StorageState != "" {
 		st = o.StorageState
@@ -293,7 +309,7 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", i+1, err)
 		}
-		steps[i] = flow.Step{Action: st.Action, Args: args}
+		steps[i] = flow.Step{Action: st.Action, Args: args, Actor: st.Actor}
 	}
 	pre := make([][]string, len(steps)+1)
 	promise := make([]string, len(steps))
@@ -332,10 +348,16 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		open = w.enterGroups(f, i, open)
 		w.step = i + 1
 		w.line("// step %d: %s", i+1, comment(describe(st)))
-		for _, p := range pre[i] {
-			w.line("%s", p)
+		if len(pre[i]) > 0 {
+			// What the next step answers, on its actor's page.
+			_ = w.asActor(steps[i+1].Actor, func() error {
+				for _, p := range pre[i] {
+					w.line("%s", p)
+				}
+				return nil
+			})
 		}
-		if err := w.stepCode(st, promise[i]); err != nil {
+		if err := w.asActor(st.Actor, func() error { return w.stepCode(st, promise[i]) }); err != nil {
 			return nil, err
 		}
 		if key, name := unread(st.Args, ""); key != "" {
@@ -388,20 +410,36 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 		writeRows(&b, f)
 		title += " + ' [' + (row.name?.trim() || 'row ' + (i + 1)) + ']'"
 	}
-	fmt.Fprintf(&t, "test(%s, async ({ page }) => {\n", title)
+	fixtures := "page"
+	if len(actors) > 0 {
+		fixtures = "page, browser, baseURL"
+	}
+	fmt.Fprintf(&t, "test(%s, async ({ %s }) => {\n", title, fixtures)
 	if len(spec.Env) > 0 {
 		t.WriteString("  checkEnv();\n")
 	}
 	if len(w.hoisted) > 0 {
 		t.WriteString("  let " + strings.Join(w.hoisted, ", ") + ";\n")
 	}
+	if len(actors) > 0 {
+		t.WriteString("  // Each actor of the flow is a browser context of its own (cookies, storage).\n")
+	}
+	for _, a := range actors {
+		fmt.Fprintf(&t, "  const %sContext = await browser.newContext({ baseURL });\n  const %sPage = await %sContext.newPage();\n", a, a, a)
+	}
 	if choosesFiles(f) {
 		t.WriteString("  // As e2e-mcp does, the test takes every file chooser the page opens: one no\n" +
 			"  // step answers stays open, and the field keeps its files.\n" +
 			"  page.on('filechooser', () => {});\n")
+		for _, a := range actors {
+			fmt.Fprintf(&t, "  %sPage.on('filechooser', () => {});\n", a)
+		}
 	}
 	for _, l := range w.body {
 		t.WriteString(l + "\n")
+	}
+	for _, a := range actors {
+		fmt.Fprintf(&t, "  await %sContext.close();\n", a)
 	}
 	t.WriteString("});\n")
 	if len(f.Data) > 0 {
@@ -432,8 +470,15 @@ func choosesFiles(f *flow.Flow) bool {
 	return false
 }
 
-// describe says a step in a few words, for its comment.
+// describe says a step in a few words, for its comment, with its actor.
 func describe(st flow.Step) string {
+	if st.Actor != "" {
+		return "(" + st.Actor + ") " + describeAction(st)
+	}
+	return describeAction(st)
+}
+
+func describeAction(st flow.Step) string {
 	for _, k := range []string{"target", "url", "key", "text", "pattern", "action", "state", "startTarget"} {
 		if v, ok := st.Args[k].(string); ok && v != "" {
 			return st.Action + " " + v

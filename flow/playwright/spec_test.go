@@ -560,3 +560,74 @@ func TestConvert_Groups(t *testing.T) {
 		t.Errorf("a flow without groups:\n%s", plain.Text)
 	}
 }
+
+// TestConvert_Request: a request step is page.request with its headers and
+// JSON body (a variable read with env()), then its expectations: the
+// status given or toBeOK, a text the body contains, JSON it matches.
+func TestConvert_Request(t *testing.T) {
+	s := convert(t, steps(`  - request: /api/health
+  - request:
+      method: post
+      url: /api/items
+      headers: {Authorization: 'Bearer ${API_TOKEN}'}
+      json: {name: milk, tags: [a, b], qty: 2, done: false, note: null}
+      expect: {status: 201, body: {item: {name: milk}}}
+  - request: {url: 'http://other.test/x', method: OPTIONS, expect: {body: ok}}
+  - request: {url: /api/count, expect: {body: 3}}
+`), Options{})
+	for _, want := range []string{
+		"const response1 = await page.request.get('/api/health');",
+		"await expect(response1, 'GET /api/health').toBeOK();",
+		"const response2 = await page.request.post('/api/items', { headers: { 'Authorization': 'Bearer ' + env('API_TOKEN') }, data: { 'done': false, 'name': 'milk', 'note': null, 'qty': 2, 'tags': ['a', 'b'] } });",
+		"expect(response2.status(), 'POST /api/items').toBe(201);",
+		"expect(await response2.json(), 'POST /api/items').toMatchObject({ 'item': { 'name': 'milk' } });",
+		"const response3 = await page.request.fetch('http://other.test/x', { method: 'OPTIONS' });",
+		"expect(await response3.text(), 'OPTIONS http://other.test/x').toContain('ok');",
+		"expect(await response4.json(), 'GET /api/count').toEqual(3);",
+	} {
+		if !strings.Contains(s.Text, want) {
+			t.Errorf("missing %s in\n%s", want, s.Text)
+		}
+	}
+	if len(s.Env) != 1 || s.Env[0] != "API_TOKEN" {
+		t.Errorf("env: %v", s.Env)
+	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("warnings: %v", s.Warnings)
+	}
+}
+
+// TestConvert_Actors: each actor is a context of the test's browser with
+// the project's baseURL and a page of its own; its steps run in a block
+// where page is its page (a group's steps too), what a step answers is
+// registered on its actor's page, and the contexts close at the end.
+func TestConvert_Actors(t *testing.T) {
+	s := convert(t, steps(`  - navigate: /chat.html
+  - navigate: /chat.html
+    actor: bob
+  - group: Bob says hello
+    actor: bob
+    steps:
+      - fill: {target: label=Message, text: Hello}
+      - click: 'role=button[name="Send"]'
+  - dialog: {accept: true}
+    actor: bob
+  - expect: {target: role=listitem, check: text, expected: 'bob: Hello'}
+`), Options{})
+	t.Log(s.Text)
+	for _, want := range []string{
+		"test('t', async ({ page, browser, baseURL }) => {",
+		"  const bobContext = await browser.newContext({ baseURL });\n  const bobPage = await bobContext.newPage();\n",
+		"  // step 1: navigate /chat.html\n  await page.goto('/chat.html');\n",
+		"  // step 2: (bob) navigate /chat.html\n  {\n    const page = bobPage; // as bob\n    await page.goto('/chat.html');\n  }\n",
+		"  await test.step('Bob says hello', async () => {\n    // step 3: (bob) fill label=Message\n    {\n      const page = bobPage; // as bob\n      await page.getByLabel('Message').fill('Hello');\n    }\n",
+		// step 5's dialog is answered on bob's page, registered before step 4.
+		"    {\n      const page = bobPage; // as bob\n      page.once('dialog', (dialog) => { void dialog.accept(); });\n    }\n",
+		"  // step 6: expect role=listitem\n  await expect(page.getByRole('listitem')).toContainText('bob: Hello');\n",
+		"  await bobContext.close();\n});\n",
+	} {
+		if !strings.Contains(s.Text, want) {
+			t.Errorf("missing\n%s", want)
+		}
+	}
+}
