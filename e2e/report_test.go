@@ -132,7 +132,9 @@ steps:
 	env, _ := serverEnv(t)
 	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_LOG_LEVEL=warn", "E2E_MCP_ACTION_TIMEOUT=2s", "E2E_SECRET_1=hunter2")
 	reports, junit := filepath.Join(dir, "reports"), filepath.Join(dir, "junit.xml")
-	out, code := runFlows(t, env, flowFile, "--report", reports, "--junit", junit)
+	// A dev server of the flow's own session, which its report shows (a
+	// shared one is another session's: devshare_test.go).
+	out, code := runFlows(t, env, flowFile, "--report", reports, "--junit", junit, "--dev-server-per-flow")
 	if code != 1 || !strings.Contains(out, "FAIL  sign-up") {
 		t.Fatalf("the changed app: exit %d:\n%s", code, out)
 	}

@@ -8,6 +8,7 @@
 //	dev:
 //	  run: python3 app.py $PORT
 //	  cwd: .
+//	needs: login.yaml
 //	steps:
 //	  - navigate: /signup.html
 //	  - group: Fill the form
@@ -19,7 +20,8 @@
 // Each step is one action: a short form (the action's main argument) or a
 // map of the tool's arguments. Targets are selectors, never snapshot refs.
 // A flow written by hand may also have tags (for run --grep), a timeout
-// (for its steps) and named groups of steps (groups.go).
+// (for its steps), named groups of steps (groups.go) and setup flows it
+// needs (needs.go), and data rows it runs once each for (data.go).
 // A recorded step with a target also carries its fingerprint (Fingerprint),
 // what the target was, for a replay on a page that changed.
 // Text may name environment variables (${PASSWORD}) so that secrets are
@@ -56,6 +58,15 @@ type Flow struct {
 	// StorageState is a storage state file the session starts in (signed
 	// in), relative to the flow's directory.
 	StorageState string
+	// Needs are the setup flows this one needs (`needs: login.yaml`),
+	// relative to its file: run replays them first and starts this one in
+	// the storage state they ended with (needs.go).
+	Needs []string
+	// Data are the rows the flow runs once each for (`data:`, a list of
+	// maps or a CSV file beside it: DataFile, read by Load), its steps'
+	// ${row.FIELD} each row's field (data.go); none for one run.
+	Data     []map[string]string
+	DataFile string
 	// Steps are every step of the flow, in order, those inside groups
 	// too: a step's number is its place here (groups.go).
 	Steps []Step
@@ -343,6 +354,8 @@ type flowFile struct {
 	Dev          *Dev      `yaml:"dev"`
 	BaseURL      string    `yaml:"baseURL"`
 	StorageState string    `yaml:"storageState"`
+	Needs        yaml.Node `yaml:"needs"`
+	Data         yaml.Node `yaml:"data"`
 	Steps        yaml.Node `yaml:"steps"`
 }
 
@@ -365,6 +378,15 @@ func Parse(b []byte) (*Flow, error) {
 	if f.Timeout, err = readTimeout(&ff.Timeout); err != nil {
 		return nil, err
 	}
+	if f.Needs, err = readNeeds(&ff.Needs); err != nil {
+		return nil, err
+	}
+	if f.Data, f.DataFile, err = readData(&ff.Data); err != nil {
+		return nil, err
+	}
+	if len(f.Needs) > 0 && f.StorageState != "" {
+		return nil, fmt.Errorf("flow %s has both storageState: and needs: it starts in the storage state its setup flows end with, or in a file's, not both", f.Name)
+	}
 	if ff.Steps.Kind == 0 || ff.Steps.Tag == "!!null" || (ff.Steps.Kind == yaml.SequenceNode && len(ff.Steps.Content) == 0) {
 		return nil, fmt.Errorf("flow %s has no steps", f.Name)
 	}
@@ -373,6 +395,11 @@ func Parse(b []byte) (*Flow, error) {
 	}
 	if len(f.Steps) == 0 {
 		return nil, fmt.Errorf("flow %s has no steps", f.Name)
+	}
+	if f.DataFile == "" { // else Load checks, once it read the file
+		if err := f.checkRows(); err != nil {
+			return nil, err
+		}
 	}
 	return f, nil
 }
@@ -394,6 +421,14 @@ func Load(path string) (*Flow, error) {
 	}
 	for i := range f.Steps {
 		f.Steps[i].dir = dir
+	}
+	if f.DataFile != "" {
+		if f.Data, err = ReadCSV(filepath.Join(dir, filepath.FromSlash(f.DataFile))); err != nil {
+			return nil, fmt.Errorf("%s: data: %w", path, err)
+		}
+		if err := f.checkRows(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return f, nil
 }
@@ -450,6 +485,12 @@ func (f *Flow) Marshal() ([]byte, error) {
 	}
 	doc.addIf("baseURL", f.BaseURL)
 	doc.addIf("storageState", f.StorageState)
+	if len(f.Needs) > 0 {
+		doc.add("needs", needsNode(f.Needs))
+	}
+	if f.DataFile != "" || len(f.Data) > 0 {
+		doc.add("data", f.dataNode())
+	}
 	steps, err := f.stepsNode(0, len(f.Steps), -1)
 	if err != nil {
 		return nil, err

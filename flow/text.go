@@ -12,6 +12,8 @@ import (
 //
 //   - ${NAME} and $NAME are references to the environment variable NAME
 //     (a letter or _, then letters, digits and _);
+//   - ${row.FIELD} is the field FIELD of the data row the flow runs for
+//     (data.go): run substitutes it before the flow starts;
 //   - $$ is one $;
 //   - a $ before anything else is itself: $100, [href$=".pdf"], a $ at the
 //     end;
@@ -23,12 +25,19 @@ import (
 // Session.flowArgs); e2e-mcp run and the Playwright export read
 // texts through [Parts]: nothing else in the module expands a flow's text.
 
-// Part is a piece of a flow text: literal Text, or a reference to the
-// environment variable Var.
+// Part is a piece of a flow text: literal Text, a reference to the
+// environment variable Var, or to the field Row of the flow's data row
+// (${row.FIELD}, data.go).
 type Part struct {
 	Text string
 	Var  string
+	Row  string
 }
+
+// Literal says the part is text, not a reference: every reader of Parts
+// asks this, not whether Var is empty, so that no reference is read as an
+// empty text.
+func (p Part) Literal() bool { return p.Var == "" && p.Row == "" }
 
 // isNameStart and isNameChar say what a variable name is made of.
 func isNameStart(c byte) bool { return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
@@ -40,13 +49,14 @@ func isNameChar(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
 func Parts(s string) ([]Part, error) {
 	var parts []Part
 	var lit strings.Builder
-	ref := func(name string) {
+	add := func(p Part) {
 		if lit.Len() > 0 {
 			parts = append(parts, Part{Text: lit.String()})
 			lit.Reset()
 		}
-		parts = append(parts, Part{Var: name})
+		parts = append(parts, p)
 	}
+	ref := func(name string) { add(Part{Var: name}) }
 	for i := 0; i < len(s); {
 		j := strings.IndexByte(s[i:], '$')
 		if j < 0 {
@@ -69,6 +79,11 @@ func Parts(s string) ([]Part, error) {
 				return nil, fmt.Errorf("%q: a ${ without its }: write $${ for the text ${", clip(s[i:]))
 			}
 			name := s[i+2 : i+end]
+			if field, ok := strings.CutPrefix(name, rowPrefix); ok && isName(field) {
+				add(Part{Row: field})
+				i += end + 1
+				continue
+			}
 			if !isName(name) {
 				return nil, fmt.Errorf("%q is not a variable: a name is a letter or _, then letters, digits or _ (write $${ for the text ${)", clip(s[i:i+end+1]))
 			}
@@ -153,7 +168,10 @@ func Expand(text string, lookup func(string) (string, bool)) (string, error) {
 	var b strings.Builder
 	var unset []string
 	for _, p := range parts {
-		if p.Var == "" {
+		if p.Row != "" {
+			return "", fmt.Errorf("${row.%s} reads a data row, and the flow runs for none (give it data:)", p.Row)
+		}
+		if p.Literal() {
 			b.WriteString(p.Text)
 			continue
 		}

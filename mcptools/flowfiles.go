@@ -80,7 +80,7 @@ func (d *Deps) placeFiles(ctx context.Context, steps []flow.Step, out *outputFil
 // names it.
 func (d *Deps) placeFile(ctx context.Context, step int, action, text string, out *outputFile, stem string, copied map[string]string, pf *placedFiles) string {
 	parts, err := flow.Parts(text)
-	if err != nil || len(parts) != 1 || parts[0].Var != "" || !filepath.IsAbs(parts[0].Text) {
+	if err != nil || len(parts) != 1 || !parts[0].Literal() || !filepath.IsAbs(parts[0].Text) {
 		return text // it reads the environment, or is relative already
 	}
 	src := filepath.Clean(parts[0].Text)

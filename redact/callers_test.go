@@ -76,8 +76,8 @@ var rawUses = map[string]string{
 	"main.runnable: WebDriverURLs":               "only whether it is set",
 	"mcptools.exportFlowTool: Run":               "written to the flow, which replays it (a file, masked with the session's set)",
 	"mcptools.exportFlowTool: CommandPath":       "as above",
-	"runner.replay.prepare: Run":                 "passed to session_start to run (mcptools shows it through CommandLine)",
-	"runner.replay.prepare: Command":             "as above",
+	"runner.devArgs: Run":                        "passed to session_start to run (mcptools shows it through CommandLine)",
+	"runner.devArgs: Command":                    "as above",
 }
 
 // TestURLCallers finds every read of a holder in the code and holds them

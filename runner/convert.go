@@ -25,7 +25,8 @@ type ConvertOptions struct {
 }
 
 // Convert writes flows as Playwright Test specs with their
-// playwright.config.ts in a directory. What has no Playwright equivalent
+// playwright.config.ts in a directory, with the setup flows they need as
+// setup projects. What has no Playwright equivalent
 // is a comment in the spec and a warning on stderr. It returns the exit
 // code: ExitOK written, ExitFailed a flow could not be converted or
 // written, ExitUsage an unknown format.
@@ -34,14 +35,25 @@ func Convert(o ConvertOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "e2e-mcp convert: --to %q: the one format is playwright\n", o.To)
 		return ExitUsage
 	}
-	var in []playwright.Input
-	for _, f := range o.Files {
+	var flows []*flow.Flow
+	var keep []int
+	for i, f := range o.Files {
 		fl, err := flow.Load(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "e2e-mcp convert: %v\n", err)
 			return ExitFailed
 		}
-		in = append(in, playwright.Input{Flow: fl, Dir: filepath.Dir(f)})
+		flows, keep = append(flows, fl), append(keep, i)
+	}
+	// With the setup flows they need, each a setup project (setup.go).
+	p, err := plan(o.Files, flows, keep)
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp convert: %v\n", err)
+		return ExitFailed
+	}
+	var in []playwright.Input
+	for _, x := range p {
+		in = append(in, playwright.Input{Flow: x.flow, Dir: filepath.Dir(x.file), Needs: x.needs})
 	}
 	res, err := playwright.Export(in, o.Out, playwright.Options{TestIDAttribute: o.TestIDAttribute})
 	if err != nil {

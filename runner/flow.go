@@ -21,6 +21,9 @@ type runner struct {
 	timeout   time.Duration // --timeout, or 0
 	writers   []flowWriter
 	retries   int // --retries
+	// devs are the run's shared dev servers (nil: one per flow,
+	// --dev-server-per-flow; devshare.go).
+	devs *devServers
 }
 
 // runFlow replays one attempt of a flow in its own session (prepare, then
@@ -40,6 +43,7 @@ func (rn *runner) runFlow(ctx context.Context, t test, prior priorAttempts) (flo
 	start := time.Now()
 	if r.prepare() {
 		r.steps()
+		r.saveState() // a setup flow's, when it passed (setup.go)
 	}
 	r.attemptDone(prior)
 	for _, w := range rn.writers {
@@ -60,6 +64,7 @@ type replay struct {
 	ctx, base context.Context
 	t         test
 	res       flowResult
+	shared    *sharedDev  // the run's dev server it runs on, or nil (devshare.go)
 	log       *attemptLog // what it records for a comparison (--retries), or nil
 	// stepsStart is when the flow's first step started.
 	stepsStart time.Time
@@ -101,6 +106,7 @@ func (r *replay) fail(n int, what string, a mcptools.Answer, err error, diag ...
 	if n > 0 {
 		text += r.earlierErrors(text)
 	}
+	text += r.sharedDevLog()
 	res.errType, res.headline, res.message = e.Type, secrets.String(e.Line()), secrets.String(text)
 	if r.artifacts != "" {
 		name := r.t.name

@@ -33,16 +33,24 @@ type test struct {
 	// retry is which retry of the test this is (0: its first attempt;
 	// retry.go).
 	retry int
+	// setup is its run as a setup flow when others need it (nil when
+	// none does), and needs the runs of the setup flows it needs
+	// (setup.go).
+	setup *setupRun
+	needs []*setupRun
+	// project is the project it runs in (project.go), or nil.
+	project *project
 }
 
 // Load reads the flow files o names (directories searched, select.go),
-// keeps those its filters select, each as often as --repeat-each says; an
-// error names the file and what is wrong in it (a bad command line:
-// nothing has started).
+// keeps those its filters select, each as often as --repeat-each says,
+// with the setup flows they need (setup.go); an error names the file and
+// what is wrong in it (a bad command line: nothing has started).
 //
 // With --shard the files are sorted by byRoot, every test is named (a
 // report's name is the same in every shard) and the shard's part of the
-// selected files kept, as Playwright Test shards after --grep.
+// selected files kept, as Playwright Test shards after --grep, with the
+// setup flows they need.
 func Load(o Options) (*Suite, error) {
 	files, notes, err := flowFiles(o.Files)
 	if err != nil {
@@ -63,13 +71,31 @@ func Load(o Options) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Suite{notes: notes, none: none}
-	for r := 1; r <= max(o.RepeatEach, 1); r++ {
-		for _, i := range keep {
-			n := len(s.tests)
-			s.tests = append(s.tests, test{file: files[i], flow: flows[i], name: repeatName(flows[i].Name, r), session: flowSession(n)})
+	p, err := plan(files, flows, keep) // and the setup flows they need
+	if err != nil {
+		return nil, err
+	}
+	projects, err := o.projects() // project.go: the tests once in each
+	if err != nil {
+		return nil, err
+	}
+	if len(projects) == 0 {
+		projects = []*project{nil}
+	}
+	var tests []test
+	for _, pr := range projects {
+		some, err := planTests(p, o.RepeatEach) // a flow with data: once a row
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range some {
+			tests = append(tests, t.inProject(pr))
 		}
 	}
+	for i := range tests {
+		tests[i].session = flowSession(i)
+	}
+	s := &Suite{notes: notes, none: none, tests: tests}
 	names := make([]string, len(s.tests))
 	for i, t := range s.tests {
 		names[i] = t.name
@@ -83,11 +109,7 @@ func Load(o Options) (*Suite, error) {
 		s.tests[i].stem = stems[flowSession(i)]
 	}
 	if o.Shard.Total > 0 {
-		from, to := o.Shard.span(len(keep))
-		mine := map[string]bool{}
-		for _, i := range keep[from:to] {
-			mine[files[i]] = true
-		}
+		mine := shardPlan(p, o.Shard)
 		all := s.tests
 		s.tests = nil
 		for _, t := range all {

@@ -70,6 +70,13 @@ type Options struct {
 	// Timeout bounds each flow's steps (0: none); a flow's own timeout:
 	// wins, as test.setTimeout wins over Playwright's config.
 	Timeout time.Duration
+	// DevServerPerFlow starts a dev server for each flow, in its session,
+	// instead of one for the flows that share a dev: (devshare.go).
+	DevServerPerFlow bool
+	// Config is the run config file (project.go; "": DefaultConfig when
+	// it exists), and Projects the projects of it to run (none: all).
+	Config   string
+	Projects []string
 }
 
 // The values of Options.VideoMode.

@@ -3,14 +3,17 @@ package runner
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 )
 
 // prepare sets up what the flow's session starts in, before its first
-// step: every variable the flow reads set, its dev server started, its
-// storage state loaded. It returns false when one failed (noted on the
-// result, as step 0).
+// step: every variable the flow reads set, its dev server started (or the
+// run's shared one: devshare.go), its project's settings (project.go),
+// its storage state loaded (a file's, or that its setup flows ended
+// with). It returns false when one failed (noted on the result, as step
+// 0).
 func (r *replay) prepare() bool {
 	f, file := r.t.flow, r.t.file
 	// Every variable the flow reads is set, or nothing starts: a missing
@@ -18,26 +21,29 @@ func (r *replay) prepare() bool {
 	if err := f.CheckEnv(os.LookupEnv); err != nil {
 		return r.fail(0, "read the environment", mcptools.Answer{}, err)
 	}
-	if f.Dev != nil {
-		a := map[string]any{}
-		if f.Dev.Run != "" {
-			a["run"] = f.Dev.Run
+	r.projectFlow() // project.go: the project's baseURL
+	f = r.t.flow
+	switch {
+	case f.Dev != nil && r.devs != nil:
+		if !r.sharedDevServer() { // devshare.go
+			return false
 		}
-		if len(f.Dev.Command) > 0 {
-			a["commandPath"], a["args"] = f.Dev.Command[0], f.Dev.Command[1:]
-		}
-		if f.Dev.Cwd != "" {
-			cwd := f.Dev.Cwd
-			if !filepath.IsAbs(cwd) {
-				cwd = filepath.Join(filepath.Dir(file), cwd)
-			}
-			a["cwd"] = cwd
-		}
-		if f.Dev.ReadyPath != "" {
-			a["readyPath"] = f.Dev.ReadyPath
-		}
-		if ans, err := r.call("session_start", a); err != nil || ans.Err != nil {
+	case f.Dev != nil:
+		if ans, err := r.call("session_start", devArgs(file, f.Dev)); err != nil || ans.Err != nil {
 			return r.fail(0, "start the dev server", ans, err)
+		}
+	}
+	if !r.projectSettings() {
+		return false
+	}
+	if len(r.t.needs) > 0 {
+		// Its setup flows' state, before the first page, as a file's.
+		states := make([]*mcptools.SavedState, len(r.t.needs))
+		for i, s := range r.t.needs {
+			states[i] = s.state
+		}
+		if err := r.deps.SetSessionStorageState(r.ctx, r.t.session, states...); err != nil {
+			return r.fail(0, "start in the storage state of its setup flows ("+strings.Join(r.t.needNames(), ", ")+")", mcptools.Answer{}, err)
 		}
 	}
 	if st := f.StorageState; st != "" {

@@ -11,8 +11,8 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/redact"
 )
 
-// Run replays the suite's flows, each in its own isolated session with its
-// own dev server, with the tools of deps (cmd's, made from the E2E_MCP_*
+// Run replays the suite's flows, each in its own isolated session (the
+// flows that share a dev: share one dev server, devshare.go), with the tools of deps (cmd's, made from the E2E_MCP_*
 // settings), and reports like a test runner: each flow's PASS or FAIL on
 // stdout as it ends, then a summary, JUnit, artifacts, reports. It returns
 // the exit code: ExitOK when every flow passed (perhaps on a retry, then
@@ -29,11 +29,18 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
 		return ExitUsage
 	}
+	defer rn.devs.stop(ctx) // the shared dev servers, whatever happened
 	reps := reporters(o, env)
 	start := time.Now()
 	stop := newStopper(o.MaxFailures)
 	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
-		return stop.run(s.tests[i], func() flowResult { return rn.runTest(ctx, s.tests[i]) })
+		t := s.tests[i]
+		r := flowResult{file: t.file, name: t.name, skipped: t.awaitSetups()} // setup.go
+		if r.skipped == "" {
+			r = stop.run(t, func() flowResult { return rn.runTest(ctx, t) })
+		}
+		t.setup.finish(r)
+		return r
 	}, func(r flowResult) {
 		for _, rp := range reps {
 			rp.flowEnded(r)
@@ -90,5 +97,9 @@ func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
 	// secret) are masked by every writer: answers, reports, JUnit,
 	// artifacts, the log.
 	env.secrets.Add(envSecrets(os.Environ())...)
-	return &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, timeout: o.Timeout, writers: writers, retries: o.Retries}, nil
+	rn := &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, timeout: o.Timeout, writers: writers, retries: o.Retries}
+	if !o.DevServerPerFlow {
+		rn.devs = newDevServers(tools)
+	}
+	return rn, nil
 }

@@ -207,8 +207,8 @@ func absPath(p string) string {
 }
 
 // List prints the flows of the suite as a run would replay them, one a
-// line (its file, name and tags), then how many, and starts nothing
-// (run --list). It returns ExitOK.
+// line (its file, name, tags and the setup flows it needs), then how
+// many, and starts nothing (run --list). It returns ExitOK.
 func List(s *Suite, stdout, stderr io.Writer) int {
 	s.tellNotes(stderr)
 	fmt.Fprintln(stdout, "Listing flows:")
@@ -218,6 +218,9 @@ func List(s *Suite, stdout, stderr io.Writer) int {
 		line := "  " + t.file + " › " + t.name
 		if len(t.flow.Tags) > 0 {
 			line += " " + strings.Join(t.flow.Tags, " ")
+		}
+		if len(t.needs) > 0 {
+			line += " (needs " + strings.Join(t.needNames(), ", ") + ")" // setup.go
 		}
 		fmt.Fprintln(stdout, line)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
@@ -51,12 +52,31 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		o.Timeout = d
 		return err
 	})
+	fs.BoolVar(&o.DevServerPerFlow, "dev-server-per-flow", false, "start a dev server for each flow, in its session (its log in a failure's answer), instead of one for all the flows that share a dev: (the default, as Playwright's webServer)")
+	fs.StringVar(&o.Config, "config", "", "the run config `file` naming projects (default "+runner.DefaultConfig+" in the working directory, when there is one)")
+	fs.Func("project", "run only this project of the run config (`NAME`; comma-separated or the flag again); default every project", func(v string) error {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				o.Projects = append(o.Projects, n)
+			}
+		}
+		return nil
+	})
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml|DIR... [--grep RE] [--grep-invert RE] [--last-failed] [--list] [--repeat-each N] [--max-failures N | -x] [--timeout D] [--reporter list,line,dot,json,junit,html,github,blob] [--shard i/n] [--junit report.xml] [--json FILE] [--blob DIR] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
+		fmt.Fprintf(w, "Usage: e2e-mcp run FLOW.yaml|DIR... [--grep RE] [--grep-invert RE] [--last-failed] [--list] [--repeat-each N] [--max-failures N | -x] [--timeout D] [--reporter list,line,dot,json,junit,html,github,blob] [--shard i/n] [--junit report.xml] [--json FILE] [--blob DIR] [--artifacts DIR] [--report DIR] [--video DIR] [--trace DIR] [--retries N] [--parallel N] [--dev-server-per-flow] [--config FILE] [--project NAME] [--headed] [--update-snapshots] [--heal[=write]] [--heal-ok]\n\n"+
 			"Replays flows (session_export_flow writes them) with the same engine and actionability rules,\n"+
 			"each in its own session, and prints each one's PASS or FAIL as it ends, then a summary.\n"+
 			"A directory runs every *.yaml and *.yml flow under it (hidden directories and node_modules\n"+
 			"left out); a YAML file there without steps: is skipped, and said so.\n"+
+			"A flow with needs: login.yaml runs after that setup flow (once per run, even when --grep or\n"+
+			"--shard did not choose it), starting in the cookies and storage it ended with; when it fails,\n"+
+			"the flows that need it are skipped.\n"+
+			"A flow with data: (a list of rows, or a CSV file beside it) runs once per row, NAME [row 2] or\n"+
+			"named by its name field, ${row.FIELD} in its texts that row's field.\n"+
+			"Flows with the same dev: (command, cwd, readyPath) share one dev server, started with the first\n"+
+			"and stopped when the run ends; each still runs in its own session (--dev-server-per-flow: one each).\n"+
+			"A run config (--config, else e2e-mcp.yaml here) may name projects (device, viewport, baseURL,\n"+
+			"storageState, headers under use:): every flow runs in each (--project picks), named NAME [project].\n"+
 			"The browser and dev-server settings come from the E2E_MCP_* environment, as for serve.\n"+
 			"A step whose target finds nothing or more than one element is diagnosed: the failure names the\n"+
 			"likely same element's locator, ready to paste; --heal replays on it.\n"+

@@ -3,6 +3,7 @@ package playwright
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/flow"
@@ -16,6 +17,11 @@ const DefaultPort = 3100
 type Input struct {
 	Flow *flow.Flow
 	Dir  string
+	// Needs are the inputs (indices, each earlier in the list) of the
+	// setup flows Flow.Needs names: the setup flow becomes a setup
+	// project that saves its state, and this flow's project depends on it
+	// and starts in that state.
+	Needs []int
 }
 
 // Result is what Export writes in a directory: a spec per flow and the
@@ -34,7 +40,33 @@ type group struct {
 	dir     string
 	baseURL string
 	specs   []string
+	// setups are its setup flows' specs, each a project of its own.
+	setups []setupSpec
+	// needs are the setup projects its specs depend on.
+	needs []string
 }
+
+// setupSpec is a setup flow's spec and the setup projects it depends on.
+type setupSpec struct {
+	file  string
+	needs []string
+}
+
+// A setup flow (one another input needs) is written as NAME.setup.ts,
+// which ends by saving the page's storage state to .auth/NAME.json, and a
+// setup project of its own ("setup NAME") that matches it; the project of
+// a flow that needs it lists it in its dependencies, and the flow's spec
+// starts in that file (test.use storageState), as Playwright's
+// authentication guide sets up signed-in tests. A flow that needs several
+// starts in the last one's state (a setup flow that needs another saves
+// both: it started in the other's).
+
+// setupProject is the project name of a setup flow's spec.
+func setupProject(file string) string { return "setup " + strings.TrimSuffix(file, ".setup.ts") }
+
+// stateFile is where a setup flow's spec saves its state, relative to the
+// specs' directory.
+func stateFile(file string) string { return ".auth/" + strings.TrimSuffix(file, ".setup.ts") + ".json" }
 
 // Export converts flows into specs and a playwright.config.ts for outDir.
 // Each dev server becomes a webServer on PORT (DefaultPort), +1 for each
@@ -43,8 +75,39 @@ func Export(in []Input, outDir string, o Options) (*Result, error) {
 	res := &Result{}
 	var groups []*group
 	names := map[string]bool{}
+	setup := map[int]bool{}
 	for _, x := range in {
+		for _, j := range x.Needs {
+			setup[j] = true
+		}
+	}
+	files := make([]string, len(in)) // each input's spec file
+	for i, x := range in {
 		so := o
+		ext := ".spec.ts"
+		if setup[i] {
+			ext = ".setup.ts"
+		}
+		file := strings.TrimSuffix(FileName(x.Flow.Name), ".spec.ts") + ext
+		for base, k := strings.TrimSuffix(file, ext), 2; names[file]; k++ {
+			file = fmt.Sprintf("%s-%d%s", base, k, ext)
+		}
+		names[file] = true
+		files[i] = file
+		if setup[i] {
+			so.SaveState = stateFile(file)
+		}
+		var needs []string
+		for _, j := range x.Needs {
+			if j >= 0 && j < i {
+				needs = append(needs, setupProject(files[j]))
+				so.StartState = stateFile(files[j])
+			}
+		}
+		if len(needs) > 1 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: starts in the state of the last flow it needs (%s): a Playwright test starts in one storageState file",
+				x.Flow.Name, strings.TrimPrefix(needs[len(needs)-1], "setup ")))
+		}
 		if st := x.Flow.StorageState; st != "" && o.StorageState == "" {
 			so.StorageState = relTo(outDir, x.Dir, st)
 		}
@@ -55,10 +118,7 @@ func Export(in []Input, outDir string, o Options) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("flow %s: %w", x.Flow.Name, err)
 		}
-		for base, i := strings.TrimSuffix(spec.File, ".spec.ts"), 2; names[spec.File]; i++ {
-			spec.File = fmt.Sprintf("%s-%d.spec.ts", base, i)
-		}
-		names[spec.File] = true
+		spec.File = file
 		for _, wn := range spec.Warnings {
 			res.Warnings = append(res.Warnings, x.Flow.Name+": "+wn)
 		}
@@ -73,7 +133,16 @@ func Export(in []Input, outDir string, o Options) (*Result, error) {
 			g = &group{dev: x.Flow.Dev, dir: x.Dir, baseURL: x.Flow.BaseURL}
 			groups = append(groups, g)
 		}
-		g.specs = append(g.specs, spec.File)
+		if setup[i] {
+			g.setups = append(g.setups, setupSpec{file: file, needs: needs})
+		} else {
+			g.specs = append(g.specs, file)
+			for _, n := range needs {
+				if !slices.Contains(g.needs, n) {
+					g.needs = append(g.needs, n)
+				}
+			}
+		}
 	}
 	var servers, projects, bases []string
 	port := 0
@@ -113,8 +182,14 @@ func Export(in []Input, outDir string, o Options) (*Result, error) {
 		if base != "" {
 			use = ", use: { baseURL: " + base + " }"
 		}
-		projects = append(projects, fmt.Sprintf("{ name: %s, testMatch: %s%s }",
-			Quote(strings.TrimSuffix(g.specs[0], ".spec.ts")), quoteAll(g.specs), use))
+		for _, su := range g.setups {
+			projects = append(projects, fmt.Sprintf("{ name: %s, testMatch: %s%s%s }",
+				Quote(setupProject(su.file)), Quote(su.file), use, dependencies(su.needs)))
+		}
+		if len(g.specs) > 0 {
+			projects = append(projects, fmt.Sprintf("{ name: %s, testMatch: %s%s%s }",
+				Quote(strings.TrimSuffix(g.specs[0], ".spec.ts")), quoteAll(g.specs), use, dependencies(g.needs)))
+		}
 	}
 	res.WebServers = len(servers)
 	var b strings.Builder
@@ -122,7 +197,12 @@ func Export(in []Input, outDir string, o Options) (*Result, error) {
 	if len(servers) > 0 {
 		b.WriteString("each dev server as a\n// webServer (PORT, else " + fmt.Sprint(DefaultPort) + "), ")
 	}
-	b.WriteString("headless Chromium (the one at CHROMIUM, else Playwright's).\n" +
+	b.WriteString("headless Chromium (the one at CHROMIUM, else Playwright's).\n")
+	if len(setup) > 0 {
+		b.WriteString("// Setup flows are setup projects: each saves its storage state in .auth/ (it holds\n" +
+			"// credentials: keep .auth/ out of version control) for the projects that depend on it.\n")
+	}
+	b.WriteString("" +
 		"import { defineConfig } from '@playwright/test';\n\n")
 	if port > 0 {
 		fmt.Fprintf(&b, "const port = Number(process.env.PORT) || %d;\n\n", DefaultPort)
@@ -133,7 +213,9 @@ func Export(in []Input, outDir string, o Options) (*Result, error) {
 		if bases[0] != "" {
 			fmt.Fprintf(&b, "    baseURL: %s,\n", bases[0])
 		}
-		projects = nil
+		if len(setup) == 0 {
+			projects = nil
+		}
 	}
 	b.WriteString("    headless: true,\n    actionTimeout: 5_000,\n    navigationTimeout: 30_000,\n" +
 		"    launchOptions: { executablePath: process.env.CHROMIUM || undefined },\n")
@@ -183,4 +265,12 @@ func relTo(outDir, dir, p string) string {
 		}
 	}
 	return filepath.ToSlash(p)
+}
+
+// dependencies is a project's dependencies option ("" for none).
+func dependencies(projects []string) string {
+	if len(projects) == 0 {
+		return ""
+	}
+	return ", dependencies: " + quoteAll(projects)
 }

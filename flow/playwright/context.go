@@ -139,7 +139,7 @@ func (w *writer) headers(v any) (m map[string]string, env bool) {
 		case *envText:
 			first := x.parts[0]
 			k, rest, ok := strings.Cut(first.Text, ":")
-			if first.Var != "" || !ok || strings.TrimSpace(k) == "" {
+			if !first.Literal() || !ok || strings.TrimSpace(k) == "" {
 				continue // the name reads the environment: left unread
 			}
 			value := append([]flow.Part{{Text: strings.TrimLeft(rest, " \t")}}, x.parts[1:]...)

@@ -87,10 +87,15 @@ function pageCode(src: string): (el?: unknown) => unknown {
 func expr(parts []flow.Part, vars map[string]bool) string {
 	var out []string
 	for _, p := range parts {
-		if p.Var == "" {
+		if p.Literal() {
 			if p.Text != "" || len(parts) == 1 {
 				out = append(out, Quote(p.Text))
 			}
+			continue
+		}
+		if p.Row != "" {
+			// The data row the test loop runs for (data.go).
+			out = append(out, "row["+Quote(p.Row)+"]")
 			continue
 		}
 		out = append(out, "env("+Quote(p.Var)+")")

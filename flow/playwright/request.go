@@ -94,9 +94,12 @@ func describeURL(v any) string {
 	if e, ok := v.(*envText); ok {
 		var b strings.Builder
 		for _, p := range e.parts {
-			if p.Var != "" {
+			switch {
+			case p.Row != "":
+				b.WriteString("${row." + p.Row + "}")
+			case p.Var != "":
 				b.WriteString("${" + p.Var + "}")
-			} else {
+			default:
 				b.WriteString(p.Text)
 			}
 		}

@@ -33,6 +33,15 @@ type Options struct {
 	// is relative to the flow's directory, and the spec resolves it from
 	// its own.
 	FilesDir string
+	// SaveState is where the test saves the storage state it ends in,
+	// relative to the spec's directory ("": it saves none): a setup flow's
+	// (one that others need), as Playwright's setup projects save theirs.
+	SaveState string
+	// StartState is the state file a flow that needs setup flows starts in
+	// (test.use storageState), relative to the spec's directory: the one
+	// its (last) setup flow saves; "" when the setup flows are not
+	// exported with it.
+	StartState string
 }
 
 // Spec is one flow as a Playwright Test spec.
@@ -179,7 +188,7 @@ func decode(args map[string]any) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(parts) == 1 && parts[0].Var == "" {
+		if len(parts) == 1 && parts[0].Literal() {
 			return parts[0].Text, nil
 		}
 		return &envText{parts: parts}, nil
@@ -191,15 +200,16 @@ func decode(args map[string]any) (map[string]any, error) {
 	return m, err
 }
 
-// unread finds a text that names a variable and that the step's code did
-// not write: its argument's name and the variable.
+// unread finds a text that names a variable (or a data row's field) and
+// that the step's code did not write: its argument's name and the
+// reference, in words (refWords).
 func unread(v any, key string) (string, string) {
 	switch x := v.(type) {
 	case *envText:
 		if !x.used {
 			for _, p := range x.parts {
-				if p.Var != "" {
-					return key, p.Var
+				if !p.Literal() {
+					return key, refWords(p)
 				}
 			}
 		}
@@ -258,7 +268,7 @@ func has(a map[string]any, k string) bool {
 func (w *writer) loc(target any) (string, error) {
 	if e, ok := target.(*envText); ok {
 		_, name := unread(e, "")
-		return "", fmt.Errorf("step %d: the target reads the environment variable %s: a Playwright locator is written from the selector's text, so write it in the flow", w.step, name)
+		return "", fmt.Errorf("step %d: the target reads %s: a Playwright locator is written from the selector's text, so write it in the flow", w.step, name)
 	}
 	s, _ := target.(string)
 	l, err := Locator(s, w.o.TestIDAttribute)
@@ -272,11 +282,21 @@ func (w *writer) loc(target any) (string, error) {
 func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	actors := f.Actors()
 	w := &writer{o: o, use: map[string]string{}, vars: map[string]bool{}, routed: map[string]string{}, hoist: len(f.Groups) > 0 || len(actors) > 0}
+	st := ""
 	if f.StorageState != "" {
-		st := o.StorageState
+		st = o.StorageState
 		if st == "" {
 			st = f.StorageState
 		}
+	}
+	if len(f.Needs) > 0 {
+		// Its setup flows' state (setup.go).
+		st = o.StartState
+		if st == "" {
+			w.warnings = append(w.warnings, fmt.Sprintf("needs %s: its setup flows are not exported with it, so the test starts signed out: convert them together (e2e-mcp convert FLOW.yaml writes the flows it needs)", strings.Join(f.Needs, ", ")))
+		}
+	}
+	if st != "" {
 		w.needPath = true
 		w.setUse("storageState", "async ({}, use, testInfo) => { await use(path.resolve(path.dirname(testInfo.file), "+Quote(filepath.ToSlash(st))+")); }")
 	}
@@ -341,10 +361,14 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 			return nil, err
 		}
 		if key, name := unread(st.Args, ""); key != "" {
-			return nil, fmt.Errorf("step %d: %s reads the environment variable %s, which a Playwright spec cannot read there: write its value in the flow", i+1, key, name)
+			return nil, fmt.Errorf("step %d: %s reads %s, which a Playwright spec cannot read there: write its value in the flow", i+1, key, name)
 		}
 	}
 	w.enterGroups(f, -1, open)
+	if o.SaveState != "" {
+		w.line("// The state this setup flow ends in, which the flows that need it start in.")
+		w.line("await page.context().storageState({ path: %s });", w.specPath(o.SaveState))
+	}
 	spec := &Spec{File: FileName(f.Name), Warnings: w.warnings}
 	if !f.Checks() {
 		spec.Warnings = append(spec.Warnings, flow.NoChecks)
@@ -379,38 +403,56 @@ func Convert(f *flow.Flow, o Options) (*Spec, error) {
 	if !f.Checks() {
 		fmt.Fprintf(&b, "// Warning: %s\n", comment(flow.NoChecks))
 	}
+	var t strings.Builder
+	title := Quote(f.Name)
+	if len(f.Data) > 0 {
+		// One test a data row, named as e2e-mcp run names it (data.go).
+		writeRows(&b, f)
+		title += " + ' [' + (row.name?.trim() || 'row ' + (i + 1)) + ']'"
+	}
 	fixtures := "page"
 	if len(actors) > 0 {
 		fixtures = "page, browser, baseURL"
 	}
-	fmt.Fprintf(&b, "test(%s, async ({ %s }) => {\n", Quote(f.Name), fixtures)
+	fmt.Fprintf(&t, "test(%s, async ({ %s }) => {\n", title, fixtures)
 	if len(spec.Env) > 0 {
-		b.WriteString("  checkEnv();\n")
+		t.WriteString("  checkEnv();\n")
 	}
 	if len(w.hoisted) > 0 {
-		b.WriteString("  let " + strings.Join(w.hoisted, ", ") + ";\n")
+		t.WriteString("  let " + strings.Join(w.hoisted, ", ") + ";\n")
 	}
 	if len(actors) > 0 {
-		b.WriteString("  // Each actor of the flow is a browser context of its own (cookies, storage).\n")
+		t.WriteString("  // Each actor of the flow is a browser context of its own (cookies, storage).\n")
 	}
 	for _, a := range actors {
-		fmt.Fprintf(&b, "  const %sContext = await browser.newContext({ baseURL });\n  const %sPage = await %sContext.newPage();\n", a, a, a)
+		fmt.Fprintf(&t, "  const %sContext = await browser.newContext({ baseURL });\n  const %sPage = await %sContext.newPage();\n", a, a, a)
 	}
 	if choosesFiles(f) {
-		b.WriteString("  // As e2e-mcp does, the test takes every file chooser the page opens: one no\n" +
+		t.WriteString("  // As e2e-mcp does, the test takes every file chooser the page opens: one no\n" +
 			"  // step answers stays open, and the field keeps its files.\n" +
 			"  page.on('filechooser', () => {});\n")
 		for _, a := range actors {
-			fmt.Fprintf(&b, "  %sPage.on('filechooser', () => {});\n", a)
+			fmt.Fprintf(&t, "  %sPage.on('filechooser', () => {});\n", a)
 		}
 	}
 	for _, l := range w.body {
-		b.WriteString(l + "\n")
+		t.WriteString(l + "\n")
 	}
 	for _, a := range actors {
-		fmt.Fprintf(&b, "  await %sContext.close();\n", a)
+		fmt.Fprintf(&t, "  await %sContext.close();\n", a)
 	}
-	b.WriteString("});\n")
+	t.WriteString("});\n")
+	if len(f.Data) > 0 {
+		b.WriteString("for (const [i, row] of rows.entries()) {\n")
+		for _, l := range strings.SplitAfter(t.String(), "\n") {
+			if l != "" {
+				b.WriteString("  " + l)
+			}
+		}
+		b.WriteString("}\n")
+	} else {
+		b.WriteString(t.String())
+	}
 	spec.Text = b.String()
 	return spec, nil
 }
@@ -470,3 +512,40 @@ func (w *writer) relative(u string) string {
 
 // regexArgRE is an argument that is a /regular expression/ (browser_expect).
 var regexArgRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)
+
+// specPath is a path relative to the spec's directory as the spec reads
+// it, wherever Playwright runs from.
+func (w *writer) specPath(rel string) string {
+	w.needPath = true
+	return "path.resolve(path.dirname(test.info().file), " + Quote(filepath.ToSlash(rel)) + ")"
+}
+
+// refWords names a reference of a flow text in an error.
+func refWords(p flow.Part) string {
+	if p.Row != "" {
+		return "the data row's field ${row." + p.Row + "}"
+	}
+	return "the environment variable " + p.Var
+}
+
+// writeRows writes a flow's data rows as the rows the test loop runs for:
+// a CSV's as they were when converted (convert again when it changes).
+func writeRows(b *strings.Builder, f *flow.Flow) {
+	if f.DataFile != "" {
+		fmt.Fprintf(b, "// The rows of %s when the flow was converted.\n", comment(f.DataFile))
+	}
+	b.WriteString("const rows: Record<string, string>[] = [\n")
+	for _, row := range f.Data {
+		keys := make([]string, 0, len(row))
+		for k := range row {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fields := make([]string, len(keys))
+		for i, k := range keys {
+			fields[i] = Quote(k) + ": " + Quote(row[k])
+		}
+		b.WriteString("  { " + strings.Join(fields, ", ") + " },\n")
+	}
+	b.WriteString("];\n\n")
+}
