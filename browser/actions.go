@@ -439,14 +439,21 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	// in the renderer have reached us (the renderer sends its events
 	// before the answer to a later command). A snapshot in this round
 	// trip would save one when the page is quiet, and be thrown away,
-	// costing its time, when the action started a request.
-	if _, err := p.Info(ctx); err != nil {
+	// costing its time, when the action started a request. It also says
+	// whether the action's handlers set a timer due within the settle time
+	// (watch.go): then we wait until it has fired, so that what it starts
+	// (a navigation, a dialog, a request) is waited for below.
+	left, err := p.takeTimers(ctx)
+	if err != nil {
 		if p.Gone() {
 			return nil // the action closed the tab (window.close)
 		}
 		if _, ok := AsError(err); !ok {
 			return err
 		}
+	}
+	if left > 0 && p.Dialog() == nil {
+		p.waitTimers(ctx, left)
 	}
 	p.mu.Lock()
 	navigated, opened := p.load.navs > m.nav, p.modal.popups-m.opened

@@ -154,15 +154,8 @@ func (p *Page) attachFrameHost(h *host) {
 	}
 	cctx, ccancel := context.WithTimeout(hctx, p.m.opts.ActionTimeout)
 	defer ccancel()
-	if err := quietDomains(cctx, h); err != nil {
+	if err := p.prepareHost(cctx, h); err != nil {
 		p.log.Debug("iframe target: " + err.Error())
-	}
-	if err := p.enableGuard(cctx, h); err != nil {
-		p.log.Debug("iframe target: " + err.Error())
-	}
-	if _, err := chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: engineJS(), WorldName: worldName, RunImmediately: new(true)}); err != nil {
-		p.log.Debug("inject engine into iframe target: " + err.Error())
 	}
 }
 

@@ -167,14 +167,7 @@ func (p *Page) start(ctx context.Context) error {
 		p.main.target = c.Target.TargetID
 		p.detached, _ = chromedp.Detached(p.ctx)
 		cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
-		err = quietDomains(cctx, p.main)
-		if err == nil {
-			err = p.enableGuard(cctx, p.main)
-		}
-		if err == nil {
-			_, err = chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-				Source: engineJS(), WorldName: worldName, RunImmediately: new(true)})
-		}
+		err = p.prepareHost(cctx, p.main)
 		if err == nil {
 			err = p.interceptFileChooser(cctx)
 		}
@@ -184,6 +177,24 @@ func (p *Page) start(ctx context.Context) error {
 		return fmt.Errorf("open tab: %w", err)
 	}
 	return nil
+}
+
+// prepareHost readies a session of the page (the tab's, or an
+// out-of-process iframe's) for us: the domains we never read off, the
+// request policy, the page engine and the timer watcher in its current and
+// future documents (watch.go).
+func (p *Page) prepareHost(ctx context.Context, h *host) error {
+	if err := quietDomains(ctx, h); err != nil {
+		return err
+	}
+	if err := p.enableGuard(ctx, h); err != nil {
+		return err
+	}
+	if _, err := callOn(ctx, h, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: engineJS(), WorldName: worldName, RunImmediately: new(true)}); err != nil {
+		return fmt.Errorf("inject the page engine: %w", err)
+	}
+	return p.installWatch(ctx, h)
 }
 
 // quietDomains turns off the DOM and CSS domains, which chromedp enables on

@@ -1,0 +1,48 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// page serves an HTML page at path.
+func page(path, html string) func(mux *http.ServeMux, f *fixture) {
+	return func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, html)
+		})
+	}
+}
+
+// TestActionWaitsForLaterNavigation: a click whose handler navigates or
+// opens a dialog from a timer 100 ms later answers with the new page or the
+// dialog (as Playwright MCP does), not with the page before it.
+func TestActionWaitsForLaterNavigation(t *testing.T) {
+	f := newFixture(t,
+		page("/later", `<title>Before</title>
+<button onclick="setTimeout(() => { location.href = '/later-done' }, 100)">Go later</button>
+<button onclick="setTimeout(() => alert('later hello'), 100)">Alert later</button>
+<button onclick="setTimeout(() => { document.title = 'Renamed' }, 100)">Rename later</button>`),
+		page("/later-done", `<title>Arrived</title><h1>Arrived here</h1>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/later"})
+	out := mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "button", "Go later")})
+	mustContain(t, "the navigation a handler started 100 ms later", out, "/later-done", "Arrived here")
+
+	snap = mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/later"})
+	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "button", "Alert later")})
+	mustContain(t, "the dialog a handler opened 100 ms later", out, "later hello")
+	mustCall(t, c, "browser_handle_dialog", map[string]any{"accept": true})
+
+	// A timer that neither navigates nor opens a dialog is waited for too:
+	// the answer shows what it did.
+	snap = mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/later"})
+	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "button", "Rename later")})
+	if !strings.Contains(out, "Renamed") {
+		t.Errorf("the title a handler set 100 ms later is not in the answer:\n%s", out)
+	}
+}
