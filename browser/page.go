@@ -94,7 +94,14 @@ type Page struct {
 type loadState struct {
 	navs  int // navigations requested or started
 	loads int // loads finished
-	stops int // loading stopped (with or without a new document)
+	// dcls counts the main frame's DOMContentLoaded events; dclLoader and
+	// loadLoader are the documents (loaders) whose DOMContentLoaded and
+	// load came last, and status the HTTP status of statusLoader's.
+	dcls                  int
+	dclLoader, loadLoader cdp.LoaderID
+	status                int64
+	statusLoader          cdp.LoaderID
+	stops                 int // loading stopped (with or without a new document)
 }
 
 // netState is the page's requests in flight, for settle (events.go).
@@ -310,6 +317,21 @@ func (p *Page) onEvent(h *host, ev any) {
 		}
 	case *page.EventLoadEventFired:
 		p.load.loads++
+	case *page.EventLifecycleEvent:
+		if e.FrameID == p.frame {
+			switch e.Name {
+			case "DOMContentLoaded":
+				p.load.dcls++
+				p.load.dclLoader = e.LoaderID
+			case "load":
+				p.load.loadLoader = e.LoaderID
+			}
+		}
+	case *network.EventResponseReceived:
+		if e.Type == network.ResourceTypeDocument && e.FrameID == p.frame && e.Response != nil {
+			p.load.status, p.load.statusLoader = e.Response.Status, e.LoaderID
+		}
+		return
 	case *page.EventJavascriptDialogOpening:
 		// The page is blocked until the dialog is answered: tools report
 		// it, and browser_handle_dialog answers it.

@@ -46,3 +46,33 @@ func TestActionWaitsForLaterNavigation(t *testing.T) {
 		t.Errorf("the title a handler set 100 ms later is not in the answer:\n%s", out)
 	}
 }
+
+// neverEnds answers path with nothing until the client goes away: a
+// resource that keeps a page's load event from ever firing.
+func neverEnds(path string) func(mux *http.ServeMux, f *fixture) {
+	return func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "image/png")
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		})
+	}
+}
+
+// TestNavigateWaitsForTheDOM: a page whose image never finishes loading
+// (so its load event never fires) is navigated to, and back to, as soon as
+// its DOM is there and a short settle has passed, as Playwright MCP does;
+// before, both failed when the navigation timeout ran out.
+func TestNavigateWaitsForTheDOM(t *testing.T) {
+	f := newFixture(t, neverEnds("/never.png"),
+		page("/slow", `<title>Slow</title><h1>Slow page</h1><img src="/never.png" alt="never">`),
+		page("/next", `<title>Next</title><h1>Next page</h1>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_NAVIGATION_TIMEOUT=12s"))
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/slow"})
+	mustContain(t, "a page whose load never ends", out, "Slow page", "/slow")
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/next"})
+	out = mustCall(t, c, "browser_navigate_back", map[string]any{})
+	mustContain(t, "back to a page whose load never ends", out, "Slow page", "/slow")
+}
