@@ -92,6 +92,12 @@ func (p *Page) frameEventLocked(h *host, ev any) bool {
 		if e.Frame != nil && e.Frame.ParentID != "" {
 			p.frames.parent[e.Frame.ID] = e.Frame.ParentID
 		}
+		if h == p.main && e.Frame != nil && e.Frame.ID == p.frame {
+			// A new document: the current page's console starts here.
+			l, unlock := p.logs()
+			l.consoleDoc = l.console.total
+			unlock()
+		}
 	case *target.EventAttachedToTarget:
 		if e.TargetInfo != nil && e.TargetInfo.Type == "iframe" && p.frames.hosts != nil {
 			if _, ok := p.frames.hosts[e.TargetInfo.TargetID]; !ok {
