@@ -38,7 +38,8 @@ var gridExitWait = 10 * time.Second
 func (m *Manager) gridCaps(g *webdriver.Grid) map[string]any {
 	args := []string{"--disable-features=" + disabledFeatures, "--disable-component-update",
 		"--disable-domain-reliability", "--disable-quic", "--no-pings", "--disable-search-engine-choice-screen",
-		"--mute-audio", "--disable-dev-shm-usage", "--disable-field-trial-config", "--no-service-autorun"}
+		"--mute-audio", "--disable-dev-shm-usage", "--disable-field-trial-config", "--no-service-autorun",
+		"--disable-blink-features=AutomationControlled"}
 	if !m.opts.Headed {
 		args = append(args, "--headless=new")
 	}

@@ -117,6 +117,10 @@ func (m *Manager) start() (context.Context, error) {
 		// the default context's startup tab would be a renderer nobody
 		// uses, and waiting for it would delay the first navigation.
 		chromedp.Flag("no-startup-window", true),
+		// navigator.webdriver stays false, as in a person's browser (and
+		// Playwright's): sites that check it for bots behave as they do
+		// for people.
+		chromedp.Flag("disable-blink-features", "AutomationControlled"),
 	)
 	// Chrome's temp files (its singleton socket's directory above all,
 	// org.chromium.Chromium.*, left behind even on a clean exit) go into a

@@ -50,19 +50,21 @@ func watchSource(name string, arg any) string {
 }
 
 // watchScripts are the page-world watcher, set up for this manager's
-// settle time, and the engine-world listener.
-func (m *Manager) watchScripts() (pageWorld, engineWorld string) {
+// settle time and, for a browser we did not launch (remote), to keep
+// navigator.webdriver false; and the engine-world listener.
+func (m *Manager) watchScripts(remote bool) (pageWorld, engineWorld string) {
 	cfg := struct {
-		Channel string  `json:"channel"`
-		Max     float64 `json:"max"`
-	}{watchChannel(), float64(m.opts.SettleTime) / float64(time.Millisecond)}
+		Channel   string  `json:"channel"`
+		Max       float64 `json:"max"`
+		Webdriver bool    `json:"webdriver"`
+	}{watchChannel(), float64(m.opts.SettleTime) / float64(time.Millisecond), remote}
 	return watchSource("watch.js", cfg), watchSource("watch_engine.js", watchChannel())
 }
 
 // installWatch runs the watcher in a session's current and next documents:
 // the engine's listener first, so no note is lost.
 func (p *Page) installWatch(ctx context.Context, h *host) error {
-	pw, ew := p.m.watchScripts()
+	pw, ew := p.m.watchScripts(p.tabs != nil && p.tabs.remote != nil)
 	if _, err := callOn(ctx, h, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 		Source: ew, WorldName: worldName, RunImmediately: new(true)}); err != nil {
 		return fmt.Errorf("watch the page's timers: %w", err)

@@ -76,3 +76,42 @@ func TestNavigateWaitsForTheDOM(t *testing.T) {
 	out = mustCall(t, c, "browser_navigate_back", map[string]any{})
 	mustContain(t, "back to a page whose load never ends", out, "Slow page", "/slow")
 }
+
+// webdriverProbe reads navigator.webdriver in the page, in its iframe and,
+// with worker, in a dedicated worker.
+func webdriverProbe(worker bool) string {
+	w := "'no worker'"
+	if worker {
+		w = `await new Promise((done) => {
+      const src = URL.createObjectURL(new Blob(['postMessage(String(navigator.webdriver))'], { type: 'text/javascript' }));
+      const wk = new Worker(src);
+      wk.onmessage = (e) => done(e.data);
+    })`
+	}
+	return `async () => {
+    const inFrame = document.querySelector('iframe').contentWindow.navigator.webdriver;
+    return 'page=' + navigator.webdriver + ' frame=' + inFrame + ' worker=' + ` + w + `;
+  }`
+}
+
+// TestWebdriverFalse: navigator.webdriver is false, as in a person's
+// browser (and Playwright MCP's), in the page and its iframes (a worker's
+// navigator has none) in the browser we launch, and in the page and its iframes in a running
+// Chrome we connect to (--cdp-endpoint), which was started headless.
+func TestWebdriverFalse(t *testing.T) {
+	f := newFixture(t, page("/wd", `<title>WD</title><iframe srcdoc="<p>inner</p>"></iframe>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/wd"})
+	out := mustCall(t, c, "browser_evaluate", map[string]any{"function": webdriverProbe(true)})
+	mustContain(t, "navigator.webdriver in our browser", out, "page=false frame=false worker=")
+	if strings.Contains(out, "worker=true") { // a worker's navigator has no webdriver: undefined
+		t.Errorf("navigator.webdriver is true in a worker:\n%s", out)
+	}
+
+	farm := startFarmBrowser(t)
+	rc := startClient(t, append(env, "E2E_MCP_CDP_ENDPOINT="+farm.ws))
+	mustCall(t, rc, "browser_navigate", map[string]any{"url": f.URL + "/wd"})
+	out = mustCall(t, rc, "browser_evaluate", map[string]any{"function": webdriverProbe(false)})
+	mustContain(t, "navigator.webdriver in a running Chrome", out, "page=false frame=false")
+}

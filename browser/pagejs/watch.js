@@ -5,11 +5,19 @@
 // dispatched, due within cfg.max ms, is told to the engine's world by an
 // event of a private name, so that the action waits until it has fired and
 // shows what it did. setTimeout stays the page's own function behind a
-// proxy; nothing else of the page changes.
+// proxy; nothing else of the page changes. With cfg.webdriver (a browser
+// we did not launch, which may have been started with --enable-automation
+// or headless) navigator.webdriver reads false, as it does in ours.
 (function (cfg) {
   'use strict';
   const g = globalThis;
   const apply = Reflect.apply;
+  if (cfg.webdriver && typeof Navigator === 'function') {
+    const d = Object.getOwnPropertyDescriptor(Navigator.prototype, 'webdriver');
+    if (d && d.get && apply(d.get, navigator, []) === true) {
+      Object.defineProperty(Navigator.prototype, 'webdriver', { ...d, get: new Proxy(d.get, { apply: () => false }) });
+    }
+  }
   const real = g.setTimeout;
   if (typeof real !== 'function' || typeof document === 'undefined') return;
   const doc = document;
