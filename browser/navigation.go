@@ -16,6 +16,9 @@ type Info struct {
 	URL    string `json:"url"`
 	Title  string `json:"title"`
 	Status int64  `json:"status,omitempty"` // HTTP status of the last navigation, when known
+	// Download: the URL navigated to is a file the browser downloaded
+	// (the tab stayed on its page); the call's answer lists the download.
+	Download bool `json:"-"`
 }
 
 // Info returns the page's URL and title.
@@ -46,6 +49,13 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	})
 	if err == nil && p.Dialog() != nil {
 		return p.LastInfo(), nil // the page waits for the dialog's answer
+	}
+	if err == nil && nav.IsDownload {
+		// Chrome aborts the navigation (net::ERR_ABORTED) and downloads
+		// the file instead: that is the outcome, not a failure.
+		info := p.LastInfo()
+		info.Download = true
+		return info, nil
 	}
 	if err == nil && nav.ErrorText != "" {
 		if b := p.takeBlockedDoc(); b != nil && strings.Contains(nav.ErrorText, "BLOCKED_BY_CLIENT") {

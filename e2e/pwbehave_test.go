@@ -3,6 +3,8 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -114,4 +116,20 @@ func TestWebdriverFalse(t *testing.T) {
 	mustCall(t, rc, "browser_navigate", map[string]any{"url": f.URL + "/wd"})
 	out = mustCall(t, rc, "browser_evaluate", map[string]any{"function": webdriverProbe(false)})
 	mustContain(t, "navigator.webdriver in a running Chrome", out, "page=false frame=false")
+}
+
+// TestNavigateToADownload: navigating to a URL that the browser downloads
+// (Content-Disposition: attachment) answers with the download, as a click
+// on its link does, not with net::ERR_ABORTED.
+func TestNavigateToADownload(t *testing.T) {
+	f := newFixture(t, filesAPI)
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir))
+	out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/files/export.json"})
+	saved := filepath.Join(dir, "e2e-mcp-downloads", "export.json")
+	mustContain(t, "navigate's answer", out, "the browser downloaded it", "### Downloads", "- export.json: 12 bytes, saved to "+saved)
+	if b, err := os.ReadFile(saved); err != nil || string(b) != `{"orders":2}` {
+		t.Errorf("the saved file: %q, %v", b, err)
+	}
 }
