@@ -475,6 +475,9 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	if navigated {
 		err := p.waitDOM(ctx, m, "")
 		if err != nil && ctx.Err() == nil && p.ctx.Err() == nil {
+			if e := p.serverWaitError("the navigation the action started", p.m.opts.NavigationTimeout); e != nil {
+				return e
+			}
 			return &Error{Kind: KindTimeout, Message: fmt.Sprintf("the navigation the action started did not load its document (DOMContentLoaded) within %s", p.m.opts.NavigationTimeout),
 				Hint: "take a snapshot to see where the page is"}
 		}

@@ -75,6 +75,9 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	}
 	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil && p.ctx.Err() == nil {
+			if e := p.serverWaitError("navigation to "+url, p.m.opts.NavigationTimeout); e != nil {
+				return Info{}, e
+			}
 			if !p.answers() {
 				return Info{}, p.hungError("navigation to " + url)
 			}

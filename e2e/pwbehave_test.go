@@ -133,3 +133,32 @@ func TestNavigateToADownload(t *testing.T) {
 		t.Errorf("the saved file: %q, %v", b, err)
 	}
 }
+
+// TestServerThatNeverAnswers: a navigation to a server that accepts the
+// request and never answers times out saying so (the navigation waits for
+// the server's response), not that the page's main thread is busy; so does
+// a click on a link to it.
+func TestServerThatNeverAnswers(t *testing.T) {
+	f := newFixture(t, silent("/hang-forever"), silent("/silent"), page("/to-silent", `<title>Links</title><a href="/silent">Silent</a>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_NAVIGATION_TIMEOUT=4s"))
+	out := mustFail(t, c, "browser_navigate", map[string]any{"url": f.URL + "/hang-forever"}, "timeout")
+	mustContain(t, "navigate to a silent server", out, "waiting for the server's response", f.URL+"/hang-forever")
+	if strings.Contains(out, "main thread") {
+		t.Errorf("a silent server is diagnosed as a busy page:\n%s", out)
+	}
+	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/to-silent"})
+	out = mustFail(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "link", "Silent")}, "timeout")
+	mustContain(t, "a click to a silent server", out, "waiting for the server's response", f.URL+"/silent")
+	if strings.Contains(out, "main thread") {
+		t.Errorf("a silent server is diagnosed as a busy page:\n%s", out)
+	}
+}
+
+// silent accepts requests for path and never answers them, not even with
+// headers, until the client goes away.
+func silent(path string) func(mux *http.ServeMux, f *fixture) {
+	return func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET "+path, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	}
+}
