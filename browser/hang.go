@@ -73,7 +73,7 @@ func (p *Page) serverWaitError(what string, after time.Duration) *Error {
 	}
 	return &Error{Kind: KindTimeout,
 		Message: fmt.Sprintf("%s timed out after %s: the navigation is waiting for the server's response (%s has not answered)", what, after, url),
-		Hint:    "check that the server is up and answers that URL (its log: server_logs); the tab still shows the page before"}
+		Hint:    "check that the server is up and answers that URL (see its log); the tab still shows the page before"}
 }
 
 // hungError is the timeout of a call on a page that no longer answers.
