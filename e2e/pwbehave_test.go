@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // page serves an HTML page at path.
@@ -161,4 +163,85 @@ func silent(path string) func(mux *http.ServeMux, f *fixture) {
 	return func(mux *http.ServeMux, _ *fixture) {
 		mux.HandleFunc("GET "+path, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	}
+}
+
+// farmTargets lists the remote browser's page targets: id and URL.
+func farmTargets(t *testing.T, port string) map[string]string {
+	t.Helper()
+	resp, err := http.Get("http://127.0.0.1:" + port + "/json/list")
+	if err != nil {
+		t.Fatalf("list the remote browser's targets: %v", err)
+	}
+	defer resp.Body.Close()
+	var targets []struct{ ID, Type, URL string }
+	if err := json.NewDecoder(resp.Body).Decode(&targets); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, tg := range targets {
+		if tg.Type == "page" {
+			out[tg.ID] = tg.URL
+		}
+	}
+	return out
+}
+
+// TestCDPEndpointUsesTheOpenTab: with --cdp-endpoint the first session
+// works in the running browser's default context, on the tab a person had
+// open there (its page, its cookies), as Playwright MCP does, and leaves it
+// open at its end; a second session gets a context of its own; with
+// --isolated the first does too.
+func TestCDPEndpointUsesTheOpenTab(t *testing.T) {
+	f := newFixture(t, page("/signed", `<title>Signed in</title><h1>Welcome back</h1><script>document.cookie = 'who=ada; path=/'</script>`),
+		page("/plain", `<title>Plain</title>`))
+	farm := startFarmBrowser(t)
+	// The person's tab: the browser's only one, on the signed-in page.
+	before := farmTargets(t, farm.port)
+	req, _ := http.NewRequest(http.MethodPut, "http://127.0.0.1:"+farm.port+"/json/new?"+f.URL+"/signed", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for id := range before {
+		r, err := http.Get("http://127.0.0.1:" + farm.port + "/json/close/" + id)
+		if err == nil {
+			r.Body.Close()
+		}
+	}
+	waitFor(t, 20*time.Second, "the person's tab alone", func() bool {
+		tg := farmTargets(t, farm.port)
+		return len(tg) == 1 && countWith(mapValues(tg), "/signed") == 1
+	})
+
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CDP_ENDPOINT="+farm.ws))
+	out := mustCall(t, c, "browser_snapshot", nil)
+	mustContain(t, "the first session's page", out, f.URL+"/signed", "Welcome back")
+	out = mustCall(t, c, "browser_evaluate", map[string]any{"function": "() => document.cookie"})
+	mustContain(t, "the person's cookie", out, "who=ada")
+	out = mustCall(t, c, "browser_evaluate", map[string]any{"function": "() => location.href", "sessionId": "s2"})
+	mustContain(t, "a second session's tab", out, "about:blank")
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/plain", "sessionId": "s2"})
+	out = mustCall(t, c, "browser_evaluate", map[string]any{"function": "() => 'cookie=' + document.cookie", "sessionId": "s2"})
+	if strings.Contains(out, "who=ada") {
+		t.Errorf("a second session shares the person's context:\n%s", out)
+	}
+	_ = c.Close()
+	waitFor(t, 20*time.Second, "the second session's tab to close", func() bool { return len(farmTargets(t, farm.port)) == 1 })
+	if n := countWith(mapValues(farmTargets(t, farm.port)), "/signed"); n != 1 {
+		t.Errorf("the person's tab did not stay open: %v", farmTargets(t, farm.port))
+	}
+
+	ic := startClient(t, append(env, "E2E_MCP_CDP_ENDPOINT="+farm.ws, "E2E_MCP_ISOLATED=true"))
+	out = mustCall(t, ic, "browser_evaluate", map[string]any{"function": "() => location.href"})
+	mustContain(t, "an isolated first session", out, "about:blank")
+}
+
+func mapValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
 }
