@@ -211,19 +211,17 @@ func (t *Tabs) useDefault(ctx context.Context) error {
 		return fmt.Errorf("open a tab: %w", err)
 	}
 	t.keep = res.TargetID
-	for range 50 {
-		ti, err := chromedp.CallBrowser(cctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: res.TargetID})
-		if err != nil {
-			return fmt.Errorf("read the new tab: %w", err)
-		}
-		if ti.TargetInfo != nil {
-			kept := *ti.TargetInfo
-			t.defaultID = kept.BrowserContextID
-			t.infos[res.TargetID] = &kept
-			return nil
-		}
+	ti, err := chromedp.CallBrowser(cctx, target.GetTargetInfo, target.GetTargetInfoParams(res))
+	if err != nil {
+		return fmt.Errorf("read the new tab: %w", err)
 	}
-	return fmt.Errorf("the browser's new tab has no context")
+	if ti.TargetInfo == nil {
+		return fmt.Errorf("the browser's new tab has no info")
+	}
+	kept := *ti.TargetInfo
+	t.defaultID = kept.BrowserContextID
+	t.infos[res.TargetID] = &kept
+	return nil
 }
 
 // onBrowserEvent records the page targets of this context. It runs on
