@@ -412,9 +412,9 @@ func (p *Page) typedInto(ctx context.Context, frame cdp.FrameID, target string) 
 
 // mark is the page's event state before an action.
 type mark struct {
-	nav, load, stop, dialog int
-	opened, seen            int // windows the page asked for; targets in its context
-	at                      time.Time
+	nav, dcl, load, stop, dialog int
+	opened, seen                 int // windows the page asked for; targets in its context
+	at                           time.Time
 }
 
 func (p *Page) mark() mark {
@@ -424,7 +424,7 @@ func (p *Page) mark() mark {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return mark{nav: p.load.navs, load: p.load.loads, stop: p.load.stops, dialog: p.modal.dialogs, opened: p.modal.popups, seen: seen, at: time.Now()}
+	return mark{nav: p.load.navs, dcl: p.load.dcls, load: p.load.loads, stop: p.load.stops, dialog: p.modal.dialogs, opened: p.modal.popups, seen: seen, at: time.Now()}
 }
 
 // settle waits for what an action started: a navigation (until the new
@@ -439,14 +439,21 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	// in the renderer have reached us (the renderer sends its events
 	// before the answer to a later command). A snapshot in this round
 	// trip would save one when the page is quiet, and be thrown away,
-	// costing its time, when the action started a request.
-	if _, err := p.Info(ctx); err != nil {
+	// costing its time, when the action started a request. It also says
+	// whether the action's handlers set a timer due within the settle time
+	// (watch.go): then we wait until it has fired, so that what it starts
+	// (a navigation, a dialog, a request) is waited for below.
+	left, err := p.takeTimers(ctx)
+	if err != nil {
 		if p.Gone() {
 			return nil // the action closed the tab (window.close)
 		}
 		if _, ok := AsError(err); !ok {
 			return err
 		}
+	}
+	if left > 0 && p.Dialog() == nil {
+		p.waitTimers(ctx, left)
 	}
 	p.mu.Lock()
 	navigated, opened := p.load.navs > m.nav, p.modal.popups-m.opened
@@ -466,14 +473,12 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 		cancel()
 	}
 	if navigated {
-		cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
-		err := p.waitFor(cctx, func() bool {
-			_, ok := p.worlds[p.frame]
-			return (p.load.loads > m.load || p.load.stops > m.stop) && ok || p.modal.dialog != nil
-		})
-		cancel()
+		err := p.waitDOM(ctx, m, "")
 		if err != nil && ctx.Err() == nil && p.ctx.Err() == nil {
-			return &Error{Kind: KindTimeout, Message: fmt.Sprintf("the navigation the action started did not load within %s", p.m.opts.NavigationTimeout),
+			if e := p.serverWaitError("the navigation the action started", p.m.opts.NavigationTimeout); e != nil {
+				return e
+			}
+			return &Error{Kind: KindTimeout, Message: fmt.Sprintf("the navigation the action started did not load its document (DOMContentLoaded) within %s", p.m.opts.NavigationTimeout),
 				Hint: "take a snapshot to see where the page is"}
 		}
 	}
@@ -500,6 +505,37 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 			}
 		}
 		return true
+	})
+	return nil
+}
+
+// loadGrace bounds the wait for a page's load event once its DOM is there:
+// an image or a long poll that never ends holds load back for ever, and the
+// page is usable without it (Playwright MCP waits as long).
+const loadGrace = 5 * time.Second
+
+// waitDOM waits until the navigation after m has its DOM (DOMContentLoaded
+// of loader's document when it is known, with the engine's world up), or
+// stopped loading without a new document (a 204, a download), or a dialog
+// opened; it fails when that takes longer than the navigation timeout.
+// Then it waits for the document's load event, up to loadGrace, and never
+// fails on that.
+func (p *Page) waitDOM(ctx context.Context, m mark, loader cdp.LoaderID) error {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
+	err := p.waitFor(cctx, func() bool {
+		_, ok := p.worlds[p.frame]
+		dom := p.load.dcls > m.dcl && (loader == "" || p.load.dclLoader == loader)
+		return (dom || p.load.stops > m.stop) && ok || p.modal.dialog != nil
+	})
+	cancel()
+	if err != nil {
+		return err
+	}
+	gctx, gcancel := p.callCtx(ctx, min(loadGrace, p.m.opts.NavigationTimeout))
+	defer gcancel()
+	_ = p.waitFor(gctx, func() bool {
+		loaded := p.load.loads > m.load && (loader == "" || p.load.loadLoader == loader)
+		return loaded || p.load.stops > m.stop || p.modal.dialog != nil
 	})
 	return nil
 }

@@ -151,11 +151,13 @@ func (r *ring[T]) list() []T {
 // guarded by its session's sessionLogs.mu (taken after Page.mu), whose
 // budget its records count against.
 type eventLog struct {
-	store       *sessionLogs
-	console     ring[ConsoleMessage]
-	consoleRead int // seq of the last message ConsoleMessages returned
-	network     ring[*NetworkRequest]
-	open        map[network.RequestID]*NetworkRequest
+	store   *sessionLogs
+	console ring[ConsoleMessage]
+	// consoleDoc is the count of console messages when the tab's current
+	// document committed: the current page's are those after it.
+	consoleDoc int
+	network    ring[*NetworkRequest]
+	open       map[network.RequestID]*NetworkRequest
 	// evictedConsole and evictedNetwork count the records the session's
 	// budget took from this tab (the rings' own counts drop others).
 	evictedConsole, evictedNetwork int
@@ -411,10 +413,11 @@ func levelRank(level string) int {
 	return 1 // log, info
 }
 
-// ConsoleMessages returns the console messages at level or more severe
-// (debug, info, warning, error; "" is info): those since the previous call,
-// or every one kept when all is set. Dropped counts the messages that fell
-// out of the buffer before they were read.
+// ConsoleMessages returns the console messages kept at level or above
+// (debug, info, warning, error; exceptions count as errors), oldest first:
+// the current page's (since its document committed), or with all every
+// one since the tab opened. Dropped counts those of the same span no longer
+// kept.
 func (p *Page) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, dropped int, err error) {
 	if level == "" {
 		level = "info"
@@ -425,19 +428,20 @@ func (p *Page) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, d
 	min := levelRank(level)
 	l, unlock := p.logs()
 	defer unlock()
-	kept := l.console.list()
+	from := 0
 	if !all {
-		dropped = l.console.total - l.consoleRead
-		if len(kept) > 0 {
-			dropped = max(0, kept[0].seq-l.consoleRead-1)
-		}
+		from = l.consoleDoc
+	}
+	kept := l.console.list()
+	dropped = l.console.total - from
+	if len(kept) > 0 {
+		dropped = max(0, kept[0].seq-from-1)
 	}
 	for _, m := range kept {
-		if (all || m.seq > l.consoleRead) && levelRank(m.Level) >= min {
+		if m.seq > from && levelRank(m.Level) >= min {
 			msgs = append(msgs, m)
 		}
 	}
-	l.consoleRead = l.console.total
 	return msgs, dropped, nil
 }
 

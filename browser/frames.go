@@ -92,6 +92,12 @@ func (p *Page) frameEventLocked(h *host, ev any) bool {
 		if e.Frame != nil && e.Frame.ParentID != "" {
 			p.frames.parent[e.Frame.ID] = e.Frame.ParentID
 		}
+		if h == p.main && e.Frame != nil && e.Frame.ID == p.frame {
+			// A new document: the current page's console starts here.
+			l, unlock := p.logs()
+			l.consoleDoc = l.console.total
+			unlock()
+		}
 	case *target.EventAttachedToTarget:
 		if e.TargetInfo != nil && e.TargetInfo.Type == "iframe" && p.frames.hosts != nil {
 			if _, ok := p.frames.hosts[e.TargetInfo.TargetID]; !ok {
@@ -154,15 +160,8 @@ func (p *Page) attachFrameHost(h *host) {
 	}
 	cctx, ccancel := context.WithTimeout(hctx, p.m.opts.ActionTimeout)
 	defer ccancel()
-	if err := quietDomains(cctx, h); err != nil {
+	if err := p.prepareHost(cctx, h); err != nil {
 		p.log.Debug("iframe target: " + err.Error())
-	}
-	if err := p.enableGuard(cctx, h); err != nil {
-		p.log.Debug("iframe target: " + err.Error())
-	}
-	if _, err := chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-		Source: engineJS(), WorldName: worldName, RunImmediately: new(true)}); err != nil {
-		p.log.Debug("inject engine into iframe target: " + err.Error())
 	}
 }
 

@@ -2,9 +2,11 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"go.uber.org/zap"
 )
@@ -45,6 +47,33 @@ func (p *Page) unstick() bool {
 	_, err := callOn(ctx, p.main, runtime.TerminateExecution, cdp.Empty{})
 	p.log.Info("stopped a script that kept the page from answering", zap.String("url", p.LastInfo().URL), zap.Error(err))
 	return true
+}
+
+// awaitingServer reports the URL of the tab's document request that is in
+// flight with no response yet (a navigation waiting for its server), if
+// one is.
+func (p *Page) awaitingServer() (string, bool) {
+	l, unlock := p.logs()
+	defer unlock()
+	for _, r := range l.open {
+		if r.Type == string(network.ResourceTypeDocument) && r.frame == string(p.frame) && r.Status == 0 && !r.Done {
+			return r.URL, true
+		}
+	}
+	return "", false
+}
+
+// serverWaitError is the timeout of what, when the tab's navigation is
+// still waiting for its server's response (then the page answers, and it
+// is not its main thread that is busy); nil otherwise.
+func (p *Page) serverWaitError(what string, after time.Duration) *Error {
+	url, ok := p.awaitingServer()
+	if !ok {
+		return nil
+	}
+	return &Error{Kind: KindTimeout,
+		Message: fmt.Sprintf("%s timed out after %s: the navigation is waiting for the server's response (%s has not answered)", what, after, url),
+		Hint:    "check that the server is up and answers that URL (see its log); the tab still shows the page before"}
 }
 
 // hungError is the timeout of a call on a page that no longer answers.

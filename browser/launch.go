@@ -200,6 +200,10 @@ func (m *Manager) chromeFlags() []chromeFlag {
 		// a big page waits a frame or two; a test wants the page's answer:
 		// measured on a 1,500-row table, a click's answer 37 -> 32 ms.
 		{"disable-features", disabledFeatures},
+		// navigator.webdriver stays false, as in a person's browser (and
+		// Playwright's): sites that check it for bots behave as they do
+		// for people.
+		{"disable-blink-features", "AutomationControlled"},
 	}
 	if !m.opts.Headed {
 		// Headless Chromium has no pointing device: the page's media

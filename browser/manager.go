@@ -42,6 +42,11 @@ type Options struct {
 	// Endpoints are browsers elsewhere to use instead of launching one:
 	// sessions are spread across them.
 	Endpoints []Endpoint
+	// SharedRemote: the first session on an endpoint uses the browser's
+	// default context and its open tab (a person's signed-in browser), as
+	// Playwright MCP does unless --isolated; the others get contexts of
+	// their own.
+	SharedRemote bool
 	// Grids are WebDriver grids to take browsers from instead: each
 	// session gets a browser of its own (grid.go).
 	Grids []*webdriver.Grid

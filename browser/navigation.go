@@ -2,13 +2,11 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -18,6 +16,9 @@ type Info struct {
 	URL    string `json:"url"`
 	Title  string `json:"title"`
 	Status int64  `json:"status,omitempty"` // HTTP status of the last navigation, when known
+	// Download: the URL navigated to is a file the browser downloaded
+	// (the tab stayed on its page); the call's answer lists the download.
+	Download bool `json:"-"`
 }
 
 // Info returns the page's URL and title.
@@ -29,7 +30,8 @@ func (p *Page) Info(ctx context.Context) (Info, error) {
 	return info, err
 }
 
-// Navigate loads url in the tab and waits for its load event.
+// Navigate loads url in the tab and waits for its DOM (DOMContentLoaded),
+// then for its load event up to loadGrace (waitDOM).
 func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.NavigationTimeout)
 	defer cancel()
@@ -38,33 +40,48 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	}
 	p.takeBlockedDoc()
 	p.unstick()
-	var resp *network.Response
+	before := p.mark()
+	var nav page.NavigateResult
 	err := p.act(cctx, func(cctx context.Context) error {
 		var err error
-		resp, err = chromedp.Run(cctx, chromedp.NavigateResponse(url))
+		nav, err = chromedp.Call(cctx, page.Navigate, page.NavigateParams{URL: url})
 		return err
 	})
 	if err == nil && p.Dialog() != nil {
 		return p.LastInfo(), nil // the page waits for the dialog's answer
 	}
-	if err != nil {
-		var le *chromedp.LoadError
-		if errors.As(err, &le) {
-			if b := p.takeBlockedDoc(); b != nil && strings.Contains(le.ErrorText, "BLOCKED_BY_CLIENT") {
-				rule := b.Rule
-				if b.URL != url {
-					rule += " (" + url + " redirected there)"
-				}
-				return Info{}, notAllowed(b.URL, rule)
+	if err == nil && nav.IsDownload {
+		// Chrome aborts the navigation (net::ERR_ABORTED) and downloads
+		// the file instead: that is the outcome, not a failure.
+		info := p.LastInfo()
+		info.Download = true
+		return info, nil
+	}
+	if err == nil && nav.ErrorText != "" {
+		if b := p.takeBlockedDoc(); b != nil && strings.Contains(nav.ErrorText, "BLOCKED_BY_CLIENT") {
+			rule := b.Rule
+			if b.URL != url {
+				rule += " (" + url + " redirected there)"
 			}
-			return Info{}, &Error{Kind: KindNavigationFailed, Message: fmt.Sprintf("%s: %s", url, le.ErrorText),
-				Hint: "check that the server is running and the URL is right", Err: err}
+			return Info{}, notAllowed(b.URL, rule)
 		}
+		return Info{}, &Error{Kind: KindNavigationFailed, Message: fmt.Sprintf("%s: %s", url, nav.ErrorText),
+			Hint: "check that the server is running and the URL is right"}
+	}
+	if err == nil && nav.LoaderID != "" {
+		// A new document (a navigation within the document has no
+		// loader): wait for its DOM, then briefly for its load.
+		err = p.waitDOM(cctx, before, nav.LoaderID)
+	}
+	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil && p.ctx.Err() == nil {
+			if e := p.serverWaitError("navigation to "+url, p.m.opts.NavigationTimeout); e != nil {
+				return Info{}, e
+			}
 			if !p.answers() {
 				return Info{}, p.hungError("navigation to " + url)
 			}
-			return Info{}, &Error{Kind: KindTimeout, Message: fmt.Sprintf("navigation to %s did not finish loading within %s", url, p.m.opts.NavigationTimeout),
+			return Info{}, &Error{Kind: KindTimeout, Message: fmt.Sprintf("navigation to %s did not load its document (DOMContentLoaded) within %s", url, p.m.opts.NavigationTimeout),
 				Hint: "the page may still be usable: take a snapshot", Err: err}
 		}
 		return Info{}, p.ctxError(cctx, err, "navigate to "+url)
@@ -73,9 +90,11 @@ func (p *Page) Navigate(ctx context.Context, url string) (Info, error) {
 	icctx, icancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer icancel()
 	err = p.evalEngine(icctx, fnLoadedInfo.call(), &info)
-	if resp != nil {
-		info.Status = resp.Status
+	p.mu.Lock()
+	if nav.LoaderID != "" && p.load.statusLoader == nav.LoaderID {
+		info.Status = p.load.status
 	}
+	p.mu.Unlock()
 	return info, err
 }
 

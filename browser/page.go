@@ -94,7 +94,14 @@ type Page struct {
 type loadState struct {
 	navs  int // navigations requested or started
 	loads int // loads finished
-	stops int // loading stopped (with or without a new document)
+	// dcls counts the main frame's DOMContentLoaded events; dclLoader and
+	// loadLoader are the documents (loaders) whose DOMContentLoaded and
+	// load came last, and status the HTTP status of statusLoader's.
+	dcls                  int
+	dclLoader, loadLoader cdp.LoaderID
+	status                int64
+	statusLoader          cdp.LoaderID
+	stops                 int // loading stopped (with or without a new document)
 }
 
 // netState is the page's requests in flight, for settle (events.go).
@@ -167,14 +174,7 @@ func (p *Page) start(ctx context.Context) error {
 		p.main.target = c.Target.TargetID
 		p.detached, _ = chromedp.Detached(p.ctx)
 		cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
-		err = quietDomains(cctx, p.main)
-		if err == nil {
-			err = p.enableGuard(cctx, p.main)
-		}
-		if err == nil {
-			_, err = chromedp.Call(cctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-				Source: engineJS(), WorldName: worldName, RunImmediately: new(true)})
-		}
+		err = p.prepareHost(cctx, p.main)
 		if err == nil {
 			err = p.interceptFileChooser(cctx)
 		}
@@ -184,6 +184,24 @@ func (p *Page) start(ctx context.Context) error {
 		return fmt.Errorf("open tab: %w", err)
 	}
 	return nil
+}
+
+// prepareHost readies a session of the page (the tab's, or an
+// out-of-process iframe's) for us: the domains we never read off, the
+// request policy, the page engine and the timer watcher in its current and
+// future documents (watch.go).
+func (p *Page) prepareHost(ctx context.Context, h *host) error {
+	if err := quietDomains(ctx, h); err != nil {
+		return err
+	}
+	if err := p.enableGuard(ctx, h); err != nil {
+		return err
+	}
+	if _, err := callOn(ctx, h, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: engineJS(), WorldName: worldName, RunImmediately: new(true)}); err != nil {
+		return fmt.Errorf("inject the page engine: %w", err)
+	}
+	return p.installWatch(ctx, h)
 }
 
 // quietDomains turns off the DOM and CSS domains, which chromedp enables on
@@ -299,6 +317,21 @@ func (p *Page) onEvent(h *host, ev any) {
 		}
 	case *page.EventLoadEventFired:
 		p.load.loads++
+	case *page.EventLifecycleEvent:
+		if e.FrameID == p.frame {
+			switch e.Name {
+			case "DOMContentLoaded":
+				p.load.dcls++
+				p.load.dclLoader = e.LoaderID
+			case "load":
+				p.load.loadLoader = e.LoaderID
+			}
+		}
+	case *network.EventResponseReceived:
+		if e.Type == network.ResourceTypeDocument && e.FrameID == p.frame && e.Response != nil {
+			p.load.status, p.load.statusLoader = e.Response.Status, e.LoaderID
+		}
+		return
 	case *page.EventJavascriptDialogOpening:
 		// The page is blocked until the dialog is answered: tools report
 		// it, and browser_handle_dialog answers it.

@@ -314,6 +314,29 @@ func TestClick_NavigationsThatDoNotLoad(t *testing.T) {
 	}
 }
 
+// TestNavigate_NoNewDocument: browser_navigate to a fragment of the page
+// (no new document) or to a URL answered 204 (no document) waits for no
+// DOMContentLoaded that will never come.
+func TestNavigate_NoNewDocument(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m := NewManager(Options{ExecPath: os.Getenv("E2E_MCP_BROWSER_PATH"), ProfileRoot: t.TempDir(), NavigationTimeout: 3 * time.Second})
+	defer m.Close()
+	p, err := m.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/nav-edge", "/nav-edge#sec"} {
+		if _, err := p.Navigate(ctx, testServer.URL+path); err != nil {
+			t.Errorf("navigate to %s: %v", path, err)
+		}
+	}
+	// Chrome aborts a navigation to a 204 (as Playwright reports it).
+	if _, err := p.Navigate(ctx, testServer.URL+"/204"); err == nil || !strings.Contains(err.Error(), "ERR_ABORTED") {
+		t.Errorf("navigate to a 204: %v, want net::ERR_ABORTED", err)
+	}
+}
+
 // TestIsolatedWorld: the engine is invisible to the page and immune to
 // what page scripts do to the DOM's prototypes.
 func TestIsolatedWorld(t *testing.T) {

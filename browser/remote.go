@@ -57,6 +57,9 @@ type remoteBrowser struct {
 	// local: the grid runs on this machine (a chromedriver of ours), so
 	// its browser writes files where we can read them.
 	local bool
+	// shared: a session uses the browser's default context
+	// (Options.SharedRemote).
+	shared bool
 }
 
 // remoteFor picks the endpoint with the fewest sessions among those not

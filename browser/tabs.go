@@ -5,6 +5,7 @@ import (
 	"fmt"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,14 @@ type Tabs struct {
 	current int
 	// remote is the endpoint the context lives on, nil for our own browser.
 	remote *remoteBrowser
+	// shared: the context is the remote browser's default one, and keep
+	// the tab that was open in it, which we leave open (Options.SharedRemote).
+	// id is then empty (CDP's browser-wide calls name no context for the
+	// default one), and defaultID is the default context's id in target
+	// infos.
+	shared    bool
+	keep      target.ID
+	defaultID cdp.BrowserContextID
 	// crashedURLs are the pages of tabs that crashed and were closed since
 	// the last TakeCrashed.
 	crashedURLs []string
@@ -92,6 +101,7 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 	var bctx context.Context
 	var rb *remoteBrowser
 	var err error
+	shared := false
 	if len(m.opts.Grids) > 0 {
 		m.mu.Unlock()
 		rb, err = m.gridFor(ctx)
@@ -102,6 +112,9 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 	} else if len(m.remotes) > 0 {
 		if rb, err = m.remoteFor(); err == nil {
 			bctx = rb.bctx
+			if m.opts.SharedRemote && !rb.shared && m.policy().Upstream() == nil {
+				rb.shared, shared = true, true
+			}
 		}
 	} else {
 		bctx, err = m.launch()
@@ -111,23 +124,16 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 		return nil, err
 	}
 	t := &Tabs{m: m, bctx: bctx, remote: rb, infos: map[target.ID]*target.Info{}, newTgt: make(chan struct{})}
-	cctx, cancel := context.WithTimeout(bctx, m.opts.ActionTimeout)
-	stop := context.AfterFunc(ctx, cancel)
-	params, err := t.proxyParams()
-	if err != nil {
-		stop()
-		cancel()
+	if shared {
+		t.shared = true
+		if err := t.useDefault(ctx); err != nil {
+			t.Close()
+			return nil, err
+		}
+	} else if err := t.createContext(ctx); err != nil {
 		t.Close()
 		return nil, err
 	}
-	res, err := chromedp.CallBrowser(cctx, target.CreateBrowserContext, params)
-	stop()
-	cancel()
-	if err != nil {
-		t.Close()
-		return nil, fmt.Errorf("create browser context: %w", err)
-	}
-	t.id = res.BrowserContextID
 	// The guard first: the listener below reads it.
 	g, err := m.guardBrowser(ctx, bctx)
 	if err != nil {
@@ -145,11 +151,77 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 		t.Close()
 		return nil, err
 	}
+	if t.keep != "" {
+		p, err := t.open(ctx, t.keep)
+		if err != nil {
+			t.Close()
+			return nil, err
+		}
+		t.tabs, t.current = []*lazyTab{{id: t.keep, page: p}}, 0
+		t.followQuietly(ctx)
+		return t, nil
+	}
 	if _, err := t.New(ctx); err != nil {
 		t.Close()
 		return nil, err
 	}
 	return t, nil
+}
+
+// createContext creates the session's own browser context.
+func (t *Tabs) createContext(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(t.bctx, t.m.opts.ActionTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	params, err := t.proxyParams()
+	if err != nil {
+		return err
+	}
+	res, err := chromedp.CallBrowser(cctx, target.CreateBrowserContext, params)
+	if err != nil {
+		return fmt.Errorf("create browser context: %w", err)
+	}
+	t.id = res.BrowserContextID
+	return nil
+}
+
+// useDefault takes the remote browser's default context and the first tab
+// open in it (a blank one is opened there when it has none).
+func (t *Tabs) useDefault(ctx context.Context) error {
+	cctx, cancel := context.WithTimeout(t.bctx, t.m.opts.ActionTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	infos, err := chromedp.CallBrowser(cctx, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return fmt.Errorf("list the browser's tabs: %w", err)
+	}
+	for _, info := range infos.TargetInfos {
+		if info.Type == "page" && !strings.HasPrefix(info.URL, "devtools://") {
+			kept := *info
+			kept.URL, kept.Title = keepURL(info.URL), keep(info.Title, maxTitleKept)
+			t.defaultID, t.keep = info.BrowserContextID, info.TargetID
+			t.infos[info.TargetID] = &kept
+			return nil
+		}
+	}
+	res, err := chromedp.CallBrowser(cctx, target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+	if err != nil {
+		return fmt.Errorf("open a tab: %w", err)
+	}
+	t.keep = res.TargetID
+	ti, err := chromedp.CallBrowser(cctx, target.GetTargetInfo, target.GetTargetInfoParams(res))
+	if err != nil {
+		return fmt.Errorf("read the new tab: %w", err)
+	}
+	if ti.TargetInfo == nil {
+		return fmt.Errorf("the browser's new tab has no info")
+	}
+	kept := *ti.TargetInfo
+	t.defaultID = kept.BrowserContextID
+	t.infos[res.TargetID] = &kept
+	return nil
 }
 
 // onBrowserEvent records the page targets of this context. It runs on
@@ -173,7 +245,7 @@ func (t *Tabs) onBrowserEvent(ev any) {
 	default:
 		return
 	}
-	if info == nil || info.Type != "page" || info.BrowserContextID != t.id {
+	if info == nil || info.Type != "page" || info.BrowserContextID != t.id && (!t.shared || info.BrowserContextID != t.defaultID) {
 		return
 	}
 	t.active.Store(time.Now().UnixNano())
@@ -219,6 +291,10 @@ func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
 		opts = append(opts, chromedp.WithExistingBrowserContext(t.id))
 	} else {
 		opts = append(opts, chromedp.WithTargetID(id))
+	}
+	if id != "" && id == t.keep {
+		// The tab a person had open: the session's end leaves it open.
+		opts = append(opts, chromedp.WithDetachOnCancel())
 	}
 	p.ctx, p.cancel = chromedp.NewContext(t.bctx, opts...)
 	p.main.ctx, p.main.cancel = p.ctx, p.cancel
@@ -631,10 +707,15 @@ func (t *Tabs) Close() {
 		t.downloads.dir = ""
 	}
 	t.downloads.mu.Unlock()
-	if t.id != "" && t.bctx.Err() == nil {
+	if t.id != "" && t.bctx.Err() == nil && !t.shared {
 		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
 		_, _ = chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: t.id})
 		cancel()
+	}
+	if t.shared {
+		t.m.mu.Lock()
+		t.remote.shared = false
+		t.m.mu.Unlock()
 	}
 	if t.remote != nil {
 		t.m.releaseRemote(t.remote)

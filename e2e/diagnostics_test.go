@@ -10,9 +10,10 @@ import (
 	"testing"
 )
 
-// TestConsoleMessages: console messages of every level are kept, read once
-// as new (or all again), filtered by level; an uncaught exception comes with
-// its stack, and so does an exception of browser_evaluate.
+// TestConsoleMessages: console messages of every level are kept, the
+// current page's listed (as Playwright MCP: asked again, the same), or all
+// the tab's since it opened, filtered by level; an uncaught exception comes
+// with its stack, and so does an exception of browser_evaluate.
 func TestConsoleMessages(t *testing.T) {
 	f := newFixture(t)
 	env, _ := serverEnv(t)
@@ -21,15 +22,27 @@ func TestConsoleMessages(t *testing.T) {
 	mustContain(t, "navigate's page state", out, "- New console errors: 1", "error: error line {code: 7}")
 
 	out = mustCall(t, c, "browser_console_messages", nil)
-	mustContain(t, "console (info)", out, "4 console messages new since your last call at level info or above",
+	mustContain(t, "console (info)", out, "4 console messages of the current page at level info or above",
 		"- [log] log line 42 @ "+f.URL+"/wait/console.html:", "- [info] info line", "- [warning] warn line", "- [error] error line {code: 7}")
 	if strings.Contains(out, "debug line") {
 		t.Errorf("level info shows a debug message:\n%s", out)
 	}
 	out = mustCall(t, c, "browser_console_messages", nil)
-	mustContain(t, "console again", out, "No console messages new since your last call")
+	mustContain(t, "console again", out, "4 console messages of the current page", "[log] log line 42")
+	out = mustCall(t, c, "browser_console_messages", map[string]any{"level": "debug"})
+	mustContain(t, "console (debug)", out, "[debug] debug line", "[log] log line 42")
+
+	// Another page: its own messages only, unless all.
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/wait/index.html"})
+	mustCall(t, c, "browser_evaluate", map[string]any{"function": "() => console.warn('second page line')"})
+	out = mustCall(t, c, "browser_console_messages", nil)
+	mustContain(t, "the second page's console", out, "1 console messages of the current page", "[warning] second page line")
+	if strings.Contains(out, "log line 42") {
+		t.Errorf("the current page's console lists the previous page's messages:\n%s", out)
+	}
 	out = mustCall(t, c, "browser_console_messages", map[string]any{"all": true, "level": "debug"})
-	mustContain(t, "all console", out, "[debug] debug line", "[log] log line 42")
+	mustContain(t, "all console", out, "since the tab opened", "[debug] debug line", "[log] log line 42", "second page line")
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/wait/console.html"})
 
 	mustCall(t, c, "browser_click", map[string]any{"target": "role=button[name=Explode]"})
 	out = mustCall(t, c, "browser_console_messages", map[string]any{"level": "error"})

@@ -111,7 +111,10 @@ func TestRemoteEndpoints(t *testing.T) {
 	f := newFixture(t)
 	a, b := startFarmBrowser(t), startFarmBrowser(t)
 	env, tmp := serverEnv(t)
-	c := startClient(t, append(env, "E2E_MCP_CDP_ENDPOINT="+a.ws+",http://127.0.0.1:"+b.port))
+	// Isolated: every session in a context of its own, none in the tab the
+	// browsers had open (TestCDPEndpointUsesTheOpenTab), so that none of
+	// their pages stays.
+	c := startClient(t, append(env, "E2E_MCP_CDP_ENDPOINT="+a.ws+",http://127.0.0.1:"+b.port, "E2E_MCP_ISOLATED=true"))
 	for _, id := range []string{"s1", "s2"} {
 		mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html?" + id, "sessionId": id})
 	}

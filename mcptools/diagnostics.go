@@ -63,13 +63,13 @@ const maxListed = 100
 // ConsoleMessagesParams are the arguments of browser_console_messages.
 type ConsoleMessagesParams struct {
 	Level string `json:"level,omitempty" jsonschema:"Least severe level shown (default info),enum=debug,enum=info,enum=warning,enum=error"`
-	All   bool   `json:"all,omitempty" jsonschema:"All kept, not only new ones"`
+	All   bool   `json:"all,omitempty" jsonschema:"Since the tab opened"`
 	SessionArg
 }
 
 func consoleMessagesTool(d *Deps) Tool {
 	return define(d, "browser_console_messages", ToolsetDiagnosis,
-		"Console messages and uncaught exceptions (with stacks) since last asked.",
+		"The page's console messages and uncaught exceptions (with stacks).",
 		annotations{title: "Console messages", readOnly: true},
 		func(ctx context.Context, s *Session, a ConsoleMessagesParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)
@@ -83,12 +83,12 @@ func consoleMessagesTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			level, since := a.Level, " new since your last call"
+			level, since := a.Level, " of the current page"
 			if level == "" {
 				level = "info"
 			}
 			if a.All {
-				since = ""
+				since = " since the tab opened"
 			}
 			var r response
 			if len(msgs) == 0 {
@@ -97,7 +97,7 @@ func consoleMessagesTool(d *Deps) Tool {
 				r.resultf("%d console messages%s at level %s or above:", len(msgs), since, level)
 			}
 			if dropped > 0 {
-				r.resultf("(%d older messages were dropped for space before they were read.)", dropped)
+				r.resultf("(%d older messages were dropped for space.)", dropped)
 			}
 			shown := msgs[max(0, len(msgs)-maxListed):]
 			if len(shown) < len(msgs) {

@@ -182,7 +182,7 @@ func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, attached
 			cut := len(console) - len(shown) + dropped
 			fmt.Fprintf(b, "### Console errors (since the previous call: %d)\n", len(console)+dropped)
 			if cut > 0 {
-				fmt.Fprintf(b, "(%d earlier ones left out; browser_console_messages level=error lists all kept)\n", cut)
+				fmt.Fprintf(b, "(%d earlier ones left out; browser_console_messages level=error lists the page's)\n", cut)
 			}
 			for _, m := range shown {
 				fmt.Fprintf(b, "- %s: %s", m.Level, text.Clip(m.Text, 300))

@@ -36,6 +36,9 @@ func navigateTool(d *Deps) Tool {
 				return nil, err
 			}
 			var r response
+			if info.Download {
+				r.resultf("%s is a file: the browser downloaded it (see Downloads); the tab stays where it was.", target)
+			}
 			if info.Status >= 400 {
 				r.resultf("The server answered HTTP %d.", info.Status)
 			}

@@ -160,7 +160,8 @@ func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 	return browser.Options{ExecPath: cfg.channelPath(), Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
 		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize, Viewport: viewport,
-		SettleTime: cfg.SettleTimeout, ConnectTimeout: cfg.CDPTimeout, IgnoreHTTPSErrors: cfg.IgnoreHTTPSErrors, SnapshotBoxes: cfg.SnapshotBoxes}
+		SettleTime: cfg.SettleTimeout, ConnectTimeout: cfg.CDPTimeout, IgnoreHTTPSErrors: cfg.IgnoreHTTPSErrors, SnapshotBoxes: cfg.SnapshotBoxes,
+		SharedRemote: !cfg.Isolated}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or

@@ -1,0 +1,39 @@
+// e2e-mcp's watcher in the page's own world, run before the page's scripts
+// (browser/watch.go). An action's handler may start its work a little later
+// (setTimeout(() => location.href = ..., 100)): a timer set while a trusted
+// event of an action (a click, a key, an input, a submit, focus moving) is
+// dispatched, due within cfg.max ms, is told to the engine's world by an
+// event of a private name, so that the action waits until it has fired and
+// shows what it did. setTimeout stays the page's own function behind a
+// proxy; nothing else of the page changes. With cfg.webdriver (a browser
+// we did not launch, which may have been started with --enable-automation
+// or headless) navigator.webdriver reads false, as it does in ours.
+(function (cfg) {
+  'use strict';
+  const g = globalThis;
+  const apply = Reflect.apply;
+  if (cfg.webdriver && typeof Navigator === 'function') {
+    const d = Object.getOwnPropertyDescriptor(Navigator.prototype, 'webdriver');
+    if (d && d.get && apply(d.get, navigator, []) === true) {
+      Object.defineProperty(Navigator.prototype, 'webdriver', { ...d, get: new Proxy(d.get, { apply: () => false }) });
+    }
+  }
+  const real = g.setTimeout;
+  if (typeof real !== 'function' || typeof document === 'undefined') return;
+  const doc = document;
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  const Custom = CustomEvent;
+  const test = RegExp.prototype.test;
+  const eventOf = Object.getOwnPropertyDescriptor(g, 'event') || Object.getOwnPropertyDescriptor(Window.prototype, 'event');
+  const actionEvent = /^(?:(?:dbl|aux)?click|contextmenu|(?:mouse|pointer)(?:down|up)|touch(?:start|end)|key(?:down|up|press)|beforeinput|input|change|submit|reset|focus(?:in|out)?|blur|drop|dragend|paste|cut|copy)$/;
+  g.setTimeout = new Proxy(real, {
+    apply(target, self, args) {
+      const e = eventOf && eventOf.get ? apply(eventOf.get, g, []) : undefined;
+      if (e && e.isTrusted && apply(test, actionEvent, [e.type])) {
+        const delay = typeof args[1] === 'number' && args[1] > 0 ? args[1] : 0;
+        if (delay <= cfg.max) apply(dispatch, doc, [new Custom(cfg.channel, { detail: delay })]);
+      }
+      return apply(target, self, args);
+    },
+  });
+})

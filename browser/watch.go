@@ -1,0 +1,115 @@
+package browser
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// What an action's handlers start a little later. A click whose handler
+// navigates or opens a dialog from a timer (setTimeout(go, 100)) has ended
+// when its events have been dispatched, and its answer would show the page
+// before the timer fired. Playwright MCP waits a fixed half second after
+// every action for that; here a watcher in the page's own world
+// (pagejs/watch.js) notes the timers set while an action's trusted events
+// are dispatched, due within the settle time, and the engine's world keeps
+// when the last is due (pagejs/watch_engine.js). settle's first round trip
+// reads it (it made one anyway): an action that set no such timer pays
+// nothing, one that did waits until it has fired, and then for what it
+// started, as for what the action started itself (docs/architecture.md §5).
+
+//go:embed pagejs/watch.js pagejs/watch_engine.js
+var watchFiles embed.FS
+
+// watchChannel is the private name of the events that carry the notes
+// from the page's world to the engine's: random for each process, so that
+// a page can neither listen for it nor send it knowingly.
+var watchChannel = sync.OnceValue(func() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return "e2e" + hex.EncodeToString(b)
+})
+
+// watchSource reads a watcher file: a function expression, called here
+// with its argument.
+func watchSource(name string, arg any) string {
+	b, err := watchFiles.ReadFile("pagejs/" + name)
+	if err != nil {
+		panic(err)
+	}
+	a, _ := json.Marshal(arg)
+	return string(b) + "(" + string(a) + ");"
+}
+
+// watchScripts are the page-world watcher, set up for this manager's
+// settle time and, for a browser we did not launch (remote), to keep
+// navigator.webdriver false; and the engine-world listener.
+func (m *Manager) watchScripts(remote bool) (pageWorld, engineWorld string) {
+	cfg := struct {
+		Channel   string  `json:"channel"`
+		Max       float64 `json:"max"`
+		Webdriver bool    `json:"webdriver"`
+	}{watchChannel(), float64(m.opts.SettleTime) / float64(time.Millisecond), remote}
+	return watchSource("watch.js", cfg), watchSource("watch_engine.js", watchChannel())
+}
+
+// installWatch runs the watcher in a session's current and next documents:
+// the engine's listener first, so no note is lost.
+func (p *Page) installWatch(ctx context.Context, h *host) error {
+	pw, ew := p.m.watchScripts(p.tabs != nil && p.tabs.remote != nil)
+	if _, err := callOn(ctx, h, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: ew, WorldName: worldName, RunImmediately: new(true)}); err != nil {
+		return fmt.Errorf("watch the page's timers: %w", err)
+	}
+	if _, err := callOn(ctx, h, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: pw, RunImmediately: new(true)}); err != nil {
+		return fmt.Errorf("watch the page's timers: %w", err)
+	}
+	return nil
+}
+
+// fnTakeTimers asks the engine's world how long until the last timer an
+// action's handler set fires, in ms (0: none pending), and forgets them.
+const fnTakeTimers = "globalThis.__e2eWatch ? globalThis.__e2eWatch.take() : 0"
+
+// takeTimers is settle's first round trip: it says how long the timers the
+// action's handlers set have to run, if any.
+func (p *Page) takeTimers(ctx context.Context) (time.Duration, error) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	var ms float64
+	if err := p.evalEngine(cctx, fnTakeTimers, &ms); err != nil {
+		return 0, err
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
+}
+
+// waitTimers waits in the page until the timers due within left have
+// fired: the engine's own timer, due just after them, runs after theirs.
+// A dialog one of them opens ends the wait (the page is blocked until it
+// is answered), and so does a navigation (the world goes with its
+// document).
+func (p *Page) waitTimers(ctx context.Context, left time.Duration) {
+	cctx, cancel := p.callCtx(ctx, left+p.m.opts.ActionTimeout)
+	defer cancel()
+	p.mu.Lock()
+	w, ok := p.worlds[p.frame]
+	p.mu.Unlock()
+	if !ok {
+		return
+	}
+	ms := int64(left/time.Millisecond) + 1
+	_ = p.unlessDialog(cctx, func(ctx context.Context) error {
+		_, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{
+			Expression: fmt.Sprintf("new Promise((done) => setTimeout(done, %d))", ms), UniqueContextID: w.unique, AwaitPromise: new(true)})
+		return err
+	}, true)
+}
