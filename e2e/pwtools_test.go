@@ -83,7 +83,8 @@ func TestTestingGroupAndDrop(t *testing.T) {
 		"- expect:\n      check: text\n      expected: Cherry\n      target: role=list[name=\"Fruits\"]\n",
 		"- expect:\n      check: value\n      expected: Ada\n      target: role=textbox[name=\"Name\"]\n",
 		"- expect:\n      check: unchecked\n      target: role=checkbox[name=\"Accept terms\"]\n",
-		"- drop:\n      data:\n        text/plain: hi there\n      paths:\n        - " + note + "\n      target: role=region[name=\"Drop zone\"]\n",
+		// The file lay outside the flow's directory: copied beside it.
+		"- drop:\n      data:\n        text/plain: hi there\n      paths:\n        - pwtools.files/note.txt\n      target: role=region[name=\"Drop zone\"]\n",
 	} {
 		if !strings.Contains(flow, want) {
 			t.Errorf("the flow lacks %q:\n%s", want, flow)

@@ -81,17 +81,6 @@ func TestHTTPListeningAndRoot(t *testing.T) {
 	f := newFixture(t)
 	env, _ := serverEnv(t)
 	s := startHTTP(t, append(env, "E2E_MCP_AUTH_TOKEN=s3cret"))
-	var log string
-	waitFor(t, 10*time.Second, "the Listening on line", func() bool {
-		log = s.log.String()
-		return listeningRE.MatchString(log)
-	})
-	m := listeningRE.FindStringSubmatch(log)
-	if m[2] == "0" || m[1] != s.base {
-		t.Errorf("Listening on %s, but the server listens at %s", m[1], s.base)
-	}
-	snippet := log[strings.Index(log, m[0]):]
-	snippet = snippet[strings.Index(snippet, "{"):]
 	var cfg struct {
 		MCPServers map[string]struct {
 			Type    string            `json:"type"`
@@ -99,8 +88,21 @@ func TestHTTPListeningAndRoot(t *testing.T) {
 			Headers map[string]string `json:"headers"`
 		} `json:"mcpServers"`
 	}
-	if err := json.NewDecoder(strings.NewReader(snippet)).Decode(&cfg); err != nil {
-		t.Fatalf("the config snippet after the Listening line: %v\n%s", err, snippet)
+	// The line comes first, the snippet after it in later writes: wait
+	// for the snippet whole.
+	var log string
+	var m []string
+	waitFor(t, 10*time.Second, "the Listening on line and the config snippet after it", func() bool {
+		log = s.log.String()
+		if m = listeningRE.FindStringSubmatch(log); m == nil {
+			return false
+		}
+		after := log[strings.Index(log, m[0]):]
+		brace := strings.Index(after, "{")
+		return brace >= 0 && json.NewDecoder(strings.NewReader(after[brace:])).Decode(&cfg) == nil
+	})
+	if m[2] == "0" || m[1] != s.base {
+		t.Errorf("Listening on %s, but the server listens at %s", m[1], s.base)
 	}
 	entry := cfg.MCPServers["e2e-mcp"]
 	if entry.Type != "http" || entry.URL != s.base+"/mcp" || entry.Headers["Authorization"] != "Bearer ${E2E_MCP_AUTH_TOKEN}" {
