@@ -333,14 +333,7 @@ func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 			_, err := chromedp.Call(c, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: h})
 			return err
 		}},
-		{"cpuThrottling", func(c context.Context) error {
-			rate := e.CPUThrottling
-			if rate == 0 {
-				rate = 1
-			}
-			_, err := chromedp.Call(c, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
-			return err
-		}},
+		{"cpuThrottling", func(c context.Context) error { return setCPURate(c, e.CPUThrottling) }},
 	}
 	for _, s := range steps {
 		if err := run(s.what, s.f); err != nil {
@@ -422,4 +415,13 @@ func (e Emulation) isZero() bool {
 	return e.Width == 0 && e.DeviceScaleFactor == 0 && !e.Mobile && !e.Touch && e.UserAgent == "" && e.Locale == "" &&
 		e.TimezoneID == "" && e.Geolocation == nil && len(e.Permissions) == 0 && len(e.Headers) == 0 && e.CPUThrottling == 0 &&
 		e.HTTPUser == ""
+}
+
+// setCPURate sets the tab's CPU slowdown (0 or 1: none).
+func setCPURate(c context.Context, rate float64) error {
+	if rate == 0 {
+		rate = 1
+	}
+	_, err := chromedp.Call(c, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
+	return err
 }

@@ -170,8 +170,14 @@ func (t *Tabs) unthrottle(ctx context.Context, before pageSetup, network, cpu bo
 			}
 		}
 		if cpu {
-			if err := p.applyEmulation(ctx, now.emulation); err != nil {
-				return err
+			// The rate alone, not the whole emulation again: every other
+			// command runs at the slowed rate (50x: seconds each), and the
+			// restore's deadline ran out before it reached the CPU's.
+			cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+			err := setCPURate(cctx, now.emulation.CPUThrottling)
+			cancel()
+			if err != nil {
+				return p.ctxError(cctx, err, "restore the CPU rate")
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -147,7 +148,12 @@ func TestCookieListValuesWhole(t *testing.T) {
 	// Many long cookies: the list stops at its size and says how many it
 	// left out.
 	evalJS(t, c, `() => { for (let i = 0; i < 20; i++) document.cookie = "k" + i + "=`+long+`; path=/"; return 1 }`)
-	out = mustCall(t, c, "browser_cookie_list", nil)
+	// The page's writes reach the browser's cookie store after the
+	// script returns: wait until all of them have.
+	waitFor(t, 10*time.Second, "the 22 cookies in the store", func() bool {
+		out = mustCall(t, c, "browser_cookie_list", nil)
+		return strings.Contains(out, "22 cookie(s):")
+	})
 	mustContain(t, "cookie_list of 22", out, "22 cookie(s):", "more cookie(s) not shown")
 	if strings.Contains(out, long[:2999]+"…") || strings.Count(out, long) < 10 {
 		t.Errorf("values are cut, or too few shown whole (%d):\n%.500s", strings.Count(out, long), out)
