@@ -30,6 +30,7 @@ type pwReport struct {
 
 type pwSuite struct {
 	Specs []struct {
+		Title string `json:"title"`
 		Tests []struct {
 			Results []struct {
 				Status string `json:"status"`

@@ -13,7 +13,8 @@ import (
 // ConvertOptions are convert's settings: cmd/e2e-mcp builds them from its
 // flags, and has checked that Files, To and Out are given.
 type ConvertOptions struct {
-	// Files are the flow files to convert.
+	// Files are the flow files to convert; a directory stands for the
+	// flows in it (and its subdirectories), as for run.
 	Files []string
 	// To is the format to write: playwright, the one there is.
 	To string
@@ -35,6 +36,16 @@ func Convert(o ConvertOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "e2e-mcp convert: --to %q: the one format is playwright\n", o.To)
 		return ExitUsage
 	}
+	// Directories name every flow in them, as for run (select.go).
+	files, notes, err := flowFiles(o.Files)
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e-mcp convert: %v\n", err)
+		return ExitUsage
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	o.Files = files
 	var flows []*flow.Flow
 	var keep []int
 	for i, f := range o.Files {

@@ -18,9 +18,10 @@ func convertMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Out, "out", "", "the `directory` to write the specs and playwright.config.ts in (created if missing)")
 	fs.StringVar(&o.TestIDAttribute, "test-id-attribute", os.Getenv("E2E_MCP_TEST_ID_ATTRIBUTE"), "the attribute testid= selectors match (default data-testid)")
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: e2e-mcp convert FLOW.yaml... --to playwright --out DIR\n\n"+
-			"Writes each flow as a Playwright Test spec (NAME.spec.ts) and a playwright.config.ts that runs\n"+
-			"them all (the flows' dev servers as its webServer). Run them with: npx playwright test -c DIR\n\n")
+		fmt.Fprintf(w, "Usage: e2e-mcp convert FLOW.yaml|DIR... --to playwright --out DIR\n\n"+
+			"Writes each flow (a directory: every flow in it, as run finds them) as a Playwright Test spec\n"+
+			"(NAME.spec.ts) and a playwright.config.ts that runs them all (the flows' dev servers as its\n"+
+			"webServer). Run them with: npx playwright test -c DIR\n\n")
 		printFlags(w, fs)
 	}
 	files, err := parseFiles(fs, args)
@@ -30,7 +31,7 @@ func convertMain(args []string, stdout, stderr io.Writer) int {
 	o.Files = files
 	switch {
 	case len(files) == 0:
-		return usageError(stderr, "convert", "give the flow files to convert")
+		return usageError(stderr, "convert", "give the flow files or directories to convert")
 	case o.To == "":
 		return usageError(stderr, "convert", "--to is needed: --to playwright")
 	case o.Out == "":

@@ -35,7 +35,7 @@ func init() {
 			"run a dev server under the dev-server command contract", noStdin(devserverMain)},
 		{"run", "run FLOW.yaml|DIR...", "replay flows (session_export_flow) in CI: --grep, --reporter, --shard, --retries, --parallel", noStdin(runMain)},
 		{"merge-reports", "merge-reports DIR...", "merge the blobs of a sharded run (run --shard i/n --reporter blob): one JUnit, HTML index, summary", noStdin(mergeMain)},
-		{"convert", "convert FLOW.yaml... --to playwright --out DIR", "write flows as Playwright Test specs with a playwright.config.ts", noStdin(convertMain)},
+		{"convert", "convert FLOW.yaml|DIR... --to playwright --out DIR", "write flows as Playwright Test specs with a playwright.config.ts", noStdin(convertMain)},
 		{"healthcheck", "healthcheck [URL]", "exit 0 when the HTTP server's /health answers 200 (the container's HEALTHCHECK)",
 			func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return healthcheckMain(args, os.Getenv, stdout, stderr)
