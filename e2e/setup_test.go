@@ -142,3 +142,38 @@ func TestRunSetupFlows(t *testing.T) {
 		t.Errorf("a needs: cycle: exit %d:\n%s", code, out)
 	}
 }
+
+// TestActorsStartAsTheFlow: an actor's session starts as the flow's own
+// does, as a context a Playwright test opens takes the test's options:
+// in the storage state of the flow's setup flow (bob is signed in as ada,
+// cookie and localStorage) and with the project's viewport and headers;
+// before the fix bob started signed out, at the default viewport.
+func TestActorsStartAsTheFlow(t *testing.T) {
+	f, logins, _ := setupSite(t)
+	vp := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /vp.html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, "<!doctype html><title>VP</title><p role=status></p><script>"+
+				"document.querySelector('p').textContent = 'width ' + innerWidth + ' env %s'</script>", r.Header.Get("X-Env"))
+		})
+	})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"flows/setup/login.yaml": "name: log in\nbaseURL: " + f.URL + "\nsteps:\n  - navigate: /auth/login\n" +
+			"  - expect: {target: 'role=heading', check: text, expected: Signed in, timeout: 1}\n",
+		"flows/pair.yaml": "name: pair\nbaseURL: " + f.URL + "\nneeds: setup/login.yaml\nsteps:\n" +
+			"  - navigate: /auth/account\n  - expect: {target: 'role=heading', check: text, expected: Hello ada, timeout: 2}\n" +
+			"  - actor: bob\n    navigate: /auth/account\n" +
+			"  - actor: bob\n    expect: {target: 'role=heading', check: text, expected: Hello ada, timeout: 2}\n" +
+			"  - actor: bob\n    expect: {target: 'role=status', check: text, expected: 'stored: ada', timeout: 2}\n" +
+			"  - actor: bob\n    navigate: " + vp.URL + "/vp.html\n" +
+			"  - actor: bob\n    expect: {target: 'role=status', check: text, expected: 'width 600 env narrow', timeout: 2}\n",
+		"e2e-mcp.yaml": "projects:\n  - name: narrow\n    use: {viewport: {width: 600, height: 500}, headers: {X-Env: narrow}}\n",
+	})
+	env, tmp := runEnvironment(t)
+	out, code := runFlowsIn(t, dir, env, "flows")
+	if code != 0 || strings.Join(resultLines(out), ", ") != "PASS log in [narrow], PASS pair [narrow]" || logins.Load() != 1 {
+		t.Fatalf("a flow whose actor needs the setup flow's state and the project's settings: exit %d, %d logins:\n%s", code, logins.Load(), out)
+	}
+	requireNoChrome(t, tmp, 10*time.Second)
+}

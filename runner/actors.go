@@ -28,17 +28,24 @@ func actorSession(t test, actor string) string {
 }
 
 // as makes the replay's calls go to the session of st's actor until the
-// function it returns is called.
-func (r *replay) as(st flow.Step) func() {
+// function it returns is called. On the actor's first step (step n) its
+// session is put in the state the flow starts in (startState); ok is
+// false when that failed, the failure noted as step n's.
+func (r *replay) as(st flow.Step, n int) (restore func(), ok bool) {
 	if st.Actor == "" {
-		return func() {}
+		return func() {}, true
 	}
 	if r.actors == nil {
 		r.actors = map[string]bool{}
 	}
+	first := !r.actors[st.Actor]
 	r.actors[st.Actor] = true
 	r.actor = st.Actor
-	return func() { r.actor = "" }
+	restore = func() { r.actor = "" }
+	if first && !r.startState(n) {
+		return restore, false
+	}
+	return restore, true
 }
 
 // session is the session the replay's calls go to now.

@@ -33,7 +33,24 @@ func (r *replay) prepare() bool {
 			return r.fail(0, "start the dev server", ans, err)
 		}
 	}
-	if !r.projectSettings() {
+	return r.startState(0)
+}
+
+// startState puts the session the replay's calls go to now (the flow's,
+// or an actor's on its first step: actors.go) in the state the flow
+// starts in: the project's emulation, then its setup flows' storage
+// state, the flow's storageState, or the project's. An actor starts as
+// the flow's own session does, as a context a Playwright test opens
+// (browser.newContext) takes the project's and the test's options.
+// It returns false when one failed (as step n: 0 for the flow's, the
+// actor's first step for an actor's).
+func (r *replay) startState(n int) bool {
+	f, file := r.t.flow, r.t.file
+	who := ""
+	if r.actor != "" {
+		who = " (actor " + r.actor + ")"
+	}
+	if !r.projectSettings(n, who) {
 		return false
 	}
 	if len(r.t.needs) > 0 {
@@ -42,8 +59,8 @@ func (r *replay) prepare() bool {
 		for i, s := range r.t.needs {
 			states[i] = s.state
 		}
-		if err := r.deps.SetSessionStorageState(r.ctx, r.t.session, states...); err != nil {
-			return r.fail(0, "start in the storage state of its setup flows ("+strings.Join(r.t.needNames(), ", ")+")", mcptools.Answer{}, err)
+		if err := r.deps.SetSessionStorageState(r.ctx, r.session(), states...); err != nil {
+			return r.fail(n, "start in the storage state of its setup flows ("+strings.Join(r.t.needNames(), ", ")+")"+who, mcptools.Answer{}, err)
 		}
 	}
 	if st := f.StorageState; st != "" {
@@ -52,7 +69,7 @@ func (r *replay) prepare() bool {
 			st = filepath.Join(filepath.Dir(file), st)
 		}
 		if ans, err := r.call("browser_set_storage_state", map[string]any{"filename": st}); err != nil || ans.Err != nil {
-			return r.fail(0, "start in the storage state "+f.StorageState, ans, err)
+			return r.fail(n, "start in the storage state "+f.StorageState+who, ans, err)
 		}
 	}
 	return true

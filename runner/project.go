@@ -163,7 +163,7 @@ func (r *replay) projectFlow() {
 // projectSettings emulates the project's device, viewport and headers in
 // the session, and starts it in the project's storage state when the
 // flow has none of its own. It returns false when one failed (step 0).
-func (r *replay) projectSettings() bool {
+func (r *replay) projectSettings(n int, who string) bool {
 	p := r.t.project
 	if p == nil {
 		return true
@@ -186,12 +186,12 @@ func (r *replay) projectSettings() bool {
 	}
 	if len(a) > 0 {
 		if ans, err := r.call("browser_emulate", a); err != nil || ans.Err != nil {
-			return r.fail(0, "emulate the project "+p.Name+"'s settings", ans, err)
+			return r.fail(n, "emulate the project "+p.Name+"'s settings"+who, ans, err)
 		}
 	}
 	if st := u.StorageState; st != "" && r.t.flow.StorageState == "" && len(r.t.needs) == 0 {
 		if ans, err := r.call("browser_set_storage_state", map[string]any{"filename": st}); err != nil || ans.Err != nil {
-			return r.fail(0, "start in the project "+p.Name+"'s storage state", ans, err)
+			return r.fail(n, "start in the project "+p.Name+"'s storage state"+who, ans, err)
 		}
 	}
 	return true

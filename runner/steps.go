@@ -44,7 +44,11 @@ func (r *replay) step(i int, st flow.Step) bool {
 	if err != nil {
 		return r.fail(i+1, what, mcptools.Answer{}, err)
 	}
-	defer r.as(st)()
+	restore, ok := r.as(st, i+1)
+	defer restore()
+	if !ok {
+		return false
+	}
 	if u, ok := args["url"].(string); ok && f.Dev == nil && f.BaseURL != "" && strings.HasPrefix(u, "/") {
 		args["url"] = strings.TrimRight(f.BaseURL, "/") + u
 	} else if ok {
