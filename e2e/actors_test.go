@@ -37,7 +37,8 @@ func chatFlow(name, dev, bobSees string) string {
 // TestActors: a flow with two actors replays green, each in a browser
 // context of its own (the chat names each by the cookie its own sign-in
 // set, and each sees the other's message), each actor's steps in a report
-// and trace of its own beside the flow's; a failing step of an actor is
+// and trace of its own beside the flow's, linked from the HTML index and
+// carried by the blob through merge-reports; a failing step of an actor is
 // named with its group and actor; convert writes bob as a context of the
 // test's browser.
 func TestActors(t *testing.T) {
@@ -66,6 +67,31 @@ func TestActors(t *testing.T) {
 			t.Errorf("the trace %s: %v", z, err)
 		}
 	}
+	// The HTML index and the blob name each actor's report and trace;
+	// merge-reports brings them along and links them.
+	idx, blobs := filepath.Join(dir, "idx"), filepath.Join(dir, "blobs")
+	out, code = runFlows(t, env, "--reporter", "list,html,blob", "--report", idx, "--trace", filepath.Join(dir, "traces2"), "--blob", blobs, filepath.Join(dir, "chat.yaml"))
+	if code != 0 {
+		t.Fatalf("the chat flow with the html and blob reporters: exit %d:\n%s", code, out)
+	}
+	mustContain(t, "the index", readFile(t, filepath.Join(idx, "index.html")), `<span class="actor">bob:</span> <a class="actor-report" href="chat.bob.html">report</a> <a class="actor-trace" href="../traces2/chat.bob.zip">trace</a>`)
+	merged := filepath.Join(dir, "merged")
+	if mout, merrs, code := runIn(t, env, dir, "merge-reports", blobs, "--report", merged); code != 0 {
+		t.Fatalf("merge-reports: exit %d\n%s%s", code, mout, merrs)
+	}
+	index := readFile(t, filepath.Join(merged, "index.html"))
+	for _, name := range []string{"chat.bob.html", "chat.bob.zip"} {
+		var link string
+		for _, l := range strings.Split(index, `"`) {
+			if strings.HasSuffix(l, name) {
+				link = l
+			}
+		}
+		if fi, err := os.Stat(filepath.Join(merged, link)); link == "" || err != nil || fi.Size() < 1000 {
+			t.Errorf("the merged index's link to %s (%q): %v\n%s", name, link, err, index)
+		}
+	}
+
 	out, code = runFlows(t, env, filepath.Join(dir, "wrong.yaml"))
 	t.Logf("the wrong flow:\n%s", out)
 	if code != 1 {

@@ -101,6 +101,23 @@ func actorsActed(t test, res *flowResult) []string {
 	return out
 }
 
+// actorFiles are an actor's report and trace (paths, "" when not
+// written).
+type actorFiles struct{ actor, report, trace string }
+
+// actorFile notes one of actor's files on res: set it on the actor's
+// entry, made when it has none.
+func (res *flowResult) actorFile(actor string, set func(*actorFiles)) {
+	for i := range res.actorFiles {
+		if res.actorFiles[i].actor == actor {
+			set(&res.actorFiles[i])
+			return
+		}
+	}
+	res.actorFiles = append(res.actorFiles, actorFiles{actor: actor})
+	set(&res.actorFiles[len(res.actorFiles)-1])
+}
+
 // actorStem is the file name (without extension) of an actor's report
 // and trace, beside the flow's: STEM.ACTOR.
 func actorStem(t test, actor string) string { return t.stem + "." + actor }

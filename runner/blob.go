@@ -154,6 +154,13 @@ func blobLayout(results []flowResult) (base string, files []blobEntry, err error
 				paths = append(paths, p)
 			}
 		}
+		for _, a := range r.actorFiles {
+			for _, p := range []string{a.report, a.trace} {
+				if p != "" {
+					paths = append(paths, p)
+				}
+			}
+		}
 		if r.artifacts != "" {
 			err := filepath.WalkDir(r.artifacts, func(p string, d fs.DirEntry, err error) error {
 				if err == nil && d.Type().IsRegular() {

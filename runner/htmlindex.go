@@ -35,7 +35,11 @@ func (h *htmlIndex) runEnded(s summary) error {
 type indexRow struct {
 	Name, File, Outcome, Took, Detail string
 	Report, Trace, Video              string // links relative to the index
+	Actors                            []indexActor
 }
+
+// indexActor is an actor's links in the index.
+type indexActor struct{ Name, Report, Trace string }
 
 // renderIndex is the index page of the results, its links relative to
 // dir. Every text goes through html/template; each was masked where it
@@ -54,6 +58,9 @@ func renderIndex(dir, title string, s summary) ([]byte, error) {
 		st.count(o)
 		row := indexRow{Name: r.name, File: r.file, Outcome: string(o), Took: fmt.Sprintf("%.1fs", r.took.Seconds()),
 			Report: link(r.report), Trace: link(r.trace), Video: link(r.video)}
+		for _, a := range r.actorFiles {
+			row.Actors = append(row.Actors, indexActor{Name: a.actor, Report: link(a.report), Trace: link(a.trace)})
+		}
 		switch o {
 		case outcomeFailed:
 			row.Detail = fmt.Sprintf("step %d, %s: %s", r.failedStep, r.step, r.headline)
@@ -92,7 +99,8 @@ th,td{text-align:left;padding:.35em .6em;border-bottom:1px solid #d0d7de;vertica
 <td class="outcome {{.Outcome}}">{{.Outcome}}</td>
 <td class="name">{{if .Report}}<a class="report" href="{{.Report}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td>
 <td class="file">{{.File}}</td><td class="took">{{.Took}}</td><td class="detail">{{.Detail}}</td>
-<td>{{if .Trace}}<a class="trace" href="{{.Trace}}">trace</a> {{end}}{{if .Video}}<a class="video" href="{{.Video}}">video</a>{{end}}</td>
+<td>{{if .Trace}}<a class="trace" href="{{.Trace}}">trace</a> {{end}}{{if .Video}}<a class="video" href="{{.Video}}">video</a>{{end}}{{range .Actors}}
+<br><span class="actor">{{.Name}}:</span> {{if .Report}}<a class="actor-report" href="{{.Report}}">report</a> {{end}}{{if .Trace}}<a class="actor-trace" href="{{.Trace}}">trace</a>{{end}}{{end}}</td>
 </tr>
 {{end}}</tbody></table>
 </body></html>

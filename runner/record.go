@@ -66,6 +66,9 @@ type flowDoc struct {
 	Report    string `json:"report,omitempty"`
 	Trace     string `json:"trace,omitempty"`
 	Video     string `json:"video,omitempty"`
+	// Actors are each actor's report and trace (a flow with actor:
+	// steps).
+	Actors []actorDoc `json:"actors,omitempty"`
 	VideoNote string `json:"videoNote,omitempty"`
 	// Earlier are the attempts that failed before this one (--retries),
 	// first first, and Why says of a flaky flow where the last of them and
@@ -78,6 +81,13 @@ type flowDoc struct {
 
 // stepDoc is one step of a flow: what it did, where it is in the flow
 // file, how it went.
+// actorDoc is an actor's files.
+type actorDoc struct {
+	Actor  string `json:"actor"`
+	Report string `json:"report,omitempty"`
+	Trace  string `json:"trace,omitempty"`
+}
+
 type stepDoc struct {
 	Action  string  `json:"action"`
 	Title   string  `json:"title"`
@@ -146,6 +156,9 @@ func flowDocOf(r flowResult, secrets *redact.Set, path func(string) string) flow
 	f := flowDoc{Name: r.name, File: r.file, Outcome: r.outcome(), Skipped: r.skipped, Attempts: r.tries(), DurationMs: r.took.Milliseconds(),
 		Steps: []stepDoc{}, HealedFile: r.healedFile, HealDiff: r.healDiff, HealNotes: r.healNotes,
 		Artifacts: path(r.artifacts), Report: path(r.report), Trace: path(r.trace), Video: path(r.video), VideoNote: r.videoNote}
+	for _, a := range r.actorFiles {
+		f.Actors = append(f.Actors, actorDoc{Actor: a.actor, Report: path(a.report), Trace: path(a.trace)})
+	}
 	for i, st := range r.steps {
 		f.Steps = append(f.Steps, stepDoc{Action: st.action, Title: st.title, Line: st.pos.Line, Column: st.pos.Column, Outcome: r.stepOutcome(i + 1)})
 	}
@@ -184,6 +197,9 @@ func resultOf(f flowDoc, path func(string) string) (flowResult, error) {
 	}
 	if e := f.Error; e != nil {
 		r.failed, r.failedStep, r.step, r.errType, r.headline, r.message, r.diagnosis = true, e.Step, e.Title, e.Type, e.Message, e.Details, e.Diagnosis
+	}
+	for _, a := range f.Actors {
+		r.actorFiles = append(r.actorFiles, actorFiles{actor: a.Actor, report: path(a.Report), trace: path(a.Trace)})
 	}
 	for _, st := range f.Steps {
 		r.steps = append(r.steps, stepInfo{action: st.Action, title: st.Title, pos: flow.Pos{Line: st.Line, Column: st.Column}})

@@ -81,6 +81,8 @@ func (h *htmlReports) flowDone(ctx context.Context, t test, res *flowResult) {
 			h.warn.notWritten("report of actor "+a, *res, err)
 			continue
 		}
+		p := filepath.Join(h.dir, actorStem(t, a)+".html")
+		res.actorFile(a, func(f *actorFiles) { f.report = p })
 		info.Meta = append(info.Meta, report.KV{Key: "actor " + a, Value: "its steps: " + actorStem(t, a) + ".html"})
 	}
 	b, err := h.deps.SessionReport(ctx, t.session, info)

@@ -20,6 +20,9 @@ type flowResult struct {
 	video      string // the video's path, when --video kept one
 	videoNote  string // what the video holds, in words
 	trace      string // the trace's path, when --trace asked for one
+	// actorFiles are the report and trace of each actor that acted
+	// (actors.go), in the order they first acted.
+	actorFiles []actorFiles
 	// diagnosis says which element the failing step's target likely
 	// meant, when it found nothing or more than one ("" otherwise).
 	diagnosis string

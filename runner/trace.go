@@ -51,6 +51,9 @@ func (tr *traces) flowDone(ctx context.Context, t test, res *flowResult) {
 		}
 		if err != nil {
 			tr.warn.notWritten("trace of actor "+a, *res, err)
+			continue
 		}
+		p := filepath.Join(tr.dir, actorStem(t, a)+".zip")
+		res.actorFile(a, func(f *actorFiles) { f.trace = p })
 	}
 }
