@@ -66,10 +66,10 @@ type flowDoc struct {
 	Report    string `json:"report,omitempty"`
 	Trace     string `json:"trace,omitempty"`
 	Video     string `json:"video,omitempty"`
+	VideoNote string `json:"videoNote,omitempty"`
 	// Actors are each actor's report and trace (a flow with actor:
 	// steps).
 	Actors []actorDoc `json:"actors,omitempty"`
-	VideoNote string `json:"videoNote,omitempty"`
 	// Earlier are the attempts that failed before this one (--retries),
 	// first first, and Why says of a flaky flow where the last of them and
 	// this one parted and what differed.

@@ -26,6 +26,7 @@ func sampleResults() []flowResult {
 		{name: "pay", file: "flows/pay.yaml", took: 3 * time.Second, steps: steps, failed: true, failedStep: 2, step: "click #pay",
 			errType: "element_not_found", headline: "element_not_found: no element matches #pay (take a snapshot)", message: "### Error\nno element",
 			diagnosis: `likely role=button[name="Pay"]`, report: "out/pay.html", artifacts: "art/pay", trace: "tr/pay.zip", video: "vid/pay.png", videoNote: "3 frames",
+			actorFiles: []actorFiles{{actor: "bob", report: "out/pay.bob.html", trace: "tr/pay.bob.zip"}, {actor: "eve", report: "out/pay.eve.html"}},
 			heals: []heal{{step: 1, action: "navigate", from: "/a", to: "/b", why: "same page"}}},
 		{name: "sign-up", file: "flows/sign-up.yaml", took: 2 * time.Second, steps: steps[:2], healedFile: "flows/sign-up.healed.yaml",
 			healDiff: "--- a\n+++ b\n", healNotes: []string{"step 9 was not written"},
@@ -45,7 +46,7 @@ func sampleResults() []flowResult {
 func TestDocCarriesEveryField(t *testing.T) {
 	carried := map[string]bool{"file": true, "name": true, "took": true, "failed": true, "failedStep": true, "step": true, "errType": true,
 		"headline": true, "message": true, "artifacts": true, "report": true, "video": true, "videoNote": true, "trace": true, "diagnosis": true,
-		"heals": true, "healedFile": true, "healDiff": true, "healNotes": true, "steps": true, "skipped": true, "earlier": true, "why": true}
+		"heals": true, "healedFile": true, "healDiff": true, "healNotes": true, "steps": true, "skipped": true, "earlier": true, "why": true, "actorFiles": true}
 	for i := range reflect.TypeFor[flowResult]().NumField() {
 		if f := reflect.TypeFor[flowResult]().Field(i); !carried[f.Name] {
 			t.Errorf("flowResult.%s is not carried by the JSON report and the blob: add it to flowDoc (flowDocOf, resultOf) and here", f.Name)
