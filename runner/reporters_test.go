@@ -27,7 +27,7 @@ func sampleResults() []flowResult {
 			errType: "element_not_found", headline: "element_not_found: no element matches #pay (take a snapshot)", message: "### Error\nno element",
 			diagnosis: `likely role=button[name="Pay"]`, report: "out/pay.html", artifacts: "art/pay", trace: "tr/pay.zip", video: "vid/pay.png", videoNote: "3 frames",
 			actorFiles: []actorFiles{{actor: "bob", report: "out/pay.bob.html", trace: "tr/pay.bob.zip"}, {actor: "eve", report: "out/pay.eve.html"}},
-			heals: []heal{{step: 1, action: "navigate", from: "/a", to: "/b", why: "same page"}}},
+			heals:      []heal{{step: 1, action: "navigate", from: "/a", to: "/b", why: "same page"}}},
 		{name: "sign-up", file: "flows/sign-up.yaml", took: 2 * time.Second, steps: steps[:2], healedFile: "flows/sign-up.healed.yaml",
 			healDiff: "--- a\n+++ b\n", healNotes: []string{"step 9 was not written"},
 			heals: []heal{{step: 1, action: "click", from: "#go", to: `role=button[name="Go, now"]`, why: "same name"}}},
