@@ -450,3 +450,57 @@ steps:
 	}
 	requireNoChrome(t, tmp, 10*time.Second)
 }
+
+// TestHealLeavesARowsTarget: a healed step whose target reads a data
+// row's field (each row's own value) is replayed on the element and the
+// flow HEALED, but the file keeps its target: the note says why and names
+// this run's element. Before, the row's value was written over
+// ${row.label}, breaking every other row.
+func TestHealLeavesARowsTarget(t *testing.T) {
+	version := "v1"
+	var mu sync.Mutex
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /shop", func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			v := version
+			mu.Unlock()
+			b, _ := testdata.ReadFile("testdata/healapp/" + v + "/index.html")
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(b)
+		})
+	})
+	dir := t.TempDir()
+	checkout := filepath.Join(dir, "checkout.yaml")
+	src := `name: checkout
+baseURL: ` + f.URL + `
+data:
+  - {label: Sign up}
+steps:
+  - navigate: /shop
+  - type: {target: "#email", text: 'ada@example.com'}
+  - click: role=button[name="${row.label}"]
+    fingerprint: {role: button, name: Sign up, testId: signup-submit, tag: button, within: [main, form "Sign up", heading "Welcome"]}
+  - expect: {target: '#status', check: text, expected: "Welcome, ada@example.com!"}
+`
+	if err := os.WriteFile(checkout, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, tmp := serverEnv(t)
+	env = append(env, "E2E_MCP_LOG_LEVEL=warn")
+	if out, code := runFlows(t, env, checkout); code != 0 {
+		t.Fatalf("the flow does not pass on v1 (exit %d):\n%s", code, out)
+	}
+	mu.Lock()
+	version = "v2"
+	mu.Unlock()
+	out, code := runFlows(t, env, checkout, "--heal=write", "--heal-ok")
+	t.Logf("--heal=write on v2:\n%s", out)
+	if code != 0 || !strings.Contains(out, "HEALED  checkout [row 1]") {
+		t.Fatalf("--heal=write --heal-ok: exit %d:\n%s", code, out)
+	}
+	mustContain(t, "the note", out, `step 3 was not rewritten: its target reads ${row.label}, which each run (a data row, the environment) sets; this run's element: role=button[name="Create account"]; set its target by hand`)
+	if got := readFile(t, checkout); got != src {
+		t.Errorf("the flow file changed:\n%s", got)
+	}
+	requireNoChrome(t, tmp, 10*time.Second)
+}

@@ -66,8 +66,14 @@ func retargetOne(src []byte, e TargetEdit) ([]byte, error) {
 	if e.Step < 0 || e.Step >= len(before.Steps) {
 		return nil, fmt.Errorf("the flow has %d steps", len(before.Steps))
 	}
-	if _, ok := before.Steps[e.Step].Args["target"].(string); !ok {
+	old, ok := before.Steps[e.Step].Args["target"].(string)
+	if !ok {
 		return nil, errors.New("it has no target")
+	}
+	// A target that reads a variable or a data row's field is each run's
+	// own: one run's value written over it would break the others.
+	if ref := firstReference(old); ref != "" {
+		return nil, fmt.Errorf("its target reads %s, which each run (a data row, the environment) sets", ref)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {

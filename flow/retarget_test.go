@@ -104,9 +104,12 @@ func TestRetargetInFlowCollections(t *testing.T) {
 // made, and says why; the file's other edits are made: a target anchored
 // and used by another step (an alias of it is replaced, the anchor kept
 // when nothing else uses it), a target written as a block of lines, a
-// step that is not there, a fingerprint with a comment inside.
+// step that is not there, a fingerprint with a comment inside, a target
+// that reads a data row's field or a variable (each run's own value).
 func TestRetargetRefuses(t *testing.T) {
 	src := `name: f
+data:
+  - {who: Ada}
 steps:
   - type: {target: &field '#name', text: Ada}
   - type: {target: *field, text: Lovelace}
@@ -119,6 +122,8 @@ steps:
     fingerprint:
       role: button   # kept by hand
       name: C
+  - click: 'role=button[name="${row.who}"]'
+  - click: '${BASE_BUTTON}'
 `
 	got, errs := Retarget([]byte(src), []TargetEdit{
 		{Step: 0, Target: "#new-save"},
@@ -127,6 +132,8 @@ steps:
 		{Step: 3, Target: "#b"},
 		{Step: 4, Target: "#d", Print: &Fingerprint{Role: "button", Name: "D"}},
 		{Step: 9, Target: "#nine"},
+		{Step: 5, Target: `role=button[name="Ada"]`},
+		{Step: 6, Target: "#base"},
 	})
 	want := strings.NewReplacer("{target: *field,", "{target: '#alias',", "!!str '#only'", "!!str '#only-new'").Replace(src)
 	if string(got) != want {
@@ -140,12 +147,13 @@ steps:
 		}
 		refused[e.Step] = e.Error()
 	}
-	for step, why := range map[int]string{0: "with only this step changed", 3: "block of lines", 4: "holds a comment", 9: "has 5 steps"} {
+	for step, why := range map[int]string{0: "with only this step changed", 3: "block of lines", 4: "holds a comment", 9: "has 7 steps",
+		5: "its target reads ${row.who}, which each run", 6: "its target reads ${BASE_BUTTON}"} {
 		if !strings.Contains(refused[step], why) {
 			t.Errorf("step %d: %q, want it to say %q", step+1, refused[step], why)
 		}
 	}
-	if len(refused) != 4 {
+	if len(refused) != 6 {
 		t.Errorf("refused: %v", refused)
 	}
 }

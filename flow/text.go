@@ -39,6 +39,24 @@ type Part struct {
 // empty text.
 func (p Part) Literal() bool { return p.Var == "" && p.Row == "" }
 
+// firstReference is the first reference in a flow text as written
+// (${row.email}, ${BASE}), or "" when it has none (or does not read).
+func firstReference(s string) string {
+	parts, err := Parts(s)
+	if err != nil {
+		return ""
+	}
+	for _, p := range parts {
+		switch {
+		case p.Row != "":
+			return "${" + rowPrefix + p.Row + "}"
+		case p.Var != "":
+			return "${" + p.Var + "}"
+		}
+	}
+	return ""
+}
+
 // isNameStart and isNameChar say what a variable name is made of.
 func isNameStart(c byte) bool { return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
 

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -166,7 +167,16 @@ func writeHealed(file string, heals []heal, mode HealMode, secrets *redact.Set) 
 	}
 	b, errs := flow.Retarget(old, edits)
 	for _, e := range errs {
-		notes = append(notes, e.Error()+"; set its target by hand")
+		note := e.Error()
+		var ee *flow.EditError
+		if errors.As(e, &ee) {
+			for _, h := range heals {
+				if h.step == ee.Step+1 {
+					note += "; this run's element: " + h.to
+				}
+			}
+		}
+		notes = append(notes, note+"; set its target by hand")
 	}
 	if len(errs) == len(edits) {
 		return "", "", notes, nil
