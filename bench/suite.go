@@ -63,6 +63,7 @@ type suiteSample struct {
 	Setting string `json:"setting"`
 	Round   int    `json:"round"`
 	// Figures: wall_ms, cpu_ms, rss_kb (peak of the tree's summed RSS),
+	// pss_kb (peak of its summed PSS),
 	// bytes (what the output directory holds after the run).
 	Figures map[string]float64 `json:"figures"`
 	Tests   int                `json:"tests"`  // test cases in its JUnit
@@ -274,6 +275,7 @@ func (e *suiteEnv) runOnce(ctx context.Context, runner string, st suiteSetting, 
 	s.Figures["cpu_ms"] = ms(max(m.cpu, m.sampledCPU))
 	s.RusageCPUMS, s.SampledCPUMS = ms(m.cpu), ms(m.sampledCPU)
 	s.Figures["rss_kb"] = float64(m.peakRSSKB)
+	s.Figures["pss_kb"] = float64(m.peakPSSKB)
 	if err != nil {
 		s.Err = err.Error()
 		return s
@@ -306,6 +308,10 @@ type measured struct {
 	// sampled times: a lower bound, a check on the first.
 	cpu, sampledCPU time.Duration
 	peakRSSKB       int64
+	// peakPSSKB is the peak of the tree's summed PSS: a page that several
+	// of its processes share (Chromium's code, in each of its processes)
+	// counts once over them, where the RSS sum counts it in each.
+	peakPSSKB int64
 	exit            int
 	tail            string   // the end of its output
 	left            []string // processes still running after it exited, killed
@@ -363,6 +369,9 @@ func measureTree(ctx context.Context, cmd *exec.Cmd, mark string, limit time.Dur
 		procs := tree(all, roots)
 		if kb := rssKB(procs); kb > m.peakRSSKB {
 			m.peakRSSKB = kb
+		}
+		if kb := pssKB(procs); kb > m.peakPSSKB {
+			m.peakPSSKB = kb
 		}
 		for _, p := range procs {
 			cpuSeen[procKey{p.pid, p.start}] = p.cpu
@@ -432,6 +441,17 @@ func waitOrphans(pids []int) time.Duration {
 		var ru unix.Rusage
 		if got, err := unix.Wait4(pid, &ws, unix.WNOHANG, &ru); err == nil && got == pid {
 			sum += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		}
+	}
+	return sum
+}
+
+// pssKB is the summed proportional set size of procs (memKB).
+func pssKB(procs []proc) int64 {
+	var sum int64
+	for _, p := range procs {
+		if kb, _, err := memKB(p.pid); err == nil {
+			sum += kb
 		}
 	}
 	return sum

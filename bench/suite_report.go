@@ -18,6 +18,7 @@ var suiteFigures = []struct {
 	{figure{"wall_ms", "wall time", "s", 0.7}, 0},
 	{figure{"cpu_ms", "CPU time (user+sys of the process tree)", "s", 0}, 0},
 	{figure{"rss_kb", "peak memory (RSS sum of the process tree, sampled)", "kB", 0.5}, 0},
+	{figure{"pss_kb", "peak memory (PSS sum: a page its processes share counted once)", "kB", 0}, 0},
 	{figure{"bytes", "bytes written to the output directory", "bytes", 0}, 1.0},
 }
 
