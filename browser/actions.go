@@ -443,7 +443,7 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	// whether the action's handlers set a timer due within the settle time
 	// (watch.go): then we wait until it has fired, so that what it starts
 	// (a navigation, a dialog, a request) is waited for below.
-	left, err := p.takeTimers(ctx)
+	left, download, err := p.takeTimers(ctx)
 	if err != nil {
 		if p.Gone() {
 			return nil // the action closed the tab (window.close)
@@ -454,6 +454,12 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	}
 	if left > 0 && p.Dialog() == nil {
 		p.waitTimers(ctx, left)
+	}
+	if download && p.tabs != nil {
+		// The browser tells of the download on its own channel, which
+		// may come after the page's answer: the download begins within
+		// the settle time, or the answer goes without it.
+		p.tabs.waitDownloadBegun(ctx, max(p.m.opts.SettleTime, downloadBeginWait))
 	}
 	p.mu.Lock()
 	navigated, opened := p.load.navs > m.nav, p.modal.popups-m.opened

@@ -333,6 +333,37 @@ func (t *Tabs) ownsFrame(f cdp.FrameID) bool {
 	return false
 }
 
+// downloadBeginWait bounds how long an action that clicked a download
+// link waits for the browser to say the download began.
+const downloadBeginWait = 2 * time.Second
+
+// waitDownloadBegun waits, up to wait, until a download not taken yet has
+// begun (downloads not allowed in the session: at once).
+func (t *Tabs) waitDownloadBegun(ctx context.Context, wait time.Duration) {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		l := &t.downloads
+		l.mu.Lock()
+		changed := l.changed
+		begun := false
+		for _, d := range l.list {
+			begun = begun || !d.taken
+		}
+		l.mu.Unlock()
+		if changed == nil || begun {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
 // DownloadsBegun says whether a download has begun that was not taken.
 func (t *Tabs) DownloadsBegun() bool {
 	t.dropOthers()

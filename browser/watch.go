@@ -77,19 +77,24 @@ func (p *Page) installWatch(ctx context.Context, h *host) error {
 }
 
 // fnTakeTimers asks the engine's world how long until the last timer an
-// action's handler set fires, in ms (0: none pending), and forgets them.
-const fnTakeTimers = "globalThis.__e2eWatch ? globalThis.__e2eWatch.take() : 0"
+// action's handler set fires, in ms (0: none pending), and whether a
+// download link was clicked, and forgets them.
+const fnTakeTimers = "globalThis.__e2eWatch ? globalThis.__e2eWatch.take() : {ms: 0, download: false}"
 
 // takeTimers is settle's first round trip: it says how long the timers the
-// action's handlers set have to run, if any.
-func (p *Page) takeTimers(ctx context.Context) (time.Duration, error) {
+// action's handlers set have to run, if any, and whether the action
+// clicked a download link.
+func (p *Page) takeTimers(ctx context.Context) (left time.Duration, download bool, err error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
-	var ms float64
-	if err := p.evalEngine(cctx, fnTakeTimers, &ms); err != nil {
-		return 0, err
+	var r struct {
+		MS       float64 `json:"ms"`
+		Download bool    `json:"download"`
 	}
-	return time.Duration(ms * float64(time.Millisecond)), nil
+	if err := p.evalEngine(cctx, fnTakeTimers, &r); err != nil {
+		return 0, false, err
+	}
+	return time.Duration(r.MS * float64(time.Millisecond)), r.Download, nil
 }
 
 // waitTimers waits in the page until the timers due within left have

@@ -297,3 +297,35 @@ func TestDownloadsFollowNoLinkOut(t *testing.T) {
 		t.Errorf("the download went through the link, outside the file roots: %v", entries[0].Name())
 	}
 }
+
+// TestDownloadLinkWaitsForTheDownload: a click on a download link whose
+// server takes a while to answer waits for the download to begin (the
+// browser says so on its own channel, after the page's events), so the
+// click's answer lists it; a click on a download link the page prevents
+// waits for nothing. Before, the answer went out without the download,
+// which the next call's answer then showed.
+func TestDownloadLinkWaitsForTheDownload(t *testing.T) {
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /slow/page.html", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!doctype html><title>Slow</title><a href="/slow/data.csv" download>Get data</a>`+
+				`<a id="no" href="/slow/data.csv" download>Not this</a>`+
+				`<script>document.getElementById('no').addEventListener('click', (e) => e.preventDefault())</script>`)
+		})
+		mux.HandleFunc("GET /slow/data.csv", func(w http.ResponseWriter, _ *http.Request) {
+			time.Sleep(700 * time.Millisecond) // longer than the settle time
+			w.Header().Set("Content-Type", "text/csv")
+			fmt.Fprint(w, "a,b\n1,2\n")
+		})
+	})
+	dir := t.TempDir()
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+dir))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/slow/page.html"})
+	out := mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Get data']"})
+	mustContain(t, "the click's answer", out, "### Downloads", "- data.csv: 8 bytes, saved to "+filepath.Join(dir, "e2e-mcp-downloads", "data.csv"))
+	out = mustCall(t, c, "browser_click", map[string]any{"target": "role=link[name='Not this']"})
+	if strings.Contains(out, "### Downloads") {
+		t.Errorf("a prevented download link's answer lists a download:\n%s", out)
+	}
+}

@@ -4,7 +4,8 @@
 // event of an action (a click, a key, an input, a submit, focus moving) is
 // dispatched, due within cfg.max ms, is told to the engine's world by an
 // event of a private name, so that the action waits until it has fired and
-// shows what it did. setTimeout stays the page's own function behind a
+// shows what it did; so is a click on a download link (the action waits
+// for the download to begin). setTimeout stays the page's own function behind a
 // proxy; nothing else of the page changes. With cfg.webdriver (a browser
 // we did not launch, which may have been started with --enable-automation
 // or headless) navigator.webdriver reads false, as it does in ours.
@@ -26,6 +27,23 @@
   const test = RegExp.prototype.test;
   const eventOf = Object.getOwnPropertyDescriptor(g, 'event') || Object.getOwnPropertyDescriptor(Window.prototype, 'event');
   const actionEvent = /^(?:(?:dbl|aux)?click|contextmenu|(?:mouse|pointer)(?:down|up)|touch(?:start|end)|key(?:down|up|press)|beforeinput|input|change|submit|reset|focus(?:in|out)?|blur|drop|dragend|paste|cut|copy)$/;
+  // A click that reaches the window, not prevented, on a link that
+  // downloads (<a download> in the document) begins a
+  // download the browser tells of a moment later, on another channel:
+  // the action waits for it to begin, so that its answer lists it.
+  const El = Element;
+  const closest = El.prototype.closest;
+  const pathOf = Event.prototype.composedPath;
+  g.addEventListener('click', (e) => {
+    if (e.defaultPrevented) return;
+    const path = apply(pathOf, e, []);
+    for (const n of path) {
+      if (n instanceof El && apply(closest, n, ['a[download][href]'])) {
+        apply(dispatch, doc, [new Custom(cfg.channel, { detail: 'download' })]);
+        return;
+      }
+    }
+  });
   g.setTimeout = new Proxy(real, {
     apply(target, self, args) {
       const e = eventOf && eventOf.get ? apply(eventOf.get, g, []) : undefined;
