@@ -312,9 +312,9 @@ type measured struct {
 	// of its processes share (Chromium's code, in each of its processes)
 	// counts once over them, where the RSS sum counts it in each.
 	peakPSSKB int64
-	exit            int
-	tail            string   // the end of its output
-	left            []string // processes still running after it exited, killed
+	exit      int
+	tail      string   // the end of its output
+	left      []string // processes still running after it exited, killed
 }
 
 // clockTick is the unit of /proc/PID/stat's times (USER_HZ: 100 on Linux).
