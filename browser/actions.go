@@ -443,7 +443,7 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 	// whether the action's handlers set a timer due within the settle time
 	// (watch.go): then we wait until it has fired, so that what it starts
 	// (a navigation, a dialog, a request) is waited for below.
-	left, download, err := p.takeTimers(ctx)
+	st, err := p.takeTimers(ctx)
 	if err != nil {
 		if p.Gone() {
 			return nil // the action closed the tab (window.close)
@@ -452,10 +452,13 @@ func (p *Page) settle(ctx context.Context, m mark) error {
 			return err
 		}
 	}
-	if left > 0 && p.Dialog() == nil {
-		p.waitTimers(ctx, left)
+	if st.timers > 0 && p.Dialog() == nil {
+		p.waitTimers(ctx, st.timers)
 	}
-	if download && p.tabs != nil {
+	if st.frame && p.Dialog() == nil {
+		p.waitFrame(ctx)
+	}
+	if st.download && p.tabs != nil {
 		// The browser tells of the download on its own channel, which
 		// may come after the page's answer: the download begins within
 		// the settle time, or the answer goes without it.

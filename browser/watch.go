@@ -79,22 +79,54 @@ func (p *Page) installWatch(ctx context.Context, h *host) error {
 // fnTakeTimers asks the engine's world how long until the last timer an
 // action's handler set fires, in ms (0: none pending), and whether a
 // download link was clicked, and forgets them.
-const fnTakeTimers = "globalThis.__e2eWatch ? globalThis.__e2eWatch.take() : {ms: 0, download: false}"
+const fnTakeTimers = "globalThis.__e2eWatch ? globalThis.__e2eWatch.take() : {ms: 0, download: false, frame: false}"
 
-// takeTimers is settle's first round trip: it says how long the timers the
-// action's handlers set have to run, if any, and whether the action
-// clicked a download link.
-func (p *Page) takeTimers(ctx context.Context) (left time.Duration, download bool, err error) {
+// started is what the watcher saw an action's handlers start.
+type started struct {
+	// timers is how long until the last timer they set fires (0: none).
+	timers time.Duration
+	// download: a click reached a download link; frame: a callback for
+	// the next frame was asked for.
+	download, frame bool
+}
+
+// takeTimers is settle's first round trip: it says what the action's
+// handlers started that the action waits for.
+func (p *Page) takeTimers(ctx context.Context) (started, error) {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	var r struct {
 		MS       float64 `json:"ms"`
 		Download bool    `json:"download"`
+		Frame    bool    `json:"frame"`
 	}
 	if err := p.evalEngine(cctx, fnTakeTimers, &r); err != nil {
-		return 0, false, err
+		return started{}, err
 	}
-	return time.Duration(r.MS * float64(time.Millisecond)), r.Download, nil
+	return started{timers: time.Duration(r.MS * float64(time.Millisecond)), download: r.Download, frame: r.Frame}, nil
+}
+
+// frameWait bounds the wait for a frame: a tab that is not shown paints
+// none.
+const frameWait = 100 * time.Millisecond
+
+// waitFrame waits in the page until its next frame's callbacks have run
+// (the engine's, asked for after the page's, runs after them), or
+// frameWait; a dialog or a navigation ends it too.
+func (p *Page) waitFrame(ctx context.Context) {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	p.mu.Lock()
+	w, ok := p.worlds[p.frame]
+	p.mu.Unlock()
+	if !ok {
+		return
+	}
+	expr := fmt.Sprintf("new Promise((done) => { requestAnimationFrame(() => done()); setTimeout(done, %d); })", frameWait.Milliseconds())
+	_ = p.unlessDialog(cctx, func(ctx context.Context) error {
+		_, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, UniqueContextID: w.unique, AwaitPromise: new(true)})
+		return err
+	}, true)
 }
 
 // waitTimers waits in the page until the timers due within left have

@@ -51,6 +51,21 @@ func TestActionWaitsForLaterNavigation(t *testing.T) {
 	}
 }
 
+// TestActionWaitsForAFrame: a click whose handler does its work in the
+// next frame (requestAnimationFrame: an editor putting its selection back,
+// a menu moving focus into itself) answers with what that frame did: the
+// title it set and the field it focused. Before, the answer showed the
+// page before the frame.
+func TestActionWaitsForAFrame(t *testing.T) {
+	f := newFixture(t, page("/frame", `<title>Before</title><label>Name <input></label>
+<button onclick="requestAnimationFrame(() => { document.title = 'Framed'; document.querySelector('input').focus() })">Next frame</button>`))
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/frame"})
+	out := mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "button", "Next frame")})
+	mustContain(t, "the click's answer", out, "Framed", `textbox "Name" [active]`)
+}
+
 // neverEnds answers path with nothing until the client goes away: a
 // resource that keeps a page's load event from ever firing.
 func neverEnds(path string) func(mux *http.ServeMux, f *fixture) {

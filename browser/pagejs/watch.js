@@ -4,11 +4,14 @@
 // event of an action (a click, a key, an input, a submit, focus moving) is
 // dispatched, due within cfg.max ms, is told to the engine's world by an
 // event of a private name, so that the action waits until it has fired and
-// shows what it did; so is a click on a download link (the action waits
-// for the download to begin). setTimeout stays the page's own function behind a
-// proxy; nothing else of the page changes. With cfg.webdriver (a browser
-// we did not launch, which may have been started with --enable-automation
-// or headless) navigator.webdriver reads false, as it does in ours.
+// shows what it did; so is a callback for the next frame asked for then
+// (requestAnimationFrame: the action waits a frame), and a click on a
+// download link (the action waits for the download to begin). setTimeout
+// and requestAnimationFrame stay the page's own functions behind a proxy;
+// a click listener on the window is added; nothing else of the page
+// changes. With cfg.webdriver (a browser we did not launch, which may have
+// been started with --enable-automation or headless) navigator.webdriver
+// reads false, as it does in ours.
 (function (cfg) {
   'use strict';
   const g = globalThis;
@@ -54,4 +57,17 @@
       return apply(target, self, args);
     },
   });
+  // A callback for the next frame, asked for while an action's trusted
+  // event is dispatched (an editor that puts its selection back, a menu
+  // that moves focus into itself), is waited for too: one frame.
+  const realFrame = g.requestAnimationFrame;
+  if (typeof realFrame === 'function') {
+    g.requestAnimationFrame = new Proxy(realFrame, {
+      apply(target, self, args) {
+        const e = eventOf && eventOf.get ? apply(eventOf.get, g, []) : undefined;
+        if (e && e.isTrusted && apply(test, actionEvent, [e.type])) apply(dispatch, doc, [new Custom(cfg.channel, { detail: 'frame' })]);
+        return apply(target, self, args);
+      },
+    });
+  }
 })
