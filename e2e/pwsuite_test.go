@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+)
+
+// What running Playwright MCP's own test suite against the binary (make
+// pwmcp-check) showed we did differently from it, each checked here on its
+// own, the way their users' scripts do it.
+
+// startListening runs the binary as their scripts do (no subcommand,
+// their flags) and returns the URL its "Listening on" line gives.
+func startListening(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log := &lockedBuffer{}
+	url := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Read to the end, whatever the lines' length: a server whose
+		// stderr is not drained blocks.
+		r := bufio.NewReader(stderr)
+		for {
+			line, err := r.ReadString('\n')
+			_, _ = log.Write([]byte(line))
+			if m := listeningRE.FindStringSubmatch(strings.TrimSuffix(line, "\n")); m != nil {
+				select {
+				case url <- m[1]:
+				default:
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	select {
+	case u := <-url:
+		return u
+	case <-exited:
+		<-done
+		t.Fatalf("%v: the server ended without a Listening on line:\n%s", args, log.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%v: no Listening on line within 30s:\n%s", args, log.String())
+	}
+	return ""
+}
+
+// TestPlaywrightPortZero: --port 0 (their test fixtures' way to get a free
+// port), PLAYWRIGHT_MCP_PORT=0 and a config file's server.port 0 serve
+// HTTP on a port the system picks, which the Listening on line names; the
+// server there answers. (It used to read 0 as no port and serve stdio.)
+func TestPlaywrightPortZero(t *testing.T) {
+	f := newFixture(t)
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(config, []byte(`{"server": {"port": 0}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"flag", env, []string{"--port=0", "--headless"}},
+		{"variable", append(env, "PLAYWRIGHT_MCP_PORT=0"), []string{"--headless"}},
+		{"config file", env, []string{"--config", config}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := startListening(t, tc.env, tc.args...)
+			c, err := client.NewStreamableHttpClient(base + "/mcp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := initialize(c); err != nil {
+				t.Fatalf("a client at %s/mcp: %v", base, err)
+			}
+			t.Cleanup(func() { _ = c.Close() })
+			mustContain(t, "navigate", mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"}), "- Page URL: "+f.URL+"/signup.html")
+		})
+	}
+}
