@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -106,5 +107,20 @@ func TestPlaywrightPortZero(t *testing.T) {
 			t.Cleanup(func() { _ = c.Close() })
 			mustContain(t, "navigate", mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"}), "- Page URL: "+f.URL+"/signup.html")
 		})
+	}
+}
+
+// TestPlaywrightVisionWithCaps: their old --vision adds the vision group
+// to the groups --caps gives, before it or after it: both groups' tools
+// are offered. (--caps used to replace what --vision set, and the reverse.)
+func TestPlaywrightVisionWithCaps(t *testing.T) {
+	env, _ := serverEnv(t)
+	for _, args := range [][]string{{"--vision", "--caps=pdf"}, {"--caps=pdf", "--vision"}} {
+		names := toolNames(t, startClientArgs(t, env, args...))
+		for _, want := range []string{"browser_mouse_move_xy", "browser_pdf_save"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("%v: no %s in tools/list %v", args, want, names)
+			}
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -381,6 +382,10 @@ func parseConfig(cmd string, args []string, getenv func(string) string) (*Config
 		return nil, &flagError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	// --vision before --caps: --caps set the groups over it.
+	if given["vision"] && !slices.Contains(strings.Split(c.Caps, ","), "vision") {
+		c.Caps = strings.TrimPrefix(c.Caps+",vision", ",")
+	}
 	for _, s := range settings {
 		if given[s.flag] {
 			continue

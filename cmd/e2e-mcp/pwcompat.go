@@ -157,7 +157,7 @@ var pwFlags = []pwFlag{
 			return "", fmt.Errorf("%q: --vision takes no value", v)
 		}
 		return "vision", nil
-	}, differs: "their old spelling of --caps vision"},
+	}, differs: "their old spelling of --caps vision: it adds the group to those --caps gives"},
 	{name: "remote-header", env: "PLAYWRIGHT_MCP_REMOTE_HEADERS", refused: "it goes with --endpoint; " + endpointRefusal},
 }
 
@@ -202,6 +202,11 @@ func (v *pwValue) Set(s string) error {
 		return err
 	}
 	for _, kv := range sets {
+		// A flag of theirs that names a capability group (--vision)
+		// adds it to the groups given, as theirs does.
+		if cur := v.fs.Lookup(kv[0]).Value.String(); kv[0] == "caps" && cur != "" {
+			kv[1] = cur + "," + kv[1]
+		}
 		if err := v.fs.Set(kv[0], kv[1]); err != nil {
 			return fmt.Errorf("--%s: %w", kv[0], err)
 		}

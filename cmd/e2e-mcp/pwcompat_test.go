@@ -246,6 +246,8 @@ func TestPlaywrightEnv(t *testing.T) {
 		{name: "socks under a policy", args: []string{"--proxy-server", "socks5://127.0.0.1:1080", "--blocked-origins", "ads.example.com"}, err: "SOCKS"},
 		{name: "a refused flag with =", args: []string{"--init-page=setup.ts"}, err: "--init-page is Playwright MCP's"},
 		{name: "the old vision flag", args: []string{"--vision"}, want: func(c *Config) bool { return c.Caps == "vision" }},
+		{name: "the old vision flag, then --caps", args: []string{"--vision", "--caps=pdf"}, want: func(c *Config) bool { return c.Caps == "pdf,vision" }},
+		{name: "--caps, then the old vision flag", args: []string{"--caps=pdf", "--vision"}, want: func(c *Config) bool { return c.Caps == "pdf,vision" }},
 		{name: "version", args: []string{"--snapshot-mode", "incremental"}, want: func(c *Config) bool { return c.SnapshotMode == "full" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
