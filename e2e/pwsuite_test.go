@@ -124,3 +124,24 @@ func TestPlaywrightVisionWithCaps(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaywrightDeviceScreens: a device Playwright's list names has the
+// screen it gives it there, so that pages lay out as under Playwright MCP:
+// --mobile (their Pixel 10) is 360 CSS pixels wide at a ratio of 3, and
+// --device "iPhone SE" 320 at 2. (Ours were 412 at 2.625 and 375.)
+func TestPlaywrightDeviceScreens(t *testing.T) {
+	f := newFixture(t, pwPage("/phone.html", `<meta name="viewport" content="width=device-width"><p>A phone's page</p>`))
+	env, _ := serverEnv(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mobile"}, "360x732 3 true"},
+		{[]string{"--device", "iPhone SE"}, "320x568 2 true"},
+	} {
+		c := startClientArgs(t, env, tc.args...)
+		mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/phone.html"})
+		out := mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => innerWidth + 'x' + innerHeight + ' ' + devicePixelRatio + ' ' + matchMedia('(pointer: coarse)').matches`})
+		mustContain(t, strings.Join(tc.args, " "), out, tc.want)
+	}
+}
