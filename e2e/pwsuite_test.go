@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,5 +144,38 @@ func TestPlaywrightDeviceScreens(t *testing.T) {
 		mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/phone.html"})
 		out := mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => innerWidth + 'x' + innerHeight + ' ' + devicePixelRatio + ' ' + matchMedia('(pointer: coarse)').matches`})
 		mustContain(t, strings.Join(tc.args, " "), out, tc.want)
+	}
+}
+
+// TestPlaywrightContextProxy: a config file's browser.contextOptions.proxy
+// (where Playwright puts a context's proxy) sends the pages through that
+// proxy, and --proxy-server on the command line wins over it. (The key
+// used to stop the server as unknown.)
+func TestPlaywrightContextProxy(t *testing.T) {
+	fromConfig, fromFlag := &upstreamProxy{}, &upstreamProxy{}
+	configSrv, flagSrv := httptest.NewServer(fromConfig), httptest.NewServer(fromFlag)
+	defer configSrv.Close()
+	defer flagSrv.Close()
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(config, []byte(`{"browser": {"contextOptions": {"proxy": {"server": "`+configSrv.URL+`"}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	c := startClientArgs(t, env, "--config", config)
+	mustContain(t, "through the config's proxy", mustCall(t, c, "browser_navigate", map[string]any{"url": "http://app.test/page"}), "Served by the upstream proxy")
+	if got := fromConfig.got(); len(got) == 0 || !strings.HasPrefix(got[0], "GET http://app.test/page") {
+		t.Errorf("the config's proxy was asked %q", got)
+	}
+
+	c = startClientArgs(t, env, "--config", config, "--proxy-server", flagSrv.URL)
+	mustContain(t, "through the flag's proxy", mustCall(t, c, "browser_navigate", map[string]any{"url": "http://app.test/other"}), "Served by the upstream proxy")
+	if got := fromFlag.got(); len(got) == 0 || !strings.HasPrefix(got[0], "GET http://app.test/other") {
+		t.Errorf("--proxy-server's proxy was asked %q", got)
+	}
+	for _, a := range fromConfig.got() {
+		if strings.Contains(a, "/other") {
+			t.Errorf("the config's proxy was asked %q over --proxy-server", a)
+		}
 	}
 }
