@@ -112,8 +112,8 @@ playwright-check: ensure-browser ## the exported Playwright spec of the sign-up 
 # PWMCP_FILES=regexp runs some spec files; PWMCP_DUMP=FILE writes every
 # test's status and error there; PWMCP_WORKERS sets the workers (2);
 # PWMCP_SERVER=playwright runs their own server (the pinned npm
-# playwright-core's) instead, to keep the tests it passes in
-# scripts/pwmcp/.cache for the figure later runs print.
+# playwright-core's) instead and rewrites scripts/pwmcp/playwright-fails,
+# the tests it does not pass here, for the figure each run prints.
 pwmcp-check: ensure-browser ## Playwright MCP's own test suite against the binary, held to scripts/pwmcp/expectations (Go proxy, npm; system Chromium)
 	@cd scripts/pwmcp && t=$$(date +%s) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund && \
 	  echo "pwmcp-check: npm ci $$(( $$(date +%s) - t ))s"
