@@ -14,7 +14,7 @@ COMMIT         = $(shell git rev-parse HEAD 2>/dev/null)
 DATE           = $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
 LDFLAGS        = -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check widgets-check trace-check inspector-check image-check release release-check
+.PHONY: help build test unit e2e load lint vet cross snaps docs ensure-browser clean bench bench-quick fuzz fuzz-brief oracle playwright-check pwmcp-check widgets-check trace-check inspector-check image-check release release-check
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -98,6 +98,26 @@ oracle: ensure-browser ## dev-only (needs npm): rerun Playwright over the oracle
 playwright-check: ensure-browser ## the exported Playwright spec of the sign-up flow under real @playwright/test (npm; system Chromium)
 	cd scripts/pwcheck && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 	$(GO) test -tags pwcheck -count=1 -v -timeout 10m -run '^TestPlaywrightCheck' ./e2e/ ./flow/playwright/
+
+# Playwright MCP's own tests (tests/mcp of microsoft/playwright at the
+# commit e2e/pwmcp_test.go pins, fetched through the Go module proxy into
+# scripts/pwmcp/.cache; its fixtures' npm packages pinned in scripts/pwmcp,
+# npm ci: no browser download) run unchanged against the binary through
+# scripts/pwmcp/launcher.js, in their chromium project with the system
+# Chromium, laid out in scripts/pwmcp/.work (remade each run, kept for a
+# look after). Each test's outcome is held to scripts/pwmcp/expectations:
+# a test expected to pass that does not, or one it does not name, fails
+# it; it prints the figure (pass, wording-only, internals, differs, fail).
+# CI runs it after make playwright-check; it fails, never skips.
+# PWMCP_FILES=regexp runs some spec files; PWMCP_DUMP=FILE writes every
+# test's status and error there; PWMCP_WORKERS sets the workers (2);
+# PWMCP_SERVER=playwright runs their own server (the pinned npm
+# playwright-core's) instead and rewrites scripts/pwmcp/playwright-fails,
+# the tests it does not pass here, for the figure each run prints.
+pwmcp-check: ensure-browser ## Playwright MCP's own test suite against the binary, held to scripts/pwmcp/expectations (Go proxy, npm; system Chromium)
+	@cd scripts/pwmcp && t=$$(date +%s) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund && \
+	  echo "pwmcp-check: npm ci $$(( $$(date +%s) - t ))s"
+	$(GO) test -tags pwmcp -count=1 -v -timeout 20m -run '^TestPwmcpCheck$$' ./e2e/
 
 # A widget app of our own (scripts/widgets: React pages on real component
 # libraries, every version pinned, npm ci; built by Vite into its dist/)

@@ -66,9 +66,10 @@ var Devices = map[string]Emulation{
 		UserAgent: "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"},
 	"Desktop 1080p": {Width: 1920, Height: 1080, DeviceScaleFactor: 1},
 	// Names Playwright's device list has too (its --device takes them),
-	// with the viewports and pixel ratios of the makers' published screen
-	// specifications, less the browser's bars.
-	"iPhone 17": {Width: 402, Height: 678, DeviceScaleFactor: 3, Mobile: true, Touch: true,
+	// with the viewport and pixel ratio it gives each: a user's --device
+	// "Pixel 10" lays pages out as under Playwright MCP (make pwmcp-check
+	// runs their test of --mobile's width).
+	"iPhone 17": {Width: 402, Height: 681, DeviceScaleFactor: 3, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.6 Mobile/15E148 Safari/604.1"},
 	"iPhone 15 Pro": {Width: 393, Height: 659, DeviceScaleFactor: 3, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"},
@@ -80,17 +81,17 @@ var Devices = map[string]Emulation{
 		UserAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 15_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.7 Mobile/15E148 Safari/604.1"},
 	"iPhone 12": {Width: 390, Height: 664, DeviceScaleFactor: 3, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 14_8 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1 Mobile/15E148 Safari/604.1"},
-	"iPhone SE": {Width: 375, Height: 548, DeviceScaleFactor: 2, Mobile: true, Touch: true,
+	"iPhone SE": {Width: 320, Height: 568, DeviceScaleFactor: 2, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 15_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.7 Mobile/15E148 Safari/604.1"},
-	"Pixel 10": {Width: 412, Height: 847, DeviceScaleFactor: 2.625, Mobile: true, Touch: true,
+	"Pixel 10": {Width: 360, Height: 732, DeviceScaleFactor: 3, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (Linux; Android 16; Pixel 10) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Mobile Safari/537.36"},
 	"Pixel 8": {Width: 412, Height: 839, DeviceScaleFactor: 2.625, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"},
 	"Pixel 5": {Width: 393, Height: 727, DeviceScaleFactor: 2.75, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (Linux; Android 11; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"},
-	"Galaxy S9+": {Width: 360, Height: 658, DeviceScaleFactor: 3, Mobile: true, Touch: true,
+	"Galaxy S9+": {Width: 320, Height: 658, DeviceScaleFactor: 4.5, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (Linux; Android 10; SM-G965U) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"},
-	"iPad Mini": {Width: 744, Height: 1028, DeviceScaleFactor: 2, Mobile: true, Touch: true,
+	"iPad Mini": {Width: 768, Height: 1024, DeviceScaleFactor: 2, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"},
 	"iPad (gen 7)": {Width: 810, Height: 1080, DeviceScaleFactor: 2, Mobile: true, Touch: true,
 		UserAgent: "Mozilla/5.0 (iPad; CPU OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1 Mobile/15E148 Safari/604.1"},

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -345,7 +346,7 @@ var settings = []setting{
 		millis(func(c *Config) *time.Duration { return &c.SettleTimeout })},
 	{"cdp-timeout", "E2E_MCP_CDP_TIMEOUT", "30s", "how long connecting to a --cdp-endpoint browser may take (a number is milliseconds)",
 		millis(func(c *Config) *time.Duration { return &c.CDPTimeout })},
-	{"port", "E2E_MCP_PORT", "0", "serve Streamable HTTP on this port of --host, as --http HOST:PORT does (0: not)",
+	{"port", "E2E_MCP_PORT", "", "serve Streamable HTTP on this port of --host, as --http HOST:PORT does (0: a free one, which the Listening on line names)",
 		integer(func(c *Config) *int { return &c.Port })},
 	{"host", "E2E_MCP_HOST", "", "the address --port listens on (default localhost; 0.0.0.0 every interface)",
 		str(func(c *Config) *string { return &c.Host })},
@@ -381,6 +382,10 @@ func parseConfig(cmd string, args []string, getenv func(string) string) (*Config
 		return nil, &flagError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	// --vision before --caps: --caps set the groups over it.
+	if given["vision"] && !slices.Contains(strings.Split(c.Caps, ","), "vision") {
+		c.Caps = strings.TrimPrefix(c.Caps+",vision", ",")
+	}
 	for _, s := range settings {
 		if given[s.flag] {
 			continue
@@ -418,10 +423,11 @@ func parseConfig(cmd string, args []string, getenv func(string) string) (*Config
 			if err := fs.Set(kv[0], kv[1]); err != nil {
 				return nil, fmt.Errorf("--config %s: --%s: %v", c.ConfigFile, kv[0], err)
 			}
+			given[kv[0]] = true
 		}
 		c.secrets = pc.secrets
 	}
-	if err := c.pwNormalize(); err != nil {
+	if err := c.pwNormalize(given["port"]); err != nil {
 		return nil, err
 	}
 	if err := c.readSecrets(); err != nil {

@@ -157,7 +157,7 @@ var pwFlags = []pwFlag{
 			return "", fmt.Errorf("%q: --vision takes no value", v)
 		}
 		return "vision", nil
-	}, differs: "their old spelling of --caps vision"},
+	}, differs: "their old spelling of --caps vision: it adds the group to those --caps gives"},
 	{name: "remote-header", env: "PLAYWRIGHT_MCP_REMOTE_HEADERS", refused: "it goes with --endpoint; " + endpointRefusal},
 }
 
@@ -202,6 +202,11 @@ func (v *pwValue) Set(s string) error {
 		return err
 	}
 	for _, kv := range sets {
+		// A flag of theirs that names a capability group (--vision)
+		// adds it to the groups given, as theirs does.
+		if cur := v.fs.Lookup(kv[0]).Value.String(); kv[0] == "caps" && cur != "" {
+			kv[1] = cur + "," + kv[1]
+		}
 		if err := v.fs.Set(kv[0], kv[1]); err != nil {
 			return fmt.Errorf("--%s: %w", kv[0], err)
 		}
@@ -286,8 +291,9 @@ func pwEnv(fs *flag.FlagSet, getenv func(string) string, given map[string]bool) 
 
 // pwNormalize turns the values of theirs that our settings keep as given
 // into ours: separators, names, and the settings made of two (--port and
-// --host, --mobile).
-func (c *Config) pwNormalize() error {
+// --host, --mobile). portGiven says --port was set (flag, variable or
+// config file): 0, as theirs, is then a port the system picks, not none.
+func (c *Config) pwNormalize(portGiven bool) error {
 	c.AllowedOrigins = strings.ReplaceAll(c.AllowedOrigins, ";", ",")
 	c.BlockedOrigins = strings.ReplaceAll(c.BlockedOrigins, ";", ",")
 	if v := strings.TrimSpace(c.ViewportSize); !strings.ContainsAny(v, "xX") && strings.Count(v, ",") == 1 {
@@ -312,9 +318,9 @@ func (c *Config) pwNormalize() error {
 		}
 		c.Device = mobileDevice
 	}
-	if c.Port != 0 {
+	if portGiven {
 		if c.Port < 0 || c.Port > 65535 {
-			return fmt.Errorf("--port must be 1 to 65535, got %d", c.Port)
+			return fmt.Errorf("--port must be 0 (a free port) to 65535, got %d", c.Port)
 		}
 		if c.HTTP != "" {
 			return fmt.Errorf("--port and --http: give one or the other (--http %s)", c.HTTP)

@@ -238,11 +238,16 @@ func TestPlaywrightEnv(t *testing.T) {
 		{name: "isolated and a profile", args: []string{"--isolated", "--user-data-dir", t.TempDir()}, err: "--isolated and --user-data-dir"},
 		{name: "host without a port", args: []string{"--host", "0.0.0.0"}, err: "--host 0.0.0.0 needs --port"},
 		{name: "port and http", args: []string{"--port", "1", "--http", ":2"}, err: "--port and --http"},
+		{name: "a free port", args: []string{"--port", "0"}, want: func(c *Config) bool { return c.HTTP == "localhost:0" }},
+		{name: "a free port's variable", env: map[string]string{"PLAYWRIGHT_MCP_PORT": "0"}, want: func(c *Config) bool { return c.HTTP == "localhost:0" }},
+		{name: "no port", want: func(c *Config) bool { return c.HTTP == "" }},
 		{name: "unknown device", args: []string{"--device", "Nokia 3310"}, err: "--device \"Nokia 3310\""},
 		{name: "relative file paths", args: []string{"--file-paths", "relative"}, err: "absolute paths"},
 		{name: "socks under a policy", args: []string{"--proxy-server", "socks5://127.0.0.1:1080", "--blocked-origins", "ads.example.com"}, err: "SOCKS"},
 		{name: "a refused flag with =", args: []string{"--init-page=setup.ts"}, err: "--init-page is Playwright MCP's"},
 		{name: "the old vision flag", args: []string{"--vision"}, want: func(c *Config) bool { return c.Caps == "vision" }},
+		{name: "the old vision flag, then --caps", args: []string{"--vision", "--caps=pdf"}, want: func(c *Config) bool { return c.Caps == "pdf,vision" }},
+		{name: "--caps, then the old vision flag", args: []string{"--caps=pdf", "--vision"}, want: func(c *Config) bool { return c.Caps == "pdf,vision" }},
 		{name: "version", args: []string{"--snapshot-mode", "incremental"}, want: func(c *Config) bool { return c.SnapshotMode == "full" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

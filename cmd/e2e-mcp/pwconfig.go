@@ -87,6 +87,7 @@ var pwConfigKeys = map[string]pwConfigKey{
 		return fmt.Sprintf("%gx%g", w, h), nil
 	})},
 	"browser.contextOptions.userAgent":         {set: as("user-agent", stringValue)},
+	"browser.contextOptions.proxy":             {set: proxyValue},
 	"browser.contextOptions.ignoreHTTPSErrors": {set: as("ignore-https-errors", boolValue)},
 	"browser.contextOptions.permissions":       {set: as("grant-permissions", listValue(","))},
 	"browser.contextOptions.storageState": {set: as("storage-state", func(v any) (string, error) {
@@ -235,7 +236,8 @@ func listValue(sep string) func(any) (string, error) {
 	}
 }
 
-// proxyValue is launchOptions.proxy: server, bypass, username, password.
+// proxyValue is launchOptions.proxy (or contextOptions.proxy): server,
+// bypass, username, password.
 func proxyValue(v any) ([][2]string, error) {
 	m, ok := v.(map[string]any)
 	if !ok {

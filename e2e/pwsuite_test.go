@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"bufio"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+)
+
+// What running Playwright MCP's own test suite against the binary (make
+// pwmcp-check) showed we did differently from it, each checked here on its
+// own, the way their users' scripts do it.
+
+// startListening runs the binary as their scripts do (no subcommand,
+// their flags) and returns the URL its "Listening on" line gives.
+func startListening(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log := &lockedBuffer{}
+	url := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Read to the end, whatever the lines' length: a server whose
+		// stderr is not drained blocks.
+		r := bufio.NewReader(stderr)
+		for {
+			line, err := r.ReadString('\n')
+			_, _ = log.Write([]byte(line))
+			if m := listeningRE.FindStringSubmatch(strings.TrimSuffix(line, "\n")); m != nil {
+				select {
+				case url <- m[1]:
+				default:
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	select {
+	case u := <-url:
+		return u
+	case <-exited:
+		<-done
+		t.Fatalf("%v: the server ended without a Listening on line:\n%s", args, log.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%v: no Listening on line within 30s:\n%s", args, log.String())
+	}
+	return ""
+}
+
+// TestPlaywrightPortZero: --port 0 (their test fixtures' way to get a free
+// port), PLAYWRIGHT_MCP_PORT=0 and a config file's server.port 0 serve
+// HTTP on a port the system picks, which the Listening on line names; the
+// server there answers. (It used to read 0 as no port and serve stdio.)
+func TestPlaywrightPortZero(t *testing.T) {
+	f := newFixture(t)
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(config, []byte(`{"server": {"port": 0}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"flag", env, []string{"--port=0", "--headless"}},
+		{"variable", append(env, "PLAYWRIGHT_MCP_PORT=0"), []string{"--headless"}},
+		{"config file", env, []string{"--config", config}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := startListening(t, tc.env, tc.args...)
+			c, err := client.NewStreamableHttpClient(base + "/mcp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := initialize(c); err != nil {
+				t.Fatalf("a client at %s/mcp: %v", base, err)
+			}
+			t.Cleanup(func() { _ = c.Close() })
+			mustContain(t, "navigate", mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"}), "- Page URL: "+f.URL+"/signup.html")
+		})
+	}
+}
+
+// TestPlaywrightVisionWithCaps: their old --vision adds the vision group
+// to the groups --caps gives, before it or after it: both groups' tools
+// are offered. (--caps used to replace what --vision set, and the reverse.)
+func TestPlaywrightVisionWithCaps(t *testing.T) {
+	env, _ := serverEnv(t)
+	for _, args := range [][]string{{"--vision", "--caps=pdf"}, {"--caps=pdf", "--vision"}} {
+		names := toolNames(t, startClientArgs(t, env, args...))
+		for _, want := range []string{"browser_mouse_move_xy", "browser_pdf_save"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("%v: no %s in tools/list %v", args, want, names)
+			}
+		}
+	}
+}
+
+// TestPlaywrightDeviceScreens: a device Playwright's list names has the
+// screen it gives it there, so that pages lay out as under Playwright MCP:
+// --mobile (their Pixel 10) is 360 CSS pixels wide at a ratio of 3, and
+// --device "iPhone SE" 320 at 2. (Ours were 412 at 2.625 and 375.)
+func TestPlaywrightDeviceScreens(t *testing.T) {
+	f := newFixture(t, pwPage("/phone.html", `<meta name="viewport" content="width=device-width"><p>A phone's page</p>`))
+	env, _ := serverEnv(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mobile"}, "360x732 3 true"},
+		{[]string{"--device", "iPhone SE"}, "320x568 2 true"},
+	} {
+		c := startClientArgs(t, env, tc.args...)
+		mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/phone.html"})
+		out := mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => innerWidth + 'x' + innerHeight + ' ' + devicePixelRatio + ' ' + matchMedia('(pointer: coarse)').matches`})
+		mustContain(t, strings.Join(tc.args, " "), out, tc.want)
+	}
+}
+
+// TestPlaywrightContextProxy: a config file's browser.contextOptions.proxy
+// (where Playwright puts a context's proxy) sends the pages through that
+// proxy, and --proxy-server on the command line wins over it. (The key
+// used to stop the server as unknown.)
+func TestPlaywrightContextProxy(t *testing.T) {
+	fromConfig, fromFlag := &upstreamProxy{}, &upstreamProxy{}
+	configSrv, flagSrv := httptest.NewServer(fromConfig), httptest.NewServer(fromFlag)
+	defer configSrv.Close()
+	defer flagSrv.Close()
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(config, []byte(`{"browser": {"contextOptions": {"proxy": {"server": "`+configSrv.URL+`"}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	c := startClientArgs(t, env, "--config", config)
+	mustContain(t, "through the config's proxy", mustCall(t, c, "browser_navigate", map[string]any{"url": "http://app.test/page"}), "Served by the upstream proxy")
+	if got := fromConfig.got(); len(got) == 0 || !strings.HasPrefix(got[0], "GET http://app.test/page") {
+		t.Errorf("the config's proxy was asked %q", got)
+	}
+
+	c = startClientArgs(t, env, "--config", config, "--proxy-server", flagSrv.URL)
+	mustContain(t, "through the flag's proxy", mustCall(t, c, "browser_navigate", map[string]any{"url": "http://app.test/other"}), "Served by the upstream proxy")
+	if got := fromFlag.got(); len(got) == 0 || !strings.HasPrefix(got[0], "GET http://app.test/other") {
+		t.Errorf("--proxy-server's proxy was asked %q", got)
+	}
+	for _, a := range fromConfig.got() {
+		if strings.Contains(a, "/other") {
+			t.Errorf("the config's proxy was asked %q over --proxy-server", a)
+		}
+	}
+}
