@@ -110,7 +110,7 @@ playwright-check: ensure-browser ## the exported Playwright spec of the sign-up 
 # it; it prints the figure (pass, wording-only, internals, differs, fail).
 # CI runs it after make playwright-check; it fails, never skips.
 # PWMCP_FILES=regexp runs some spec files; PWMCP_DUMP=FILE writes every
-# test's status and error there; PWMCP_WORKERS sets the workers (2);
+# test's status and error there; PWMCP_WORKERS sets the workers (3);
 # PWMCP_SERVER=playwright runs their own server (the pinned npm
 # playwright-core's) instead and rewrites scripts/pwmcp/playwright-fails,
 # the tests it does not pass here, for the figure each run prints.

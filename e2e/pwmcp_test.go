@@ -27,10 +27,18 @@ import (
 // pins the npm packages its fixtures import at the versions it names.
 const pwmcpModule = "github.com/microsoft/playwright@v1.63.0"
 
-// pwmcpTimeout is each test's time (theirs: 30 s). Their fixtures give
-// actions 10 s (--timeout-action=10000); a test that hangs on a behaviour
-// we lack waits this out, so it is what a failing test costs.
-const pwmcpTimeout = 20 * time.Second
+// pwmcpTimeout is each test's time (theirs: 30 s; the slowest that passes
+// takes 5 s here). Their fixtures give actions 10 s
+// (--timeout-action=10000); a test that hangs on a behaviour we lack waits
+// this out, so it is what such a test costs.
+const pwmcpTimeout = 15 * time.Second
+
+// pwmcpWorkers is how many tests run at once. Their suite mostly waits
+// (servers and browsers starting, polls, the worker Playwright starts
+// anew after each failing test): on 2 cores two workers keep the CPU less
+// than half busy, and took 9 to 11 minutes where three take 7 to 8
+// (their own server, with two, 9).
+const pwmcpWorkers = "3"
 
 // The outcomes scripts/pwmcp/expectations gives a test.
 const (
@@ -301,7 +309,7 @@ func pwmcpVersion(t *testing.T, dir string) string {
 }
 
 // pwmcpPlaywright runs the pinned `playwright test` on their config in
-// the chromium project, two workers, with the JSON reporter; it returns
+// the chromium project, pwmcpWorkers workers, with the JSON reporter; it returns
 // the report, also kept as .work/NAME.json. args adds options and the
 // files to run.
 func pwmcpPlaywright(t *testing.T, root, work, name string, env []string, args ...string) pwmcpJSONReport {
@@ -434,7 +442,7 @@ func TestPwmcpCheck(t *testing.T) {
 
 	runStart := time.Now()
 	env := []string{"E2E_MCP_BIN=" + bin}
-	workers := "2"
+	workers := pwmcpWorkers
 	if v := os.Getenv("PWMCP_WORKERS"); v != "" {
 		workers = v
 	}
@@ -450,6 +458,9 @@ func TestPwmcpCheck(t *testing.T) {
 	t.Logf("pwmcp-check: %d tests of %d files ran in %s", len(results), len(run), time.Since(runStart).Round(time.Second))
 
 	got := map[string]pwmcpResult{}
+	for _, r := range results {
+		got[r.file+" › "+r.title] = r
+	}
 	if pwmcpTheirs() {
 		var failed []string
 		for _, r := range results {
