@@ -112,30 +112,23 @@ const frameWait = 100 * time.Millisecond
 
 // waitFrame waits in the page until its next frame's callbacks have run
 // (the engine's, asked for after the page's, runs after them), or
-// frameWait; a dialog or a navigation ends it too.
+// frameWait.
 func (p *Page) waitFrame(ctx context.Context) {
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
-	defer cancel()
-	p.mu.Lock()
-	w, ok := p.worlds[p.frame]
-	p.mu.Unlock()
-	if !ok {
-		return
-	}
-	expr := fmt.Sprintf("new Promise((done) => { requestAnimationFrame(() => done()); setTimeout(done, %d); })", frameWait.Milliseconds())
-	_ = p.unlessDialog(cctx, func(ctx context.Context) error {
-		_, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, UniqueContextID: w.unique, AwaitPromise: new(true)})
-		return err
-	}, true)
+	p.waitInPage(ctx, fmt.Sprintf("new Promise((done) => { requestAnimationFrame(() => done()); setTimeout(done, %d); })", frameWait.Milliseconds()), frameWait)
 }
 
 // waitTimers waits in the page until the timers due within left have
 // fired: the engine's own timer, due just after them, runs after theirs.
-// A dialog one of them opens ends the wait (the page is blocked until it
-// is answered), and so does a navigation (the world goes with its
-// document).
 func (p *Page) waitTimers(ctx context.Context, left time.Duration) {
-	cctx, cancel := p.callCtx(ctx, left+p.m.opts.ActionTimeout)
+	p.waitInPage(ctx, fmt.Sprintf("new Promise((done) => setTimeout(done, %d))", int64(left/time.Millisecond)+1), left)
+}
+
+// waitInPage awaits a promise expression in the engine's world of the
+// page's main frame, for up to took plus the action timeout. A dialog the
+// page opens meanwhile ends the wait (the page is blocked until it is
+// answered), and so does a navigation (the world goes with its document).
+func (p *Page) waitInPage(ctx context.Context, expr string, took time.Duration) {
+	cctx, cancel := p.callCtx(ctx, took+p.m.opts.ActionTimeout)
 	defer cancel()
 	p.mu.Lock()
 	w, ok := p.worlds[p.frame]
@@ -143,10 +136,8 @@ func (p *Page) waitTimers(ctx context.Context, left time.Duration) {
 	if !ok {
 		return
 	}
-	ms := int64(left/time.Millisecond) + 1
 	_ = p.unlessDialog(cctx, func(ctx context.Context) error {
-		_, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: fmt.Sprintf("new Promise((done) => setTimeout(done, %d))", ms), UniqueContextID: w.unique, AwaitPromise: new(true)})
+		_, err := callOn(ctx, w.host, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, UniqueContextID: w.unique, AwaitPromise: new(true)})
 		return err
 	}, true)
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -378,6 +379,22 @@ func TestHealKeepsTheFieldKind(t *testing.T) {
 	requireNoChrome(t, tmp, 10*time.Second)
 }
 
+// healShop serves /shop as testdata/healapp's v1 until setVersion names
+// another version.
+func healShop(t *testing.T) (f *fixture, setVersion func(v string)) {
+	t.Helper()
+	var version atomic.Value
+	version.Store("v1")
+	f = newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /shop", func(w http.ResponseWriter, _ *http.Request) {
+			b, _ := testdata.ReadFile("testdata/healapp/" + version.Load().(string) + "/index.html")
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(b)
+		})
+	})
+	return f, func(v string) { version.Store(v) }
+}
+
 // TestHealWritesOnlyTheHealedStep: `run --heal=write --heal-ok` on a flow
 // a person keeps (comments, blank lines, quoting, an absolute URL on
 // localhost) changes the healed step's locator and fingerprint and no
@@ -385,18 +402,7 @@ func TestHealKeepsTheFieldKind(t *testing.T) {
 // localhost (no secret: its name does not say so); the diff it prints
 // shows only that step, and the next plain run passes.
 func TestHealWritesOnlyTheHealedStep(t *testing.T) {
-	version := "v1"
-	var mu sync.Mutex
-	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
-		mux.HandleFunc("GET /shop", func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			v := version
-			mu.Unlock()
-			b, _ := testdata.ReadFile("testdata/healapp/" + v + "/index.html")
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write(b)
-		})
-	})
+	f, setVersion := healShop(t)
 	u, err := url.Parse(f.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -425,9 +431,7 @@ steps:
 		t.Fatalf("the flow does not pass on v1 (exit %d):\n%s", code, out)
 	}
 
-	mu.Lock()
-	version = "v2"
-	mu.Unlock()
+	setVersion("v2")
 	out, code := runFlows(t, env, checkout, "--heal=write", "--heal-ok")
 	t.Logf("--heal=write on v2:\n%s", out)
 	if code != 0 || !strings.Contains(out, "HEALED  checkout") {
@@ -457,18 +461,7 @@ steps:
 // this run's element. Before, the row's value was written over
 // ${row.label}, breaking every other row.
 func TestHealLeavesARowsTarget(t *testing.T) {
-	version := "v1"
-	var mu sync.Mutex
-	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
-		mux.HandleFunc("GET /shop", func(w http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			v := version
-			mu.Unlock()
-			b, _ := testdata.ReadFile("testdata/healapp/" + v + "/index.html")
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			_, _ = w.Write(b)
-		})
-	})
+	f, setVersion := healShop(t)
 	dir := t.TempDir()
 	checkout := filepath.Join(dir, "checkout.yaml")
 	src := `name: checkout
@@ -490,9 +483,7 @@ steps:
 	if out, code := runFlows(t, env, checkout); code != 0 {
 		t.Fatalf("the flow does not pass on v1 (exit %d):\n%s", code, out)
 	}
-	mu.Lock()
-	version = "v2"
-	mu.Unlock()
+	setVersion("v2")
 	out, code := runFlows(t, env, checkout, "--heal=write", "--heal-ok")
 	t.Logf("--heal=write on v2:\n%s", out)
 	if code != 0 || !strings.Contains(out, "HEALED  checkout [row 1]") {

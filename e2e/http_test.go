@@ -37,7 +37,18 @@ var listenRE = regexp.MustCompile(`serving MCP over HTTP.*"addr": "([^"]+)"`)
 // say where it listens.
 func startHTTP(t *testing.T, env []string, args ...string) *httpServer {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	return startServing(t, env, listenRE, func(m string) string { return "http://" + m },
+		append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+}
+
+// startServing runs the binary with args and waits until a line of its
+// stderr matches addrRE, whose first group, through base, is the server's
+// base URL. Its stderr is read to the end, whatever the lines' length (a
+// server whose stderr is not drained blocks), and kept as its log; the
+// server is stopped (SIGTERM, then killed after 30 s) when the test ends.
+func startServing(t *testing.T, env []string, addrRE *regexp.Regexp, base func(match string) string, args ...string) *httpServer {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -48,17 +59,21 @@ func startHTTP(t *testing.T, env []string, args ...string) *httpServer {
 	}
 	s := &httpServer{cmd: cmd, log: &lockedBuffer{}, done: make(chan struct{})}
 	addr := make(chan string, 1)
+	read := make(chan struct{})
 	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			_, _ = s.log.Write([]byte(line + "\n"))
-			if m := listenRE.FindStringSubmatch(line); m != nil {
+		defer close(read)
+		r := bufio.NewReader(stderr)
+		for {
+			line, err := r.ReadString('\n')
+			_, _ = s.log.Write([]byte(line))
+			if m := addrRE.FindStringSubmatch(strings.TrimSuffix(line, "\n")); m != nil {
 				select {
 				case addr <- m[1]:
 				default:
 				}
+			}
+			if err != nil {
+				return
 			}
 		}
 	}()
@@ -76,11 +91,12 @@ func startHTTP(t *testing.T, env []string, args ...string) *httpServer {
 	})
 	select {
 	case a := <-addr:
-		s.base = "http://" + a
+		s.base = base(a)
 	case <-s.done:
-		t.Fatalf("the server exited before listening:\n%s", s.log.String())
+		<-read
+		t.Fatalf("%v: the server exited before it said where it listens:\n%s", args, s.log.String())
 	case <-time.After(30 * time.Second):
-		t.Fatalf("the server did not say where it listens:\n%s", s.log.String())
+		t.Fatalf("%v: the server did not say where it listens within 30 s:\n%s", args, s.log.String())
 	}
 	return s
 }

@@ -1,16 +1,12 @@
 package e2e
 
 import (
-	"bufio"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 )
@@ -23,57 +19,7 @@ import (
 // their flags) and returns the URL its "Listening on" line gives.
 func startListening(t *testing.T, env []string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = env
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	log := &lockedBuffer{}
-	url := make(chan string, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		// Read to the end, whatever the lines' length: a server whose
-		// stderr is not drained blocks.
-		r := bufio.NewReader(stderr)
-		for {
-			line, err := r.ReadString('\n')
-			_, _ = log.Write([]byte(line))
-			if m := listeningRE.FindStringSubmatch(strings.TrimSuffix(line, "\n")); m != nil {
-				select {
-				case url <- m[1]:
-				default:
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	})
-	select {
-	case u := <-url:
-		return u
-	case <-exited:
-		<-done
-		t.Fatalf("%v: the server ended without a Listening on line:\n%s", args, log.String())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%v: no Listening on line within 30s:\n%s", args, log.String())
-	}
-	return ""
+	return startServing(t, env, listeningRE, func(u string) string { return u }, args...).base
 }
 
 // TestPlaywrightPortZero: --port 0 (their test fixtures' way to get a free

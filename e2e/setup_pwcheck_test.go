@@ -30,20 +30,16 @@ func TestPlaywrightCheckSetupAndRows(t *testing.T) {
 		})
 	})
 	dir := pwcheckDir(t)
-	signedIn := "steps:\n  - navigate: /auth/account\n  - expect: {target: 'role=heading', check: text, expected: Hello ada, timeout: 2}\n" +
-		"  - expect: {target: 'role=status', check: text, expected: 'stored: ada', timeout: 2}\n"
+	login, signedIn, solo := setupFlows(f)
 	greet := "steps:\n  - navigate: /data/greet.html\n  - type: {target: 'role=textbox[name=\"Name\"]', text: '%s'}\n" +
 		"  - click: 'role=button[name=\"Go\"]'\n  - expect: {target: 'role=status', check: text, expected: 'Hello %s', timeout: 1}\n"
 	writeFiles(t, dir, map[string]string{
-		"flows/setup/login.yaml": "name: log in\nbaseURL: " + f.URL + "\nsteps:\n  - navigate: /auth/login\n" +
-			"  - expect: {target: 'role=heading', check: text, expected: Signed in, timeout: 1}\n",
-		"flows/checkout.yaml": "name: checkout\nbaseURL: " + f.URL + "\nneeds: setup/login.yaml\n" + signedIn,
-		"flows/solo.yaml": "name: solo\nbaseURL: " + f.URL + "\nsteps:\n  - navigate: /auth/account\n" +
-			"  - expect: {target: 'role=heading', check: text, expected: Signed out, timeout: 2}\n" +
-			"  - expect: {target: 'role=status', check: text, expected: 'stored: nobody', timeout: 2}\n",
-		"flows/greet.yaml":  "name: greet\nbaseURL: " + g.URL + "\ndata: people.csv\n" + fmt.Sprintf(greet, "${row.who}", "${row.who}"),
-		"flows/people.csv":  "name,who\nada,Ada\n,Bob O'Neil\n",
-		"flows/inline.yaml": "name: inline\nbaseURL: " + g.URL + "\ndata:\n  - {who: Zed}\n" + fmt.Sprintf(greet, "${row.who}", "${row.who}"),
+		"flows/setup/login.yaml": login,
+		"flows/checkout.yaml":    "name: checkout\nbaseURL: " + f.URL + "\nneeds: setup/login.yaml\n" + signedIn,
+		"flows/solo.yaml":        solo,
+		"flows/greet.yaml":       "name: greet\nbaseURL: " + g.URL + "\ndata: people.csv\n" + fmt.Sprintf(greet, "${row.who}", "${row.who}"),
+		"flows/people.csv":       "name,who\nada,Ada\n,Bob O'Neil\n",
+		"flows/inline.yaml":      "name: inline\nbaseURL: " + g.URL + "\ndata:\n  - {who: Zed}\n" + fmt.Sprintf(greet, "${row.who}", "${row.who}"),
 	})
 	flows := filepath.Join(dir, "flows")
 	env, _ := runEnvironment(t)

@@ -43,6 +43,21 @@ func setupSite(t *testing.T) (*fixture, *atomic.Int32, *atomic.Bool) {
 	return f, &logins, &broken
 }
 
+// setupFlows are flows over setupSite f: login (the setup flow, to go in
+// setup/login.yaml), the steps of a flow that needs it and checks it is
+// signed in (signedIn: its name, baseURL and needs: go before), and solo,
+// a flow that needs nothing and checks it is signed out.
+func setupFlows(f *fixture) (login, signedIn, solo string) {
+	login = "name: log in\nbaseURL: " + f.URL + "\nsteps:\n  - navigate: /auth/login\n" +
+		"  - expect: {target: 'role=heading', check: text, expected: Signed in, timeout: 1}\n"
+	signedIn = "steps:\n  - navigate: /auth/account\n  - expect: {target: 'role=heading', check: text, expected: Hello ada, timeout: 2}\n" +
+		"  - expect: {target: 'role=status', check: text, expected: 'stored: ada', timeout: 2}\n"
+	solo = "name: solo\nbaseURL: " + f.URL + "\nsteps:\n  - navigate: /auth/account\n" +
+		"  - expect: {target: 'role=heading', check: text, expected: Signed out, timeout: 2}\n" +
+		"  - expect: {target: 'role=status', check: text, expected: 'stored: nobody', timeout: 2}\n"
+	return login, signedIn, solo
+}
+
 // TestRunSetupFlows: flows that need login.yaml run after it, once per
 // run however many need it, each in its own session started in the
 // cookies and localStorage login ended with, while a flow that needs
@@ -55,16 +70,12 @@ func setupSite(t *testing.T) (*fixture, *atomic.Int32, *atomic.Bool) {
 func TestRunSetupFlows(t *testing.T) {
 	f, logins, broken := setupSite(t)
 	dir := t.TempDir()
-	signedIn := "steps:\n  - navigate: /auth/account\n  - expect: {target: 'role=heading', check: text, expected: Hello ada, timeout: 2}\n" +
-		"  - expect: {target: 'role=status', check: text, expected: 'stored: ada', timeout: 2}\n"
+	loginFlow, signedIn, solo := setupFlows(f)
 	writeFiles(t, dir, map[string]string{
-		"flows/setup/login.yaml": "name: log in\nbaseURL: " + f.URL + "\nsteps:\n  - navigate: /auth/login\n" +
-			"  - expect: {target: 'role=heading', check: text, expected: Signed in, timeout: 1}\n",
-		"flows/checkout.yaml":  "name: checkout\nbaseURL: " + f.URL + "\nneeds: setup/login.yaml\n" + signedIn,
-		"flows/shop/cart.yaml": "name: cart\nbaseURL: " + f.URL + "\nneeds: [../setup/login.yaml]\n" + signedIn,
-		"flows/solo.yaml": "name: solo\nbaseURL: " + f.URL + "\nsteps:\n  - navigate: /auth/account\n" +
-			"  - expect: {target: 'role=heading', check: text, expected: Signed out, timeout: 2}\n" +
-			"  - expect: {target: 'role=status', check: text, expected: 'stored: nobody', timeout: 2}\n",
+		"flows/setup/login.yaml": loginFlow,
+		"flows/checkout.yaml":    "name: checkout\nbaseURL: " + f.URL + "\nneeds: setup/login.yaml\n" + signedIn,
+		"flows/shop/cart.yaml":   "name: cart\nbaseURL: " + f.URL + "\nneeds: [../setup/login.yaml]\n" + signedIn,
+		"flows/solo.yaml":        solo,
 	})
 	env, tmp := runEnvironment(t)
 	flows := filepath.Join(dir, "flows")
@@ -158,9 +169,9 @@ func TestActorsStartAsTheFlow(t *testing.T) {
 		})
 	})
 	dir := t.TempDir()
+	login, _, _ := setupFlows(f)
 	writeFiles(t, dir, map[string]string{
-		"flows/setup/login.yaml": "name: log in\nbaseURL: " + f.URL + "\nsteps:\n  - navigate: /auth/login\n" +
-			"  - expect: {target: 'role=heading', check: text, expected: Signed in, timeout: 1}\n",
+		"flows/setup/login.yaml": login,
 		"flows/pair.yaml": "name: pair\nbaseURL: " + f.URL + "\nneeds: setup/login.yaml\nsteps:\n" +
 			"  - navigate: /auth/account\n  - expect: {target: 'role=heading', check: text, expected: Hello ada, timeout: 2}\n" +
 			"  - actor: bob\n    navigate: /auth/account\n" +
