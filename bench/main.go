@@ -300,13 +300,9 @@ runs:
 		Runner   *suiteResult      `json:"runner,omitempty"`
 		Notes    []string          `json:"notes,omitempty"`
 	}{time.Now().UTC().Format(time.RFC3339), m, c.quick, c.runs, concLabel, specs, versions, sum, vsum, runs, floor, suite, notes}
-	b, _ := json.MarshalIndent(out, "", "  ")
-	path := filepath.Join(c.outDir, "results.json")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		fmt.Fprintf(stderr, "bench: %v\n", err)
+	if !writeRaw(c.outDir, "results.json", out, stderr) {
 		return 1
 	}
-	fmt.Fprintf(stderr, "raw numbers: %s\n", path)
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return 1
 	}
@@ -385,4 +381,19 @@ func commit() string {
 		return "commit unknown"
 	}
 	return "commit " + strings.TrimSpace(string(out))
+}
+
+// writeRaw writes a run's raw numbers as indented JSON into dir and says
+// where on stderr; false (the error said) when it could not.
+func writeRaw(dir, name string, v any, stderr io.Writer) bool {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return false
+	}
+	fmt.Fprintf(stderr, "raw numbers: %s\n", filepath.Join(dir, name))
+	return true
 }

@@ -606,13 +606,9 @@ func suiteMain(ctx context.Context, c config, stdout, stderr io.Writer) int {
 		Machine machineInfo  `json:"machine"`
 		Runner  *suiteResult `json:"runner"`
 	}{time.Now().UTC().Format(time.RFC3339), m, r}
-	b, _ := json.MarshalIndent(out, "", "  ")
-	path := filepath.Join(c.outDir, "runner.json")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		fmt.Fprintf(stderr, "bench: %v\n", err)
+	if !writeRaw(c.outDir, "runner.json", out, stderr) {
 		return 1
 	}
-	fmt.Fprintf(stderr, "raw numbers: %s\n", path)
 	if ctx.Err() != nil {
 		return 1
 	}

@@ -78,10 +78,9 @@ func killLeftOnFailure(t *testing.T, state string) {
 func TestExitWithinTheKillTimer(t *testing.T) {
 	f, frozen, _ := busyFixture(t)
 	dir := t.TempDir()
-	// The race detector's binary sleeps a second at exit (GORACE's
-	// atexit_sleep_ms): not the server's time, which the log says.
-	env, state := fixtureEnv(t, "E2E_MCP_SERVER_COMMAND="+devfixture, "E2E_MCP_SAVE_TRACE=true", "E2E_MCP_FILE_ROOTS="+dir,
-		"GORACE=atexit_sleep_ms=0")
+	// (TestMain's GORACE keeps the race detector's binary from sleeping
+	// a second at exit: not the server's time, which the log says.)
+	env, state := fixtureEnv(t, "E2E_MCP_SERVER_COMMAND="+devfixture, "E2E_MCP_SAVE_TRACE=true", "E2E_MCP_FILE_ROOTS="+dir)
 	killLeftOnFailure(t, state)
 	s := startRaw(t, env)
 	s.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"lifecycle","version":"1"}}}`)

@@ -53,7 +53,30 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	return m.Run()
+	// The binary is built with the race detector, so every server a test
+	// starts reports its data races: into files here, which fail the run
+	// whichever test's server raced (a report on a server's stderr would
+	// be seen only by a test that reads it). Without atexit_sleep_ms, each
+	// exit of the binary would also wait a second for late reports: over a
+	// run's thousand-odd exits, minutes of CI spent asleep.
+	races := filepath.Join(dir, "races")
+	if err := os.Mkdir(races, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := os.Setenv("GORACE", "atexit_sleep_ms=0 log_path="+filepath.Join(races, "race")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	code := m.Run()
+	if reports, _ := filepath.Glob(filepath.Join(races, "race*")); len(reports) > 0 {
+		for _, r := range reports {
+			b, _ := os.ReadFile(r)
+			fmt.Fprintf(os.Stderr, "a server under test reported a data race (%s):\n%s\n", filepath.Base(r), b)
+		}
+		return 1
+	}
+	return code
 }
 
 // fixture serves testdata/ plus a small API, and records API calls.
