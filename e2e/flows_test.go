@@ -543,6 +543,52 @@ steps:
 	mustContain(t, "step-3.md", string(md), "kaboom-4711", "TypeError")
 }
 
+// TestRunDoesOnlyWhatIsRead: a replay does none of the work an agent's
+// session does for the agent. Its actions record no flow step (nothing
+// exports a replay), so none reads the target's fingerprint before it
+// acts; and without a report, no action's answer snapshots the page
+// (nobody reads it). A failing step's answer shows the page as before (a
+// screenshot and a diagnosis of its own). With --report, each step's
+// answer shows the page again.
+// Counted in the CDP log (debug level), in calls of the page engine.
+func TestRunDoesOnlyWhatIsRead(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><title>Counter</title><button onclick="this.textContent='Saved'">Save</button><p>Ready</p>`)
+	}))
+	defer site.Close()
+	dir := t.TempDir()
+	write := func(name, last string) string {
+		f := filepath.Join(dir, name+".yaml")
+		if err := os.WriteFile(f, []byte("name: "+name+"\nsteps:\n  - navigate: "+site.URL+"/\n"+
+			"  - click: 'role=button[name=\"Save\"]'\n  - expect: {target: 'role=button[name=\"Saved\"]', check: visible}\n"+last), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	pass, fail := write("pass", ""), write("fail", "  - click: 'role=button[name=\"Gone\"]'\n")
+	base, _ := serverEnv(t)
+	env := append(withoutEnv(base, "E2E_MCP_LOG_FORMAT"), "E2E_MCP_LOG_LEVEL=debug", "E2E_MCP_ACTION_TIMEOUT=1s")
+	count := func(out string) (snapshots, prints int) {
+		return strings.Count(out, "__e2e.snapshot("), strings.Count(out, "__e2e.fingerprint(")
+	}
+	out, code := runFlows(t, env, pass)
+	if snaps, prints := count(out); code != 0 || snaps != 0 || prints != 0 {
+		t.Errorf("a passing flow, JUnit only: exit %d, %d snapshot(s) and %d fingerprint(s) of the page read, want 0 and 0", code, snaps, prints)
+	}
+	art := filepath.Join(dir, "artifacts")
+	out, code = runFlows(t, env, fail, "--artifacts", art)
+	md, err := os.ReadFile(filepath.Join(art, "fail", "step-4.md"))
+	if code != 1 || err != nil {
+		t.Fatalf("a failing flow: exit %d, its step-4.md: %v\n%s", code, err, out)
+	}
+	mustContain(t, "the failing step's artifact", string(md), "Screenshot at the failure", "### Diagnosis")
+	out, code = runFlows(t, env, pass, "--report", filepath.Join(dir, "report"))
+	if snaps, prints := count(out); code != 0 || snaps < 2 || prints != 0 {
+		t.Errorf("a passing flow with --report: exit %d, %d snapshot(s) and %d fingerprint(s), want one an action and none", code, snaps, prints)
+	}
+}
+
 // junitSuite is the one test suite of the JUnit file `e2e-mcp run --junit`
 // writes, as far as the tests read it.
 type junitSuite struct {

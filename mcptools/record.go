@@ -81,6 +81,10 @@ type preLocated struct {
 	print *flow.Fingerprint
 }
 
+// recording says whether the session's calls are kept as flow steps: all
+// but a replay's (Registry.Replay), which nothing exports.
+func (s *Session) recording() bool { return !s.replay }
+
 // preLocate finds, before a recordable action runs, the stable locators
 // of the refs it targets and the fingerprint of its target: after it, the
 // element may be gone (a click that navigates). The same engine call
@@ -88,7 +92,7 @@ type preLocated struct {
 // (reads.go). One engine call (and one per iframe a ref is in).
 func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) preLocated {
 	var out preLocated
-	if flow.ActionOf(tool) == "" || s.tabs == nil {
+	if !s.recording() || flow.ActionOf(tool) == "" || s.tabs == nil {
 		return out
 	}
 	p := s.tabs.Current()
@@ -196,6 +200,9 @@ func printOf(el *browser.Element) *flow.Fingerprint {
 // record adds a successful call as a flow step, when the tool is one; pre
 // holds the locators and fingerprint preLocate found.
 func (s *Session) record(tool string, rawArgs any, pre preLocated) {
+	if !s.recording() {
+		return
+	}
 	s.noteLeftOut(tool, rawArgs)
 	action := flow.ActionOf(tool)
 	if action == "" {

@@ -74,6 +74,10 @@ type Registry struct {
 	// NoSnapshots: actions' answers carry no snapshot (--snapshot-mode
 	// none); browser_snapshot still reads the page.
 	NoSnapshots bool
+	// Replay: the sessions replay flows (e2e-mcp run), which nothing
+	// exports as flows again: their actions record no step (record.go),
+	// which spares each action an engine call before it acts.
+	Replay bool
 	// SecretNames are the names of the secrets of --secrets, by value: a
 	// flow records the value as ${NAME}.
 	SecretNames map[string]string
@@ -244,7 +248,7 @@ func (r *Registry) acquire(ctx context.Context, sessionID, tool string) (*Sessio
 			s.notify = r.notify
 			s.startState, s.initScripts, s.vitals = r.StartState, r.InitScripts, r.Vitals
 			s.startEmulation, s.startDevice, s.profile = r.StartEmulation, r.StartDevice, r.Profile
-			s.noSnapshots, s.secretNames = r.NoSnapshots, r.SecretNames
+			s.noSnapshots, s.secretNames, s.replay = r.NoSnapshots, r.SecretNames, r.Replay
 			s.endNote = pending
 			r.sessions[key] = s
 			metrics.SessionsCreated.Inc()

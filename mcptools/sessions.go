@@ -66,6 +66,8 @@ type Session struct {
 	profile *Profile
 	// noSnapshots: actions answer without a snapshot (Registry.NoSnapshots).
 	noSnapshots bool
+	// replay: the session replays a flow and records none (Registry.Replay).
+	replay bool
 	// secretNames are the --secrets names by value (Registry.SecretNames).
 	secretNames map[string]string
 	// recordCount counts the steps ever recorded (recorded keeps the newest).

@@ -93,6 +93,14 @@ func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	if deps.Sessions != nil {
+		// A replay is not recorded as a flow again; and unless a report
+		// shows each step's answer, what a successful action's answer
+		// would say of the page is read by nobody: the page is snapshot
+		// when a step fails (its diagnosis), not after each that passes.
+		deps.Sessions.Replay = true
+		deps.Sessions.NoSnapshots = deps.Sessions.NoSnapshots || !deps.Reports
+	}
 	// The flows' secrets (E2E_SECRET_n, and any variable named like a
 	// secret) are masked by every writer: answers, reports, JUnit,
 	// artifacts, the log.
