@@ -3,6 +3,7 @@ package e2e
 import (
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -123,5 +124,42 @@ func TestPlaywrightContextProxy(t *testing.T) {
 		if strings.Contains(a, "/other") {
 			t.Errorf("the config's proxy was asked %q over --proxy-server", a)
 		}
+	}
+}
+
+// TestPlaywrightINIConfig: their config file in its INI form, written into
+// config.json as their tests write it, sets what the JSON form sets: pages
+// measure its viewport, and an action waits for its element as long as its
+// timeouts.action says; a line the INI reader cannot read stops the server
+// with the line's number. (--config used to read JSON only.)
+func TestPlaywrightINIConfig(t *testing.T) {
+	f := newFixture(t, pwPage("/plain.html", `<p>Nothing to click</p>`))
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.json")
+	ini := `
+      ; Playwright MCP's config, as INI
+      browser.contextOptions.viewport = 640x480
+      [timeouts]
+      action = 1500
+`
+	if err := os.WriteFile(config, []byte(ini), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startClientArgs(t, env, "--config", config)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/plain.html"})
+	size := mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => innerWidth + "x" + innerHeight`})
+	mustContain(t, "the INI file's viewport", size, `"640x480"`)
+	out := mustFail(t, c, "browser_click", map[string]any{"target": "#missing"}, "element_not_found")
+	mustContain(t, "the INI file's action timeout", out, "(waited 1.5s)")
+
+	if err := os.WriteFile(config, []byte(ini+"      action = 2000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--config", config)
+	cmd.Env = env
+	msg, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() == 0 ||
+		!strings.Contains(string(msg), "--config "+config+": read as INI (it is not JSON): line 6: timeouts.action is given again (first on line 5)") {
+		t.Errorf("a key given twice: %v\n%s", err, msg)
 	}
 }

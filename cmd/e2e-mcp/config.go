@@ -306,7 +306,7 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.MaxVideoSize })},
 	{"max-video-bytes", "E2E_MCP_MAX_VIDEO_BYTES", "268435456", "the largest file a session's video may write, in bytes (256 MiB): past it no frame is added, and the video's answer says when it stopped",
 		int64Flag(func(c *Config) *int64 { return &c.MaxVideoBytes })},
-	{"config", "E2E_MCP_CONFIG", "", "a Playwright MCP JSON config file: its keys set what no flag and no environment variable sets (an unknown key is refused, named)",
+	{"config", "E2E_MCP_CONFIG", "", "a Playwright MCP config file, JSON or INI: its keys set what no flag and no environment variable sets (an unknown key is refused, named)",
 		str(func(c *Config) *string { return &c.ConfigFile })},
 	{"browser", "E2E_MCP_BROWSER", "", "which Chromium to look for when --browser-path is not given: chrome, chromium or msedge, or a -beta, -dev or -canary channel of chrome or msedge (any Chromium found stands in for a channel not installed; firefox and webkit are refused: this server drives Chromium over CDP)",
 		str(func(c *Config) *string { return &c.Channel })},

@@ -97,7 +97,7 @@ var pwFlags = []pwFlag{
 	{name: "cdp-timeout", env: "PLAYWRIGHT_MCP_CDP_TIMEOUT", ours: "cdp-timeout"},
 	{name: "codegen", env: "PLAYWRIGHT_MCP_CODEGEN", ours: "codegen",
 		differs: "none by default, for smaller answers; python, java and csharp are refused (the code is Playwright Test's TypeScript)"},
-	{name: "config", env: "PLAYWRIGHT_MCP_CONFIG", ours: "config", differs: "JSON only; an unknown key is refused, named"},
+	{name: "config", env: "PLAYWRIGHT_MCP_CONFIG", ours: "config", differs: "an unknown key is refused, named, and so is an INI line that is not KEY = VALUE, a key given twice or a value not of its key's type"},
 	{name: "console-level", env: "PLAYWRIGHT_MCP_CONSOLE_LEVEL", ours: "console-level", differs: "a call's level argument wins"},
 	{name: "device", env: "PLAYWRIGHT_MCP_DEVICE", ours: "device", differs: "a table of our own: the devices --help names"},
 	{name: "mobile", env: "PLAYWRIGHT_MCP_MOBILE", isBool: true, ours: "mobile"},
