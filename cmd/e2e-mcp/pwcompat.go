@@ -78,8 +78,8 @@ const endpointRefusal = "a Playwright server's endpoint speaks Playwright's own 
 // pwFlags are Playwright MCP 0.0.83's flags, in its --help's order, then
 // the hidden ones it still takes.
 var pwFlags = []pwFlag{
-	{name: "allowed-hosts", env: "PLAYWRIGHT_MCP_ALLOWED_HOSTS", ours: "http-allowed-hosts",
-		differs: "the listen address and localhost are always accepted; '*' turns the Host check off, as theirs"},
+	{name: "allowed-hosts", env: "PLAYWRIGHT_MCP_ALLOWED_HOSTS", ours: "allowed-hosts",
+		differs: "a name without a port is accepted on any port; without it the listen address, localhost, 127.0.0.1 and [::1] are accepted (theirs: only the address it prints), and --http-allowed-hosts adds to those"},
 	{name: "allowed-origins", env: "PLAYWRIGHT_MCP_ALLOWED_ORIGINS", ours: "allowed-origins",
 		differs: "a boundary here: every request and connection of the pages (workers, WebSockets, redirects) is held to it; the session's dev server is always allowed"},
 	{name: "allow-unrestricted-file-access", env: "PLAYWRIGHT_MCP_ALLOW_UNRESTRICTED_FILE_ACCESS", isBool: true, ours: "allow-file-urls",

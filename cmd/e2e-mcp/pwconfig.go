@@ -180,7 +180,7 @@ var pwConfigKeys = map[string]pwConfigKey{
 	}},
 	"server.port":         to("port", kindInt),
 	"server.host":         to("host", kindString),
-	"server.allowedHosts": to("http-allowed-hosts", kindList),
+	"server.allowedHosts": to("allowed-hosts", kindList),
 	"capabilities":        to("caps", kindList),
 	"saveSession":         to("save-trace", kindBool),
 	"saveTrace":           to("save-trace", kindBool),
