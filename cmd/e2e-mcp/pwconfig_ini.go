@@ -151,7 +151,7 @@ func iniConfigTree(b []byte) (map[string]any, error) {
 	byKey := map[string][]iniLine{}
 	for _, l := range lines {
 		prev := byKey[l.key]
-		if len(prev) > 0 && !(prev[0].item && l.item) {
+		if len(prev) > 0 && (!prev[0].item || !l.item) {
 			msg := fmt.Sprintf("%s is given again (first on line %d)", l.key, prev[0].n)
 			if kind, _ := iniKind(l.key); kind == kindList {
 				msg += fmt.Sprintf(": a list is one %s[] = VALUE line an item", l.key)
