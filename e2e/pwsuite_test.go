@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -123,5 +126,108 @@ func TestPlaywrightContextProxy(t *testing.T) {
 		if strings.Contains(a, "/other") {
 			t.Errorf("the config's proxy was asked %q over --proxy-server", a)
 		}
+	}
+}
+
+// TestPlaywrightINIConfig: their config file in its INI form, written into
+// config.json as their tests write it, sets what the JSON form sets: pages
+// measure its viewport, and an action waits for its element as long as its
+// timeouts.action says; a line the INI reader cannot read stops the server
+// with the line's number. (--config used to read JSON only.)
+func TestPlaywrightINIConfig(t *testing.T) {
+	f := newFixture(t, pwPage("/plain.html", `<p>Nothing to click</p>`))
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.json")
+	ini := `
+      ; Playwright MCP's config, as INI
+      browser.contextOptions.viewport = 640x480
+      [timeouts]
+      action = 1500
+`
+	if err := os.WriteFile(config, []byte(ini), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startClientArgs(t, env, "--config", config)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/plain.html"})
+	size := mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => innerWidth + "x" + innerHeight`})
+	mustContain(t, "the INI file's viewport", size, `"640x480"`)
+	out := mustFail(t, c, "browser_click", map[string]any{"target": "#missing"}, "element_not_found")
+	mustContain(t, "the INI file's action timeout", out, "(waited 1.5s)")
+
+	if err := os.WriteFile(config, []byte(ini+"      action = 2000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--config", config)
+	cmd.Env = env
+	msg, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() == 0 ||
+		!strings.Contains(string(msg), "--config "+config+": read as INI (it is not JSON): line 6: timeouts.action is given again (first on line 5)") {
+		t.Errorf("a key given twice: %v\n%s", err, msg)
+	}
+}
+
+// TestPlaywrightAllowedHosts: their --allowed-hosts (its variable, their
+// config file's server.allowedHosts) is the only Host the HTTP server
+// accepts: a request naming the listen address is refused with 403 and the
+// list, as theirs, and one naming a listed host reaches MCP. Without it,
+// and with our --http-allowed-hosts (which adds to them), the listen
+// address is accepted as before. (The listen address used to be accepted
+// whatever the list said.)
+func TestPlaywrightAllowedHosts(t *testing.T) {
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.ini")
+	if err := os.WriteFile(config, []byte("server.port = 0\nserver.allowedHosts[] = mcp.example.com\nserver.allowedHosts[] = example.com:8931\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	// post sends an initialize naming host and returns its status and body.
+	post := func(base, host string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest("POST", base+"/mcp", strings.NewReader(initialize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		return resp.StatusCode, string(b)
+	}
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		args    []string
+		listed  string // a Host the list accepts
+		refuses string // the list, as the refusal gives it ("": the listen address is accepted)
+	}{
+		{"flag", env, []string{"--port=0", "--allowed-hosts=mcp.example.com"}, "mcp.example.com", "mcp.example.com"},
+		{"variable", append(env, "PLAYWRIGHT_MCP_ALLOWED_HOSTS=mcp.example.com,example.com:8931"), []string{"--port=0"},
+			"example.com:8931", "mcp.example.com, example.com:8931"},
+		{"config file", env, []string{"--config", config}, "mcp.example.com:443", "mcp.example.com, example.com:8931"},
+		{"none", env, []string{"--port=0"}, "localhost", ""},
+		{"ours adds", env, []string{"--port=0", "--http-allowed-hosts=mcp.example.com"}, "mcp.example.com", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := startListening(t, tc.env, tc.args...)
+			self := strings.TrimPrefix(base, "http://")
+			code, body := post(base, self)
+			switch {
+			case tc.refuses != "" && (code != http.StatusForbidden || !strings.Contains(body, "Access is only allowed at "+tc.refuses)):
+				t.Errorf("Host %s (the listen address, not listed): %d %s, want 403 naming the list", self, code, body)
+			case tc.refuses == "" && (code != http.StatusOK || !strings.Contains(body, `"serverInfo"`)):
+				t.Errorf("Host %s (the listen address): %d %s, want the initialize answered", self, code, body)
+			}
+			if code, body := post(base, tc.listed); code != http.StatusOK || !strings.Contains(body, `"serverInfo"`) {
+				t.Errorf("Host %s (listed): %d %s, want the initialize answered", tc.listed, code, body)
+			}
+			if code, body := post(base, "evil.example:"+strings.Split(self, ":")[1]); code != http.StatusForbidden {
+				t.Errorf("Host evil.example: %d %s, want 403", code, body)
+			}
+		})
 	}
 }

@@ -42,6 +42,10 @@ type Options struct {
 	// off, which gives up the DNS-rebinding protection.
 	AllowedHosts []string
 
+	// OnlyAllowedHosts makes AllowedHosts the only accepted Host values: the listen address and the loopback
+	// names are not added (Playwright MCP's --allowed-hosts). A refused Host is told the list.
+	OnlyAllowedHosts bool
+
 	// AllowedOrigins lists the browser origins ("https://app.example.com", scheme://host[:port]) whose requests
 	// are accepted. A request without an Origin header (a non-browser client) always passes, and so does one whose
 	// Origin is the server's own (the same host and port as its accepted Host header). "*" accepts every origin.
@@ -65,6 +69,7 @@ type Options struct {
 type Guard struct {
 	hosts       []hostRule
 	anyHost     bool
+	onlyHosts   []string // OnlyAllowedHosts: the list, as given, for the refusal
 	origins     map[string]bool
 	anyOrigin   bool
 	tokenDigest []byte // sha256 of Options.Token, nil when unset
@@ -85,7 +90,7 @@ func New(o Options) (*Guard, error) {
 
 func newGuard(o Options, now func() time.Time) (*Guard, error) {
 	g := &Guard{origins: map[string]bool{}, public: map[string]bool{}, now: now}
-	if err := g.setHosts(o.ListenAddr, o.AllowedHosts); err != nil {
+	if err := g.setHosts(o.ListenAddr, o.AllowedHosts, o.OnlyAllowedHosts); err != nil {
 		return nil, err
 	}
 	for _, s := range o.AllowedOrigins {
@@ -267,7 +272,7 @@ type hostRule struct {
 	port string
 }
 
-func (g *Guard) setHosts(listenAddr string, allowed []string) error {
+func (g *Guard) setHosts(listenAddr string, allowed []string, only bool) error {
 	var listenHost, listenPort string
 	if listenAddr != "" {
 		h, p, err := net.SplitHostPort(listenAddr)
@@ -283,6 +288,12 @@ func (g *Guard) setHosts(listenAddr string, allowed []string) error {
 	names := []string{"localhost", "127.0.0.1", "::1"}
 	if ip := net.ParseIP(listenHost); listenHost != "" && (ip == nil || !ip.IsUnspecified()) {
 		names = append(names, listenHost)
+	}
+	if only {
+		if len(allowed) == 0 {
+			return fmt.Errorf("httpauth: OnlyAllowedHosts with no allowed host would refuse every request")
+		}
+		names, g.onlyHosts = nil, allowed
 	}
 	for _, n := range names {
 		g.hosts = append(g.hosts, hostRule{host: n, port: listenPort})
@@ -311,6 +322,10 @@ func (g *Guard) checkHost(r *http.Request) string {
 	}
 	if r.Host == "" {
 		return "the request has no Host header"
+	}
+	if g.onlyHosts != nil {
+		return fmt.Sprintf("Host %q is not allowed (DNS rebinding protection). Access is only allowed at %s: add it to --allowed-hosts (E2E_MCP_ALLOWED_HOSTS)",
+			r.Host, strings.Join(g.onlyHosts, ", "))
 	}
 	return fmt.Sprintf("Host %q is not allowed (DNS rebinding protection): allow it with --http-allowed-hosts (E2E_MCP_HTTP_ALLOWED_HOSTS)", r.Host)
 }

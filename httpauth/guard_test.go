@@ -62,6 +62,41 @@ func TestHostCheck(t *testing.T) {
 	}
 }
 
+// TestHostCheckOnlyAllowed: with OnlyAllowedHosts the list is the only
+// Host accepted, the listen address and localhost among the refused, and
+// the refusal names the list; "*" still accepts any; an empty list is a
+// mistake.
+func TestHostCheckOnlyAllowed(t *testing.T) {
+	url, port := startWithOptions(t, Options{AllowedHosts: []string{"mcp.example.test", "localhost:8443"}, OnlyAllowedHosts: true})
+	for host, ok := range map[string]bool{
+		"mcp.example.test": true, "mcp.example.test:" + port: true, "localhost:8443": true,
+		"127.0.0.1:" + port: false, "localhost:" + port: false, "[::1]:" + port: false, "localhost": true,
+		"evil.example.test": false,
+	} {
+		r := do(t, "GET", url+"/mcp", map[string]string{"Host": host})
+		if ok {
+			if r.status != http.StatusOK || !r.seen.Reached {
+				t.Errorf("Host %s: status %d, body %s", host, r.status, r.body)
+			}
+			continue
+		}
+		if r.status != http.StatusForbidden || r.seen.Reached {
+			t.Errorf("Host %s: status %d, body %s", host, r.status, r.body)
+			continue
+		}
+		if d := errorBody(t, r)["error_description"]; !strings.Contains(d, "Access is only allowed at mcp.example.test, localhost:8443") {
+			t.Errorf("Host %s: the refusal does not name the list: %q", host, d)
+		}
+	}
+	url, _ = startWithOptions(t, Options{AllowedHosts: []string{"*"}, OnlyAllowedHosts: true})
+	if r := do(t, "GET", url+"/mcp", map[string]string{"Host": "anything.example.test"}); r.status != http.StatusOK {
+		t.Errorf("only *: status %d", r.status)
+	}
+	if _, err := New(Options{ListenAddr: "127.0.0.1:8931", OnlyAllowedHosts: true}); err == nil {
+		t.Error("OnlyAllowedHosts with no host accepted")
+	}
+}
+
 func TestHostCheckListenHostAndWildcard(t *testing.T) {
 	g, err := New(Options{ListenAddr: "10.0.0.7:8931"})
 	if err != nil {

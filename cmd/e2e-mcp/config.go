@@ -113,6 +113,10 @@ type Config struct {
 	// HTTPAllowedHosts and HTTPAllowedOrigins widen the Host and Origin
 	// checks of the HTTP server (comma separated).
 	HTTPAllowedHosts, HTTPAllowedOrigins string
+	// AllowedHosts, when set, are the only Host header values the HTTP
+	// server accepts over TCP, with HTTPAllowedHosts (Playwright MCP's
+	// --allowed-hosts): the listen address and localhost are not added.
+	AllowedHosts string
 	// OAuthIssuer, OAuthJWKSURL and OAuthResource make the HTTP server an
 	// OAuth 2.1 resource server; OAuthScopes are the scopes it asks for.
 	OAuthIssuer, OAuthJWKSURL, OAuthResource, OAuthScopes string
@@ -276,6 +280,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.AuthToken })},
 	{"http-allowed-hosts", "E2E_MCP_HTTP_ALLOWED_HOSTS", "", "Host header values accepted beside the listen address and localhost, comma separated (behind a proxy)",
 		str(func(c *Config) *string { return &c.HTTPAllowedHosts })},
+	{"allowed-hosts", "E2E_MCP_ALLOWED_HOSTS", "", "the only Host header values the HTTP server accepts, comma separated (Playwright MCP's): the listen address and localhost are no longer accepted unless listed; * accepts any",
+		str(func(c *Config) *string { return &c.AllowedHosts })},
 	{"http-allowed-origins", "E2E_MCP_HTTP_ALLOWED_ORIGINS", "", "browser origins whose requests to the HTTP server are accepted, comma separated (others get 403)",
 		str(func(c *Config) *string { return &c.HTTPAllowedOrigins })},
 	{"oauth-issuer", "E2E_MCP_OAUTH_ISSUER", "", "OAuth 2.1: the issuer whose JWT access tokens are accepted (with --oauth-jwks-url and --oauth-resource)",
@@ -306,7 +312,7 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.MaxVideoSize })},
 	{"max-video-bytes", "E2E_MCP_MAX_VIDEO_BYTES", "268435456", "the largest file a session's video may write, in bytes (256 MiB): past it no frame is added, and the video's answer says when it stopped",
 		int64Flag(func(c *Config) *int64 { return &c.MaxVideoBytes })},
-	{"config", "E2E_MCP_CONFIG", "", "a Playwright MCP JSON config file: its keys set what no flag and no environment variable sets (an unknown key is refused, named)",
+	{"config", "E2E_MCP_CONFIG", "", "a Playwright MCP config file, JSON or INI: its keys set what no flag and no environment variable sets (an unknown key is refused, named)",
 		str(func(c *Config) *string { return &c.ConfigFile })},
 	{"browser", "E2E_MCP_BROWSER", "", "which Chromium to look for when --browser-path is not given: chrome, chromium or msedge, or a -beta, -dev or -canary channel of chrome or msedge (any Chromium found stands in for a channel not installed; firefox and webkit are refused: this server drives Chromium over CDP)",
 		str(func(c *Config) *string { return &c.Channel })},

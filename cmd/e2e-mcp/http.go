@@ -225,9 +225,13 @@ func clientKey(ctx context.Context) string {
 }
 
 // guardOptions are the HTTP server's Host, Origin and credential checks.
+// --allowed-hosts makes its list (and --http-allowed-hosts') the only
+// Hosts accepted over TCP; on the CLI's Unix socket, which no web page
+// reaches, it widens the check as --http-allowed-hosts does.
 func guardOptions(cfg *Config, addr string) httpauth.Options {
-	o := httpauth.Options{ListenAddr: addr, AllowedHosts: splitList(cfg.HTTPAllowedHosts),
-		AllowedOrigins: splitList(cfg.HTTPAllowedOrigins), Token: cfg.AuthToken, PublicPaths: []string{"/health"}}
+	o := httpauth.Options{ListenAddr: addr, AllowedHosts: splitList(cfg.AllowedHosts + "," + cfg.HTTPAllowedHosts),
+		OnlyAllowedHosts: splitList(cfg.AllowedHosts) != nil && cfg.unixSocket() == "",
+		AllowedOrigins:   splitList(cfg.HTTPAllowedOrigins), Token: cfg.AuthToken, PublicPaths: []string{"/health"}}
 	if cfg.OAuthIssuer != "" {
 		o.OAuth = &httpauth.OAuthOptions{Issuer: cfg.OAuthIssuer, JWKSURL: cfg.OAuthJWKSURL, Resource: cfg.OAuthResource,
 			RequiredScopes: splitList(cfg.OAuthScopes), Scopes: splitList(cfg.OAuthScopes)}

@@ -78,8 +78,8 @@ const endpointRefusal = "a Playwright server's endpoint speaks Playwright's own 
 // pwFlags are Playwright MCP 0.0.83's flags, in its --help's order, then
 // the hidden ones it still takes.
 var pwFlags = []pwFlag{
-	{name: "allowed-hosts", env: "PLAYWRIGHT_MCP_ALLOWED_HOSTS", ours: "http-allowed-hosts",
-		differs: "the listen address and localhost are always accepted; '*' turns the Host check off, as theirs"},
+	{name: "allowed-hosts", env: "PLAYWRIGHT_MCP_ALLOWED_HOSTS", ours: "allowed-hosts",
+		differs: "a name without a port is accepted on any port; without it the listen address, localhost, 127.0.0.1 and [::1] are accepted (theirs: only the address it prints), and --http-allowed-hosts adds to those"},
 	{name: "allowed-origins", env: "PLAYWRIGHT_MCP_ALLOWED_ORIGINS", ours: "allowed-origins",
 		differs: "a boundary here: every request and connection of the pages (workers, WebSockets, redirects) is held to it; the session's dev server is always allowed"},
 	{name: "allow-unrestricted-file-access", env: "PLAYWRIGHT_MCP_ALLOW_UNRESTRICTED_FILE_ACCESS", isBool: true, ours: "allow-file-urls",
@@ -97,7 +97,7 @@ var pwFlags = []pwFlag{
 	{name: "cdp-timeout", env: "PLAYWRIGHT_MCP_CDP_TIMEOUT", ours: "cdp-timeout"},
 	{name: "codegen", env: "PLAYWRIGHT_MCP_CODEGEN", ours: "codegen",
 		differs: "none by default, for smaller answers; python, java and csharp are refused (the code is Playwright Test's TypeScript)"},
-	{name: "config", env: "PLAYWRIGHT_MCP_CONFIG", ours: "config", differs: "JSON only; an unknown key is refused, named"},
+	{name: "config", env: "PLAYWRIGHT_MCP_CONFIG", ours: "config", differs: "an unknown key is refused, named, and so is an INI line that is not KEY = VALUE, a key given twice or a value not of its key's type"},
 	{name: "console-level", env: "PLAYWRIGHT_MCP_CONSOLE_LEVEL", ours: "console-level", differs: "a call's level argument wins"},
 	{name: "device", env: "PLAYWRIGHT_MCP_DEVICE", ours: "device", differs: "a table of our own: the devices --help names"},
 	{name: "mobile", env: "PLAYWRIGHT_MCP_MOBILE", isBool: true, ours: "mobile"},

@@ -41,7 +41,7 @@ func argv(a ...string) func(pwTestFiles) []string { return func(pwTestFiles) []s
 // (testdata/playwright-mcp-flags.txt): a flag added to their list fails
 // TestPlaywrightFlags until it has one here and in pwFlags.
 var pwFlagCases = map[string]pwFlagCase{
-	"allowed-hosts": {args: argv("--allowed-hosts", "mcp.example.com,*"), want: func(c *Config, _ pwTestFiles) bool { return c.HTTPAllowedHosts == "mcp.example.com,*" }},
+	"allowed-hosts": {args: argv("--allowed-hosts", "mcp.example.com,*"), want: func(c *Config, _ pwTestFiles) bool { return c.AllowedHosts == "mcp.example.com,*" }},
 	"allowed-origins": {args: argv("--allowed-origins", "https://a.example.com;http://localhost:*"),
 		want: func(c *Config, _ pwTestFiles) bool {
 			p, err := c.policy()
@@ -317,7 +317,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		"sandbox": c.NoSandbox, "proxy": c.ProxyServer == "http://u:pw-9c2e1@127.0.0.1:3128" && c.ProxyBypass == "localhost",
 		"viewport": c.ViewportSize == "800x600", "userAgent": c.UserAgent == "Bot/2", "https": c.IgnoreHTTPSErrors,
 		"permissions": c.GrantPermissions == "geolocation", "service workers": c.BlockServiceWorkers, "cdpTimeout": c.CDPTimeout == 4*time.Second,
-		"server": c.HTTP == "127.0.0.1:8931" && c.HTTPAllowedHosts == "mcp.example.com", "caps": c.Caps == "vision",
+		"server": c.HTTP == "127.0.0.1:8931" && c.AllowedHosts == "mcp.example.com", "caps": c.Caps == "vision",
 		"saveSession": c.SaveTrace, "shared": c.SharedBrowserContext, "secrets": c.secrets["API_KEY"] == "k-4d1f",
 		"console": c.ConsoleLevel == "warning", "origins": c.AllowedOrigins == "https://a.example.com" && c.BlockedOrigins == "https://b.example.com",
 		"testId": c.TestIDAttribute == "data-qa", "timeouts": c.ActionTimeout == 1500*time.Millisecond && c.NavigationTimeout == 45*time.Second &&
@@ -363,13 +363,9 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		{"locale", `{"browser": {"contextOptions": {"locale": "fr-FR"}}}`, "browser.contextOptions.locale has no meaning here: set it per session"},
 		{"wrong type", `{"timeouts": {"action": "5s"}}`, "timeouts.action: want milliseconds"},
 		{"not an object", `[1]`, "not a JSON object"},
-		{"ini", "", "write the config file as JSON"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			name := strings.ReplaceAll(tc.name, " ", "-") + ".json"
-			if tc.name == "ini" {
-				name = "config.ini"
-			}
 			_, err := parseConfig("serve", []string{"--config", write(name, tc.body)}, envOf(nil))
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("--config %s: %v, want an error saying %q", tc.body, err, tc.err)

@@ -14,21 +14,90 @@ import (
 )
 
 // Playwright MCP's config file (--config FILE): the JSON its
-// `npx @playwright/mcp --config` reads, with the same keys (its config.d.ts).
-// Each key sets one of our settings, as its flag would, unless a flag or
-// an environment variable set that setting (pwcompat.go says the order).
-// A key this server does not know is refused with its name, and so is one
-// that has no meaning here, with why: a config file that says something
-// must not be half read in silence.
+// `npx @playwright/mcp --config` reads, with the same keys (its config.d.ts),
+// or the same keys in an INI file (pwconfig_ini.go), which becomes the same
+// tree of keys and is read by the same walk. Each key sets one of our
+// settings, as its flag would, unless a flag or an environment variable
+// set that setting (pwcompat.go says the order). A key this server does
+// not know is refused with its name, and so is one that has no meaning
+// here, with why: a config file that says something must not be half read
+// in silence.
 
 // maxConfigFile bounds the config file read.
 const maxConfigFile = 1 << 20
 
-// pwConfigKey is how one key of their config file sets ours: the
-// assignments it makes of its JSON value, or why it is refused.
+// pwKind is the type of a config key's value, which says how its JSON
+// value becomes our setting's, and what an INI file's text stands for.
+type pwKind int
+
+const (
+	kindString pwKind = iota + 1
+	kindBool
+	kindNotBool // a boolean ours says the opposite of (headless: --headed)
+	kindInt
+	kindBytes
+	kindMillis
+	kindList   // an array of strings: ours is comma separated
+	kindSize   // {"width": W, "height": H}: ours is WxH
+	kindObject // an object of strings (headers, a proxy), read by its own set
+)
+
+// pwConfigKey is how one key of their config file sets ours: its kind and
+// the setting its value sets, or a function making the assignments of a
+// value that sets more or other, or why it is refused.
 type pwConfigKey struct {
+	kind    pwKind
+	setting string
 	set     func(v any) ([][2]string, error)
 	refused string
+}
+
+// to is a key that sets one setting of ours from a value of its kind.
+func to(setting string, kind pwKind) pwConfigKey { return pwConfigKey{kind: kind, setting: setting} }
+
+// assignments are the settings of ours the key's JSON value sets.
+func (k pwConfigKey) assignments(v any) ([][2]string, error) {
+	if k.set != nil {
+		return k.set(v)
+	}
+	s, err := k.kind.ours(v)
+	if err != nil {
+		return nil, err
+	}
+	return [][2]string{{k.setting, s}}, nil
+}
+
+// ours is a JSON value of the kind as our setting's value.
+func (k pwKind) ours(v any) (string, error) {
+	switch k {
+	case kindString:
+		return stringValue(v)
+	case kindBool:
+		return boolValue(v)
+	case kindNotBool:
+		s, err := boolValue(v)
+		if err != nil {
+			return "", err
+		}
+		return invert(s)
+	case kindInt:
+		return intValue(v)
+	case kindBytes:
+		return bytesValue(v)
+	case kindMillis:
+		return millisValueOf(v)
+	case kindList:
+		return listValue(v)
+	case kindSize:
+		m, ok := v.(map[string]any)
+		w, wok := m["width"].(float64)
+		h, hok := m["height"].(float64)
+		if !ok || !wok || !hok || len(m) != 2 {
+			return "", fmt.Errorf("want {\"width\": W, \"height\": H}")
+		}
+		return fmt.Sprintf("%gx%g", w, h), nil
+	}
+	return "", fmt.Errorf("kind %d has no value of ours", k)
 }
 
 // pwGroups are the keys that hold objects of further keys.
@@ -41,16 +110,16 @@ const perSessionRefusal = "set it per session with browser_emulate or browser_em
 
 // pwConfigKeys are the leaf keys of their config file.
 var pwConfigKeys = map[string]pwConfigKey{
-	"browser.browserName": {set: func(v any) ([][2]string, error) {
+	"browser.browserName": {kind: kindString, set: func(v any) ([][2]string, error) {
 		if s, ok := v.(string); ok && s == "chromium" {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("%v: this server drives Chromium over CDP only; leave it out or give chromium", v)
 	}},
-	"browser.isolated":    {set: as("isolated", boolValue)},
-	"browser.userDataDir": {set: as("user-data-dir", stringValue)},
-	"browser.cdpEndpoint": {set: as("cdp-endpoint", stringValue)},
-	"browser.cdpHeaders": {set: func(v any) ([][2]string, error) {
+	"browser.isolated":    to("isolated", kindBool),
+	"browser.userDataDir": to("user-data-dir", kindString),
+	"browser.cdpEndpoint": to("cdp-endpoint", kindString),
+	"browser.cdpHeaders": {kind: kindObject, set: func(v any) ([][2]string, error) {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("want an object of header names and values")
@@ -65,46 +134,33 @@ var pwConfigKeys = map[string]pwConfigKey{
 		}
 		return [][2]string{{"cdp-header", strings.Join(lines, ";")}}, nil
 	}},
-	"browser.cdpTimeout":     {set: as("cdp-timeout", millisValueOf)},
+	"browser.cdpTimeout":     to("cdp-timeout", kindMillis),
 	"browser.remoteEndpoint": {refused: endpointRefusal},
 	"browser.initPage":       {refused: "it runs TypeScript on Playwright's page object in Node, which this server has not: use browser.initScript (JavaScript run in every page)"},
-	"browser.initScript":     {set: as("init-script", listValue(","))},
+	"browser.initScript":     to("init-script", kindList),
 
-	"browser.launchOptions.channel":         {set: as("browser", stringValue)},
-	"browser.launchOptions.headless":        {set: as("headed", func(v any) (string, error) { return invertedBool(v) })},
-	"browser.launchOptions.executablePath":  {set: as("browser-path", stringValue)},
-	"browser.launchOptions.chromiumSandbox": {set: as("no-sandbox", func(v any) (string, error) { return invertedBool(v) })},
-	"browser.launchOptions.proxy":           {set: proxyValue},
+	"browser.launchOptions.channel":         to("browser", kindString),
+	"browser.launchOptions.headless":        to("headed", kindNotBool),
+	"browser.launchOptions.executablePath":  to("browser-path", kindString),
+	"browser.launchOptions.chromiumSandbox": to("no-sandbox", kindNotBool),
+	"browser.launchOptions.proxy":           {kind: kindObject, set: proxyValue},
 	"browser.launchOptions.args":            {refused: "this server chooses Chromium's command line itself: use the settings (--no-sandbox, --proxy-server, --ignore-https-errors...)"},
 
-	"browser.contextOptions.viewport": {set: as("viewport-size", func(v any) (string, error) {
-		m, ok := v.(map[string]any)
-		w, wok := m["width"].(float64)
-		h, hok := m["height"].(float64)
-		if !ok || !wok || !hok || len(m) != 2 {
-			return "", fmt.Errorf("want {\"width\": W, \"height\": H}")
-		}
-		return fmt.Sprintf("%gx%g", w, h), nil
-	})},
-	"browser.contextOptions.userAgent":         {set: as("user-agent", stringValue)},
-	"browser.contextOptions.proxy":             {set: proxyValue},
-	"browser.contextOptions.ignoreHTTPSErrors": {set: as("ignore-https-errors", boolValue)},
-	"browser.contextOptions.permissions":       {set: as("grant-permissions", listValue(","))},
-	"browser.contextOptions.storageState": {set: as("storage-state", func(v any) (string, error) {
-		if s, ok := v.(string); ok {
-			return s, nil
-		}
-		return "", fmt.Errorf("give the path of a storage state file")
-	})},
-	"browser.contextOptions.serviceWorkers": {set: as("block-service-workers", func(v any) (string, error) {
+	"browser.contextOptions.viewport":          to("viewport-size", kindSize),
+	"browser.contextOptions.userAgent":         to("user-agent", kindString),
+	"browser.contextOptions.proxy":             {kind: kindObject, set: proxyValue},
+	"browser.contextOptions.ignoreHTTPSErrors": to("ignore-https-errors", kindBool),
+	"browser.contextOptions.permissions":       to("grant-permissions", kindList),
+	"browser.contextOptions.storageState":      to("storage-state", kindString),
+	"browser.contextOptions.serviceWorkers": {kind: kindString, set: func(v any) ([][2]string, error) {
 		switch v {
 		case "block":
-			return "true", nil
+			return [][2]string{{"block-service-workers", "true"}}, nil
 		case "allow":
-			return "false", nil
+			return [][2]string{{"block-service-workers", "false"}}, nil
 		}
-		return "", fmt.Errorf("%v: want block or allow", v)
-	})},
+		return nil, fmt.Errorf("%v: want block or allow", v)
+	}},
 	"browser.contextOptions.locale":            {refused: perSessionRefusal},
 	"browser.contextOptions.timezoneId":        {refused: perSessionRefusal},
 	"browser.contextOptions.geolocation":       {refused: perSessionRefusal},
@@ -116,41 +172,41 @@ var pwConfigKeys = map[string]pwConfigKey{
 	"browser.contextOptions.hasTouch":          {refused: "use --device or --mobile"},
 	"browser.contextOptions.deviceScaleFactor": {refused: "use --device or --mobile"},
 
-	"extension": {set: func(v any) ([][2]string, error) {
+	"extension": {kind: kindBool, set: func(v any) ([][2]string, error) {
 		if v == false {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("%s", extensionRefusal)
 	}},
-	"server.port":         {set: as("port", func(v any) (string, error) { return intValue(v) })},
-	"server.host":         {set: as("host", stringValue)},
-	"server.allowedHosts": {set: as("http-allowed-hosts", listValue(","))},
-	"capabilities":        {set: as("caps", listValue(","))},
-	"saveSession":         {set: as("save-trace", boolValue)},
-	"saveTrace":           {set: as("save-trace", boolValue)},
-	"webmcp": {set: func(v any) ([][2]string, error) {
+	"server.port":         to("port", kindInt),
+	"server.host":         to("host", kindString),
+	"server.allowedHosts": to("allowed-hosts", kindList),
+	"capabilities":        to("caps", kindList),
+	"saveSession":         to("save-trace", kindBool),
+	"saveTrace":           to("save-trace", kindBool),
+	"webmcp": {kind: kindBool, set: func(v any) ([][2]string, error) {
 		if v == false {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("this server never offers the tools pages register through WebMCP: leave it out or give false")
 	}},
-	"sharedBrowserContext":   {set: as("shared-browser-context", boolValue)},
-	"outputDir":              {set: as("output-dir", stringValue)},
-	"outputMaxSize":          {set: as("output-max-size", bytesValue)},
-	"console.level":          {set: as("console-level", stringValue)},
-	"network.allowedOrigins": {set: as("allowed-origins", listValue(","))},
-	"network.blockedOrigins": {set: as("blocked-origins", listValue(","))},
-	"testIdAttribute":        {set: as("test-id-attribute", stringValue)},
-	"timeouts.action":        {set: as("action-timeout", millisValueOf)},
-	"timeouts.navigation":    {set: as("navigation-timeout", millisValueOf)},
-	"timeouts.settle":        {set: as("timeout-settle", millisValueOf)},
-	"timeouts.idle":          {set: as("idle-timeout", millisValueOf)},
+	"sharedBrowserContext":   to("shared-browser-context", kindBool),
+	"outputDir":              to("output-dir", kindString),
+	"outputMaxSize":          to("output-max-size", kindBytes),
+	"console.level":          to("console-level", kindString),
+	"network.allowedOrigins": to("allowed-origins", kindList),
+	"network.blockedOrigins": to("blocked-origins", kindList),
+	"testIdAttribute":        to("test-id-attribute", kindString),
+	"timeouts.action":        to("action-timeout", kindMillis),
+	"timeouts.navigation":    to("navigation-timeout", kindMillis),
+	"timeouts.settle":        to("timeout-settle", kindMillis),
+	"timeouts.idle":          to("idle-timeout", kindMillis),
 	"timeouts.expect":        {refused: "a check waits as long as its call's timeout argument says (browser_expect, browser_wait_for)"},
-	"imageResponses":         {set: as("image-responses", stringValue)},
-	"filePaths":              {set: as("file-paths", stringValue)},
-	"snapshot.mode":          {set: as("snapshot-mode", stringValue)},
-	"snapshot.boxes":         {set: as("snapshot-boxes", boolValue)},
-	"allowUnrestrictedFileAccess": {set: func(v any) ([][2]string, error) {
+	"imageResponses":         to("image-responses", kindString),
+	"filePaths":              to("file-paths", kindString),
+	"snapshot.mode":          to("snapshot-mode", kindString),
+	"snapshot.boxes":         to("snapshot-boxes", kindBool),
+	"allowUnrestrictedFileAccess": {kind: kindBool, set: func(v any) ([][2]string, error) {
 		s, err := boolValue(v)
 		if err != nil {
 			return nil, err
@@ -158,18 +214,7 @@ var pwConfigKeys = map[string]pwConfigKey{
 		f, _ := pwFlagNamed("allow-unrestricted-file-access")
 		return f.assignments(s)
 	}},
-	"codegen": {set: as("codegen", stringValue)},
-}
-
-// as sets one setting of ours to a value made of the key's.
-func as(setting string, value func(any) (string, error)) func(any) ([][2]string, error) {
-	return func(v any) ([][2]string, error) {
-		s, err := value(v)
-		if err != nil {
-			return nil, err
-		}
-		return [][2]string{{setting, s}}, nil
-	}
+	"codegen": to("codegen", kindString),
 }
 
 func stringValue(v any) (string, error) {
@@ -184,14 +229,6 @@ func boolValue(v any) (string, error) {
 		return strconv.FormatBool(b), nil
 	}
 	return "", fmt.Errorf("want true or false, got %s", jsonOf(v))
-}
-
-func invertedBool(v any) (string, error) {
-	s, err := boolValue(v)
-	if err != nil {
-		return "", err
-	}
-	return invert(s)
 }
 
 func intValue(v any) (string, error) {
@@ -217,23 +254,21 @@ func millisValueOf(v any) (string, error) {
 	return millisecondsOf(strconv.FormatFloat(f, 'f', -1, 64))
 }
 
-// listValue is an array of strings joined with sep.
-func listValue(sep string) func(any) (string, error) {
-	return func(v any) (string, error) {
-		xs, ok := v.([]any)
-		if !ok {
-			return "", fmt.Errorf("want an array of strings, got %s", jsonOf(v))
-		}
-		out := make([]string, len(xs))
-		for i, x := range xs {
-			s, ok := x.(string)
-			if !ok || strings.Contains(s, sep) {
-				return "", fmt.Errorf("item %d: want a string without %q, got %s", i+1, sep, jsonOf(x))
-			}
-			out[i] = s
-		}
-		return strings.Join(out, sep), nil
+// listValue is an array of strings, joined with commas.
+func listValue(v any) (string, error) {
+	xs, ok := v.([]any)
+	if !ok {
+		return "", fmt.Errorf("want an array of strings, got %s", jsonOf(v))
 	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		s, ok := x.(string)
+		if !ok || strings.Contains(s, ",") {
+			return "", fmt.Errorf("item %d: want a string without \",\", got %s", i+1, jsonOf(x))
+		}
+		out[i] = s
+	}
+	return strings.Join(out, ","), nil
 }
 
 // proxyValue is launchOptions.proxy (or contextOptions.proxy): server,
@@ -304,11 +339,8 @@ type pwConfig struct {
 	secrets map[string]string
 }
 
-// readPWConfig reads and checks a config file of theirs.
+// readPWConfig reads and checks a config file of theirs, JSON or INI.
 func readPWConfig(path string) (*pwConfig, error) {
-	if strings.EqualFold(filepath.Ext(path), ".ini") {
-		return nil, fmt.Errorf("--config %s: write the config file as JSON (Playwright MCP's .ini form is not read here)", path)
-	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("--config: %w", err)
@@ -321,9 +353,9 @@ func readPWConfig(path string) (*pwConfig, error) {
 		return nil, fmt.Errorf("--config: %w", err)
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	var root map[string]any
-	if err := json.Unmarshal(b, &root); err != nil {
-		return nil, fmt.Errorf("--config %s: not a JSON object: %v", path, err)
+	root, err := pwConfigTree(strings.EqualFold(filepath.Ext(path), ".ini"), b)
+	if err != nil {
+		return nil, fmt.Errorf("--config %s: %w", path, err)
 	}
 	out := &pwConfig{}
 	var errs []string
@@ -385,7 +417,7 @@ func walkPWConfig(m map[string]any, prefix string, out *pwConfig, errs *[]string
 			case h.refused != "":
 				*errs = append(*errs, fmt.Sprintf("%s has no meaning here: %s", key, h.refused))
 			default:
-				sets, err := h.set(v)
+				sets, err := h.assignments(v)
 				if err != nil {
 					*errs = append(*errs, fmt.Sprintf("%s: %v", key, err))
 					continue
