@@ -69,7 +69,8 @@ type Options struct {
 type Guard struct {
 	hosts       []hostRule
 	anyHost     bool
-	onlyHosts   []string // OnlyAllowedHosts: the list, as given, for the refusal
+	onlyHosts   []string   // OnlyAllowedHosts: the list, as given, for the refusal
+	literals    []hostRule // OnlyAllowedHosts: the listen address's IP literals, for PublicPaths
 	origins     map[string]bool
 	anyOrigin   bool
 	tokenDigest []byte // sha256 of Options.Token, nil when unset
@@ -293,6 +294,15 @@ func (g *Guard) setHosts(listenAddr string, allowed []string, only bool) error {
 		if len(allowed) == 0 {
 			return fmt.Errorf("httpauth: OnlyAllowedHosts with no allowed host would refuse every request")
 		}
+		// The listen address's IP literals still reach the public paths
+		// (/health): a rebinding page cannot send an IP literal as its
+		// Host, and a container's HEALTHCHECK (e2e-mcp healthcheck)
+		// knows no other name of its server.
+		for _, n := range names {
+			if net.ParseIP(n) != nil {
+				g.literals = append(g.literals, hostRule{host: n, port: listenPort})
+			}
+		}
 		names, g.onlyHosts = nil, allowed
 	}
 	for _, n := range names {
@@ -317,7 +327,7 @@ func (g *Guard) checkHost(r *http.Request) string {
 	if g.anyHost {
 		return ""
 	}
-	if g.hostAllowed(r.Host) {
+	if g.hostAllowed(r.Host) || (g.public[r.URL.Path] && matchHost(g.literals, r.Host)) {
 		return ""
 	}
 	if r.Host == "" {
@@ -330,12 +340,15 @@ func (g *Guard) checkHost(r *http.Request) string {
 	return fmt.Sprintf("Host %q is not allowed (DNS rebinding protection): allow it with --http-allowed-hosts (E2E_MCP_HTTP_ALLOWED_HOSTS)", r.Host)
 }
 
-func (g *Guard) hostAllowed(hostport string) bool {
+func (g *Guard) hostAllowed(hostport string) bool { return matchHost(g.hosts, hostport) }
+
+// matchHost says whether a Host header's value matches one of rules.
+func matchHost(rules []hostRule, hostport string) bool {
 	h, p := splitHost(hostport)
 	if h == "" {
 		return false
 	}
-	for _, rule := range g.hosts {
+	for _, rule := range rules {
 		if rule.host == h && (rule.port == "" || p == "" || p == rule.port) {
 			return true
 		}

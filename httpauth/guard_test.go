@@ -88,6 +88,18 @@ func TestHostCheckOnlyAllowed(t *testing.T) {
 			t.Errorf("Host %s: the refusal does not name the list: %q", host, d)
 		}
 	}
+	// A public path (a container's HEALTHCHECK) still answers at the listen
+	// address's IP literals, which no rebinding page can send; not at a
+	// name, nor on another port.
+	url, port = startWithOptions(t, Options{AllowedHosts: []string{"mcp.example.test"}, OnlyAllowedHosts: true, PublicPaths: []string{"/health"}})
+	for host, ok := range map[string]bool{"127.0.0.1:" + port: true, "[::1]:" + port: true, "localhost:" + port: false, "127.0.0.1:1": false} {
+		if r := do(t, "GET", url+"/health", map[string]string{"Host": host}); (r.status == http.StatusOK) != ok {
+			t.Errorf("/health with Host %s: status %d, want allowed %v", host, r.status, ok)
+		}
+		if r := do(t, "GET", url+"/mcp", map[string]string{"Host": host}); r.status != http.StatusForbidden {
+			t.Errorf("/mcp with Host %s: status %d, want 403", host, r.status)
+		}
+	}
 	url, _ = startWithOptions(t, Options{AllowedHosts: []string{"*"}, OnlyAllowedHosts: true})
 	if r := do(t, "GET", url+"/mcp", map[string]string{"Host": "anything.example.test"}); r.status != http.StatusOK {
 		t.Errorf("only *: status %d", r.status)
