@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -237,11 +238,28 @@ type outputFile struct {
 }
 
 // autoNamed starts the names of the files a tool names itself (no path
-// given): the only files --output-max-size evicts, as Playwright MCP's
-// affects only its automatically named files.
+// given) with outputPath.
 const autoNamed = "e2e-mcp-"
 
-// evictOld removes the oldest automatically named files of o's directory
+// stampedName is a name outputDirFile gives: PREFIX-TIME.EXT, TIME the UTC
+// time as fileStamp writes it or Unix milliseconds, maybe numbered.
+var stampedName = regexp.MustCompile(`^[a-z]+-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z|\d{13})( \(\d+\))?\.[a-z0-9]+$`)
+
+// serverNamed says whether a file's name is one a tool gave it, no path
+// having been given (autoNamed, stampedName): the only files
+// --output-max-size evicts, as Playwright MCP's affects only its
+// automatically named files.
+func serverNamed(name string) bool {
+	return strings.HasPrefix(name, autoNamed) || stampedName.MatchString(name)
+}
+
+// fileStamp is t as the names of outputDirFile's files hold it, as
+// Playwright MCP names them: 2025-01-31T09-05-00-123Z (UTC).
+func fileStamp(t time.Time) string {
+	return strings.ReplaceAll(t.UTC().Format("2006-01-02T15-04-05.000Z"), ".", "-")
+}
+
+// evictOld removes the oldest automatically named files (serverNamed) of o's directory
 // but o until they take at most o.evict bytes.
 func (o *outputFile) evictOld(r *os.Root) {
 	if o.evict <= 0 {
@@ -261,7 +279,7 @@ func (o *outputFile) evictOld(r *os.Root) {
 	var total int64
 	for _, e := range entries {
 		rel := filepath.Join(dir, e.Name())
-		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), autoNamed) || rel == o.rel {
+		if !e.Type().IsRegular() || !serverNamed(e.Name()) || rel == o.rel {
 			continue
 		}
 		fi, err := e.Info()
@@ -410,6 +428,81 @@ func (d *Deps) serverFile(ctx context.Context, field, sub, name string) (*output
 		return nil, err
 	}
 	return newFileIn(root, sub, name, field, d.Remote)
+}
+
+// outputDirFile is a file the server names in the output directory the
+// operator named (--output-dir, the config's outputDir), for what
+// Playwright MCP saves there unasked: a screenshot without filename
+// (page-TIME.png), a trace without path (traces/trace-MS.zip). It is name
+// in sub (made if missing), over HTTP in the caller's own directory of the
+// output directory. The name is taken at once, as an empty file that
+// discard removes; when it is taken already, the first free one of "stem
+// (2).ext"... --output-max-size counts it with the other files tools name.
+// nil, nil when the operator named no output directory: nothing is saved
+// unasked.
+func (d *Deps) outputDirFile(ctx context.Context, field, sub, name string) (*outputFile, error) {
+	if d.OutputDir == "" || d.Remote && !d.OutputDirNamed {
+		return nil, nil
+	}
+	base := d.OutputDir
+	if d.Remote {
+		fr, err := d.writeRoots(ctx)
+		if err != nil {
+			return nil, err
+		}
+		base = fr.base
+	}
+	root, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	if sub == "" {
+		sub = "."
+	}
+	o, err := newFileIn(root, sub, name, field, false)
+	if err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	if err := o.reserve(); err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	o.evict = d.OutputMaxSize
+	return o, nil
+}
+
+// reserve takes o's name, or the first free one of "stem (2).ext"..., as a
+// new empty file: create replaces it, discard removes it.
+func (o *outputFile) reserve() error {
+	r, err := os.OpenRoot(o.root)
+	if err != nil {
+		return err
+	}
+	defer r.Close() //nolint:errcheck // opened to make a file in
+	for i := 1; i < 1000; i++ {
+		rel := numbered(o.rel, i)
+		f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, o.perm())
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_ = f.Close()
+		o.rel, o.path, o.temp = rel, filepath.Join(o.root, rel), true
+		return nil
+	}
+	return fmt.Errorf("no free name for %s in %s", filepath.Base(o.rel), filepath.Dir(o.path))
+}
+
+// numbered is rel for the i-th file of its name: rel itself, then
+// "stem (2).ext", "stem (3).ext"...
+func numbered(rel string, i int) string {
+	if i < 2 {
+		return rel
+	}
+	base := filepath.Base(rel)
+	ext := filepath.Ext(base)
+	return filepath.Join(filepath.Dir(rel), fmt.Sprintf("%s (%d)%s", strings.TrimSuffix(base, ext), i, ext))
 }
 
 // userDirFile is a file in a directory the CLI's user named (a flow's
@@ -592,12 +685,10 @@ func (o *outputFile) create(src io.Reader) (int64, error) {
 // returns the file written.
 func (o *outputFile) createNumbered(src io.Reader) (*outputFile, int64, error) {
 	base := filepath.Base(o.rel)
-	ext := filepath.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
 	for i := 1; i < 1000; i++ {
 		f := o
 		if i > 1 {
-			f = o.sibling(fmt.Sprintf("%s (%d)%s", stem, i, ext))
+			f = o.sibling(filepath.Base(numbered(o.rel, i)))
 		}
 		f.fresh = true
 		n, err := f.create(src)
