@@ -105,16 +105,22 @@ var pwConfigKeys = map[string]pwConfigKey{
 		}
 		return "", fmt.Errorf("%v: want block or allow", v)
 	})},
-	"browser.contextOptions.locale":            {refused: perSessionRefusal},
-	"browser.contextOptions.timezoneId":        {refused: perSessionRefusal},
-	"browser.contextOptions.geolocation":       {refused: perSessionRefusal},
-	"browser.contextOptions.colorScheme":       {refused: perSessionRefusal},
-	"browser.contextOptions.reducedMotion":     {refused: perSessionRefusal},
-	"browser.contextOptions.extraHTTPHeaders":  {refused: perSessionRefusal},
-	"browser.contextOptions.httpCredentials":   {refused: perSessionRefusal},
-	"browser.contextOptions.isMobile":          {refused: "use --device or --mobile"},
-	"browser.contextOptions.hasTouch":          {refused: "use --device or --mobile"},
-	"browser.contextOptions.deviceScaleFactor": {refused: "use --device or --mobile"},
+	"browser.contextOptions.locale":           {refused: perSessionRefusal},
+	"browser.contextOptions.timezoneId":       {refused: perSessionRefusal},
+	"browser.contextOptions.geolocation":      {refused: perSessionRefusal},
+	"browser.contextOptions.colorScheme":      {refused: perSessionRefusal},
+	"browser.contextOptions.reducedMotion":    {refused: perSessionRefusal},
+	"browser.contextOptions.extraHTTPHeaders": {refused: perSessionRefusal},
+	"browser.contextOptions.httpCredentials":  {refused: perSessionRefusal},
+	"browser.contextOptions.isMobile":         {refused: "use --device or --mobile"},
+	"browser.contextOptions.hasTouch":         {refused: "use --device or --mobile"},
+	"browser.contextOptions.deviceScaleFactor": {set: as("device-scale-factor", func(v any) (string, error) {
+		if f, ok := v.(float64); ok && f > 0 && f <= 10 {
+			return strconv.FormatFloat(f, 'f', -1, 64), nil
+		}
+		return "", fmt.Errorf("want a pixel ratio above 0, up to 10, got %s", jsonOf(v))
+	})},
+	"browser.contextOptions.recordVideo": {set: recordVideoValue},
 
 	"extension": {set: func(v any) ([][2]string, error) {
 		if v == false {
@@ -278,6 +284,42 @@ func proxyValue(v any) ([][2]string, error) {
 		out = append(out, [2]string{"proxy-bypass", bypass})
 	}
 	return out, nil
+}
+
+// recordVideoValue is contextOptions.recordVideo, {dir, size: {width,
+// height}}: every session's video (--save-video, at that size) in dir
+// (--save-video-dir). Theirs films each page as a WebM; ours, each session
+// as an animated PNG.
+func recordVideoValue(v any) ([][2]string, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want {\"dir\": ..., \"size\": {\"width\": W, \"height\": H}}")
+	}
+	dir, size := "", "true"
+	for _, k := range sortedKeys(m) {
+		switch k {
+		case "dir":
+			s, ok := m[k].(string)
+			if !ok || s == "" {
+				return nil, fmt.Errorf("dir: want the directory's path")
+			}
+			dir = s
+		case "size":
+			sz, ok := m[k].(map[string]any)
+			w, wok := sz["width"].(float64)
+			h, hok := sz["height"].(float64)
+			if !ok || !wok || !hok || len(sz) != 2 {
+				return nil, fmt.Errorf("size: want {\"width\": W, \"height\": H}")
+			}
+			size = fmt.Sprintf("%gx%g", w, h)
+		default:
+			return nil, fmt.Errorf("unknown key %q (dir, size)", k)
+		}
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("dir: give the directory the videos go to")
+	}
+	return [][2]string{{"save-video", size}, {"save-video-dir", dir}}, nil
 }
 
 func jsonOf(v any) string {
