@@ -155,6 +155,12 @@ func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 		// --save-trace: the session traces from its first call; stopping
 		// it writes the file named.
 		{[]string{"stopTracingTool"}, "browser_stop_tracing", map[string]any{"path": "trace.zip"}, "trace.zip", 0o644},
+		// What Playwright MCP saves unasked in the output directory the
+		// operator named: a screenshot without filename, a trace
+		// without path.
+		{[]string{"screenshotTool"}, "browser_take_screenshot", map[string]any{}, "page-*.png", 0o644},
+		{nil, "browser_start_tracing", map[string]any{}, "", 0},
+		{[]string{"stopTracingTool"}, "browser_stop_tracing", map[string]any{}, "traces/trace-*.zip", 0o644},
 		// --save-video: the session records from its first page (autoVideo
 		// picks the file); stopping it writes that file. Then a video the
 		// caller names: the start picks the file (none yet), the stop
@@ -279,7 +285,7 @@ func writerCallers(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asks := map[string]bool{"outputPath": true, "serverFile": true, "userDirFile": true}
+	asks := map[string]bool{"outputPath": true, "serverFile": true, "userDirFile": true, "outputDirFile": true}
 	seen := map[string]bool{}
 	for _, c := range calls {
 		if asks[c.Name] && c.File != "files.go" {

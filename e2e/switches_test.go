@@ -191,7 +191,7 @@ func TestCancelledStopTracingKeepsItsTrace(t *testing.T) {
 	if items != 5 || !strings.Contains(tz.all(), "did not answer") {
 		t.Errorf("the trace holds %d of the 5 API requests (want 5, their bodies said not fetched)", items)
 	}
-	mustContain(t, "the next stop's own answer", out, "is not tracing; its last trace was written at")
+	mustContain(t, "the next stop's own answer", out, "Tracing is not started in session ", "; its last trace was written at")
 	// Told once.
 	if again := answerText(p.call("again", "browser_stop_tracing", map[string]any{})); strings.Contains(again, "Cancelled calls") {
 		t.Errorf("the cancelled call was told twice:\n%s", again)

@@ -12,7 +12,7 @@ import (
 type DropParams struct {
 	Target  string            `json:"target" jsonschema:"Ref (e5) or selector"`
 	Element string            `json:"element,omitempty" jsonschema:"Element in words, for messages"`
-	Paths   []string          `json:"paths,omitempty" jsonschema:"Absolute paths of files to drop"`
+	Paths   []string          `json:"paths,omitempty" jsonschema:"Paths of files to drop"`
 	Data    map[string]string `json:"data,omitempty" jsonschema:"MIME type to text, e.g. text/plain"`
 	SessionArg
 }

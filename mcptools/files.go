@@ -12,7 +12,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -122,8 +124,11 @@ func (d *Deps) readRoots(ctx context.Context) (fileRoots, error) {
 		if err != nil {
 			return fileRoots{}, err
 		}
-		fr.dirs, fr.from, fr.own = append(fr.dirs, own), fromRemote, own
+		fr.dirs, fr.from, fr.own, fr.base = append(fr.dirs, own), fromRemote, own, own
 		fr.fenced, _ = filepath.EvalSymlinks(d.OutputDir)
+	}
+	if fr.base == "" && len(fr.dirs) > 0 {
+		fr.base = fr.dirs[0]
 	}
 	if len(fr.dirs) == 0 {
 		return fileRoots{}, &ToolError{Type: ErrNotAllowed,
@@ -133,19 +138,23 @@ func (d *Deps) readRoots(ctx context.Context) (fileRoots, error) {
 	return fr, nil
 }
 
-// uploadPaths checks that each path is an absolute path of a regular file
-// inside the read roots (symbolic links followed), and cleans it.
+// uploadPaths checks that each path is that of a regular file inside the
+// read roots (symbolic links followed), and returns them absolute and
+// clean (readablePaths).
 func (d *Deps) uploadPaths(ctx context.Context, paths []string) ([]string, error) {
 	if len(paths) == 0 {
-		return nil, invalidInput("paths", "empty: give the absolute path of at least one file")
+		return nil, invalidInput("paths", "empty: give the path of at least one file")
 	}
 	return d.readablePaths(ctx, "paths", paths)
 }
 
 // readablePaths checks paths the way uploadPaths does, for the argument
-// named list (each path of a list of more than one is list[i]). Over HTTP
-// a file in the output directory is readable only in the caller's own
-// directory, even when the operator named the output directory a root.
+// named list (each path of a list of more than one is list[i]), and
+// returns them absolute and clean. A relative path starts where a written
+// one does (fileRoots.abs): in the first client root, else the working
+// directory; over HTTP, in the caller's own directory. Over HTTP a file in
+// the output directory is readable only in the caller's own directory,
+// even when the operator named the output directory a root.
 func (d *Deps) readablePaths(ctx context.Context, list string, paths []string) ([]string, error) {
 	fr, err := d.readRoots(ctx)
 	if err != nil {
@@ -154,35 +163,49 @@ func (d *Deps) readablePaths(ctx context.Context, list string, paths []string) (
 	roots := fr.dirs
 	real := realPaths(roots)
 	out := make([]string, len(paths))
-	for i, pth := range paths {
+	for i, given := range paths {
 		field := list
 		if list == "paths" {
 			field = fmt.Sprintf("paths[%d]", i)
 		}
-		if !filepath.IsAbs(pth) {
-			return nil, invalidInput(field, "%q is not an absolute path", pth)
+		if given == "" {
+			return nil, invalidInput(field, "empty: give a file's path")
+		}
+		pth := fr.abs(given)
+		shown := strconv.Quote(given)
+		if pth != given {
+			shown += " (" + pth + ")"
 		}
 		outside := &ToolError{Type: ErrNotAllowed,
-			Message:    fmt.Sprintf("%s: %q is outside the directories files may be read from: %s", field, pth, fr),
-			Suggestion: "use a file inside one of them, " + fr.hint()}
+			Message:    fmt.Sprintf("%s: %s is outside the directories files may be read from: %s", field, shown, fr),
+			Suggestion: fmt.Sprintf("use a file inside one of them (relative paths start in %s), %s", fr.base, fr.hint())}
 		// Refused before it is looked at, so that the answer tells nothing
 		// of what exists outside the roots; then again with links followed.
-		if !insideAny(filepath.Clean(pth), append(real, roots...)) {
+		if !insideAny(pth, append(real, roots...)) {
 			return nil, outside
 		}
 		resolved, err := filepath.EvalSymlinks(pth)
 		if err != nil {
-			return nil, invalidInput(field, "%q: no such file", pth)
+			return nil, invalidInput(field, "%s: no such file", shown)
 		}
 		if !insideAny(resolved, real) || fr.fenced != "" && insideAny(resolved, []string{fr.fenced}) && !insideAny(resolved, []string{fr.own}) {
 			return nil, outside
 		}
 		if fi, err := os.Stat(resolved); err != nil || !fi.Mode().IsRegular() {
-			return nil, invalidInput(field, "%q is not a regular file", pth)
+			return nil, invalidInput(field, "%s is not a regular file", shown)
 		}
-		out[i] = filepath.Clean(pth)
+		out[i] = pth
 	}
 	return out, nil
+}
+
+// abs is path absolute and clean: a relative one starts in r.base, where
+// relative paths start for reads and writes alike.
+func (r fileRoots) abs(path string) string {
+	if !filepath.IsAbs(path) && r.base != "" {
+		path = filepath.Join(r.base, path)
+	}
+	return filepath.Clean(path)
 }
 
 // realPaths resolves the links of each directory (those that exist).
@@ -237,11 +260,28 @@ type outputFile struct {
 }
 
 // autoNamed starts the names of the files a tool names itself (no path
-// given): the only files --output-max-size evicts, as Playwright MCP's
-// affects only its automatically named files.
+// given) with outputPath.
 const autoNamed = "e2e-mcp-"
 
-// evictOld removes the oldest automatically named files of o's directory
+// stampedName is a name outputDirFile gives: PREFIX-TIME.EXT, TIME the UTC
+// time as fileStamp writes it or Unix milliseconds, maybe numbered.
+var stampedName = regexp.MustCompile(`^[a-z]+-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z|\d{13})( \(\d+\))?\.[a-z0-9]+$`)
+
+// serverNamed says whether a file's name is one a tool gave it, no path
+// having been given (autoNamed, stampedName): the only files
+// --output-max-size evicts, as Playwright MCP's affects only its
+// automatically named files.
+func serverNamed(name string) bool {
+	return strings.HasPrefix(name, autoNamed) || stampedName.MatchString(name)
+}
+
+// fileStamp is t as the names of outputDirFile's files hold it, as
+// Playwright MCP names them: 2025-01-31T09-05-00-123Z (UTC).
+func fileStamp(t time.Time) string {
+	return strings.ReplaceAll(t.UTC().Format("2006-01-02T15-04-05.000Z"), ".", "-")
+}
+
+// evictOld removes the oldest automatically named files (serverNamed) of o's directory
 // but o until they take at most o.evict bytes.
 func (o *outputFile) evictOld(r *os.Root) {
 	if o.evict <= 0 {
@@ -261,7 +301,7 @@ func (o *outputFile) evictOld(r *os.Root) {
 	var total int64
 	for _, e := range entries {
 		rel := filepath.Join(dir, e.Name())
-		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), autoNamed) || rel == o.rel {
+		if !e.Type().IsRegular() || !serverNamed(e.Name()) || rel == o.rel {
 			continue
 		}
 		fi, err := e.Info()
@@ -363,11 +403,7 @@ func (d *Deps) outputPath(ctx context.Context, field, path, pattern string) (*ou
 		}
 		return o, err
 	}
-	abs := path
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(fr.base, abs)
-	}
-	abs = filepath.Clean(abs)
+	abs := fr.abs(path)
 	// Refused before it is looked at, so that the answer tells nothing of
 	// what exists outside the roots. Then the directory must exist; its
 	// links are resolved so that none leads out of the roots (and create
@@ -410,6 +446,81 @@ func (d *Deps) serverFile(ctx context.Context, field, sub, name string) (*output
 		return nil, err
 	}
 	return newFileIn(root, sub, name, field, d.Remote)
+}
+
+// outputDirFile is a file the server names in the output directory the
+// operator named (--output-dir, the config's outputDir), for what
+// Playwright MCP saves there unasked: a screenshot without filename
+// (page-TIME.png), a trace without path (traces/trace-MS.zip). It is name
+// in sub (made if missing), over HTTP in the caller's own directory of the
+// output directory. The name is taken at once, as an empty file that
+// discard removes; when it is taken already, the first free one of "stem
+// (2).ext"... --output-max-size counts it with the other files tools name.
+// nil, nil when the operator named no output directory: nothing is saved
+// unasked.
+func (d *Deps) outputDirFile(ctx context.Context, field, sub, name string) (*outputFile, error) {
+	if d.OutputDir == "" || d.Remote && !d.OutputDirNamed {
+		return nil, nil
+	}
+	base := d.OutputDir
+	if d.Remote {
+		fr, err := d.writeRoots(ctx)
+		if err != nil {
+			return nil, err
+		}
+		base = fr.base
+	}
+	root, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	if sub == "" {
+		sub = "."
+	}
+	o, err := newFileIn(root, sub, name, field, false)
+	if err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	if err := o.reserve(); err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	o.evict = d.OutputMaxSize
+	return o, nil
+}
+
+// reserve takes o's name, or the first free one of "stem (2).ext"..., as a
+// new empty file: create replaces it, discard removes it.
+func (o *outputFile) reserve() error {
+	r, err := os.OpenRoot(o.root)
+	if err != nil {
+		return err
+	}
+	defer r.Close() //nolint:errcheck // opened to make a file in
+	for i := 1; i < 1000; i++ {
+		rel := numbered(o.rel, i)
+		f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, o.perm())
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_ = f.Close()
+		o.rel, o.path, o.temp = rel, filepath.Join(o.root, rel), true
+		return nil
+	}
+	return fmt.Errorf("no free name for %s in %s", filepath.Base(o.rel), filepath.Dir(o.path))
+}
+
+// numbered is rel for the i-th file of its name: rel itself, then
+// "stem (2).ext", "stem (3).ext"...
+func numbered(rel string, i int) string {
+	if i < 2 {
+		return rel
+	}
+	base := filepath.Base(rel)
+	ext := filepath.Ext(base)
+	return filepath.Join(filepath.Dir(rel), fmt.Sprintf("%s (%d)%s", strings.TrimSuffix(base, ext), i, ext))
 }
 
 // userDirFile is a file in a directory the CLI's user named (a flow's
@@ -592,12 +703,10 @@ func (o *outputFile) create(src io.Reader) (int64, error) {
 // returns the file written.
 func (o *outputFile) createNumbered(src io.Reader) (*outputFile, int64, error) {
 	base := filepath.Base(o.rel)
-	ext := filepath.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
 	for i := 1; i < 1000; i++ {
 		f := o
 		if i > 1 {
-			f = o.sibling(fmt.Sprintf("%s (%d)%s", stem, i, ext))
+			f = o.sibling(filepath.Base(numbered(o.rel, i)))
 		}
 		f.fresh = true
 		n, err := f.create(src)

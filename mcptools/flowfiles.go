@@ -22,6 +22,45 @@ import (
 // flow, into FLOW.files/, and named there; a storage state, which holds
 // credentials, is never copied (the answer says to move it).
 
+// absFileArgs is a call's arguments with the relative paths of the files
+// its step reads (flow.FileArgs) made absolute as the call read them
+// (fileRoots.abs), for the recorder: a flow's relative paths start at the
+// flow's file, not where the agent's did.
+func (d *Deps) absFileArgs(ctx context.Context, tool string, raw any) any {
+	args, ok := raw.(map[string]any)
+	keys := flow.FileArgs[flow.ActionOf(tool)]
+	if !ok || len(keys) == 0 || d == nil {
+		return raw
+	}
+	var fr fileRoots
+	resolved := false
+	abs := func(v any) any {
+		p, ok := v.(string)
+		if !ok || p == "" || filepath.IsAbs(p) {
+			return v
+		}
+		if !resolved {
+			fr, _ = d.readRoots(ctx) // the call read them just now
+			resolved = true
+		}
+		return fr.abs(p)
+	}
+	out := maps.Clone(args)
+	for _, k := range keys {
+		switch v := out[k].(type) {
+		case string:
+			out[k] = abs(v)
+		case []any:
+			list := slices.Clone(v)
+			for i, e := range list {
+				list[i] = abs(e)
+			}
+			out[k] = list
+		}
+	}
+	return out
+}
+
 // maxCopied is the largest file an export copies beside its flow.
 const maxCopied = 64 << 20
 

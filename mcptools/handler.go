@@ -194,7 +194,7 @@ func recorded[T any](d *Deps, name string, fn func(ctx context.Context, s *Sessi
 		res, err := fn(ctx, s, args)
 		if err == nil && res != nil && !res.IsError && s.interruptedBy() == "" {
 			n := s.recordCount
-			s.record(name, req.Params.Arguments, pre)
+			s.record(name, d.absFileArgs(ctx, name, req.Params.Arguments), pre)
 			if d != nil && !s.batching && s.recordCount != n {
 				d.ranCode(s, res)
 			}

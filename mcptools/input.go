@@ -384,7 +384,7 @@ func fieldError(i int, f FormField, done []string, err error) error {
 
 // FileUploadParams are the arguments of browser_file_upload.
 type FileUploadParams struct {
-	Paths  []string `json:"paths,omitempty" jsonschema:"Absolute paths; none cancels the chooser"`
+	Paths  []string `json:"paths,omitempty" jsonschema:"File paths; none cancels the chooser"`
 	Target string   `json:"target,omitempty" jsonschema:"File input; omit for the open file chooser"`
 	SessionArg
 }

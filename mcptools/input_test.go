@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,7 +37,10 @@ func TestUploadPaths(t *testing.T) {
 		{"dot-dot out", filepath.Join(root, "..", filepath.Base(outside), "secret.txt"), ErrNotAllowed},
 		{"symlink out", link, ErrNotAllowed},
 		{"missing outside: refused before looking", filepath.Join(outside, "nope"), ErrNotAllowed},
-		{"relative", "a.txt", ErrInvalidInput},
+		// Relative paths start in the working directory (with
+		// --file-roots, as for writes), which is outside this root.
+		{"relative, from the working directory", "a.txt", ErrNotAllowed},
+		{"empty", "", ErrInvalidInput},
 		{"missing", filepath.Join(root, "nope.txt"), ErrInvalidInput},
 		{"directory", root, ErrInvalidInput},
 	} {
@@ -57,5 +61,14 @@ func TestUploadPaths(t *testing.T) {
 	}
 	if _, err := (&Deps{}).uploadPaths(context.Background(), []string{inside}); err == nil {
 		t.Errorf("a file outside the working directory was allowed without roots")
+	}
+	// A relative path starts there, and comes back absolute.
+	if got, err := (&Deps{}).uploadPaths(context.Background(), []string{"input.go"}); err != nil || len(got) != 1 || got[0] != filepath.Join(wd, "input.go") {
+		t.Errorf("uploadPaths(input.go) without roots = %v, %v, want %s", got, err, filepath.Join(wd, "input.go"))
+	}
+	var te *ToolError
+	if _, err := (&Deps{}).uploadPaths(context.Background(), []string{"../go.mod"}); !errors.As(err, &te) || te.Type != ErrNotAllowed ||
+		!strings.Contains(te.Message, filepath.Join(filepath.Dir(wd), "go.mod")) {
+		t.Errorf("uploadPaths(../go.mod) without roots = %v, want not_allowed naming the path it resolved to", err)
 	}
 }

@@ -135,6 +135,11 @@ type Deps struct {
 	// client (files.go); locally, where the files a call does not name go
 	// (--output-dir; "" the temp directory).
 	OutputDir string
+	// OutputDirNamed: the operator named OutputDir (--output-dir, the
+	// config's outputDir), rather than a remote client's files taking the
+	// default; tools then also save there what Playwright MCP saves there
+	// unasked (outputDirFile: a screenshot without filename, a trace).
+	OutputDirNamed bool
 	// OutputMaxSize, when not 0, bounds the bytes of the files tools name
 	// themselves in a directory: the oldest go (--output-max-size).
 	OutputMaxSize int64

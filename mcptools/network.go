@@ -23,7 +23,7 @@ type RouteParams struct {
 	Pattern       string   `json:"pattern" jsonschema:"URL glob (**/api/*, /path) or /regex/"`
 	Status        int      `json:"status,omitempty" jsonschema:"Fulfil with this HTTP status"`
 	Body          string   `json:"body,omitempty" jsonschema:"Fulfil with this body"`
-	Path          string   `json:"path,omitempty" jsonschema:"Fulfil with this file's content (absolute path)"`
+	Path          string   `json:"path,omitempty" jsonschema:"Fulfil with this file's content (a path)"`
 	ContentType   string   `json:"contentType,omitempty"`
 	Headers       []string `json:"headers,omitempty" jsonschema:"'Name: value' lines: the response's, or set on the request when not fulfilling"`
 	RemoveHeaders string   `json:"removeHeaders,omitempty" jsonschema:"Request headers to drop, comma separated"`

@@ -172,3 +172,66 @@ func TestOutputMaxSize(t *testing.T) {
 		t.Errorf("a file the server did not name was evicted: %v", err)
 	}
 }
+
+// TestOutputDirFile: what Playwright MCP saves unasked in the output
+// directory goes there only when the operator named one; a name taken
+// already is numbered, never written over; --output-max-size evicts such
+// files with the other files tools name, and nothing else.
+func TestOutputDirFile(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range []*Deps{{}, {OutputDir: t.TempDir(), Remote: true}} {
+		if o, err := d.outputDirFile(ctx, "filename", "", "page-x.png"); o != nil || err != nil {
+			t.Errorf("no output directory named (remote %v): %v, %v", d.Remote, o, err)
+		}
+	}
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "page-notes.png") // not a name tools give
+	if err := os.WriteFile(keep, []byte(strings.Repeat("n", 500)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := &Deps{OutputDir: dir, OutputMaxSize: 250, FileRoots: []string{dir}}
+	name := "page-" + fileStamp(time.Date(2025, 1, 31, 9, 5, 0, 123e6, time.UTC)) + ".png"
+	if name != "page-2025-01-31T09-05-00-123Z.png" {
+		t.Fatalf("stamped name %q", name)
+	}
+	var written []string
+	for i := range 3 {
+		var o *outputFile
+		var err error
+		if i == 0 {
+			o, err = d.outputPath(ctx, "filename", "", "shot-*.png")
+		} else {
+			o, err = d.outputDirFile(ctx, "filename", "", name)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.write([]byte(strings.Repeat("x", 100))); err != nil {
+			t.Fatal(err)
+		}
+		written = append(written, o.path)
+		old := time.Now().Add(time.Duration(i-10) * time.Second)
+		_ = os.Chtimes(o.path, old, old)
+	}
+	if want := filepath.Join(dir, "page-2025-01-31T09-05-00-123Z (2).png"); written[2] != want {
+		t.Errorf("the second file of one name: %s, want %s", written[2], want)
+	}
+	// 300 bytes of named files: the oldest (outputPath's) went.
+	if _, err := os.Stat(written[0]); err == nil {
+		t.Errorf("the oldest file tools named stayed past --output-max-size")
+	}
+	for _, p := range append(written[1:], keep) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	// In a directory of its own, made for it.
+	o, err := d.outputDirFile(ctx, "path", "traces", "trace-1738314300123.zip")
+	if err != nil || o.path != filepath.Join(dir, "traces", "trace-1738314300123.zip") {
+		t.Fatalf("a trace: %v, %v", o, err)
+	}
+	o.discard()
+	if _, err := os.Stat(o.path); err == nil {
+		t.Errorf("a name taken and not written stayed after discard")
+	}
+}

@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
+	"go.uber.org/zap"
 )
 
 // SnapshotParams are the arguments of browser_snapshot.
@@ -125,12 +127,17 @@ func screenshotTool(d *Deps) Tool {
 				return nil, invalidInput("fullPage", "give either target or fullPage, not both")
 			}
 			typ := screenshotType(a.Type, a.Filename)
-			var out *outputFile
+			var out, saved *outputFile
+			var saveErr error
 			if a.Filename != "" {
 				var err error
 				if out, err = d.outputPath(ctx, "filename", a.Filename, "page-*."+typ); err != nil {
 					return nil, err
 				}
+			} else {
+				// Sent, and also saved in the output directory the
+				// operator named, as Playwright MCP does.
+				saved, saveErr = d.outputDirFile(ctx, "filename", "", "page-"+fileStamp(time.Now())+"."+typ)
 			}
 			p, err := s.Page(ctx, d.Browser)
 			var img []byte
@@ -138,8 +145,10 @@ func screenshotTool(d *Deps) Tool {
 				img, err = p.Screenshot(ctx, browser.ScreenshotOptions{Target: a.Target, FullPage: a.FullPage, Format: typ, CSSPixels: a.Scale != "device"})
 			}
 			if err != nil {
-				if out != nil {
-					out.discard()
+				for _, o := range []*outputFile{out, saved} {
+					if o != nil {
+						o.discard()
+					}
 				}
 				return nil, err
 			}
@@ -166,6 +175,19 @@ func screenshotTool(d *Deps) Tool {
 				r.resultf("Saved to %s.", out.path)
 				r.set("path", out.path)
 				return r.build(), nil
+			}
+			if saved != nil {
+				if saveErr = saved.write(img); saveErr == nil {
+					r.resultf("Saved to %s.", saved.path)
+					r.set("path", saved.path)
+				}
+			}
+			if saveErr != nil {
+				// The picture is the answer; the copy is the operator's.
+				r.resultf("Not saved in the output directory: %v.", saveErr)
+				if d.Logger != nil {
+					d.Logger.Warn("a screenshot was not saved in the output directory", zap.Error(saveErr))
+				}
 			}
 			r.images = append(r.images, mcp.NewImageContent(browser.EncodeBase64(img), mime))
 			return r.build(), nil

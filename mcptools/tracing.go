@@ -127,7 +127,7 @@ func (s *Session) endTrace(ctx context.Context, log *zap.Logger) {
 func (s *Session) stopTrace(ctx context.Context, title string) (*trace.Trace, traceCounts, error) {
 	st := s.trace
 	if st == nil {
-		msg := "session " + s.ID + " is not tracing"
+		msg := "Tracing is not started in session " + s.ID
 		if s.lastTrace != "" {
 			// Its answer may not have reached the client (cancelled).
 			msg += "; its last trace " + s.lastTrace
@@ -519,14 +519,14 @@ func startTracingTool(d *Deps) Tool {
 				return r.build(), nil
 			}
 			d.startTrace(s, nil)
-			r.resultf("Tracing session %s: every call from now on, a screenshot after each action, and the tabs' console and network. browser_stop_tracing saves it.", s.ID)
+			r.resultf("Trace recording started for session %s: every call from now on, a screenshot after each action, and the tabs' console and network. browser_stop_tracing saves it.", s.ID)
 			return r.build(), nil
 		})
 }
 
 // StopTracingParams are the arguments of browser_stop_tracing.
 type StopTracingParams struct {
-	Path string `json:"path,omitempty" jsonschema:"Zip to write (file roots). Omit: a temp file"`
+	Path string `json:"path,omitempty" jsonschema:"Zip to write (file roots). Omit: traces/ of the output dir, else a temp file"`
 	SessionArg
 }
 
@@ -539,7 +539,16 @@ func stopTracingTool(d *Deps) Tool {
 				_, _, err := s.stopTrace(ctx, "")
 				return nil, err
 			}
-			out, err := d.outputPath(ctx, "path", a.Path, "trace-*.zip")
+			// Without path: traces/ of the output directory the operator
+			// named, where Playwright MCP's go, else a temp file.
+			var out *outputFile
+			var err error
+			if a.Path == "" {
+				out, err = d.outputDirFile(ctx, "path", "traces", fmt.Sprintf("trace-%d.zip", time.Now().UnixMilli()))
+			}
+			if out == nil && err == nil {
+				out, err = d.outputPath(ctx, "path", a.Path, "trace-*.zip")
+			}
 			if err != nil {
 				return nil, err
 			}

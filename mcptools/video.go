@@ -83,6 +83,9 @@ type VideoDefaults struct {
 	// of the first file root (over HTTP, of the caller's own directory);
 	// otherwise its owner takes it (FinishVideo) or it is discarded.
 	Save bool
+	// Dir, when set, is the directory Save writes to instead, the
+	// operator's (--save-video-dir), made if missing, for every client.
+	Dir string
 	// EveryCall films the page as each call left it at once, though the
 	// next call follows without a pause, and films on between calls
 	// (`run`: a flow's steps run back to back, and its video is for
@@ -483,7 +486,16 @@ func (d *Deps) autoVideo(ctx context.Context, s *Session) {
 	var out *outputFile
 	if v.Save {
 		var err error
-		if out, err = d.serverFile(ctx, "video", videoDirName, videoName(s)); err != nil {
+		if v.Dir != "" {
+			// The operator's directory, every client's videos in it: the
+			// name is taken now, never another session's file.
+			if out, err = userDirFile(v.Dir, videoName(s), "video"); err == nil {
+				err = out.reserve()
+			}
+		} else {
+			out, err = d.serverFile(ctx, "video", videoDirName, videoName(s))
+		}
+		if err != nil {
 			d.Logger.Warn("no file for the session's video", zap.String("session", s.ID), zap.Error(err))
 			return
 		}
@@ -491,6 +503,9 @@ func (d *Deps) autoVideo(ctx context.Context, s *Session) {
 	// Started before the call, which need not wait for the first frame:
 	// the page the call shows is in the video either way.
 	if err := d.startVideo(ctx, s, VideoSize{Width: v.Width, Height: v.Height}, 0, out, false); err != nil {
+		if out != nil {
+			out.discard()
+		}
 		d.Logger.Warn("the session's video did not start", zap.String("session", s.ID), zap.Error(err))
 	}
 }

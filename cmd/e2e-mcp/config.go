@@ -137,6 +137,9 @@ type Config struct {
 	// SaveVideo records a video of every session (--save-video[=WxH]): ""
 	// off, "true" the default size, or WxH.
 	SaveVideo string
+	// SaveVideoDir is where --save-video writes the videos ("": the
+	// default, e2e-mcp-videos/ of the first file root).
+	SaveVideoDir string
 	// MaxVideoSize is the largest frame a session's video may have,
 	// WIDTHxHEIGHT either way round; MaxVideoBytes its largest file.
 	MaxVideoSize  string
@@ -164,6 +167,9 @@ type Config struct {
 	Mobile           bool
 	UserAgent        string
 	GrantPermissions string
+	// DeviceScaleFactor is every session's pixel ratio (0: the device's,
+	// else 1).
+	DeviceScaleFactor float64
 	// IgnoreHTTPSErrors lets pages load over HTTPS whatever the
 	// certificate; BlockServiceWorkers keeps pages from registering any.
 	IgnoreHTTPSErrors, BlockServiceWorkers bool
@@ -256,7 +262,7 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.SharedSessions })},
 	{"busy-timeout", "E2E_MCP_BUSY_TIMEOUT", "15s", "how long a call waits for its session while another call runs on it before it answers busy",
 		duration(func(c *Config) *time.Duration { return &c.BusyTimeout })},
-	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to, each client in a directory of its own, new files only (default: output/ under the per-user state directory); over stdio, where the files a call does not name go (default: the temp directory)",
+	{"output-dir", "E2E_MCP_OUTPUT_DIR", "", "over HTTP, the only directory tools write files to, each client in a directory of its own, new files only (default: output/ under the per-user state directory); over stdio, where the files a call does not name go (default: the temp directory). When given, a screenshot taken without filename is also saved there (page-TIME.png), and a trace stopped without path goes to its traces/, as Playwright MCP's",
 		str(func(c *Config) *string { return &c.OutputDir })},
 	{"output-max-size", "E2E_MCP_OUTPUT_MAX_SIZE", "0", "bytes the files tools name themselves (a call that gives no file name) may take in the output directory (over HTTP, in each client's): the oldest are removed past it (0: none is)",
 		int64Flag(func(c *Config) *int64 { return &c.OutputMaxSize })},
@@ -306,8 +312,10 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.SaveTrace })},
 	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", ") + " (Playwright MCP's core groups are always offered; tracing is devtools)",
 		str(func(c *Config) *string { return &c.Caps })},
-	{"save-video", "E2E_MCP_SAVE_VIDEO", "", "record a video of every session (an animated PNG) into e2e-mcp-videos/ of the first file root (over HTTP: of the client's own directory), written when the session ends; =WxH sets its size (default the viewport's, fit in 800x800)",
+	{"save-video", "E2E_MCP_SAVE_VIDEO", "", "record a video of every session (an animated PNG) into e2e-mcp-videos/ of the first file root (over HTTP: of the client's own directory) or --save-video-dir, written when the session ends; =WxH sets its size (default the viewport's, fit in 800x800)",
 		optionalValue(func(c *Config) *string { return &c.SaveVideo })},
+	{"save-video-dir", "E2E_MCP_SAVE_VIDEO_DIR", "", "the directory --save-video writes every session's video to instead, made if missing, for every client (the config's browser.contextOptions.recordVideo.dir)",
+		str(func(c *Config) *string { return &c.SaveVideoDir })},
 	{"max-video-size", "E2E_MCP_MAX_VIDEO_SIZE", "1920x1080", "the largest frame a session's video may have, WIDTHxHEIGHT either way round (a recording holds about 24 bytes a pixel in memory: 50 MB at 1920x1080): a larger size asked for is refused, the default size is fit in it",
 		str(func(c *Config) *string { return &c.MaxVideoSize })},
 	{"max-video-bytes", "E2E_MCP_MAX_VIDEO_BYTES", "268435456", "the largest file a session's video may write, in bytes (256 MiB): past it no frame is added, and the video's answer says when it stopped",
@@ -324,6 +332,8 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.Device })},
 	{"mobile", "E2E_MCP_MOBILE", "false", "emulate a generic phone in every session (" + mobileDevice + "), as --device does; not with --device",
 		boolean(func(c *Config) *bool { return &c.Mobile })},
+	{"device-scale-factor", "E2E_MCP_DEVICE_SCALE_FACTOR", "0", "the pixel ratio of every session's pages, up to 10 (over --device's; 0: the device's, else 1): a screenshot with scale device has that many pixels a CSS pixel",
+		float(func(c *Config) *float64 { return &c.DeviceScaleFactor })},
 	{"user-agent", "E2E_MCP_USER_AGENT", "", "the user agent every session's pages are told (over --device's)",
 		str(func(c *Config) *string { return &c.UserAgent })},
 	{"grant-permissions", "E2E_MCP_GRANT_PERMISSIONS", "", "permissions granted to every origin in every session, comma separated: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write...",

@@ -91,6 +91,11 @@ func TestParseConfig(t *testing.T) {
 		{name: "saved video over the limit", args: []string{"--save-video=1920x1080", "--max-video-size", "1280x720"}, err: "--save-video=1920x1080: over --max-video-size 1280x720"},
 		{name: "saved video within the limit either way round", args: []string{"--save-video=720x1280", "--max-video-size", "1280x720"},
 			want: func(c *Config) bool { v, err := c.videoDefaults(); return err == nil && v.Width == 720 }},
+		{name: "video directory", args: []string{"--save-video", "--save-video-dir", "/tmp/v"},
+			want: func(c *Config) bool { v, err := c.videoDefaults(); return err == nil && v.Save && v.Dir == "/tmp/v" }},
+		{name: "video directory without video", args: []string{"--save-video-dir", "/tmp/v"}, err: "--save-video-dir /tmp/v: give --save-video too"},
+		{name: "scale factor", args: []string{"--device-scale-factor", "2.5"}, want: func(c *Config) bool { return c.DeviceScaleFactor == 2.5 }},
+		{name: "scale factor too big", args: []string{"--device-scale-factor", "12"}, err: "--device-scale-factor 12: give a pixel ratio up to 10"},
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}

@@ -267,6 +267,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 		}
 	}
 	a.deps.AllowCall, a.deps.Remote, a.deps.OutputDir = allowCall, cfg.remoteHTTP(), outDir
+	a.deps.OutputDirNamed = cfg.OutputDir != ""
 	srv := mcptools.NewServer(Version(), a.deps)
 	if cfg.HTTP != "" {
 		err := serveHTTP(ctx, cfg, log, srv, bm, reg)

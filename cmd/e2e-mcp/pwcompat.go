@@ -364,6 +364,9 @@ func (c *Config) validatePW() []error {
 			errs = append(errs, fmt.Errorf("--device %q: not a device of this server's table; give one of %s", c.Device, strings.Join(browser.DeviceNames(), ", ")))
 		}
 	}
+	if c.DeviceScaleFactor < 0 || c.DeviceScaleFactor > 10 {
+		errs = append(errs, fmt.Errorf("--device-scale-factor %g: give a pixel ratio up to 10, e.g. 2 or 3 for a phone (0: the device's)", c.DeviceScaleFactor))
+	}
 	if c.Isolated && c.UserDataDir != "" {
 		errs = append(errs, fmt.Errorf("--isolated and --user-data-dir: give one or the other (a profile kept in memory, or in the directory)"))
 	}
@@ -465,8 +468,8 @@ const blockServiceWorkers = `(() => {
 // command line ask of them (serve and run alike).
 func (c *Config) pwApply(a *app) {
 	reg, deps := a.reg, a.deps
-	if c.Device != "" || c.UserAgent != "" || c.GrantPermissions != "" {
-		reg.StartEmulation = &browser.Emulation{UserAgent: c.UserAgent, Permissions: c.permissions()}
+	if c.Device != "" || c.UserAgent != "" || c.GrantPermissions != "" || c.DeviceScaleFactor != 0 {
+		reg.StartEmulation = &browser.Emulation{UserAgent: c.UserAgent, Permissions: c.permissions(), DeviceScaleFactor: c.DeviceScaleFactor}
 		reg.StartDevice = c.Device
 	}
 	if c.BlockServiceWorkers {

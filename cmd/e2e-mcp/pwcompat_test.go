@@ -289,7 +289,8 @@ func TestPlaywrightConfigFile(t *testing.T) {
     "launchOptions": {"headless": false, "channel": "chrome", "executablePath": "/opt/chrome", "chromiumSandbox": false,
       "proxy": {"server": "http://127.0.0.1:3128", "bypass": "localhost", "username": "u", "password": "pw-9c2e1"}},
     "contextOptions": {"viewport": {"width": 800, "height": 600}, "userAgent": "Bot/2", "ignoreHTTPSErrors": true,
-      "permissions": ["geolocation"], "serviceWorkers": "block"},
+      "permissions": ["geolocation"], "serviceWorkers": "block", "deviceScaleFactor": 2,
+      "recordVideo": {"dir": "/tmp/videos", "size": {"width": 640, "height": 480}}},
     "cdpTimeout": 4000,
     "initScript": ["init.js"]
   },
@@ -324,6 +325,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 			c.SettleTimeout == 200*time.Millisecond && c.IdleTimeout == 0,
 		"images": c.ImageResponses == "omit", "snapshot": c.SnapshotMode == "none" && c.SnapshotBoxes, "codegen": c.Codegen == "typescript",
 		"init script, beside the file": c.InitScripts == filepath.Join(dir, "init.js"),
+		"deviceScaleFactor":            c.DeviceScaleFactor == 2, "recordVideo": c.SaveVideo == "640x480" && c.SaveVideoDir == "/tmp/videos",
 	}
 	for what, ok := range checks {
 		if !ok {
@@ -362,6 +364,9 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		{"launch args", `{"browser": {"launchOptions": {"args": ["--foo"]}}}`, "browser.launchOptions.args has no meaning here"},
 		{"locale", `{"browser": {"contextOptions": {"locale": "fr-FR"}}}`, "browser.contextOptions.locale has no meaning here: set it per session"},
 		{"wrong type", `{"timeouts": {"action": "5s"}}`, "timeouts.action: want milliseconds"},
+		{"video without dir", `{"browser": {"contextOptions": {"recordVideo": {"size": {"width": 800, "height": 600}}}}}`, "recordVideo: dir: give the directory"},
+		{"video with a key of Playwright's we lack", `{"browser": {"contextOptions": {"recordVideo": {"dir": "v", "showActions": {}}}}}`, `recordVideo: unknown key "showActions"`},
+		{"scale factor", `{"browser": {"contextOptions": {"deviceScaleFactor": 11}}}`, "give a pixel ratio up to 10"},
 		{"not an object", `[1]`, "not a JSON object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,6 +37,7 @@ const (
 	kindInt
 	kindBytes
 	kindMillis
+	kindNumber // a number that need not be whole (a pixel ratio)
 	kindList   // an array of strings: ours is comma separated
 	kindSize   // {"width": W, "height": H}: ours is WxH
 	kindObject // an object of strings (headers, a proxy), read by its own set
@@ -86,6 +87,12 @@ func (k pwKind) ours(v any) (string, error) {
 		return bytesValue(v)
 	case kindMillis:
 		return millisValueOf(v)
+	case kindNumber:
+		f, ok := v.(float64)
+		if !ok {
+			return "", fmt.Errorf("want a number, got %s", jsonOf(v))
+		}
+		return strconv.FormatFloat(f, 'f', -1, 64), nil
 	case kindList:
 		return listValue(v)
 	case kindSize:
@@ -170,7 +177,8 @@ var pwConfigKeys = map[string]pwConfigKey{
 	"browser.contextOptions.httpCredentials":   {refused: perSessionRefusal},
 	"browser.contextOptions.isMobile":          {refused: "use --device or --mobile"},
 	"browser.contextOptions.hasTouch":          {refused: "use --device or --mobile"},
-	"browser.contextOptions.deviceScaleFactor": {refused: "use --device or --mobile"},
+	"browser.contextOptions.deviceScaleFactor": to("device-scale-factor", kindNumber),
+	"browser.contextOptions.recordVideo":       {kind: kindObject, set: recordVideoValue},
 
 	"extension": {kind: kindBool, set: func(v any) ([][2]string, error) {
 		if v == false {
@@ -313,6 +321,42 @@ func proxyValue(v any) ([][2]string, error) {
 		out = append(out, [2]string{"proxy-bypass", bypass})
 	}
 	return out, nil
+}
+
+// recordVideoValue is contextOptions.recordVideo, {dir, size: {width,
+// height}}: every session's video (--save-video, at that size) in dir
+// (--save-video-dir). Theirs films each page as a WebM; ours, each session
+// as an animated PNG.
+func recordVideoValue(v any) ([][2]string, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want {\"dir\": ..., \"size\": {\"width\": W, \"height\": H}}")
+	}
+	dir, size := "", "true"
+	for _, k := range sortedKeys(m) {
+		switch k {
+		case "dir":
+			s, ok := m[k].(string)
+			if !ok || s == "" {
+				return nil, fmt.Errorf("dir: want the directory's path")
+			}
+			dir = s
+		case "size":
+			sz, ok := m[k].(map[string]any)
+			w, wok := sz["width"].(float64)
+			h, hok := sz["height"].(float64)
+			if !ok || !wok || !hok || len(sz) != 2 {
+				return nil, fmt.Errorf("size: want {\"width\": W, \"height\": H}")
+			}
+			size = fmt.Sprintf("%gx%g", w, h)
+		default:
+			return nil, fmt.Errorf("unknown key %q (dir, size)", k)
+		}
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("dir: give the directory the videos go to")
+	}
+	return [][2]string{{"save-video", size}, {"save-video-dir", dir}}, nil
 }
 
 func jsonOf(v any) string {

@@ -256,7 +256,7 @@ func iniOf(kind pwKind, l iniLine) (any, error) {
 			return false, nil
 		}
 		return nil, fmt.Errorf("want true or false")
-	case kindInt, kindBytes, kindMillis:
+	case kindInt, kindBytes, kindMillis, kindNumber:
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, fmt.Errorf("want a number")

@@ -260,7 +260,7 @@ func TestPWConfigKinds(t *testing.T) {
 	flags := configFlags("serve", &Config{})
 	sample := map[pwKind]string{
 		kindString: "text", kindBool: "true", kindNotBool: "false", kindInt: "8931", kindBytes: "1000",
-		kindMillis: "2500", kindList: "item", kindSize: "800x600",
+		kindMillis: "2500", kindNumber: "2.5", kindList: "item", kindSize: "800x600",
 	}
 	// Keys whose values are of a closed set.
 	special := map[string]string{
@@ -284,6 +284,8 @@ func TestPWConfigKinds(t *testing.T) {
 		}
 		var body string
 		switch {
+		case key == "browser.contextOptions.recordVideo":
+			body = key + ".dir = videos\n"
 		case k.kind == kindObject:
 			body = key + ".server = http://127.0.0.1:3128\n"
 		case special[key] != "":

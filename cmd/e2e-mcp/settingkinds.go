@@ -58,10 +58,13 @@ func (o *optional) IsBoolFlag() bool { return true }
 func (c *Config) videoDefaults() (*mcptools.VideoDefaults, error) {
 	v := strings.TrimSpace(c.SaveVideo)
 	if v == "" {
+		if c.SaveVideoDir != "" {
+			return nil, fmt.Errorf("--save-video-dir %s: give --save-video too (the directory is where it writes)", c.SaveVideoDir)
+		}
 		return nil, nil
 	}
 	if strings.EqualFold(v, "true") {
-		return &mcptools.VideoDefaults{Save: true}, nil
+		return &mcptools.VideoDefaults{Save: true, Dir: c.SaveVideoDir}, nil
 	}
 	wi, hi, ok := videoSize(v)
 	if !ok {
@@ -70,7 +73,7 @@ func (c *Config) videoDefaults() (*mcptools.VideoDefaults, error) {
 	if lim, err := c.videoLimits(); err == nil && !lim.Fits(wi, hi) {
 		return nil, fmt.Errorf("--save-video=%s: over --max-video-size %dx%d", v, lim.MaxWidth, lim.MaxHeight)
 	}
-	return &mcptools.VideoDefaults{Width: wi, Height: hi, Save: true}, nil
+	return &mcptools.VideoDefaults{Width: wi, Height: hi, Save: true, Dir: c.SaveVideoDir}, nil
 }
 
 // videoLimits reads --max-video-size and --max-video-bytes.
@@ -104,6 +107,13 @@ func integer(get func(*Config) *int) func(*flag.FlagSet, *Config, string, string
 	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
 		n, _ := strconv.Atoi(def)
 		fs.IntVar(get(c), name, n, help)
+	}
+}
+
+func float(get func(*Config) *float64) func(*flag.FlagSet, *Config, string, string, string) {
+	return func(fs *flag.FlagSet, c *Config, name, def, help string) {
+		f, _ := strconv.ParseFloat(def, 64)
+		fs.Float64Var(get(c), name, f, help)
 	}
 }
 
