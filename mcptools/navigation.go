@@ -106,7 +106,7 @@ type CloseParams struct {
 func closeTool(d *Deps) Tool {
 	return define(d, "browser_close", ToolsetNavigation,
 		"Close the session's browser; the next call opens a fresh one.",
-		annotations{title: "Close the browser context", destructive: true, idempotent: true},
+		annotations{title: "Close the browser", destructive: true, idempotent: true},
 		func(_ context.Context, s *Session, _ CloseParams) (*mcp.CallToolResult, error) {
 			var r response
 			if s.closePage() {

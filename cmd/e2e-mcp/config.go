@@ -298,7 +298,7 @@ var settings = []setting{
 		joined(func(c *Config) *string { return &c.InitScripts }, ",")},
 	{"save-trace", "E2E_MCP_SAVE_TRACE", "false", "every session records a trace from its first call, saved when the session ends to e2e-mcp-traces/ of the first file root (over HTTP: traces/ of the client's directory): a zip that Playwright's Trace Viewer opens",
 		boolean(func(c *Config) *bool { return &c.SaveTrace })},
-	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", ") + " (Playwright MCP's core groups are always offered; tracing is devtools)",
+	{"caps", "E2E_MCP_CAPS", "", "capability groups whose tools are offered besides the core ones, comma separated, or all: " + strings.Join(mcptools.CapGroups, ", ") + " (Playwright MCP's core groups are always offered, as is input, now core; tracing is devtools)",
 		str(func(c *Config) *string { return &c.Caps })},
 	{"save-video", "E2E_MCP_SAVE_VIDEO", "", "record a video of every session (an animated PNG) into e2e-mcp-videos/ of the first file root (over HTTP: of the client's own directory), written when the session ends; =WxH sets its size (default the viewport's, fit in 800x800)",
 		optionalValue(func(c *Config) *string { return &c.SaveVideo })},
