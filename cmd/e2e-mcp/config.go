@@ -310,7 +310,7 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.ConfigFile })},
 	{"browser", "E2E_MCP_BROWSER", "", "which Chromium to look for when --browser-path is not given: chrome, chromium or msedge, or a -beta, -dev or -canary channel of chrome or msedge (any Chromium found stands in for a channel not installed; firefox and webkit are refused: this server drives Chromium over CDP)",
 		str(func(c *Config) *string { return &c.Channel })},
-	{"user-data-dir", "E2E_MCP_USER_DATA_DIR", "", "a persistent profile: each session starts with the cookies and storage (local storage, per origin) that the last session to end left in this directory, in this run or an earlier one, and leaves its own when it ends; one server at a time (a second is refused). Default: every session starts fresh",
+	{"user-data-dir", "E2E_MCP_USER_DATA_DIR", "", "a persistent profile: each session's browser starts with the cookies and storage (local storage, per origin) that the last one to close left in this directory, in this run or an earlier one, and leaves its own when it closes (browser_close, the session's end); held while a browser runs on it, as Chrome's profile is: meanwhile another server's browser calls are refused, told why. Default: every session starts fresh",
 		str(func(c *Config) *string { return &c.UserDataDir })},
 	{"isolated", "E2E_MCP_ISOLATED", "false", "every session starts with a fresh profile kept in memory, as it does by default here (a remote browser's first session uses its open tab without it); refused with --user-data-dir",
 		boolean(func(c *Config) *bool { return &c.Isolated })},
