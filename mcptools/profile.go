@@ -36,14 +36,16 @@ type Profile struct {
 // profileState is the file of a profile's state, in its directory.
 const profileState = "e2e-mcp-storage-state.json"
 
-// OpenProfile makes dir if needed. It takes no hold: a session's browser
-// context does, as it opens.
+// OpenProfile makes dir (0700) if needed and checks that files can be made
+// in it, so that one that cannot be held stops the start. It takes no
+// hold: a session's browser context does, as it opens (a directory another
+// server's browser holds now is no error).
 func OpenProfile(dir string) (*Profile, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(abs, 0o700); err != nil {
+	if err := dirlock.Prepare(abs); err != nil {
 		return nil, err
 	}
 	return &Profile{Dir: abs}, nil
@@ -73,12 +75,18 @@ type profileHold struct {
 
 // hold takes the directory for a browser context of this server: the
 // first takes the lock, which the last to let go lets go. A directory a
-// browser of another server runs on is a browser_launch_failed the agent
-// can act on.
+// browser of another server runs on, or a Chrome as its own profile (as
+// Playwright MCP's --user-data-dir is), is a browser_launch_failed the
+// agent can act on.
 func (p *Profile) hold() (*profileHold, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.holds == 0 {
+		if pid := chromeOn(p.Dir); pid != 0 {
+			return nil, &ToolError{Type: ErrBrowserLaunchFail,
+				Message:    fmt.Sprintf("--user-data-dir %s is already in use: a Chrome (pid %d) runs on it as its profile", p.Dir, pid),
+				Suggestion: "call again once that browser is closed; or start this server with --isolated or another --user-data-dir"}
+		}
 		unlock, err := dirlock.Lock(p.Dir)
 		if err != nil {
 			if errors.Is(err, dirlock.ErrInUse) {
