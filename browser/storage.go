@@ -174,8 +174,10 @@ func (t *Tabs) DeleteCookies(ctx context.Context, name, domain string) (int, err
 }
 
 // WebStorage runs a step on the local or session storage of the current
-// tab's document: list, get, set, delete or clear. It returns the items
-// (list, get) and the origin.
+// tab's document: list, get, set, delete or clear. It returns the origin
+// and the items the step found: list, every item; get, the item (none
+// when the key is not there); delete, the item it removed (none when there
+// was none); clear, the keys it removed, without their values; set, none.
 func (p *Page) WebStorage(ctx context.Context, session bool, action, key, value string) ([]NameValue, string, error) {
 	area := "localStorage"
 	if session {
@@ -183,9 +185,14 @@ func (p *Page) WebStorage(ctx context.Context, session bool, action, key, value 
 	}
 	expr := fmt.Sprintf(`(() => { const s = %s, a = %q, k = %s, v = %s;
   if (!/^https?:/.test(location.protocol)) return { origin: location.origin, error: 'no web storage on ' + location.href };
-  if (a === 'set') s.setItem(k, v); else if (a === 'delete') s.removeItem(k); else if (a === 'clear') s.clear();
-  const items = a === 'get' ? (s.getItem(k) === null ? [] : [{ name: k, value: s.getItem(k) }]) :
-    a === 'list' ? Array.from({ length: s.length }, (_, i) => ({ name: s.key(i), value: s.getItem(s.key(i)) })) : [];
+  const one = () => s.getItem(k) === null ? [] : [{ name: k, value: s.getItem(k) }];
+  const keys = () => Array.from({ length: s.length }, (_, i) => s.key(i));
+  let items = [];
+  if (a === 'get') items = one();
+  else if (a === 'list') items = keys().map(name => ({ name, value: s.getItem(name) }));
+  else if (a === 'set') s.setItem(k, v);
+  else if (a === 'delete') { items = one(); s.removeItem(k); }
+  else if (a === 'clear') { items = keys().map(name => ({ name, value: '' })); s.clear(); }
   return { origin: location.origin, items };
 })()`, area, action, jsString(key), jsString(value))
 	var out struct {

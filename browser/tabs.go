@@ -663,6 +663,11 @@ func (t *Tabs) DeathSaid() bool {
 	return t.deathSaid
 }
 
+// Done is closed when the browser under the context goes away: it died,
+// was killed, stopped answering, or the server let it go (a remote one's
+// connection closed too).
+func (t *Tabs) Done() <-chan struct{} { return t.bctx.Done() }
+
 // Gone reports whether the browser under the context has gone away.
 func (t *Tabs) Gone() bool {
 	t.mu.Lock()

@@ -258,7 +258,7 @@ func TestDropOverCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	env, _ := serverEnv(t)
-	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+roots, "E2E_MCP_CAPS=input", "E2E_MCP_LOG_LEVEL=warn"))
+	c := startClient(t, append(env, "E2E_MCP_FILE_ROOTS="+roots, "E2E_MCP_LOG_LEVEL=warn"))
 	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/pwtools/index.html"})
 	zone := `role=region[name="Drop zone"]`
 	out := mustFail(t, c, "browser_drop", map[string]any{"target": zone, "paths": []string{big}, "data": map[string]string{"text/plain": "hi"}}, "invalid_input")

@@ -124,72 +124,63 @@ func TestPlaywrightSecrets(t *testing.T) {
 }
 
 // TestPlaywrightUserDataDir: --user-data-dir keeps a session's cookies and
-// local storage across a restart of the server, and a second server on
-// the same directory is refused, told to use --isolated.
+// local storage across browsers and servers, and is held, as Playwright
+// MCP's profile is, only while a browser runs on it (issue 39): a second
+// server on it starts, and its browser is refused (typed, naming
+// --isolated) until the first closes its browser; then it opens signed in,
+// and the first is refused in turn until the second's server ends. A
+// server that ends saves its state for the next one.
 func TestPlaywrightUserDataDir(t *testing.T) {
 	f := newFixture(t, authAPI)
 	profile := filepath.Join(t.TempDir(), "profile")
 	env, _ := serverEnv(t)
 	app := f.URL + "/auth/app.html"
+	signedIn := "Signed in as Ada (theme of Ada)"
 
-	c := startClientArgs(t, env, "--user-data-dir", profile)
-	mustCall(t, c, "browser_navigate", map[string]any{"url": app})
-	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Signed out"})
-	mustCall(t, c, "browser_type", map[string]any{"target": "label=Name", "text": "Ada", "submit": true})
-	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Signed in as Ada (theme of Ada)"})
+	a := startClientArgs(t, env, "--user-data-dir", profile)
+	mustCall(t, a, "browser_navigate", map[string]any{"url": app})
+	mustCall(t, a, "browser_wait_for", map[string]any{"text": "Signed out"})
+	mustCall(t, a, "browser_type", map[string]any{"target": "label=Name", "text": "Ada", "submit": true})
+	mustCall(t, a, "browser_wait_for", map[string]any{"text": signedIn})
 
-	// A second server on the profile, while the first holds it.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	second := exec.CommandContext(ctx, bin, "--user-data-dir", profile)
-	second.Env = env
-	out, err := second.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "--user-data-dir") || !strings.Contains(string(out), "--isolated") {
-		t.Fatalf("a second server on the profile: %v\n%s", err, out)
-	}
+	// A second server on the profile starts; its browser is refused while
+	// the first's runs on it.
+	b := startClientArgs(t, env, "--user-data-dir", profile)
+	out := mustFail(t, b, "browser_navigate", map[string]any{"url": app}, "browser_launch_failed")
+	mustContain(t, "the second server's browser", out, "--user-data-dir "+profile, "already in use", "--isolated", "browser_close")
 
-	// The first ends (its client closes stdin), saving its session's state.
-	c.Close()
+	// The first closes its browser, saving its state: the second opens on
+	// the profile, signed in with no login step.
+	mustCall(t, a, "browser_close", nil)
 	state := filepath.Join(profile, "e2e-mcp-storage-state.json")
+	if fi, err := os.Stat(state); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the profile's state after browser_close: %v %v", fi, err)
+	}
+	mustCall(t, b, "browser_navigate", map[string]any{"url": app})
+	mustCall(t, b, "browser_wait_for", map[string]any{"text": signedIn})
+	mustFail(t, a, "browser_navigate", map[string]any{"url": app}, "browser_launch_failed")
+	mustCall(t, b, "browser_evaluate", map[string]any{"function": "() => localStorage.setItem('theme', 'sepia')"})
+
+	// The second's server ends (its client closes stdin), saving its
+	// state: the first opens a browser on the profile again, in that state.
+	_ = b.Close()
 	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if fi, err := os.Stat(state); err == nil && fi.Size() > 0 {
+	for {
+		res := call(t, a, "browser_navigate", map[string]any{"url": app})
+		if !res.IsError {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	fi, err := os.Stat(state)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("the profile's state: %v %v", fi, err)
-	}
-
-	// A new server on it is signed in (the HttpOnly cookie and the theme
-	// in local storage), with no login step.
-	var c2 *client.Client
-	for {
-		// The first server may still hold the lock for a moment as it exits.
-		stderr := &lockedBuffer{}
-		cl, err := client.NewStdioMCPClientWithOptions(bin, env, []string{"--user-data-dir", profile}, transportStderr(stderr))
-		if err == nil {
-			if err = initialize(cl); err == nil {
-				c2 = cl
-				t.Cleanup(func() { _ = cl.Close() })
-				break
-			}
-			_ = cl.Close()
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("restart on the profile: %v\n%s", err, stderr.String())
+		if out := text(res); !strings.Contains(out, "browser_launch_failed:") || time.Now().After(deadline) {
+			t.Fatalf("the first server's browser after the second's server ended:\n%s", out)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	mustCall(t, c2, "browser_navigate", map[string]any{"url": app})
-	mustCall(t, c2, "browser_wait_for", map[string]any{"text": "Signed in as Ada (theme of Ada)"})
+	mustCall(t, a, "browser_wait_for", map[string]any{"text": "Signed in as Ada (sepia)"})
 
 	// Without it, a server starts signed out.
-	c3 := startClientArgs(t, env, "--isolated")
-	mustCall(t, c3, "browser_navigate", map[string]any{"url": app})
-	mustCall(t, c3, "browser_wait_for", map[string]any{"text": "Signed out"})
+	c := startClientArgs(t, env, "--isolated")
+	mustCall(t, c, "browser_navigate", map[string]any{"url": app})
+	mustCall(t, c, "browser_wait_for", map[string]any{"text": "Signed out"})
 }
 
 // TestPlaywrightCodegen: --codegen typescript ends each action's answer

@@ -27,7 +27,7 @@ func TestTestingGroupAndDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	env = append(env, "E2E_MCP_FILE_ROOTS="+roots)
-	c := startClient(t, append(env, "E2E_MCP_CAPS=testing,input"))
+	c := startClient(t, append(env, "E2E_MCP_CAPS=testing"))
 	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/pwtools/index.html"})
 
 	save := refOf(t, snap, "button", "Save")

@@ -327,7 +327,7 @@ func TestStructuredSaysNoMoreThanText(t *testing.T) {
 		t.Errorf("the bearer token is shown whole:\n%s\n%s", text(res), whole(res))
 	}
 	res = call(t, c, "browser_localstorage_list", nil)
-	mustContain(t, "the storage list", text(res), "state: ")
+	mustContain(t, "the storage list", text(res), "state=")
 	if s := text(res) + whole(res); strings.Contains(s, "STATE-TAIL") {
 		t.Errorf("the stored blob is shown whole:\n%s\n%s", text(res), whole(res))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -90,4 +91,33 @@ func TestHungBrowserIsReplaced(t *testing.T) {
 		_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
 		return err != nil
 	})
+}
+
+// TestUserDataDirFreedByBrowserDeath: --user-data-dir is held while a
+// browser runs on it, not longer (issue 39): when the browser of the
+// server holding it dies, another server's browser opens on it, with no
+// call to the first.
+func TestUserDataDirFreedByBrowserDeath(t *testing.T) {
+	f := newFixture(t)
+	profile := filepath.Join(t.TempDir(), "profile")
+	envA, tmpA := serverEnv(t)
+	a := startClientArgs(t, envA, "--user-data-dir", profile)
+	mustCall(t, a, "browser_navigate", map[string]any{"url": f.URL + "/"})
+	envB, _ := serverEnv(t)
+	b := startClientArgs(t, envB, "--user-data-dir", profile)
+	mustFail(t, b, "browser_navigate", map[string]any{"url": f.URL + "/"}, "browser_launch_failed")
+
+	if err := syscall.Kill(browserProcess(t, tmpA), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	waitFor(t, 30*time.Second, "the second server's browser on the profile after the first's died", func() bool {
+		res := call(t, b, "browser_navigate", map[string]any{"url": f.URL + "/"})
+		last = text(res)
+		if res.IsError && !strings.Contains(last, "browser_launch_failed:") {
+			t.Fatalf("the second server's browser: %s", last)
+		}
+		return !res.IsError
+	})
+	mustContain(t, "the second server's page", last, "Sign up")
 }

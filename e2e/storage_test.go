@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -8,9 +9,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // authAPI is a sign-in the server keeps: POST /auth/login sets an HttpOnly
@@ -122,9 +127,9 @@ func TestStorageState(t *testing.T) {
 	// Local storage and cookies by hand, in C.
 	mustCall(t, c, "browser_localstorage_set", in("c", map[string]any{"key": "theme", "value": "sepia"}))
 	out = mustCall(t, c, "browser_localstorage_list", in("c", nil))
-	mustContain(t, "C's local storage", out, "1 local storage item(s) of "+f.URL, "- theme: sepia")
+	mustContain(t, "C's local storage", out, "1 local storage item(s) of "+f.URL, "- theme=sepia")
 	out = mustCall(t, c, "browser_sessionstorage_get", in("c", map[string]any{"key": "visits"}))
-	mustContain(t, "C's session storage", out, "1")
+	mustContain(t, "C's session storage", out, "visits=1")
 	mustCall(t, c, "browser_cookie_set", in("c", map[string]any{"name": "sid", "value": sid}))
 	mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
 	mustCall(t, c, "browser_wait_for", in("c", map[string]any{"text": "Signed in as Ada (sepia)"})) // C with A's cookie set by hand
@@ -132,7 +137,8 @@ func TestStorageState(t *testing.T) {
 	mustCall(t, c, "browser_localstorage_clear", in("c", nil))
 	mustCall(t, c, "browser_navigate", in("c", map[string]any{"url": app}))
 	mustCall(t, c, "browser_wait_for", in("c", map[string]any{"text": "Signed out"})) // C signed out again
-	mustFail(t, c, "browser_localstorage_get", in("c", map[string]any{"key": "theme"}), "element_not_found")
+	out = mustCall(t, c, "browser_localstorage_get", in("c", map[string]any{"key": "theme"}))
+	mustContain(t, "a key cleared", out, `Item "theme" not found`)
 
 	// session_start's storageState: a session with a dev server starts
 	// signed in (the cookie is the host's, whatever the port).
@@ -153,4 +159,75 @@ func TestStorageState(t *testing.T) {
 	bad := filepath.Join(dir, "bad.json")
 	_ = os.WriteFile(bad, []byte("cookies: no"), 0o600)
 	mustFail(t, c, "browser_set_storage_state", in("c", map[string]any{"filename": bad}), "invalid_input")
+}
+
+// TestStorageAbsence: a cookie or storage key that is not there is an
+// answer, not a failure (issue 39, as Playwright MCP): every tool of the
+// storage group that names one cookie or item (get and delete, found in
+// tools/list by their name or key argument) answers a missing one with a
+// result saying it is not found, a delete that nothing was deleted, and
+// leaves what is there alone; present ones read as name=value and a delete
+// says what it deleted.
+func TestStorageAbsence(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=storage"))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/index.html"})
+	mustCall(t, c, "browser_cookie_set", map[string]any{"name": "kept", "value": "c1"})
+	mustCall(t, c, "browser_localstorage_set", map[string]any{"key": "kept", "value": "l1"})
+	mustCall(t, c, "browser_sessionstorage_set", map[string]any{"key": "kept", "value": "s1"})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, tool := range list.Tools {
+		props := tool.InputSchema.Properties
+		if tool.RawInputSchema != nil {
+			var s struct{ Properties map[string]any }
+			_ = json.Unmarshal(tool.RawInputSchema, &s)
+			props = s.Properties
+		}
+		_, name := props["name"]
+		_, key := props["key"]
+		_, value := props["value"]
+		if !strings.Contains(tool.Name, "cookie") && !strings.Contains(tool.Name, "storage") || !name && !key || value {
+			continue // not a storage tool that names one thing and sets nothing
+		}
+		named = append(named, tool.Name)
+		arg := "name"
+		if key {
+			arg = "key"
+		}
+		res := call(t, c, tool.Name, map[string]any{arg: "missing"})
+		out := text(res)
+		if res.IsError || !strings.Contains(out, `"missing" not found`) {
+			t.Errorf("%s of a missing %s: want a result saying it is not found, got (isError=%v):\n%s", tool.Name, arg, res.IsError, out)
+		}
+		if strings.HasSuffix(tool.Name, "_delete") && !strings.Contains(out, "nothing deleted") {
+			t.Errorf("%s of a missing %s does not say nothing was deleted:\n%s", tool.Name, arg, out)
+		}
+	}
+	slices.Sort(named)
+	want := []string{"browser_cookie_delete", "browser_cookie_get", "browser_localstorage_delete", "browser_localstorage_get",
+		"browser_sessionstorage_delete", "browser_sessionstorage_get"}
+	if !slices.Equal(named, want) {
+		t.Errorf("the storage tools that name one cookie or item: %v, want %v", named, want)
+	}
+
+	// What is there is untouched, and reads as name=value.
+	mustContain(t, "the kept cookie", mustCall(t, c, "browser_cookie_get", map[string]any{"name": "kept"}), "kept=c1")
+	mustContain(t, "the kept local item", mustCall(t, c, "browser_localstorage_get", map[string]any{"key": "kept"}), "kept=l1")
+	mustContain(t, "the kept session item", mustCall(t, c, "browser_sessionstorage_get", map[string]any{"key": "kept"}), "kept=s1")
+
+	// A delete of what is there says so; then it is not found.
+	mustContain(t, "a cookie deleted", mustCall(t, c, "browser_cookie_delete", map[string]any{"name": "kept"}), "Deleted 1 cookie(s) named kept.")
+	mustContain(t, "an item deleted", mustCall(t, c, "browser_localstorage_delete", map[string]any{"key": "kept"}), `Deleted local storage item "kept" of `+f.URL)
+	mustContain(t, "the deleted cookie", mustCall(t, c, "browser_cookie_get", map[string]any{"name": "kept"}), `Cookie "kept" not found`)
+	mustContain(t, "the deleted item", mustCall(t, c, "browser_localstorage_get", map[string]any{"key": "kept"}), `Item "kept" not found`)
+	mustContain(t, "a clear", mustCall(t, c, "browser_sessionstorage_clear", nil), "Deleted 1 session storage item(s) of "+f.URL)
+	mustContain(t, "a clear of nothing", mustCall(t, c, "browser_sessionstorage_clear", nil), "Deleted 0 session storage item(s)")
 }

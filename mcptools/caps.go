@@ -50,14 +50,10 @@ const (
 	CapTesting = "testing"
 	// CapConfig: the server's settings, credentials masked.
 	CapConfig = "config"
-	// CapInput: files or data dropped on an element from outside the
-	// page (Playwright MCP's browser_drop, which it offers by default;
-	// the default tools/list here has no room for it).
-	CapInput = "input"
 )
 
 // CapGroups are the capability groups, in the order help lists them.
-var CapGroups = []string{CapAudit, CapConfig, CapDevtools, CapEmulation, CapInput, CapNetwork, CapPDF, CapReport, CapStorage, CapTesting, CapTime, CapVideo, CapVision}
+var CapGroups = []string{CapAudit, CapConfig, CapDevtools, CapEmulation, CapNetwork, CapPDF, CapReport, CapStorage, CapTesting, CapTime, CapVideo, CapVision}
 
 // ParseCaps reads a --caps value: group names separated by commas, or
 // "all". An unknown name is an error that lists the groups.

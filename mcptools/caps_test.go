@@ -19,7 +19,7 @@ func TestParseCaps(t *testing.T) {
 		{"emulation", []string{"emulation"}, ""},
 		{" Emulation , emulation ", []string{"emulation"}, ""},
 		{"all", CapGroups, ""},
-		{"emulation,x-ray", nil, `unknown capability group "x-ray" (groups: audit, config, devtools, emulation, input, network, pdf, report, storage, testing, time, video, vision, or all)`},
+		{"emulation,x-ray", nil, `unknown capability group "x-ray" (groups: audit, config, devtools, emulation, network, pdf, report, storage, testing, time, video, vision, or all)`},
 	} {
 		got, err := ParseCaps(c.in)
 		if c.err != "" {

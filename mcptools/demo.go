@@ -17,8 +17,8 @@ import (
 
 // HighlightParams are the arguments of browser_highlight.
 type HighlightParams struct {
-	Target  string `json:"target" jsonschema:"Ref (e5) or selector"`
-	Element string `json:"element,omitempty" jsonschema:"Element in words, for messages"`
+	Target  string `json:"target" jsonschema:"Ref or selector"`
+	Element string `json:"element,omitempty"`
 	Style   string `json:"style,omitempty" jsonschema:"CSS added to the overlay's"`
 	SessionArg
 }
@@ -26,7 +26,7 @@ type HighlightParams struct {
 // HideHighlightParams are the arguments of browser_hide_highlight.
 type HideHighlightParams struct {
 	Target  string `json:"target,omitempty" jsonschema:"Element whose highlight goes; omit: all"`
-	Element string `json:"element,omitempty" jsonschema:"Element in words, for messages"`
+	Element string `json:"element,omitempty"`
 	SessionArg
 }
 

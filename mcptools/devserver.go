@@ -127,11 +127,11 @@ func (r *response) writeDev(sessionID string, res *devserver.Result) {
 type SessionStartParams struct {
 	CommandPath string   `json:"commandPath,omitempty" jsonschema:"Contract command (default: the configured one)"`
 	Args        []string `json:"args,omitempty" jsonschema:"Arguments before the verb flag"`
-	Cwd         string   `json:"cwd,omitempty" jsonschema:"Working directory (default: the server's)"`
+	Cwd         string   `json:"cwd,omitempty" jsonschema:"Default: the server's"`
 	Run         string   `json:"run,omitempty" jsonschema:"Or any dev command line, e.g. npm run dev (PORT is set)"`
 	ReadyPath   string   `json:"readyPath,omitempty" jsonschema:"With run: path that answers when ready (default /)"`
 	// StorageState is a file browser_storage_state wrote.
-	StorageState string `json:"storageState,omitempty" jsonschema:"Saved storage state file to start in"`
+	StorageState string `json:"storageState,omitempty" jsonschema:"Storage state file to start in"`
 	DevSessionArg
 }
 
@@ -354,8 +354,8 @@ func sessionEndTool(d *Deps) Tool {
 
 // ServerLogsParams are the arguments of server_logs.
 type ServerLogsParams struct {
-	Stream string `json:"stream,omitempty" jsonschema:"Which log (default combined),enum=combined,enum=stdout,enum=stderr"`
-	Lines  int    `json:"lines,omitempty" jsonschema:"Last N lines (default 100, at most 2000)"`
+	Stream string `json:"stream,omitempty" jsonschema:"Default combined,enum=combined,enum=stdout,enum=stderr"`
+	Lines  int    `json:"lines,omitempty" jsonschema:"Last N lines (default 100, max 2000)"`
 	Grep   string `json:"grep,omitempty" jsonschema:"Only lines matching this regex"`
 	Since  *int64 `json:"since,omitempty" jsonschema:"Cursor from an earlier call: only newer lines"`
 	SessionArg

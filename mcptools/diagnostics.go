@@ -126,7 +126,7 @@ func consoleMessagesTool(d *Deps) Tool {
 // NetworkRequestsParams are the arguments of browser_network_requests.
 type NetworkRequestsParams struct {
 	Filter     string `json:"filter,omitempty" jsonschema:"Regex (RE2) the URL must match"`
-	FailedOnly bool   `json:"failedOnly,omitempty" jsonschema:"Only failures and HTTP >= 400"`
+	FailedOnly bool   `json:"failedOnly,omitempty" jsonschema:"Only failures and HTTP 400+"`
 	Static     *bool  `json:"static,omitempty" jsonschema:"false: no loaded static files"`
 	SessionArg
 }

@@ -10,19 +10,20 @@ import (
 
 // DropParams are the arguments of browser_drop.
 type DropParams struct {
-	Target  string            `json:"target" jsonschema:"Ref (e5) or selector"`
-	Element string            `json:"element,omitempty" jsonschema:"Element in words, for messages"`
-	Paths   []string          `json:"paths,omitempty" jsonschema:"Paths of files to drop"`
+	Target  string            `json:"target" jsonschema:"Ref or selector"`
+	Element string            `json:"element,omitempty"`
+	Paths   []string          `json:"paths,omitempty" jsonschema:"File paths"`
 	Data    map[string]string `json:"data,omitempty" jsonschema:"MIME type to text, e.g. text/plain"`
 	SessionArg
 }
 
-// dropTool drops files or data on an element as from outside the page
-// (the input group: Playwright MCP offers it by default; here the default
-// tools/list has no room for it). The flow step replays it.
+// dropTool drops files or data on an element as from outside the page: a
+// core tool, as in Playwright MCP, since drop zones (file pickers that
+// take a drag) are common in the apps agents build. The flow step replays
+// it.
 func dropTool(d *Deps) Tool {
 	return define(d, "browser_drop", ToolsetInput,
-		"Drop files or MIME-typed data on an element, as dragged from outside the page.",
+		"Drop files or data on an element, as dragged from outside the page.",
 		annotations{title: "Drop files or data", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a DropParams) (*mcp.CallToolResult, error) {
 			if err := needTarget("target", a.Target); err != nil {

@@ -97,9 +97,12 @@ func (s *Session) stopDev(ctx context.Context, log *zap.Logger, why string, exit
 // for it until the deadline at most: a context that takes longer (a tab
 // that does not answer) goes on closing off the session.
 func (s *Session) closeBy(until time.Time, log *zap.Logger) {
-	t, w := s.tabs, s.warm
-	s.tabs, s.warm, s.snapPage, s.lastSnap, s.lastURL, s.newTabs = nil, nil, nil, "", "", 0
+	t, w, h := s.tabs, s.warm, s.profileHold
+	s.tabs, s.warm, s.profileHold, s.snapPage, s.lastSnap, s.lastURL, s.newTabs = nil, nil, nil, nil, "", "", 0
 	if t == nil && w == nil {
+		if h != nil {
+			h.let()
+		}
 		return
 	}
 	done := make(chan struct{})
@@ -110,6 +113,10 @@ func (s *Session) closeBy(until time.Time, log *zap.Logger) {
 		}
 		if t != nil {
 			t.Close()
+		}
+		if h != nil {
+			// The profile goes with the context (its state was saved).
+			h.let()
 		}
 	}()
 	wait := time.NewTimer(max(time.Until(until), 0))

@@ -15,8 +15,8 @@ import (
 
 // ClickParams are the arguments of browser_click.
 type ClickParams struct {
-	Target      string   `json:"target" jsonschema:"Ref (e5) or selector"`
-	Element     string   `json:"element,omitempty" jsonschema:"Element in words, for messages"`
+	Target      string   `json:"target" jsonschema:"Ref or selector"`
+	Element     string   `json:"element,omitempty"`
 	DoubleClick bool     `json:"doubleClick,omitempty"`
 	Button      string   `json:"button,omitempty" jsonschema:"enum=left,enum=right,enum=middle"`
 	Modifiers   []string `json:"modifiers,omitempty" jsonschema:"Held keys: Alt, Control, ControlOrMeta, Meta, Shift"`
@@ -53,11 +53,11 @@ func clickTool(d *Deps) Tool {
 
 // TypeParams are the arguments of browser_type.
 type TypeParams struct {
-	Target  string `json:"target" jsonschema:"Ref or selector of an editable element"`
-	Text    string `json:"text" jsonschema:"Replaces the content (slowly: typed at the caret)"`
-	Element string `json:"element,omitempty" jsonschema:"Element in words, for messages"`
+	Target  string `json:"target" jsonschema:"Ref or selector"`
+	Text    string `json:"text"`
+	Element string `json:"element,omitempty"`
 	Submit  bool   `json:"submit,omitempty" jsonschema:"Press Enter afterwards"`
-	Slowly  bool   `json:"slowly,omitempty" jsonschema:"One key at a time at the caret, keeping the content"`
+	Slowly  bool   `json:"slowly,omitempty" jsonschema:"Key by key at the caret, keeping the content"`
 	SessionArg
 }
 
@@ -102,7 +102,7 @@ func describe(target, element string) string {
 
 // TargetParams are the arguments of the tools that act on one element.
 type TargetParams struct {
-	Target string `json:"target" jsonschema:"Ref (e5) or selector"`
+	Target string `json:"target" jsonschema:"Ref or selector"`
 	SessionArg
 }
 
@@ -186,7 +186,7 @@ type PressKeyParams struct {
 
 func pressKeyTool(d *Deps) Tool {
 	return define(d, "browser_press_key", ToolsetInput,
-		"Press a key or combination in the focused element, with real keyboard events.",
+		"Press a key or combination in the focused element (real keyboard events).",
 		annotations{title: "Press a key", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a PressKeyParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)
@@ -202,15 +202,15 @@ func pressKeyTool(d *Deps) Tool {
 
 // SelectOptionParams are the arguments of browser_select_option.
 type SelectOptionParams struct {
-	Target  string   `json:"target" jsonschema:"Ref or selector of the <select>"`
+	Target  string   `json:"target" jsonschema:"Ref or selector"`
 	Values  []string `json:"values" jsonschema:"Option values or labels"`
-	Element string   `json:"element,omitempty" jsonschema:"Element in words, for messages"`
+	Element string   `json:"element,omitempty"`
 	SessionArg
 }
 
 func selectOptionTool(d *Deps) Tool {
 	return define(d, "browser_select_option", ToolsetInput,
-		"Select options of a <select> by value or label; others are deselected.",
+		"Select options of a select element by value or label; others are deselected.",
 		annotations{title: "Select options", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a SelectOptionParams) (*mcp.CallToolResult, error) {
 			if err := needTarget("target", a.Target); err != nil {
@@ -269,7 +269,7 @@ func checkTool(d *Deps, want bool) Tool {
 // FormField is one field of browser_fill_form.
 type FormField struct {
 	Target string `json:"target" jsonschema:"Ref or selector"`
-	Name   string `json:"name,omitempty" jsonschema:"Field name, for messages"`
+	Name   string `json:"name,omitempty" jsonschema:"For messages"`
 	Type   string `json:"type" jsonschema:"enum=textbox,enum=checkbox,enum=radio,enum=combobox,enum=slider"`
 	Value  string `json:"value" jsonschema:"Text, option, number, or true/false"`
 }

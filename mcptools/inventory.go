@@ -216,7 +216,7 @@ func Inventory(d *Deps) []Tool {
 		getContentTool(d), findTool(d), inCap(CapPDF, pdfTool(d)),
 		clickTool(d),
 		typeTool(d),
-		hoverTool(d), dragTool(d), pressKeyTool(d), selectOptionTool(d), checkTool(d, true), checkTool(d, false), fillFormTool(d), fileUploadTool(d),
+		hoverTool(d), dragTool(d), dropTool(d), pressKeyTool(d), selectOptionTool(d), checkTool(d, true), checkTool(d, false), fillFormTool(d), fileUploadTool(d),
 		waitForTool(d), expectTool(d),
 		evaluateTool(d),
 		consoleMessagesTool(d), networkRequestsTool(d), networkRequestTool(d),
@@ -239,7 +239,7 @@ func Inventory(d *Deps) []Tool {
 	for _, t := range append(highlightTools(d), recordingTools(d)...) {
 		tools = append(tools, inCap(CapDevtools, t))
 	}
-	tools = append(tools, inCap(CapConfig, configTool(d)), inCap(CapInput, dropTool(d)))
+	tools = append(tools, inCap(CapConfig, configTool(d)))
 	for _, t := range videoTools(d) {
 		tools = append(tools, inCap(CapVideo, t))
 	}
@@ -344,7 +344,9 @@ func omitDefaultHints(a *mcp.ToolAnnotation) {
 		// A read-only tool is not destructive by definition.
 		a.DestructiveHint = nil
 	}
-	if a.IdempotentHint != nil && !*a.IdempotentHint {
+	if a.IdempotentHint != nil && !*a.IdempotentHint || a.ReadOnlyHint != nil {
+		// Nor does repeating it change anything: the spec gives the hint
+		// meaning only when readOnlyHint is false.
 		a.IdempotentHint = nil
 	}
 	if a.OpenWorldHint != nil && *a.OpenWorldHint {

@@ -18,16 +18,19 @@ import (
 
 // Every definition is sent to the model on every request. Playwright MCP's
 // default 25 tools take 19.0 KB in the benchmark (docs/benchmarks.md), 760
-// bytes a tool; we offer more tools (37) in fewer bytes. Raise a budget only
+// bytes a tool; we offer more tools (38) in fewer bytes. Raise a budget only
 // with a reason in the commit. The capability groups' tools are not in the
 // default list (caps.go); the README states what --caps all weighs.
 const (
 	// toolsListBudget is the most bytes the whole default tools/list answer
-	// may take (37 tools: sessions, navigation and tabs, reading, input,
+	// may take (38 tools: sessions, navigation and tabs, reading, input,
 	// batches, waiting, diagnostics). The 384 bytes over 18 KB are
 	// Playwright MCP's arguments its users pass (issue 39: screenshot
 	// filename, element, scale; network static, index, part; snapshot
 	// boxes), whose descriptions are left out where the name says it.
+	// browser_drop, core as theirs is, came in under it: an element
+	// argument's description went (its name says it), and a read-only
+	// tool's idempotent hint, which the spec gives no meaning.
 	toolsListBudget = 18*1024 + 384
 	// perToolBudget is the most bytes a tool may take on average.
 	perToolBudget = 560
@@ -68,8 +71,8 @@ func TestInventory_Invariants(t *testing.T) {
 			if tool.ReadOnly != (a.ReadOnlyHint != nil && *a.ReadOnlyHint) {
 				t.Errorf("inventory ReadOnly=%v disagrees with readOnlyHint", tool.ReadOnly)
 			}
-			if tool.ReadOnly && a.DestructiveHint != nil {
-				t.Errorf("a read-only tool carries a destructive hint")
+			if tool.ReadOnly && (a.DestructiveHint != nil || a.IdempotentHint != nil) {
+				t.Errorf("a read-only tool carries a destructive or idempotent hint, which the spec gives no meaning there")
 			}
 			var s map[string]any
 			if err := json.Unmarshal(d.RawInputSchema, &s); err != nil {

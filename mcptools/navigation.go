@@ -106,9 +106,12 @@ type CloseParams struct {
 func closeTool(d *Deps) Tool {
 	return define(d, "browser_close", ToolsetNavigation,
 		"Close the session's browser; the next call opens a fresh one.",
-		annotations{title: "Close the browser context", destructive: true, idempotent: true},
-		func(_ context.Context, s *Session, _ CloseParams) (*mcp.CallToolResult, error) {
+		annotations{title: "Close the browser", destructive: true, idempotent: true},
+		func(ctx context.Context, s *Session, _ CloseParams) (*mcp.CallToolResult, error) {
 			var r response
+			// As at the session's end, the profile (--user-data-dir) keeps
+			// what the context leaves, for the next one to open on it.
+			s.saveProfile(ctx, d.Logger)
 			if s.closePage() {
 				r.resultf("Closed the browser context of session %s.", s.ID)
 			} else {

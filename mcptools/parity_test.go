@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +66,37 @@ func TestPlaywrightMCPParity(t *testing.T) {
 	}
 	if n < 70 {
 		t.Errorf("the table has %d tools: it is not Playwright MCP's whole list", n)
+	}
+}
+
+// coreElsewhere are the tools of Playwright MCP's core groups that are in
+// a capability group here, each with why.
+var coreElsewhere = map[string]string{
+	"browser_emulate_media": "--caps emulation: few sessions need it, and the default tools/list has a byte budget",
+}
+
+// TestPlaywrightMCPCore: every tool Playwright MCP offers by default (its
+// core groups) is in the default tools/list here too, unless left out or
+// named in coreElsewhere: an agent used to theirs finds its tools without
+// flags (issue 39: browser_drop was in a group of its own).
+func TestPlaywrightMCPCore(t *testing.T) {
+	ours := map[string]bool{}
+	for _, tool := range Offered(Inventory(nil), nil) {
+		ours[tool.Def.Name] = true
+	}
+	for group, names := range playwrightMCPTools {
+		if group != "core" && !strings.HasPrefix(group, "core-") {
+			continue
+		}
+		for _, name := range names {
+			_, elsewhere := coreElsewhere[name]
+			switch {
+			case slices.Contains(leftOut, name):
+			case elsewhere && ours[name]:
+				t.Errorf("%s is in the default tools/list: take it out of coreElsewhere", name)
+			case !elsewhere && !ours[name]:
+				t.Errorf("Playwright MCP's %s (its %s group) is not in the default tools/list", name, group)
+			}
+		}
 	}
 }

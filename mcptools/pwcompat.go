@@ -2,26 +2,18 @@ package mcptools
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/flow/playwright"
-	"github.com/e2e-mcp/e2e-mcp/internal/dirlock"
 	"github.com/mark3labs/mcp-go/mcp"
-	"go.uber.org/zap"
 )
 
 // What serve takes from Playwright MCP's command line (cmd/e2e-mcp
 // pwcompat.go) and the tools carry out: secrets named in arguments, the
-// images and snapshots an answer holds, the Playwright code of an action,
-// a profile kept across runs.
+// images and snapshots an answer holds, the Playwright code of an action
+// (a profile kept across runs is profile.go's).
 
 // secretVarRE finds ${NAME} in an argument.
 var secretVarRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_.-]{0,63})\}`)
@@ -146,97 +138,4 @@ func (d *Deps) ranCode(s *Session, res *mcp.CallToolResult) {
 		}
 	}
 	res.Content = append([]mcp.Content{mcp.NewTextContent(block)}, res.Content...)
-}
-
-// Profile keeps what sessions leave (cookies, local storage) in a
-// directory across runs (--user-data-dir): a session starts in the state
-// the last one to end saved, and saves its own as it ends. One server at
-// a time holds a directory (OpenProfile locks it).
-type Profile struct {
-	// Dir is the directory.
-	Dir    string
-	unlock func()
-}
-
-// profileState is the file of a profile's state, in its directory.
-const profileState = "e2e-mcp-storage-state.json"
-
-// ErrProfileInUse is OpenProfile's error for a directory another server holds.
-var ErrProfileInUse = dirlock.ErrInUse
-
-// OpenProfile makes dir if needed and holds it for this process until
-// Close; a directory another server holds is ErrProfileInUse.
-func OpenProfile(dir string) (*Profile, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := dirlock.Lock(abs)
-	if err != nil {
-		return nil, err
-	}
-	return &Profile{Dir: abs, unlock: unlock}, nil
-}
-
-// Close lets another server have the directory.
-func (p *Profile) Close() {
-	if p != nil && p.unlock != nil {
-		p.unlock()
-	}
-}
-
-// Load is the state the last session saved, or nil when none has.
-func (p *Profile) Load() (*browser.StorageState, error) {
-	path := filepath.Join(p.Dir, profileState)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return ReadStorageState(path)
-}
-
-// Save writes a session's state for the next one (0600: it holds
-// credentials).
-func (p *Profile) Save(st *browser.StorageState) error {
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	out, err := userDirFile(p.Dir, profileState, "userDataDir")
-	if err != nil {
-		return err
-	}
-	out.mode = 0o600
-	_, err = out.create(strings.NewReader(string(b)))
-	return err
-}
-
-// saveProfile leaves the session's cookies and storage in its profile.
-func (s *Session) saveProfile(ctx context.Context, log *zap.Logger) {
-	if s.profile == nil || s.tabs == nil || s.tabs.Gone() {
-		return
-	}
-	// No tab's session storage: a browser that starts again has none.
-	st, err := s.tabs.StorageState(ctx, nil)
-	if err == nil {
-		err = s.profile.Save(st)
-	}
-	if err != nil {
-		log.Warn("the session's cookies and storage were not saved in --user-data-dir", zap.String("session", s.ID), zap.Error(err))
-	}
-}
-
-// startProfile puts a new browser context of the session in the state its
-// profile holds (over --storage-state, which it replaces once saved).
-func (s *Session) startProfile() error {
-	if s.profile == nil || s.tabs == nil || s.tabs == s.stateIn {
-		return nil
-	}
-	st, err := s.profile.Load()
-	if err != nil {
-		return fmt.Errorf("--user-data-dir %s: %w", s.profile.Dir, err)
-	}
-	if st != nil {
-		s.startState = st
-	}
-	return nil
 }

@@ -29,7 +29,7 @@ type SnapshotParams struct {
 
 func snapshotTool(d *Deps) Tool {
 	return define(d, "browser_snapshot", ToolsetReading,
-		"Accessibility snapshot as YAML with refs (e5). Big pages fold: open a fold with target and from, or browser_find.",
+		"Accessibility snapshot (YAML) with refs (e5). Big pages fold: open one with target and from, or browser_find.",
 		annotations{title: "Page snapshot", readOnly: true, idempotent: true},
 		func(ctx context.Context, s *Session, a SnapshotParams) (*mcp.CallToolResult, error) {
 			switch {

@@ -263,7 +263,7 @@ func (s *Session) record(tool string, rawArgs any, pre preLocated) {
 // ExportFlowParams are the arguments of session_export_flow.
 type ExportFlowParams struct {
 	Path        string `json:"path,omitempty" jsonschema:"File to write (file roots). Omit: the YAML"`
-	Name        string `json:"name,omitempty" jsonschema:"Flow name (default: the session id)"`
+	Name        string `json:"name,omitempty" jsonschema:"Default: the session id"`
 	Format      string `json:"format,omitempty" jsonschema:"enum=playwright"`
 	AssertReads bool   `json:"assertReads,omitempty" jsonschema:"Check the texts you read"`
 	SessionArg

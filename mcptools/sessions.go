@@ -62,8 +62,10 @@ type Session struct {
 	startEmulation *browser.Emulation
 	startDevice    string
 	// profile keeps the session's cookies and storage across runs
-	// (Registry.Profile).
-	profile *Profile
+	// (Registry.Profile); profileHold is the session's hold on it while
+	// its browser context is open (profile.go).
+	profile     *Profile
+	profileHold *profileHold
 	// noSnapshots: actions answer without a snapshot (Registry.NoSnapshots).
 	noSnapshots bool
 	// replay: the session replays a flow and records none (Registry.Replay).
@@ -304,29 +306,10 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 			Message:    fmt.Sprintf("%s; session %s lost its tabs (%s), cookies and storage", how, s.ID, strings.Join(urls, ", ")),
 			Suggestion: "call again: a new browser is started; navigate to where you were (log in again if needed)"}
 	}
-	if s.tabs == nil && s.warm != nil {
-		w := s.warm
-		select {
-		case <-w.done:
-			s.warm = nil
-			w.cancel() // done: nothing of the tabs hangs on its context
-			if w.err == nil {
-				s.tabs = w.tabs
-				s.tabs.Secrets = s.private
-				s.allowDevOrigin()
-			} // else open it below, and report what goes wrong then
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
 	if s.tabs == nil {
-		t, err := b.NewTabs(ctx)
-		if err != nil {
+		if err := s.openTabs(ctx, b); err != nil {
 			return nil, err
 		}
-		s.tabs = t
-		s.tabs.Secrets = s.private
-		s.allowDevOrigin()
 	}
 	p, added, err := s.tabs.Sync(ctx)
 	if err != nil {
@@ -376,16 +359,56 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 	return p, nil
 }
 
-// closePage closes the session's tabs and browser context, if open.
+// openTabs opens the session's browser context: the one session_start
+// began opening, else a new one. The session's --user-data-dir is held
+// from here until the context closes or its browser dies.
+func (s *Session) openTabs(ctx context.Context, b *browser.Manager) error {
+	if err := s.holdProfile(); err != nil {
+		return err
+	}
+	if s.warm != nil {
+		w := s.warm
+		select {
+		case <-w.done:
+			s.warm = nil
+			w.cancel() // done: nothing of the tabs hangs on its context
+			if w.err == nil {
+				s.tabs = w.tabs
+			} // else open it below, and report what goes wrong then
+		case <-ctx.Done():
+			s.letProfile()
+			return ctx.Err()
+		}
+	}
+	if s.tabs == nil {
+		t, err := b.NewTabs(ctx)
+		if err != nil {
+			s.letProfile()
+			return err
+		}
+		s.tabs = t
+	}
+	s.tabs.Secrets = s.private
+	s.allowDevOrigin()
+	if s.profileHold != nil {
+		s.profileHold.until(s.tabs.Done())
+	}
+	return nil
+}
+
+// closePage closes the session's tabs and browser context, if open, and
+// lets its profile go.
 func (s *Session) closePage() bool {
 	if s.warm != nil {
 		s.warm.drop()
 		s.warm = nil
 	}
 	if s.tabs == nil {
+		s.letProfile()
 		return false
 	}
 	s.tabs.Close()
+	s.letProfile()
 	s.tabs, s.snapPage, s.lastSnap, s.lastURL, s.newTabs = nil, nil, "", "", 0
 	return true
 }

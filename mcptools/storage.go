@@ -16,9 +16,10 @@ import (
 
 // The storage group (--caps storage): the session's cookies and web
 // storage, and its whole storage state saved to a file and put back, with
-// Playwright MCP's tool and argument names. Answers never carry a cookie's
-// or item's value whole, except the one asked for by name; state files are
-// written 0600.
+// Playwright MCP's tool and argument names. A cookie or item that is not
+// there is an answer (notFound), not an error. Answers show a storage
+// item's value whole only when asked for by name (cookies, as theirs,
+// always); state files are written 0600.
 
 // maxStateFile bounds a storage state file read.
 const maxStateFile = 10 << 20
@@ -269,11 +270,12 @@ func cookieGetTool(d *Deps) Tool {
 					found = append(found, c)
 				}
 			}
-			if len(found) == 0 {
-				return nil, &ToolError{Type: ErrElementNotFound, Message: fmt.Sprintf("no cookie named %q", a.Name),
-					Suggestion: "browser_cookie_list lists the session's cookies"}
-			}
 			var r response
+			if len(found) == 0 {
+				// Absence answers the question; it is no failure of the call.
+				r.resultf("%s: the session has no cookie of that name (browser_cookie_list lists its cookies).", notFound("Cookie", a.Name, a.Domain))
+				found = []browser.Cookie{}
+			}
 			for _, c := range found {
 				r.resultf("%s=%s (domain %s, path %s)", c.Name, c.Value, c.Domain, c.Path)
 			}
@@ -323,7 +325,12 @@ func cookieDeleteTool(d *Deps) Tool {
 				return nil, err
 			}
 			var r response
-			r.resultf("Deleted %d cookie(s) named %s.", n, a.Name)
+			if n == 0 {
+				r.resultf("%s: nothing deleted.", notFound("Cookie", a.Name, a.Domain))
+			} else {
+				r.resultf("Deleted %d cookie(s) named %s.", n, a.Name)
+			}
+			r.set("deleted", n)
 			return r.build(), nil
 		})
 }
@@ -341,15 +348,39 @@ func cookieClearTool(d *Deps) Tool {
 			}
 			var r response
 			r.resultf("Deleted %d cookie(s).", n)
+			r.set("deleted", n)
 			return r.build(), nil
 		})
 }
 
+// notFound says that the storage tools' cookie or item named name (of
+// domain, if given) is not there: the one phrasing of an absence, which
+// get and delete answer as a result, not an error (a query whose answer is
+// "none" has not failed).
+func notFound(what, name, domain string) string {
+	s := fmt.Sprintf("%s %q not found", what, name)
+	if domain != "" {
+		s += " for domain " + domain
+	}
+	return s
+}
+
 // WebStorageParams are the arguments of the local and session storage
-// tools; each uses what its action needs.
+// tools that take all items of the origin (list, clear).
 type WebStorageParams struct {
-	Key   string `json:"key,omitempty"`
-	Value string `json:"value,omitempty"`
+	SessionArg
+}
+
+// WebStorageKeyParams name one item (get, delete).
+type WebStorageKeyParams struct {
+	Key string `json:"key"`
+	SessionArg
+}
+
+// WebStorageSetParams are the arguments of the set tools.
+type WebStorageSetParams struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
 	SessionArg
 }
 
@@ -360,52 +391,83 @@ func webStorageTools(d *Deps, session bool) []Tool {
 	if session {
 		kind, area = "sessionstorage", "session storage"
 	}
-	one := func(action, desc string, a annotations) Tool {
-		return define(d, "browser_"+kind+"_"+action, ToolsetSession, desc, a,
-			func(ctx context.Context, s *Session, a WebStorageParams) (*mcp.CallToolResult, error) {
-				if (action == "get" || action == "set" || action == "delete") && a.Key == "" {
-					return nil, invalidInput("key", "empty: name the item")
-				}
-				p, err := s.Page(ctx, d.Browser)
-				if err != nil {
-					return nil, err
-				}
-				items, origin, err := p.WebStorage(ctx, session, action, a.Key, a.Value)
-				if err != nil {
-					return nil, err
-				}
-				var r response
-				switch action {
-				case "list":
-					r.resultf("%d %s item(s) of %s:", len(items), area, origin)
-					for i, it := range items {
-						// The structured items say no more than the text.
-						items[i].Value = text.Clip(it.Value, 80)
-						r.resultf("- %s: %s", it.Name, items[i].Value)
-					}
-				case "get":
-					if len(items) == 0 {
-						return nil, &ToolError{Type: ErrElementNotFound, Message: fmt.Sprintf("%s of %s has no item %q", area, origin, a.Key),
-							Suggestion: "browser_" + kind + "_list lists the items"}
-					}
-					r.resultf("%s", items[0].Value)
-				default:
-					r.resultf("%s of %s: %s done.", area, origin, action)
-				}
-				if items == nil {
-					items = []browser.NameValue{}
-				}
-				r.set("origin", origin)
-				r.set("items", items)
-				return r.build(), nil
+	name := func(action string) string { return "browser_" + kind + "_" + action }
+	run := func(ctx context.Context, s *Session, action, key, value string) (*mcp.CallToolResult, error) {
+		if (action == "get" || action == "set" || action == "delete") && key == "" {
+			return nil, invalidInput("key", "empty: name the item")
+		}
+		p, err := s.Page(ctx, d.Browser)
+		if err != nil {
+			return nil, err
+		}
+		items, origin, err := p.WebStorage(ctx, session, action, key, value)
+		if err != nil {
+			return nil, err
+		}
+		var r response
+		switch action {
+		case "list":
+			r.resultf("%d %s item(s) of %s:", len(items), area, origin)
+			for i, it := range items {
+				// The structured items say no more than the text.
+				items[i].Value = text.Clip(it.Value, 80)
+				r.resultf("- %s=%s", it.Name, items[i].Value)
+			}
+		case "get":
+			if len(items) == 0 {
+				// Absence answers the question; it is no failure of the call.
+				r.resultf("%s: the %s of %s has no such key (%s lists its items).", notFound("Item", key, ""), area, origin, name("list"))
+			}
+			for _, it := range items {
+				r.resultf("%s=%s", it.Name, it.Value)
+			}
+		case "set":
+			r.resultf("Set %s item %q of %s.", area, key, origin)
+		case "delete":
+			if len(items) == 0 {
+				r.resultf("%s in the %s of %s: nothing deleted.", notFound("Item", key, ""), area, origin)
+			} else {
+				r.resultf("Deleted %s item %q of %s.", area, key, origin)
+			}
+		case "clear":
+			r.resultf("Deleted %d %s item(s) of %s.", len(items), area, origin)
+		}
+		if action == "delete" || action == "clear" {
+			// What went, by key: its values were not asked for.
+			for i := range items {
+				items[i].Value = ""
+			}
+			r.set("deleted", len(items))
+		}
+		if items == nil {
+			items = []browser.NameValue{}
+		}
+		r.set("origin", origin)
+		r.set("items", items)
+		return r.build(), nil
+	}
+	all := func(action, desc string, a annotations) Tool {
+		return define(d, name(action), ToolsetSession, desc, a,
+			func(ctx context.Context, s *Session, _ WebStorageParams) (*mcp.CallToolResult, error) {
+				return run(ctx, s, action, "", "")
 			})
 	}
+	one := func(action, desc string, a annotations) Tool {
+		return define(d, name(action), ToolsetSession, desc, a,
+			func(ctx context.Context, s *Session, a WebStorageKeyParams) (*mcp.CallToolResult, error) {
+				return run(ctx, s, action, a.Key, "")
+			})
+	}
+	set := define(d, name("set"), ToolsetSession, "Set a "+area+" item.", annotations{title: "Set " + area, idempotent: true},
+		func(ctx context.Context, s *Session, a WebStorageSetParams) (*mcp.CallToolResult, error) {
+			return run(ctx, s, "set", a.Key, a.Value)
+		})
 	return []Tool{
-		one("list", "List the "+area+" items of the current page's origin.", annotations{title: "List " + area, readOnly: true}),
+		all("list", "List the "+area+" items of the current page's origin.", annotations{title: "List " + area, readOnly: true}),
 		one("get", "Get a "+area+" item by key.", annotations{title: "Get " + area, readOnly: true}),
-		one("set", "Set a "+area+" item.", annotations{title: "Set " + area, idempotent: true}),
+		set,
 		one("delete", "Delete a "+area+" item.", annotations{title: "Delete " + area, idempotent: true}),
-		one("clear", "Delete every "+area+" item of the current page's origin.", annotations{title: "Clear " + area, idempotent: true, destructive: true}),
+		all("clear", "Delete every "+area+" item of the current page's origin.", annotations{title: "Clear " + area, idempotent: true, destructive: true}),
 	}
 }
 

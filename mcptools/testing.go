@@ -19,8 +19,8 @@ import (
 
 // GenerateLocatorParams are the arguments of browser_generate_locator.
 type GenerateLocatorParams struct {
-	Target  string `json:"target" jsonschema:"Ref (e5) or selector"`
-	Element string `json:"element,omitempty" jsonschema:"Element in words, for messages"`
+	Target  string `json:"target" jsonschema:"Ref or selector"`
+	Element string `json:"element,omitempty"`
 	SessionArg
 }
 
@@ -49,7 +49,7 @@ type VerifyListParams struct {
 type VerifyValueParams struct {
 	Type    string `json:"type" jsonschema:"enum=textbox,enum=checkbox,enum=radio,enum=combobox,enum=slider"`
 	Target  string `json:"target" jsonschema:"Ref or selector"`
-	Element string `json:"element,omitempty" jsonschema:"Element in words, for messages"`
+	Element string `json:"element,omitempty"`
 	Value   string `json:"value" jsonschema:"Value; checkbox and radio: true or false"`
 	SessionArg
 }

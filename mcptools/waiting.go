@@ -94,8 +94,8 @@ type ExpectParams struct {
 	Expected  string   `json:"expected,omitempty" jsonschema:"text: contained, value: equal, or /regex/; count: number; screenshot: baseline name"`
 	Mask      []string `json:"mask,omitempty" jsonschema:"Selectors painted over"`
 	Threshold float64  `json:"threshold,omitempty" jsonschema:"Color distance 0-1 (0.2)"`
-	MaxDiff   float64  `json:"maxDiff,omitempty" jsonschema:"Differing pixels allowed; <1: a ratio"`
-	Timeout   float64  `json:"timeout,omitempty" jsonschema:"Seconds to retry (max 60)"`
+	MaxDiff   float64  `json:"maxDiff,omitempty" jsonschema:"Pixels that may differ; under 1: a ratio"`
+	Timeout   float64  `json:"timeout,omitempty" jsonschema:"Seconds (max 60)"`
 	SessionArg
 }
 

@@ -210,12 +210,11 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	a := newApp(cfg, log)
 	bm, reg := a.bm, a.reg
 	if cfg.UserDataDir != "" {
+		// Held while a session's browser runs on it, as a browser profile
+		// is, not from here: another server may have it until then.
 		p, err := mcptools.OpenProfile(cfg.UserDataDir)
 		if err != nil {
 			a.close()
-			if errors.Is(err, mcptools.ErrProfileInUse) {
-				return fmt.Errorf("--user-data-dir %s is %w: a profile serves one server at a time; give this one --isolated (a fresh profile in memory) or another --user-data-dir", cfg.UserDataDir, err)
-			}
 			return fmt.Errorf("--user-data-dir %s: %w", cfg.UserDataDir, err)
 		}
 		defer p.Close()

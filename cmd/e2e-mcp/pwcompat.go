@@ -302,9 +302,11 @@ func (c *Config) pwNormalize(portGiven bool) error {
 	var caps []string
 	for _, g := range strings.Split(c.Caps, ",") {
 		switch g = strings.ToLower(strings.TrimSpace(g)); {
-		case g == "core" || strings.HasPrefix(g, "core-"):
+		case g == "core" || strings.HasPrefix(g, "core-") || g == "input":
 			// Always offered here (browser_install has no place: the
-			// browser is the machine's).
+			// browser is the machine's). input was our group of
+			// browser_drop, a core tool now, as theirs: a --caps that
+			// still names it starts as it did.
 		case g == "tracing":
 			caps = append(caps, "devtools")
 		case g != "":

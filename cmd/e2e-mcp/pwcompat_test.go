@@ -247,6 +247,7 @@ func TestPlaywrightEnv(t *testing.T) {
 		{name: "a refused flag with =", args: []string{"--init-page=setup.ts"}, err: "--init-page is Playwright MCP's"},
 		{name: "the old vision flag", args: []string{"--vision"}, want: func(c *Config) bool { return c.Caps == "vision" }},
 		{name: "the old vision flag, then --caps", args: []string{"--vision", "--caps=pdf"}, want: func(c *Config) bool { return c.Caps == "pdf,vision" }},
+		{name: "our old input group, core now", args: []string{"--caps=input,pdf"}, want: func(c *Config) bool { return c.Caps == "pdf" }},
 		{name: "--caps, then the old vision flag", args: []string{"--caps=pdf", "--vision"}, want: func(c *Config) bool { return c.Caps == "pdf,vision" }},
 		{name: "version", args: []string{"--snapshot-mode", "incremental"}, want: func(c *Config) bool { return c.SnapshotMode == "full" }},
 	} {
