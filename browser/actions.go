@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"go.uber.org/zap"
 )
 
 // settleCap is how long an action waits for the network requests it
@@ -231,46 +232,65 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 			Type: typ, X: x, Y: y, Button: button, ClickCount: count, Modifiers: mods})
 		return err
 	}
-	moved := p.moveEarly(cctx, target, func(ctx context.Context, x, y float64) error {
-		return send(ctx, input.DispatchMouseEventTypeMouseMoved, x, y, 0)
-	})
-	var pt point
-	frame, err := p.actionable(ctx, target, fnActionPoint, &pt, false, nextAction())
-	at, movedOK := moved()
-	if err != nil {
-		return err
-	}
-	before := p.mark()
-	if frame != p.frame {
-		if pt.X, pt.Y, err = p.toViewport(cctx, frame, pt.X, pt.Y); err != nil {
-			return err
-		}
-	}
 	clicks := int64(1)
 	if o.Double {
 		clicks = 2
 	}
-	err = p.act(cctx, func(cctx context.Context) error {
-		if !movedOK || at != pt {
-			if err := send(cctx, input.DispatchMouseEventTypeMouseMoved, pt.X, pt.Y, 0); err != nil {
+	action := nextAction()
+	for aimed := 1; ; aimed++ {
+		moved := p.moveEarly(cctx, target, func(ctx context.Context, x, y float64) error {
+			return send(ctx, input.DispatchMouseEventTypeMouseMoved, x, y, 0)
+		})
+		var pt point
+		frame, err := p.actionable(ctx, target, fnActionPoint, &pt, false, action)
+		at, movedOK := moved()
+		if err != nil {
+			return err
+		}
+		before := p.mark()
+		if frame != p.frame {
+			if pt.X, pt.Y, err = p.toViewport(cctx, frame, pt.X, pt.Y); err != nil {
 				return err
 			}
 		}
-		for c := int64(1); c <= clicks; c++ {
-			if err := send(cctx, input.DispatchMouseEventTypeMousePressed, pt.X, pt.Y, c); err != nil {
-				return err
+		err = p.act(cctx, func(cctx context.Context) error {
+			if !movedOK || at != pt {
+				if err := send(cctx, input.DispatchMouseEventTypeMouseMoved, pt.X, pt.Y, 0); err != nil {
+					return err
+				}
 			}
-			if err := send(cctx, input.DispatchMouseEventTypeMouseReleased, pt.X, pt.Y, c); err != nil {
-				return err
+			for c := int64(1); c <= clicks; c++ {
+				if err := send(cctx, input.DispatchMouseEventTypeMousePressed, pt.X, pt.Y, c); err != nil {
+					return err
+				}
+				if err := send(cctx, input.DispatchMouseEventTypeMouseReleased, pt.X, pt.Y, c); err != nil {
+					return err
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			return p.ctxError(cctx, err, "click")
 		}
-		return nil
-	})
-	if err != nil {
-		return p.ctxError(cctx, err, "click")
+		// The engine's hit check (armHit): where the click landed. A page
+		// that is gone (the click navigated it) got the click.
+		var hit struct{ Missed string }
+		if err := p.evalIn(cctx, frame, fnHitResult.call(), &hit); err != nil || hit.Missed == "" {
+			return p.settle(ctx, before)
+		}
+		if aimed >= maxClickAims || cctx.Err() != nil {
+			return newError(KindNotActionable, "wait for the page to settle (browser_wait_for), then click again",
+				"the click on %s was aimed %d times, and each time the page moved %s under the point before it landed; the page got none of it",
+				target, aimed, hit.Missed)
+		}
+		p.m.log.Debug("click missed its target: aimed again", zap.String("target", target), zap.String("landed on", hit.Missed))
 	}
-	return p.settle(ctx, before)
 }
+
+// maxClickAims bounds how often a click is aimed again when the page moved
+// another element under its point before it landed (the engine's hit check
+// kept that click from the page).
+const maxClickAims = 5
 
 // point is a position in CSS pixels.
 type point struct{ X, Y float64 }

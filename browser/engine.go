@@ -30,6 +30,7 @@ const (
 	fnExpect         jsFn = "expect"
 	fnExpectCount    jsFn = "expectCount"
 	fnActionPoint    jsFn = "actionPoint"
+	fnHitResult      jsFn = "hitResult"
 	fnQuickPoint     jsFn = "quickPoint"
 	fnHoverPoint     jsFn = "hoverPoint"
 	fnPrepareFill    jsFn = "prepareFill"

@@ -386,3 +386,44 @@ func TestActionability(t *testing.T) {
 		}
 	})
 }
+
+// TestClickLandsOnItsTarget: a click lands on the element it names or
+// not at all. The page puts a button above a link when the pointer first
+// moves (as rows a fetch renders push a link down between the moment a
+// click is aimed and the moment it lands): the press, aimed at the link,
+// would land on the new button. The engine's hit check keeps that click
+// from the page and aims again; the link gets one click, the button none.
+// Before, the button got the click and the answer said the link was
+// clicked.
+func TestClickLandsOnItsTarget(t *testing.T) {
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /shift", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!doctype html><title>Shift</title><div id="top"></div>
+<a href="#done" id="go">Go</a><p id="log">nothing yet</p>
+<script>
+const log = [];
+const say = (s) => { log.push(s); document.getElementById('log').textContent = log.join(', '); };
+document.getElementById('go').addEventListener('click', () => say('link'));
+let shifted = false;
+document.addEventListener('mousemove', () => {
+  if (shifted) return;
+  shifted = true;
+  const b = document.createElement('button');
+  b.textContent = 'Ad';
+  b.style.cssText = 'display:block;width:400px;height:120px';
+  b.addEventListener('click', () => say('ad'));
+  document.getElementById('top').append(b);
+});
+</script>`)
+		})
+	})
+	env, _ := serverEnv(t)
+	c := startClient(t, env)
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/shift"})
+	mustCall(t, c, "browser_click", map[string]any{"target": `#go`})
+	got := mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => document.getElementById('log').textContent + ' @' + location.hash`})
+	if !strings.Contains(got, `"link @#done"`) {
+		t.Errorf("after the click on the link: %s\nwant the link clicked once and followed, the button never", got)
+	}
+}

@@ -16,6 +16,7 @@
 //   frameOffset(el)   -> where an iframe's content starts in this frame's viewport
 //   waitText, waitState, waitURL, waitLoad, expect, expectCount, content: see 50_checks.js
 //   actionPoint(el, anyState, action), hoverPoint(el, action) -> clickPoint once el is stable (a promise);
+//   a click's point arms its hit check, which hitResult() reads and disarms
 //   quickPoint(el) -> clickPoint now, unless an animation runs
 //   checkState(el), selectOptions(el, values), sliderState(el, focus), setRange(el, v), fileInputOf(el),
 //   watchDrag(), dragStarted(), labelControl(el): see 45_input.js

@@ -18,6 +18,14 @@
   // first frame can come at once, with the animation clock where it was.) A
   // promise.
   async function actionPoint(el, anyState, action) {
+    const at = await stablePoint(el, anyState, action);
+    // A click's point (hover's, anyState, is not a click): its hit is
+    // checked until the click is answered (armHit).
+    if (!at.error && !anyState) armHit(el);
+    return at;
+  }
+
+  async function stablePoint(el, anyState, action) {
     const first = clickPoint(el, anyState, action);
     if (first.error) return first;
     // One frame always: what the page scheduled for it (a class set in a
@@ -38,6 +46,50 @@
     if (!el.isConnected) return refuse('not_attached', 'not attached');
     if (!sameRect(before, el.getBoundingClientRect())) return refuse('not_stable', 'not stable (it is moving)');
     return clickPoint(el, anyState, action);
+  }
+
+  // The hit check of a click: from the point actionPoint gives until Go
+  // reads hitResult, the first pointer event must land on the element
+  // (hitsTarget), as the point's own hit test said it would. When the page
+  // put something else under the point in between (rows a fetch rendered
+  // above a link, a re-render that replaced the button), that event and
+  // the rest of the click are kept from the page (no handler runs, a link
+  // does not follow), and Go clicks again where the element is now: the
+  // click never lands on what the agent did not name. Listeners of ours on
+  // the window, capturing, run before the page's own on the document and
+  // its elements. Disarmed by hitResult, the next armHit, or after 5 s.
+  const HIT_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu'];
+  let hitWatch = null;
+  function armHit(el) {
+    disarmHit();
+    const w = { win: el.ownerDocument.defaultView, verdict: null };
+    w.listener = (e) => {
+      if (w.verdict === null) {
+        const t = e.composedPath()[0];
+        w.verdict = t && t.nodeType === Node.ELEMENT_NODE && hitsTarget(t, el) ? '' : describeCover(t);
+      }
+      if (w.verdict) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    };
+    for (const type of HIT_EVENTS) w.win.addEventListener(type, w.listener, true);
+    w.timer = setTimeout(disarmHit, 5000);
+    hitWatch = w;
+  }
+  function disarmHit() {
+    const w = hitWatch;
+    if (!w) return;
+    hitWatch = null;
+    clearTimeout(w.timer);
+    for (const type of HIT_EVENTS) w.win.removeEventListener(type, w.listener, true);
+  }
+  // hitResult() -> {missed: what the click landed on instead} | {} and
+  // disarms the check.
+  function hitResult() {
+    const v = hitWatch ? hitWatch.verdict : null;
+    disarmHit();
+    return v ? { missed: v } : {};
   }
 
   // quickPoint(el): where a click would land now, without waiting for a

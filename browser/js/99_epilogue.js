@@ -3,7 +3,7 @@
       version: 1, snapshot, resolve, describe, clickPoint, prepareFill, typedInto, viewRect, frameOffset, pageInfo, loadedInfo,
       one, all, candidates, takeFrameOwner, lastFailure,
       waitText, waitState, waitURL, waitLoad, expect, expectCount, content,
-      actionPoint, quickPoint, hoverPoint, watchDrag, dragStarted, labelControl, checkState, checkedAgain, selectOptions, sliderState, setRange, fileInputOf,
+      actionPoint, hitResult, quickPoint, hoverPoint, watchDrag, dragStarted, labelControl, checkState, checkedAgain, selectOptions, sliderState, setRange, fileInputOf,
       stableLocator, frameLocator, frameStepLocator, shownOnce, fingerprint, pageElements, restyleAll, refBoxes, audit, vitals, boxes, holdStill, readBlob,
       highlight, hideHighlight, watchDrop, dropDone, dropEvents, startDemo, stopDemo,
       // For tests: the role and accessible name the engine computes for an element.
