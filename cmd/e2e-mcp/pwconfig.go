@@ -161,6 +161,8 @@ var pwConfigKeys = map[string]pwConfigKey{
 		}
 		return nil, fmt.Errorf("%v: want block or allow", v)
 	}},
+	"browser.contextOptions.bypassCSP":         to("bypass-csp", kindBool),
+	"browser.contextOptions.javaScriptEnabled": to("no-javascript", kindNotBool),
 	"browser.contextOptions.locale":            {refused: perSessionRefusal},
 	"browser.contextOptions.timezoneId":        {refused: perSessionRefusal},
 	"browser.contextOptions.geolocation":       {refused: perSessionRefusal},
