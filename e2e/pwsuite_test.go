@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -232,6 +233,96 @@ func TestPlaywrightAllowedHosts(t *testing.T) {
 				t.Errorf("Host evil.example: %d %s, want 403", code, body)
 			}
 		})
+	}
+}
+
+// resultJSON reads an answer's ### Result section as JSON, as their tests
+// read browser_get_config's (the text from the heading to the next one).
+func resultJSON(t *testing.T, out string) map[string]any {
+	t.Helper()
+	_, rest, ok := strings.Cut(out, "### Result\n")
+	if !ok {
+		t.Fatalf("no ### Result section:\n%s", out)
+	}
+	if i := strings.Index(rest, "\n### "); i >= 0 {
+		rest = rest[:i]
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(rest)), &v); err != nil {
+		t.Fatalf("the result is not a JSON object: %v\n%s", err, out)
+	}
+	return v
+}
+
+// configAt is the value at a dotted key of a config object, as JSON.
+func configAt(cfg map[string]any, key string) string {
+	var v any = cfg
+	for _, p := range strings.Split(key, ".") {
+		m, _ := v.(map[string]any)
+		v = m[p]
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestPlaywrightGetConfig: browser_get_config's result is Playwright MCP's
+// config object, which their tests JSON.parse and read by their keys: the
+// INI config file's values, their variable's over the file's and a flag,
+// in their types (milliseconds as numbers, booleans, the viewport as an
+// object), with the settings their config has no key for under "e2e-mcp"
+// by flag name and the token masked; within the answer budget. (It
+// answered our settings by flag name, in a code block.)
+func TestPlaywrightGetConfig(t *testing.T) {
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.ini")
+	ini := `
+      capabilities[] = config
+      console.level = error
+      saveSession = true
+      browser.launchOptions.headless = true
+      browser.contextOptions.viewport = 800x600
+      browser.contextOptions.bypassCSP = true
+      browser.contextOptions.javaScriptEnabled = false
+      [timeouts]
+      action = 12345
+      navigation = 30000
+`
+	if err := os.WriteFile(config, []byte(ini), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// saveSession writes a trace into the first file root.
+	c := startClientArgs(t, append(env, "PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION=45000", "E2E_MCP_AUTH_TOKEN=tok-secret-39", "E2E_MCP_FILE_ROOTS="+dir),
+		"--config", config, "--isolated", "--max-sessions", "7")
+	res := call(t, c, "browser_get_config", nil)
+	out := text(res)
+	if res.IsError {
+		t.Fatalf("browser_get_config failed:\n%s", out)
+	}
+	cfg := resultJSON(t, out)
+	for key, want := range map[string]string{
+		"console.level":                            `"error"`,
+		"timeouts.action":                          `12345`,
+		"timeouts.navigation":                      `45000`, // their variable over the file
+		"timeouts.settle":                          `500`,   // the default
+		"browser.isolated":                         `true`,  // the flag
+		"browser.launchOptions.headless":           `true`,
+		"browser.contextOptions.viewport":          `{"height":600,"width":800}`,
+		"browser.contextOptions.bypassCSP":         `true`,
+		"browser.contextOptions.javaScriptEnabled": `false`,
+		"saveSession":                              `true`,
+		"capabilities":                             `["config"]`,
+		"e2e-mcp.max-sessions":                     `"7"`,
+		"e2e-mcp.action-timeout":                   `null`, // said by timeouts.action
+		"e2e-mcp.auth-token":                       `"•••"`,
+		"e2e-mcp.caps-on":                          `["config"]`,
+	} {
+		if got := configAt(cfg, key); got != want {
+			t.Errorf("browser_get_config: %s = %s, want %s", key, got, want)
+		}
+	}
+	noneOf(t, "browser_get_config", out, "tok-secret-39")
+	if len(out) > answerBudget {
+		t.Errorf("browser_get_config answered %d bytes, over %d", len(out), answerBudget)
 	}
 }
 
