@@ -279,7 +279,7 @@ func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
 			return p.settle(ctx, before)
 		}
 		if aimed >= maxClickAims || cctx.Err() != nil {
-			return newError(KindNotActionable, "wait for the page to settle (browser_wait_for), then click again",
+			return newError(KindNotActionable, "wait until the page holds still, then click again",
 				"the click on %s was aimed %d times, and each time the page moved %s under the point before it landed; the page got none of it",
 				target, aimed, hit.Missed)
 		}

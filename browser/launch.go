@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/target"
@@ -205,6 +206,7 @@ func (m *Manager) chromeFlags() []chromeFlag {
 		// for people.
 		{"disable-blink-features", "AutomationControlled"},
 	}
+	var blink []string
 	if !m.opts.Headed {
 		// Headless Chromium has no pointing device: the page's media
 		// queries answer (pointer: none) and (hover: none), and an app
@@ -213,7 +215,18 @@ func (m *Manager) chromeFlags() []chromeFlag {
 		// headed one and Playwright's headless one (which sets the same)
 		// have a mouse. These are Blink's values for a fine pointer that
 		// hovers.
-		flags = append(flags, chromeFlag{"blink-settings", "primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4"})
+		blink = append(blink, "primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4")
+	}
+	if m.opts.JavaScriptDisabled {
+		// A popup's first document and a cross-site iframe's load before
+		// a session of ours reaches them to disable their scripts
+		// (pageSettings): the browser's own setting keeps those from
+		// running too. (A browser of --cdp-endpoint has only the
+		// sessions' setting.)
+		blink = append(blink, "scriptEnabled=false")
+	}
+	if len(blink) > 0 {
+		flags = append(flags, chromeFlag{"blink-settings", strings.Join(blink, ",")})
 	}
 	return flags
 }

@@ -76,6 +76,14 @@ type Options struct {
 	// SnapshotBoxes has each element's line of a snapshot say its box
 	// ([box=x,y,width,height], CSS pixels of its frame's viewport).
 	SnapshotBoxes bool
+	// BypassCSP: pages' Content-Security-Policy is not enforced (as
+	// Playwright's bypassCSP context option): their inline scripts and
+	// styles, eval and any source load whatever the policy says.
+	BypassCSP bool
+	// JavaScriptDisabled: pages' own scripts do not run (as Playwright's
+	// javaScriptEnabled: false). The engine, in its isolated world, still
+	// reads and acts on them.
+	JavaScriptDisabled bool
 }
 
 // Size is a width and a height in CSS pixels.

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -188,10 +189,14 @@ func (p *Page) start(ctx context.Context) error {
 
 // prepareHost readies a session of the page (the tab's, or an
 // out-of-process iframe's) for us: the domains we never read off, the
-// request policy, the page engine and the timer watcher in its current and
-// future documents (watch.go).
+// browser-wide page settings (pageSettings), the request policy, the page
+// engine and the timer watcher in its current and future documents
+// (watch.go).
 func (p *Page) prepareHost(ctx context.Context, h *host) error {
 	if err := quietDomains(ctx, h); err != nil {
+		return err
+	}
+	if err := p.pageSettings(ctx, h); err != nil {
 		return err
 	}
 	if err := p.enableGuard(ctx, h); err != nil {
@@ -202,6 +207,25 @@ func (p *Page) prepareHost(ctx context.Context, h *host) error {
 		return fmt.Errorf("inject the page engine: %w", err)
 	}
 	return p.installWatch(ctx, h)
+}
+
+// pageSettings applies Options.BypassCSP and Options.JavaScriptDisabled to
+// a session of the page. Each holds for the documents of the frames the
+// session runs, the ones to come included (a navigation to another site's
+// process keeps the session's settings); an out-of-process iframe is a
+// session of its own, set as it is attached.
+func (p *Page) pageSettings(ctx context.Context, h *host) error {
+	if p.m.opts.BypassCSP {
+		if _, err := callOn(ctx, h, page.SetBypassCSP, page.SetBypassCSPParams{Enabled: true}); err != nil {
+			return fmt.Errorf("bypass the page's Content-Security-Policy: %w", err)
+		}
+	}
+	if p.m.opts.JavaScriptDisabled {
+		if _, err := callOn(ctx, h, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+			return fmt.Errorf("disable the page's JavaScript: %w", err)
+		}
+	}
+	return nil
 }
 
 // quietDomains turns off the DOM and CSS domains, which chromedp enables on

@@ -534,10 +534,21 @@ func TestHeadlessHasAMouse(t *testing.T) {
 }
 
 // TestChromeFlagsEverywhere: a grid's session asks for every switch a
-// local launch gives Chrome, headless or not.
+// local launch gives Chrome, headless or not, with JavaScript or without
+// (Blink's settings in one switch: a second would replace the first).
 func TestChromeFlagsEverywhere(t *testing.T) {
-	for _, headed := range []bool{false, true} {
-		m := &Manager{opts: Options{Headed: headed}}
+	for _, o := range []Options{{}, {Headed: true}, {JavaScriptDisabled: true}, {Headed: true, JavaScriptDisabled: true}} {
+		headed := o.Headed
+		m := &Manager{opts: o}
+		var blink []string
+		for _, f := range m.chromeFlags() {
+			if f.name == "blink-settings" {
+				blink = append(blink, f.value)
+			}
+		}
+		if len(blink) > 1 || o.JavaScriptDisabled != (len(blink) == 1 && strings.Contains(blink[0], "scriptEnabled=false")) {
+			t.Errorf("%+v: Blink's settings %q", o, blink)
+		}
 		g, err := webdriver.New("http://127.0.0.1:4444", nil)
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 )
@@ -230,4 +234,207 @@ func TestPlaywrightAllowedHosts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// resultJSON reads an answer's ### Result section as JSON, as their tests
+// read browser_get_config's (the text from the heading to the next one).
+func resultJSON(t *testing.T, out string) map[string]any {
+	t.Helper()
+	_, rest, ok := strings.Cut(out, "### Result\n")
+	if !ok {
+		t.Fatalf("no ### Result section:\n%s", out)
+	}
+	if i := strings.Index(rest, "\n### "); i >= 0 {
+		rest = rest[:i]
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(rest)), &v); err != nil {
+		t.Fatalf("the result is not a JSON object: %v\n%s", err, out)
+	}
+	return v
+}
+
+// configAt is the value at a dotted key of a config object, as JSON.
+func configAt(cfg map[string]any, key string) string {
+	var v any = cfg
+	for _, p := range strings.Split(key, ".") {
+		m, _ := v.(map[string]any)
+		v = m[p]
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestPlaywrightGetConfig: browser_get_config's result is Playwright MCP's
+// config object, which their tests JSON.parse and read by their keys: the
+// INI config file's values, their variable's over the file's and a flag,
+// in their types (milliseconds as numbers, booleans, the viewport as an
+// object), with the settings their config has no key for under "e2e-mcp"
+// by flag name and the token masked; within the answer budget. (It
+// answered our settings by flag name, in a code block.)
+func TestPlaywrightGetConfig(t *testing.T) {
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.ini")
+	ini := `
+      capabilities[] = config
+      console.level = error
+      saveSession = true
+      browser.launchOptions.headless = true
+      browser.contextOptions.viewport = 800x600
+      browser.contextOptions.bypassCSP = true
+      browser.contextOptions.javaScriptEnabled = false
+      [timeouts]
+      action = 12345
+      navigation = 30000
+`
+	if err := os.WriteFile(config, []byte(ini), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// saveSession writes a trace into the first file root.
+	c := startClientArgs(t, append(env, "PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION=45000", "E2E_MCP_AUTH_TOKEN=tok-secret-39", "E2E_MCP_FILE_ROOTS="+dir),
+		"--config", config, "--isolated", "--max-sessions", "7")
+	res := call(t, c, "browser_get_config", nil)
+	out := text(res)
+	if res.IsError {
+		t.Fatalf("browser_get_config failed:\n%s", out)
+	}
+	cfg := resultJSON(t, out)
+	for key, want := range map[string]string{
+		"console.level":                            `"error"`,
+		"timeouts.action":                          `12345`,
+		"timeouts.navigation":                      `45000`, // their variable over the file
+		"timeouts.settle":                          `500`,   // the default
+		"browser.isolated":                         `true`,  // the flag
+		"browser.launchOptions.headless":           `true`,
+		"browser.contextOptions.viewport":          `{"height":600,"width":800}`,
+		"browser.contextOptions.bypassCSP":         `true`,
+		"browser.contextOptions.javaScriptEnabled": `false`,
+		"saveSession":                              `true`,
+		"capabilities":                             `["config"]`,
+		"e2e-mcp.max-sessions":                     `"7"`,
+		"e2e-mcp.action-timeout":                   `null`, // said by timeouts.action
+		"e2e-mcp.auth-token":                       `"•••"`,
+		"e2e-mcp.caps-on":                          `["config"]`,
+	} {
+		if got := configAt(cfg, key); got != want {
+			t.Errorf("browser_get_config: %s = %s, want %s", key, got, want)
+		}
+	}
+	noneOf(t, "browser_get_config", out, "tok-secret-39")
+	if len(out) > answerBudget {
+		t.Errorf("browser_get_config answered %d bytes, over %d", len(out), answerBudget)
+	}
+}
+
+// cspPages are a page whose Content-Security-Policy (a header) forbids its
+// inline script, the same with the policy in a meta element, and a page
+// holding the first in an iframe of another site (localhost beside
+// 127.0.0.1: another renderer, a CDP session of its own).
+func cspPages(mux *http.ServeMux, f *fixture) {
+	const body = `<p id="out">blocked</p><script>document.getElementById('out').textContent = 'inline script ran'</script>`
+	mux.HandleFunc("GET /csp.html", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "script-src 'none'")
+		fmt.Fprint(w, `<!doctype html><title>CSP</title>`+body)
+	})
+	mux.HandleFunc("GET /csp-meta.html", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><meta http-equiv="Content-Security-Policy" content="script-src 'none'"><title>CSP meta</title>`+body)
+	})
+	mux.HandleFunc("GET /csp-frame.html", func(w http.ResponseWriter, r *http.Request) {
+		_, port, _ := net.SplitHostPort(r.Host)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>CSP frame</title><iframe title="Other site" src="http://localhost:%s/csp.html"></iframe>`, port)
+	})
+}
+
+// TestPlaywrightBypassCSP: a page's Content-Security-Policy (a header, or
+// a meta element) keeps its inline script from running, in an iframe of
+// another site too; with the config file's
+// browser.contextOptions.bypassCSP (our --bypass-csp) the scripts run.
+// (The key stopped the start as unknown.)
+func TestPlaywrightBypassCSP(t *testing.T) {
+	f := newFixture(t, cspPages)
+	env, dir := serverEnv(t)
+	config := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(config, []byte(`{"browser": {"contextOptions": {"bypassCSP": true}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"enforced", nil, "blocked"},
+		{"bypassed", []string{"--config", config}, "inline script ran"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startClientArgs(t, env, tc.args...)
+			for _, page := range []string{"/csp.html", "/csp-meta.html"} {
+				out := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + page})
+				mustContain(t, page, out, "paragraph: "+tc.want)
+			}
+			mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/csp-frame.html"})
+			// An iframe's document may still be loading when the
+			// navigation answers.
+			var out string
+			waitFor(t, 10*time.Second, "the iframe's paragraph", func() bool {
+				out = mustCall(t, c, "browser_snapshot", nil)
+				return strings.Contains(out, "paragraph: blocked") || strings.Contains(out, "paragraph: inline script ran")
+			})
+			mustContain(t, "the other site's iframe", out, "paragraph: "+tc.want)
+		})
+	}
+}
+
+// TestPlaywrightNoJavaScript: with --no-javascript (the config file's
+// browser.contextOptions.javaScriptEnabled false) a page's scripts and
+// its handlers do not run: on the page navigated to, in its iframe of
+// another site, in the popup it opens and on the page a link leads to;
+// while the server's own engine still works on it: the snapshot, a click
+// (on a button, and on a link, which navigates), typing, and
+// browser_evaluate. Without it the same page's script runs. (The key
+// stopped the start as unknown; the first documents of a popup and of a
+// cross-site iframe ran their scripts before the setting reached them.)
+func TestPlaywrightNoJavaScript(t *testing.T) {
+	const script = `<script>document.getElementById('out').textContent = 'script ran'</script>`
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /nojs.html", func(w http.ResponseWriter, r *http.Request) {
+			_, port, _ := net.SplitHostPort(r.Host)
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><title>No JS</title><p id="out">static</p>
+<button onclick="document.getElementById('out').textContent = 'handler ran'">Run</button>
+<input aria-label="Name"> <a href="/nojs-next.html">Next</a> <a href="/nojs-next.html" target="_blank">Popup</a>
+<iframe title="Other site" src="http://localhost:%s/nojs-next.html"></iframe>`+script, port)
+		})
+	}, pwPage("/nojs-next.html", `<!doctype html><title>Next</title><p id="out">the next page, static</p>`+script))
+	env, _ := serverEnv(t)
+	plain := startClient(t, env)
+	mustContain(t, "the page's script without the flag", mustCall(t, plain, "browser_navigate", map[string]any{"url": f.URL + "/nojs.html"}),
+		"paragraph: script ran")
+
+	c := startClientArgs(t, env, "--no-javascript")
+	snap := mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/nojs.html"})
+	mustContain(t, "the page's script did not run", snap, "paragraph: static")
+	// The iframe's document may still be loading when the navigation
+	// answers.
+	waitFor(t, 10*time.Second, "the iframe's paragraph", func() bool {
+		snap = mustCall(t, c, "browser_snapshot", nil)
+		return strings.Contains(snap, "paragraph: the next page") || strings.Contains(snap, "paragraph: script ran")
+	})
+	mustContain(t, "the other site's iframe", snap, "paragraph: the next page, static")
+	out := mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "button", "Run"), "element": "Run"})
+	if strings.Contains(out, "handler ran") {
+		t.Errorf("the button's handler ran:\n%s", out)
+	}
+	mustCall(t, c, "browser_type", map[string]any{"target": refOf(t, snap, "textbox", "Name"), "element": "Name", "text": "Ada"})
+	out = mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => [document.getElementById('out').textContent, document.querySelector('input').value].join('|')`})
+	mustContain(t, "the page as browser_evaluate reads it", out, `"static|Ada"`)
+
+	mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "link", "Popup"), "element": "Popup"})
+	out = mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 1})
+	mustContain(t, "the popup", out, f.URL+"/nojs-next.html", "paragraph: the next page, static")
+	mustCall(t, c, "browser_tabs", map[string]any{"action": "select", "index": 0})
+	out = mustCall(t, c, "browser_click", map[string]any{"target": refOf(t, snap, "link", "Next"), "element": "Next"})
+	mustContain(t, "the link's navigation", out, f.URL+"/nojs-next.html", "paragraph: the next page, static")
 }

@@ -100,8 +100,9 @@ func TestTestingGroupAndDrop(t *testing.T) {
 // TestHighlightMouseButtonsAndConfig: a highlight is an overlay over the
 // element that snapshots and visual checks do not see, and hiding removes it; the mouse
 // pressed, moved and released at coordinates reaches the page as a drag
-// with its buttons; browser_get_config shows the effective settings with
-// the credentials masked.
+// with its buttons; browser_get_config shows the effective settings (in
+// Playwright MCP's config object, ours under "e2e-mcp") with the
+// credentials masked.
 func TestHighlightMouseButtonsAndConfig(t *testing.T) {
 	f := newFixture(t)
 	env, _ := serverEnv(t)
@@ -146,7 +147,15 @@ func TestHighlightMouseButtonsAndConfig(t *testing.T) {
 	mustFail(t, c, "browser_mouse_down", map[string]any{"button": "thumb"}, "invalid_input")
 
 	out = mustCall(t, c, "browser_get_config", nil)
-	mustContain(t, "the effective settings", out, `"action-timeout": "7s"`, `"caps": "devtools,vision,config"`, `"auth-token": "`, `"caps-on": [`)
+	cfg := resultJSON(t, out)
+	for key, want := range map[string]string{
+		"timeouts.action": `7000`, "capabilities": `["devtools","vision","config"]`,
+		"e2e-mcp.auth-token": `"•••"`, "e2e-mcp.caps-on": `["config","devtools","vision"]`,
+	} {
+		if got := configAt(cfg, key); got != want {
+			t.Errorf("browser_get_config: %s = %s, want %s", key, got, want)
+		}
+	}
 	if strings.Contains(out, "tok-secret-31") {
 		t.Errorf("the config shows the token:\n%s", out)
 	}

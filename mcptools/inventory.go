@@ -151,9 +151,11 @@ type Deps struct {
 	// report group is on, or `run --report` asks. ReportShots: they keep
 	// a small screenshot after each action too.
 	Reports, ReportShots bool
-	// Config is the server's settings by flag name, as given or by
-	// default, for browser_get_config (which masks the credentials).
-	Config map[string]string
+	// Config is the server's effective settings as browser_get_config
+	// answers them, before it masks their credentials: Playwright MCP's
+	// config object, with ours that theirs has no key for under one key
+	// (cmd/e2e-mcp/pwconfig_view.go).
+	Config map[string]any
 	// Videos, when set, has every session record a video (--save-video,
 	// `run --video`; video.go).
 	Videos *VideoDefaults

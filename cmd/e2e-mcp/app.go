@@ -40,7 +40,7 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	a := &app{bm: bm, reg: reg, deps: &mcptools.Deps{
 		Videos: videos, VideoLimits: videoLimits,
 		Caps: caps, Reports: report, ReportShots: report, TraceSessions: cfg.SaveTrace, SaveTraces: cfg.SaveTrace,
-		Browser: bm, Sessions: reg, Logger: log, Config: cfg.effective(),
+		Browser: bm, Sessions: reg, Logger: log, Config: pwConfigView(cfg.effective()),
 		MaxSnapshotBytes: cfg.MaxSnapshotBytes, ErrorLogLines: cfg.ErrorLogLines,
 		ServerCommand: strings.Fields(cfg.ServerCommand), StateDir: cfg.StateDir, FileRoots: cfg.fileRoots(),
 		DevTimeouts: devserver.Timeouts{Start: cfg.StartTimeout, Restart: cfg.RestartTimeout, Status: cfg.StatusTimeout,
@@ -50,8 +50,8 @@ func newApp(cfg *Config, log *zap.Logger) *app {
 	return a
 }
 
-// effective is every setting by its flag's name, as given or by default,
-// for browser_get_config (which masks the credentials).
+// effective is every setting by its flag's name, as given or by default:
+// what browser_get_config shows (pwConfigView; it masks the credentials).
 func (c *Config) effective() map[string]string {
 	var bound Config
 	fs := configFlags("serve", &bound)

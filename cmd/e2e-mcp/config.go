@@ -173,6 +173,10 @@ type Config struct {
 	// IgnoreHTTPSErrors lets pages load over HTTPS whatever the
 	// certificate; BlockServiceWorkers keeps pages from registering any.
 	IgnoreHTTPSErrors, BlockServiceWorkers bool
+	// BypassCSP: pages' Content-Security-Policy is not enforced;
+	// NoJavaScript: pages' own scripts do not run (the config file's
+	// browser.contextOptions.bypassCSP and javaScriptEnabled).
+	BypassCSP, NoJavaScript bool
 	// ProxyServer and ProxyBypass send the browser's connections through
 	// a proxy, but for the hosts ProxyBypass lists.
 	ProxyServer, ProxyBypass string
@@ -342,6 +346,10 @@ var settings = []setting{
 		boolean(func(c *Config) *bool { return &c.IgnoreHTTPSErrors })},
 	{"block-service-workers", "E2E_MCP_BLOCK_SERVICE_WORKERS", "false", "pages cannot register service workers (navigator.serviceWorker.register rejects)",
 		boolean(func(c *Config) *bool { return &c.BlockServiceWorkers })},
+	{"bypass-csp", "E2E_MCP_BYPASS_CSP", "false", "pages' Content-Security-Policy is not enforced in any session: their inline scripts, eval and other sources run and load whatever it says (Playwright's bypassCSP)",
+		boolean(func(c *Config) *bool { return &c.BypassCSP })},
+	{"no-javascript", "E2E_MCP_NO_JAVASCRIPT", "false", "pages' own scripts do not run in any session (Playwright's javaScriptEnabled: false); the tools still read and act on the page, and browser_evaluate still runs",
+		boolean(func(c *Config) *bool { return &c.NoJavaScript })},
 	{"proxy-server", "E2E_MCP_PROXY_SERVER", "", "send the browser's connections through this proxy: http://host:port (user:password@ is sent to it), or socks5://host:port when no request policy applies (no origin rules, stdio); the request policy's checks still apply first",
 		str(func(c *Config) *string { return &c.ProxyServer })},
 	{"proxy-bypass", "E2E_MCP_PROXY_BYPASS", "", "hosts connected to directly, not through --proxy-server, comma separated: .example.com (and its subdomains), localhost, 10.0.0.0/8",

@@ -161,7 +161,7 @@ func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
 		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize, Viewport: viewport,
 		SettleTime: cfg.SettleTimeout, ConnectTimeout: cfg.CDPTimeout, IgnoreHTTPSErrors: cfg.IgnoreHTTPSErrors, SnapshotBoxes: cfg.SnapshotBoxes,
-		SharedRemote: !cfg.Isolated}
+		SharedRemote: !cfg.Isolated, BypassCSP: cfg.BypassCSP, JavaScriptDisabled: cfg.NoJavaScript}
 }
 
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or

@@ -45,12 +45,21 @@ const (
 
 // pwConfigKey is how one key of their config file sets ours: its kind and
 // the setting its value sets, or a function making the assignments of a
-// value that sets more or other, or why it is refused.
+// value that sets more or other, or why it is refused. Read backwards, it
+// is the key's value in the config object browser_get_config answers
+// (pwconfig_view.go): its setting's value as a value of its kind, or what
+// view makes of the settings it reads.
 type pwConfigKey struct {
 	kind    pwKind
 	setting string
 	set     func(v any) ([][2]string, error)
 	refused string
+	// view, beside set, is the key's value from our settings' (by flag
+	// name), false when they give it none; nil: the key is not shown.
+	view func(settings map[string]string) (any, bool)
+	// reads are the settings view shows whole, which the config object
+	// then does not repeat among ours.
+	reads []string
 }
 
 // to is a key that sets one setting of ours from a value of its kind.
@@ -122,7 +131,7 @@ var pwConfigKeys = map[string]pwConfigKey{
 			return nil, nil
 		}
 		return nil, fmt.Errorf("%v: this server drives Chromium over CDP only; leave it out or give chromium", v)
-	}},
+	}, view: always("chromium")},
 	"browser.isolated":    to("isolated", kindBool),
 	"browser.userDataDir": to("user-data-dir", kindString),
 	"browser.cdpEndpoint": to("cdp-endpoint", kindString),
@@ -140,7 +149,7 @@ var pwConfigKeys = map[string]pwConfigKey{
 			lines = append(lines, k+": "+s)
 		}
 		return [][2]string{{"cdp-header", strings.Join(lines, ";")}}, nil
-	}},
+	}, view: headersView, reads: []string{"cdp-header"}},
 	"browser.cdpTimeout":     to("cdp-timeout", kindMillis),
 	"browser.remoteEndpoint": {refused: endpointRefusal},
 	"browser.initPage":       {refused: "it runs TypeScript on Playwright's page object in Node, which this server has not: use browser.initScript (JavaScript run in every page)"},
@@ -150,12 +159,12 @@ var pwConfigKeys = map[string]pwConfigKey{
 	"browser.launchOptions.headless":        to("headed", kindNotBool),
 	"browser.launchOptions.executablePath":  to("browser-path", kindString),
 	"browser.launchOptions.chromiumSandbox": to("no-sandbox", kindNotBool),
-	"browser.launchOptions.proxy":           {kind: kindObject, set: proxyValue},
+	"browser.launchOptions.proxy":           {kind: kindObject, set: proxyValue, view: proxyView, reads: []string{"proxy-server", "proxy-bypass"}},
 	"browser.launchOptions.args":            {refused: "this server chooses Chromium's command line itself: use the settings (--no-sandbox, --proxy-server, --ignore-https-errors...)"},
 
 	"browser.contextOptions.viewport":          to("viewport-size", kindSize),
 	"browser.contextOptions.userAgent":         to("user-agent", kindString),
-	"browser.contextOptions.proxy":             {kind: kindObject, set: proxyValue},
+	"browser.contextOptions.proxy":             {kind: kindObject, set: proxyValue}, // shown once, as launchOptions.proxy
 	"browser.contextOptions.ignoreHTTPSErrors": to("ignore-https-errors", kindBool),
 	"browser.contextOptions.permissions":       to("grant-permissions", kindList),
 	"browser.contextOptions.storageState":      to("storage-state", kindString),
@@ -167,7 +176,14 @@ var pwConfigKeys = map[string]pwConfigKey{
 			return [][2]string{{"block-service-workers", "false"}}, nil
 		}
 		return nil, fmt.Errorf("%v: want block or allow", v)
-	}},
+	}, view: func(s map[string]string) (any, bool) {
+		if s["block-service-workers"] == "true" {
+			return "block", true
+		}
+		return "allow", true
+	}, reads: []string{"block-service-workers"}},
+	"browser.contextOptions.bypassCSP":         to("bypass-csp", kindBool),
+	"browser.contextOptions.javaScriptEnabled": to("no-javascript", kindNotBool),
 	"browser.contextOptions.locale":            {refused: perSessionRefusal},
 	"browser.contextOptions.timezoneId":        {refused: perSessionRefusal},
 	"browser.contextOptions.geolocation":       {refused: perSessionRefusal},
@@ -178,14 +194,15 @@ var pwConfigKeys = map[string]pwConfigKey{
 	"browser.contextOptions.isMobile":          {refused: "use --device or --mobile"},
 	"browser.contextOptions.hasTouch":          {refused: "use --device or --mobile"},
 	"browser.contextOptions.deviceScaleFactor": to("device-scale-factor", kindNumber),
-	"browser.contextOptions.recordVideo":       {kind: kindObject, set: recordVideoValue},
+	"browser.contextOptions.recordVideo": {kind: kindObject, set: recordVideoValue, view: recordVideoView,
+		reads: []string{"save-video", "save-video-dir"}},
 
 	"extension": {kind: kindBool, set: func(v any) ([][2]string, error) {
 		if v == false {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("%s", extensionRefusal)
-	}},
+	}, view: always(false)},
 	"server.port":         to("port", kindInt),
 	"server.host":         to("host", kindString),
 	"server.allowedHosts": to("allowed-hosts", kindList),
@@ -197,7 +214,7 @@ var pwConfigKeys = map[string]pwConfigKey{
 			return nil, nil
 		}
 		return nil, fmt.Errorf("this server never offers the tools pages register through WebMCP: leave it out or give false")
-	}},
+	}, view: always(false)},
 	"sharedBrowserContext":   to("shared-browser-context", kindBool),
 	"outputDir":              to("output-dir", kindString),
 	"outputMaxSize":          to("output-max-size", kindBytes),
@@ -221,6 +238,9 @@ var pwConfigKeys = map[string]pwConfigKey{
 		}
 		f, _ := pwFlagNamed("allow-unrestricted-file-access")
 		return f.assignments(s)
+	}, view: func(s map[string]string) (any, bool) {
+		// Both of what it sets; each stays among ours, which say more.
+		return s["allow-file-urls"] == "true" && s["file-roots"] == "/", true
 	}},
 	"codegen": to("codegen", kindString),
 }

@@ -181,8 +181,8 @@ func TestURLFlags(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &cfgShown); err != nil || cfgShown.Result.StructuredContent.Config == nil {
 				t.Fatalf("browser_get_config: %v\n%s", err, out)
 			}
-			if got := cfgShown.Result.StructuredContent.Config[r.flag]; got != r.shown {
-				t.Errorf("browser_get_config shows --%s as %q, want %q", r.flag, got, r.shown)
+			if at := shownAt(r.flag); dig(cfgShown.Result.StructuredContent.Config, at) != r.shown {
+				t.Errorf("browser_get_config shows --%s at %s as %q, want %q", r.flag, at, dig(cfgShown.Result.StructuredContent.Config, at), r.shown)
 			}
 			if r.call == "" {
 				return
@@ -208,6 +208,31 @@ func TestURLFlags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shownAt is where browser_get_config's config object shows a setting:
+// the key of Playwright MCP's config that says it (a proxy's server in
+// the proxy's object), else ours.
+func shownAt(flag string) string {
+	if flag == "proxy-server" {
+		return "browser.launchOptions.proxy.server"
+	}
+	for key, k := range pwConfigKeys {
+		if slices.Equal(k.shows(), []string{flag}) && k.view == nil {
+			return key
+		}
+	}
+	return mcptools.ConfigOwnKey + "." + flag
+}
+
+// dig is the value at a dotted key of a config object (nil: none).
+func dig(m map[string]any, key string) any {
+	var v any = m
+	for _, p := range strings.Split(key, ".") {
+		o, _ := v.(map[string]any)
+		v = o[p]
+	}
+	return v
 }
 
 // refusal is the error the server starts with when flag has value: its
