@@ -205,8 +205,14 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 		}
 	}
 	// Profiles left by a killed server are removed alongside: the scan of
-	// the temp directory need not delay the client's initialize.
-	go browser.CleanStaleProfiles("", log)
+	// the temp directory need not delay the client's initialize. An exit
+	// waits for it, or a sweep cut short leaves half of what it came for.
+	swept := make(chan struct{})
+	go func() {
+		defer close(swept)
+		browser.CleanStaleProfiles("", log)
+	}()
+	defer func() { <-swept }()
 	a := newApp(cfg, log)
 	bm, reg := a.bm, a.reg
 	if cfg.UserDataDir != "" {
