@@ -61,6 +61,14 @@ func TestRunSharedDevServer(t *testing.T) {
 	requireNoApp(t, dir)
 	requireNoChrome(t, tmp, 10*time.Second)
 
+	// The shared server's own session opens no browser context: one a
+	// flow, none kept alive all the run for a tab nobody uses.
+	debug := append(withoutEnv(env, "E2E_MCP_LOG_FORMAT"), "E2E_MCP_LOG_LEVEL=debug")
+	out, code = runFlows(t, debug, files[0], files[1])
+	if n := strings.Count(out, `"method":"Target.createBrowserContext"`); code != 0 || n != 2 {
+		t.Errorf("two flows on a shared dev server: exit %d, %d browser contexts opened, want 2 (one a flow)", code, n)
+	}
+
 	writeFiles(t, dir, map[string]string{"starts.log": ""})
 	out, code = runFlows(t, env, append(files, "--dev-server-per-flow")...)
 	if code != 1 || starts() != 4 {

@@ -439,7 +439,7 @@ func serverLogsTool(d *Deps) Tool {
 // [Session.Tab] takes its result (or waits for it) on the first browser
 // tool, and a failure is reported there, as if the tool had opened it.
 func (s *Session) warmBrowser(ctx context.Context, d *Deps) {
-	if s.tabs != nil || s.warm != nil || d.Browser == nil {
+	if s.tabs != nil || s.warm != nil || d.Browser == nil || s.serveOnly {
 		return
 	}
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -449,6 +449,20 @@ func (s *Session) warmBrowser(ctx context.Context, d *Deps) {
 		w.tabs, w.err = d.Browser.NewTabs(wctx)
 	}()
 	s.warm = w
+}
+
+// ServeOnly marks session id (made if new) as one that only serves a dev
+// server to other sessions, as e2e-mcp run's shared dev server does: its
+// session_start opens no browser context ahead of a first browser tool
+// that will never come, a renderer kept alive all the run for nothing.
+func (d *Deps) ServeOnly(ctx context.Context, id string) error {
+	s, _, err := d.Sessions.acquire(ctx, id, "serve_only")
+	if err != nil {
+		return err
+	}
+	defer s.release()
+	s.serveOnly = true
+	return nil
 }
 
 // allowDevOrigin lets the session's pages reach its dev server whatever the

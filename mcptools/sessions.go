@@ -70,6 +70,9 @@ type Session struct {
 	noSnapshots bool
 	// replay: the session replays a flow and records none (Registry.Replay).
 	replay bool
+	// serveOnly: the session only serves a dev server to others
+	// (Deps.ServeOnly): its session_start opens no browser context.
+	serveOnly bool
 	// secretNames are the --secrets names by value (Registry.SecretNames).
 	secretNames map[string]string
 	// recordCount counts the steps ever recorded (recorded keeps the newest).

@@ -32,9 +32,12 @@ import (
 // devServers are the run's shared dev servers.
 type devServers struct {
 	tools *mcptools.Caller
-	mu    sync.Mutex
-	byKey map[string]*sharedDev
-	order []*sharedDev
+	// serveOnly marks a shared dev server's session as one that opens no
+	// browser (mcptools.Deps.ServeOnly).
+	serveOnly func(ctx context.Context, id string) error
+	mu        sync.Mutex
+	byKey     map[string]*sharedDev
+	order     []*sharedDev
 }
 
 // sharedDev is one shared dev server: started once, by the first flow
@@ -48,8 +51,8 @@ type sharedDev struct {
 	started bool
 }
 
-func newDevServers(tools *mcptools.Caller) *devServers {
-	return &devServers{tools: tools, byKey: map[string]*sharedDev{}}
+func newDevServers(tools *mcptools.Caller, serveOnly func(ctx context.Context, id string) error) *devServers {
+	return &devServers{tools: tools, serveOnly: serveOnly, byKey: map[string]*sharedDev{}}
 }
 
 // devArgs are session_start's arguments for a flow's dev server (its cwd
@@ -95,6 +98,10 @@ func (ds *devServers) get(ctx context.Context, args map[string]any) *sharedDev {
 	}
 	ds.mu.Unlock()
 	sd.once.Do(func() {
+		if err := ds.serveOnly(ctx, sd.session); err != nil {
+			sd.err, sd.started = err, true
+			return
+		}
 		ans, err := ds.tools.Call(ctx, sd.session, "session_start", args)
 		sd.started = true // ended at the run's end, even after a failed start
 		if err != nil || ans.Err != nil {

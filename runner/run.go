@@ -107,7 +107,7 @@ func newRunner(o Options, s *Suite, env *runEnv) (*runner, error) {
 	env.secrets.Add(envSecrets(os.Environ())...)
 	rn := &runner{tools: tools, deps: deps, secrets: env.secrets, artifacts: o.Artifacts, heal: o.Heal, timeout: o.Timeout, writers: writers, retries: o.Retries}
 	if !o.DevServerPerFlow {
-		rn.devs = newDevServers(tools)
+		rn.devs = newDevServers(tools, deps.ServeOnly)
 	}
 	return rn, nil
 }
