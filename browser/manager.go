@@ -237,6 +237,20 @@ func (m *Manager) Version(ctx context.Context) (string, error) {
 	return v.Product, nil
 }
 
+// Prelaunch starts the local browser, if this manager launches one and it
+// is not running, so that a first tab later need not wait for the launch:
+// e2e-mcp run overlaps it with a shared dev server's start. A browser got
+// from a grid or an endpoint is left for the first tab to get. A launch
+// that fails is said to that first tab, as its own would be.
+func (m *Manager) Prelaunch() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.opts.Grids) > 0 || len(m.remotes) > 0 {
+		return
+	}
+	_, _ = m.launch()
+}
+
 // shutdownLocked stops the browser and removes its profile. It kills
 // Chrome rather than asking it to close: the profile is thrown away, so
 // nothing is lost, and a client that waits only a few seconds for us to

@@ -439,7 +439,12 @@ func serverLogsTool(d *Deps) Tool {
 // [Session.Tab] takes its result (or waits for it) on the first browser
 // tool, and a failure is reported there, as if the tool had opened it.
 func (s *Session) warmBrowser(ctx context.Context, d *Deps) {
-	if s.tabs != nil || s.warm != nil || d.Browser == nil || s.serveOnly {
+	if s.tabs != nil || s.warm != nil || d.Browser == nil {
+		return
+	}
+	if s.serveOnly {
+		// No tab of its own, but the browser the flows will want.
+		go d.Browser.Prelaunch()
 		return
 	}
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -454,7 +459,8 @@ func (s *Session) warmBrowser(ctx context.Context, d *Deps) {
 // ServeOnly marks session id (made if new) as one that only serves a dev
 // server to other sessions, as e2e-mcp run's shared dev server does: its
 // session_start opens no browser context ahead of a first browser tool
-// that will never come, a renderer kept alive all the run for nothing.
+// that will never come, a renderer kept alive all the run for nothing; it
+// only launches the browser, which the other sessions will use.
 func (d *Deps) ServeOnly(ctx context.Context, id string) error {
 	s, _, err := d.Sessions.acquire(ctx, id, "serve_only")
 	if err != nil {
