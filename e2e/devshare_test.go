@@ -62,11 +62,16 @@ func TestRunSharedDevServer(t *testing.T) {
 	requireNoChrome(t, tmp, 10*time.Second)
 
 	// The shared server's own session opens no browser context: one a
-	// flow, none kept alive all the run for a tab nobody uses.
+	// flow, none kept alive all the run for a tab nobody uses. The second
+	// flow's opens while the first runs (runner/warm.go), not after it.
 	debug := append(withoutEnv(env, "E2E_MCP_LOG_FORMAT"), "E2E_MCP_LOG_LEVEL=debug")
-	out, code = runFlows(t, debug, files[0], files[1])
+	out, code = runFlows(t, debug, files[0], files[1], "--parallel", "1")
 	if n := strings.Count(out, `"method":"Target.createBrowserContext"`); code != 0 || n != 2 {
 		t.Errorf("two flows on a shared dev server: exit %d, %d browser contexts opened, want 2 (one a flow)", code, n)
+	}
+	second := nthIndex(out, `"method":"Target.createBrowserContext"`, 2)
+	if first := strings.Index(out, `"method":"Target.disposeBrowserContext"`); second < 0 || first < 0 || second > first {
+		t.Errorf("the second flow's browser context was opened after the first flow's closed (at %d, %d of the log), not while it ran", second, first)
 	}
 
 	writeFiles(t, dir, map[string]string{"starts.log": ""})
@@ -136,4 +141,17 @@ func requireNoApp(t *testing.T, dir string) {
 func readFileOr(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
+}
+
+// nthIndex is the index of the n-th (from 1) occurrence of sub in s, or -1.
+func nthIndex(s, sub string, n int) int {
+	at := -1
+	for range n {
+		i := strings.Index(s[at+1:], sub)
+		if i < 0 {
+			return -1
+		}
+		at += 1 + i
+	}
+	return at
 }

@@ -471,6 +471,24 @@ func (d *Deps) ServeOnly(ctx context.Context, id string) error {
 	return nil
 }
 
+// WarmSession starts opening session id's browser context (made if new),
+// as session_start does while a dev server starts, so that its first
+// browser tool finds the tab open: e2e-mcp run opens the next flow's while
+// one runs. A session that exists already (or ended) is left as it is.
+// Ending the session closes what it opened, used or not.
+func (d *Deps) WarmSession(ctx context.Context, id string) error {
+	if d.Sessions.exists(ctx, id) {
+		return nil // begun, or ended: not to be waited for or made again
+	}
+	s, _, err := d.Sessions.acquire(ctx, id, "warm")
+	if err != nil {
+		return err
+	}
+	defer s.release()
+	s.warmBrowser(ctx, d)
+	return nil
+}
+
 // allowDevOrigin lets the session's pages reach its dev server whatever the
 // request policy's allowlist and private-network default say. It is called
 // when the dev server starts or moves, and when the browser context opens.

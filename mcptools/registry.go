@@ -177,6 +177,17 @@ func (r *Registry) ownerOf(ctx context.Context, named bool) string {
 	return "connection:" + connectionID(ctx)
 }
 
+// exists says whether the named session sessionID of ctx's principal is
+// open or has ended.
+func (r *Registry) exists(ctx context.Context, sessionID string) bool {
+	key := sessionKey{owner: r.ownerOf(ctx, true), id: sessionID}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, open := r.sessions[key]
+	_, ended := r.ended[key]
+	return open || ended
+}
+
 // acquire finds or creates the session a call names (its own default when
 // sessionID is empty) and holds it for the call, waiting at most
 // BusyTimeout for a call already running on it. The returned context ends

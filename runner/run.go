@@ -33,11 +33,16 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 	reps := reporters(o, env)
 	start := time.Now()
 	stop := newStopper(o.MaxFailures)
+	warm := &warmer{rn: rn}
 	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
 		t := s.tests[i]
+		warm.ahead(ctx, s.tests, i)                                           // warm.go
 		r := flowResult{file: t.file, name: t.name, skipped: t.awaitSetups()} // setup.go
 		if r.skipped == "" {
 			r = stop.run(t, func() flowResult { return rn.runTest(ctx, t) })
+		}
+		if r.skipped != "" {
+			warm.unused(ctx, t)
 		}
 		t.setup.finish(r)
 		return r
