@@ -2,11 +2,17 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
+	"time"
+	// The time zone database, in the binary: CheckTimezone answers the
+	// same on a machine without one (a slim container image).
+	_ "time/tzdata"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -14,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"go.uber.org/zap"
+	"golang.org/x/text/language"
 )
 
 // Emulation is what a session's pages are made to believe about the device
@@ -120,12 +127,56 @@ func (e Emulation) check() error {
 	case e.Geolocation != nil && (e.Geolocation.Latitude < -90 || e.Geolocation.Latitude > 90 || e.Geolocation.Longitude < -180 || e.Geolocation.Longitude > 180):
 		return newError(KindInvalidInput, "latitude is -90 to 90, longitude -180 to 180", "geolocation %g,%g", e.Geolocation.Latitude, e.Geolocation.Longitude)
 	}
+	if err := CheckLocale(e.Locale); err != nil {
+		return err
+	}
+	if err := CheckTimezone(e.TimezoneID); err != nil {
+		return err
+	}
 	for _, p := range e.Permissions {
 		if !permissionRE(p) {
 			return newError(KindInvalidInput, "use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi", "permission %q", p)
 		}
 	}
 	return nil
+}
+
+// CheckLocale refuses a locale that is not a BCP 47 language tag (fr-FR,
+// de, zh-Hans-CN): what navigator.language, Intl and the Accept-Language
+// header would be told. "" is none. Every locale emulated goes through it
+// (Emulation.check), and so do the server's settings that give one.
+func CheckLocale(locale string) error {
+	if locale == "" {
+		return nil
+	}
+	_, err := language.Parse(locale)
+	var unknown language.ValueError // well formed, a subtag not in the tables: the browser takes it
+	if (err != nil && !errors.As(err, &unknown)) || strings.ContainsAny(locale, "_ ,;") {
+		return newError(KindInvalidInput, "give a BCP 47 language tag, such as fr-FR, de or pt-BR", "locale %q is not a language tag", locale)
+	}
+	return nil
+}
+
+// gmtOffsetRE is a time zone the browser's ICU reads as a fixed offset
+// from GMT (GMT+05:00, GMT-3), which the IANA database does not name.
+var gmtOffsetRE = regexp.MustCompile(`^GMT[+-]\d{1,2}(:?\d{2})?$`)
+
+// CheckTimezone refuses a time zone that is not a name of the IANA time
+// zone database (Europe/Paris, America/New_York, UTC) nor a GMT offset
+// (GMT+05:00). "" is none. It is this server's check, not the browser's,
+// so that a setting can be refused at start, before any browser runs; it
+// may refuse a legacy alias the browser would take (PST), never the other
+// way round. Every time zone emulated goes through it (Emulation.check).
+func CheckTimezone(id string) error {
+	if id == "" || gmtOffsetRE.MatchString(id) {
+		return nil
+	}
+	if id != "Local" && !strings.HasPrefix(id, "/") && !strings.Contains(id, "..") {
+		if _, err := time.LoadLocation(id); err == nil {
+			return nil
+		}
+	}
+	return newError(KindInvalidInput, "give a name of the IANA time zone database, such as Europe/Paris, America/New_York or UTC", "timezoneId %q is not a time zone", id)
 }
 
 func permissionRE(p string) bool {
@@ -229,7 +280,18 @@ func (t *Tabs) SetEmulation(ctx context.Context, change Emulation, device string
 	t.changeSetup(func(s *pageSetup) { s.emulation = e })
 	for _, p := range t.livePages() {
 		if err := p.applyEmulation(ctx, e); err != nil {
-			return e, err
+			// What a tab refused is not what the session emulates: the
+			// tabs to come, and the next change, start from base again.
+			t.changeSetup(func(s *pageSetup) { s.emulation = base })
+			if perr := t.applyPermissions(ctx, base); perr != nil {
+				t.m.log.Debug("restore the permissions after a refused emulation", zap.Error(perr))
+			}
+			for _, q := range t.livePages() {
+				if qerr := q.applyEmulation(ctx, base); qerr != nil {
+					t.m.log.Debug("restore a tab's emulation after a refused one", zap.Error(qerr))
+				}
+			}
+			return base, err
 		}
 	}
 	if (e.HTTPUser != "") != (base.HTTPUser != "") {
@@ -266,7 +328,8 @@ func (t *Tabs) applyPermissions(ctx context.Context, e Emulation) error {
 
 // applyEmulation sets e in the page; each override is set or cleared, so
 // a reset leaves nothing behind. The page sees a new size in its next
-// rendering step: waited for, like a resize.
+// rendering step: waited for, like a resize. The page's out-of-process
+// iframes get the overrides that hold per frame (emulateFrames).
 func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
@@ -279,11 +342,46 @@ func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 		}
 		return nil
 	}
-	steps := []struct {
-		what string
-		f    func(context.Context) error
-	}{
-		{"viewport", func(c context.Context) error { return p.setViewport(c, e) }},
+	for _, s := range emulationSteps(e, p) {
+		if err := run(s.what, s.f); err != nil {
+			return err
+		}
+	}
+	p.emulateFrames(cctx, e)
+	if p.Dialog() != nil || e.Width == 0 {
+		return nil
+	}
+	// Chromium 148 fires resize with the new size before the new pixel
+	// ratio: wait for both, then a frame, so that what the page does on
+	// either (a resize handler, a resolution media query) is done.
+	dsf := e.DeviceScaleFactor
+	if dsf == 0 {
+		dsf = 1
+	}
+	return p.evalEngine(cctx, fmt.Sprintf(`new Promise((done) => {
+		const check = () => requestAnimationFrame(() => (innerWidth === %d && Math.abs(devicePixelRatio - %g) < 0.001) ? requestAnimationFrame(() => done(true)) : check());
+		check(); setTimeout(() => done(true), 1000);
+	})`, e.Width, dsf), nil)
+}
+
+// emulationStep sets or clears one override of an Emulation through the
+// CDP session of the context it is given.
+type emulationStep struct {
+	what string
+	f    func(context.Context) error
+}
+
+// emulationSteps are the overrides of e, in the order they are set: all of
+// them for a tab (given), or, with tab nil, those that each frame's
+// session holds for its own documents (an out-of-process iframe: touch,
+// user agent and Accept-Language, locale, time zone, position, extra
+// headers), not the tab's screen and CPU.
+func emulationSteps(e Emulation, tab *Page) []emulationStep {
+	var steps []emulationStep
+	if tab != nil {
+		steps = append(steps, emulationStep{"viewport", func(c context.Context) error { return tab.setViewport(c, e) }})
+	}
+	steps = append(steps, []emulationStep{
 		{"touch", func(c context.Context) error {
 			_, err := chromedp.Call(c, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: e.Touch, MaxTouchPoints: 5})
 			return err
@@ -302,16 +400,19 @@ func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 			return err
 		}},
 		{"locale", func(c context.Context) error {
-			// One override at a time: clear, then set.
+			// One override at a time: clear, then set. A renderer holds one
+			// for all its frames: another session of the same context (a
+			// same-site iframe, a tab sharing the process) may hold it
+			// already, with the same value.
 			if _, err := chromedp.Call(c, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{}); err != nil || e.Locale == "" {
-				return err
+				return heldElsewhere(err)
 			}
 			_, err := chromedp.Call(c, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{Locale: strings.ReplaceAll(e.Locale, "-", "_")})
-			return err
+			return heldElsewhere(err)
 		}},
 		{"timezoneId", func(c context.Context) error {
 			_, err := chromedp.Call(c, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: e.TimezoneID})
-			return err
+			return heldElsewhere(err)
 		}},
 		{"geolocation", func(c context.Context) error {
 			if e.Geolocation == nil {
@@ -334,27 +435,54 @@ func (p *Page) applyEmulation(ctx context.Context, e Emulation) error {
 			_, err := chromedp.Call(c, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: h})
 			return err
 		}},
-		{"cpuThrottling", func(c context.Context) error { return setCPURate(c, e.CPUThrottling) }},
+	}...)
+	if tab != nil {
+		steps = append(steps, emulationStep{"cpuThrottling", func(c context.Context) error { return setCPURate(c, e.CPUThrottling) }})
 	}
-	for _, s := range steps {
-		if err := run(s.what, s.f); err != nil {
-			return err
-		}
-	}
-	if p.Dialog() != nil || e.Width == 0 {
+	return steps
+}
+
+// heldElsewhere is nil for the error of an override that another session
+// of the renderer holds already (Chromium keeps one locale and one time
+// zone a renderer process, and a process serves one browser context: the
+// session's own value).
+func heldElsewhere(err error) error {
+	if err != nil && strings.Contains(err.Error(), "override is already in effect") {
 		return nil
 	}
-	// Chromium 148 fires resize with the new size before the new pixel
-	// ratio: wait for both, then a frame, so that what the page does on
-	// either (a resize handler, a resolution media query) is done.
-	dsf := e.DeviceScaleFactor
-	if dsf == 0 {
-		dsf = 1
+	return err
+}
+
+// emulateFrames sets the per-frame overrides of e (emulationSteps) in the
+// page's out-of-process iframes, whose sessions the tab's overrides do not
+// reach. An iframe may go at any time: what fails is logged, not the call.
+func (p *Page) emulateFrames(ctx context.Context, e Emulation) {
+	p.mu.Lock()
+	var hosts []*host
+	for _, h := range p.frames.hosts {
+		if h.ctx != nil {
+			hosts = append(hosts, h)
+		}
 	}
-	return p.evalEngine(cctx, fmt.Sprintf(`new Promise((done) => {
-		const check = () => requestAnimationFrame(() => (innerWidth === %d && Math.abs(devicePixelRatio - %g) < 0.001) ? requestAnimationFrame(() => done(true)) : check());
-		check(); setTimeout(() => done(true), 1000);
-	})`, e.Width, dsf), nil)
+	p.mu.Unlock()
+	for _, h := range hosts {
+		p.emulateFrame(ctx, h, e)
+	}
+}
+
+// emulateFrame sets the per-frame overrides of e in one out-of-process
+// iframe's session.
+func (p *Page) emulateFrame(ctx context.Context, h *host, e Emulation) {
+	hc, cancel := context.WithCancel(h.ctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	for _, s := range emulationSteps(e, nil) {
+		if err := s.f(hc); err != nil {
+			p.log.Debug("emulate in an out-of-process iframe", zap.String("what", s.what), zap.Error(err))
+			return
+		}
+	}
 }
 
 // setViewport sets the viewport of e, or the session's default size
@@ -411,8 +539,8 @@ func (p *Page) fitWindow(c context.Context, w, h int) {
 	}
 }
 
-// isZero says whether nothing is emulated.
-func (e Emulation) isZero() bool {
+// IsZero says whether nothing is emulated.
+func (e Emulation) IsZero() bool {
 	return e.Width == 0 && e.DeviceScaleFactor == 0 && !e.Mobile && !e.Touch && e.UserAgent == "" && e.Locale == "" &&
 		e.TimezoneID == "" && e.Geolocation == nil && len(e.Permissions) == 0 && len(e.Headers) == 0 && e.CPUThrottling == 0 &&
 		e.HTTPUser == ""

@@ -160,6 +160,14 @@ func (p *Page) attachFrameHost(h *host) {
 	}
 	cctx, ccancel := context.WithTimeout(hctx, p.m.opts.ActionTimeout)
 	defer ccancel()
+	if p.tabs != nil {
+		// What the session emulates holds in its iframes too (locale,
+		// time zone, user agent...): the tab's overrides do not reach
+		// another renderer. Its document may be loading already: first.
+		if e := p.tabs.setupOf().emulation; !e.IsZero() {
+			p.emulateFrame(cctx, h, e)
+		}
+	}
 	if err := p.prepareHost(cctx, h); err != nil {
 		p.log.Debug("iframe target: " + err.Error())
 	}

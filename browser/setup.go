@@ -65,7 +65,7 @@ func (p *Page) applySetup(ctx context.Context, s pageSetup) error {
 			return err
 		}
 	}
-	if !s.emulation.isZero() {
+	if !s.emulation.IsZero() {
 		if err := p.applyEmulation(ctx, s.emulation); err != nil {
 			return err
 		}

@@ -141,3 +141,37 @@ func TestCredentialsFor(t *testing.T) {
 		}
 	}
 }
+
+// TestLocaleAndTimezoneChecks: a locale is a BCP 47 tag and a time zone
+// an IANA name or a GMT offset; a change that gives anything else is refused by merge, typed,
+// before it reaches a tab (browser_emulate and the server's settings alike).
+func TestLocaleAndTimezoneChecks(t *testing.T) {
+	for _, l := range []string{"", "fr-FR", "de", "pt-BR", "zh-Hans-CN", "en-US-u-ca-buddhist", "xx-QQ"} {
+		if err := CheckLocale(l); err != nil {
+			t.Errorf("CheckLocale(%q) = %v", l, err)
+		}
+	}
+	for _, l := range []string{"French", "not a locale!!", "en_US", "fr-FR,de", "fr-FR;q=1", "x", "fr-"} {
+		if err := CheckLocale(l); err == nil {
+			t.Errorf("CheckLocale(%q) took it", l)
+		}
+	}
+	for _, z := range []string{"", "Europe/Paris", "America/New_York", "UTC", "Asia/Kolkata", "Etc/GMT+5", "GMT+05:00", "GMT-3"} {
+		if err := CheckTimezone(z); err != nil {
+			t.Errorf("CheckTimezone(%q) = %v", z, err)
+		}
+	}
+	for _, z := range []string{"Mars/Olympus", "Local", "europe/paris", "/etc/localtime", "../zoneinfo/UTC", "Paris", "GMT+5:0"} {
+		err := CheckTimezone(z)
+		if e, ok := AsError(err); !ok || e.Kind != KindInvalidInput || !strings.Contains(e.Hint, "Europe/Paris") {
+			t.Errorf("CheckTimezone(%q) = %v, want invalid_input saying what to give", z, err)
+		}
+	}
+	base := Emulation{Locale: "de-DE", TimezoneID: "Asia/Tokyo"}
+	for _, change := range []Emulation{{TimezoneID: "Mars/Olympus"}, {Locale: "not a locale!!"}} {
+		got, err := base.merge(change, "")
+		if e, ok := AsError(err); !ok || e.Kind != KindInvalidInput {
+			t.Errorf("merge(%+v) = %+v, %v: want invalid_input", change, got, err)
+		}
+	}
+}

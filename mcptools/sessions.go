@@ -332,7 +332,7 @@ func (s *Session) Tab(ctx context.Context, b *browser.Manager) (*browser.Page, e
 		}
 		if s.startEmulation != nil {
 			if _, err := s.tabs.SetEmulation(ctx, *s.startEmulation, s.startDevice, false); err != nil {
-				return nil, fmt.Errorf("emulate --device/--user-agent/--grant-permissions: %w", err)
+				return nil, fmt.Errorf("emulate the server's --device, --user-agent, --locale, --timezone, --grant-permissions: %w", err)
 			}
 		}
 		s.scriptsIn = s.tabs

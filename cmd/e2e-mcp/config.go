@@ -167,6 +167,10 @@ type Config struct {
 	Mobile           bool
 	UserAgent        string
 	GrantPermissions string
+	// Locale and Timezone are every session's locale and time zone at its
+	// start, as browser_emulate sets them (the config file's
+	// browser.contextOptions.locale and timezoneId).
+	Locale, Timezone string
 	// DeviceScaleFactor is every session's pixel ratio (0: the device's,
 	// else 1).
 	DeviceScaleFactor float64
@@ -340,6 +344,10 @@ var settings = []setting{
 		float(func(c *Config) *float64 { return &c.DeviceScaleFactor })},
 	{"user-agent", "E2E_MCP_USER_AGENT", "", "the user agent every session's pages are told (over --device's)",
 		str(func(c *Config) *string { return &c.UserAgent })},
+	{"locale", "E2E_MCP_LOCALE", "", "the locale every session starts with, a BCP 47 tag such as fr-FR: navigator.language, Intl and the Accept-Language header, as browser_emulate sets it (which changes it per session; the config's browser.contextOptions.locale)",
+		str(func(c *Config) *string { return &c.Locale })},
+	{"timezone", "E2E_MCP_TIMEZONE", "", "the time zone every session starts with, an IANA name such as Europe/Paris: Date and Intl, as browser_emulate sets it (which changes it per session; the config's browser.contextOptions.timezoneId)",
+		str(func(c *Config) *string { return &c.Timezone })},
 	{"grant-permissions", "E2E_MCP_GRANT_PERMISSIONS", "", "permissions granted to every origin in every session, comma separated: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write...",
 		str(func(c *Config) *string { return &c.GrantPermissions })},
 	{"ignore-https-errors", "E2E_MCP_IGNORE_HTTPS_ERRORS", "false", "let pages load over HTTPS whatever their certificate says (self-signed, expired, another host's)",
@@ -372,7 +380,7 @@ var settings = []setting{
 		millis(func(c *Config) *time.Duration { return &c.CDPTimeout })},
 	{"port", "E2E_MCP_PORT", "", "serve Streamable HTTP on this port of --host, as --http HOST:PORT does (0: a free one, which the Listening on line names)",
 		integer(func(c *Config) *int { return &c.Port })},
-	{"host", "E2E_MCP_HOST", "", "the address --port listens on (default localhost; 0.0.0.0 every interface)",
+	{"host", "E2E_MCP_HOST", "", "the address --port listens on (default localhost; 0.0.0.0 every interface); without --port MCP is served over stdio and a warning says the host is not used",
 		str(func(c *Config) *string { return &c.Host })},
 	{"file-paths", "E2E_MCP_FILE_PATHS", "absolute", "how answers name files: absolute, the only way here (relative is refused)",
 		str(func(c *Config) *string { return &c.FilePaths })},

@@ -194,6 +194,10 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	signal.Ignore(syscall.SIGPIPE)
 
 	superviseVerbs(log)
+	if cfg.hostUnused() {
+		// As Playwright MCP: its config files give server.host alone.
+		log.Warn("--host (the config's server.host) has no effect without --port: MCP is served over stdio", zap.String("host", cfg.Host))
+	}
 	if cfg.Channel != "" && cfg.BrowserPath == "" && cfg.channelPath() == "" {
 		log.Info("no executable of the --browser channel found: any Chromium found stands in", zap.String("browser", cfg.Channel))
 	}

@@ -332,10 +332,37 @@ func (c *Config) pwNormalize(portGiven bool) error {
 			host = "localhost"
 		}
 		c.HTTP = net.JoinHostPort(host, strconv.Itoa(c.Port))
-	} else if c.Host != "" {
-		return fmt.Errorf("--host %s needs --port (or give --http HOST:PORT)", c.Host)
+	} else if c.Host != "" && c.HTTP != "" {
+		return fmt.Errorf("--host %s and --http %s: give the address in --http HOST:PORT alone", c.Host, c.HTTP)
 	}
+	// --host without --port: MCP is served over stdio, as theirs does,
+	// and serve warns that the host is not used (hostUnused).
 	return nil
+}
+
+// hostUnused says --host was given without --port: nothing listens on it,
+// MCP is served over stdio.
+func (c *Config) hostUnused() bool { return c.Host != "" && c.HTTP == "" }
+
+// startEmulation is what every session emulates from its start, through
+// the path browser_emulate takes (Tabs.SetEmulation), and the device it
+// names: nil when the settings ask for nothing.
+func (c *Config) startEmulation() (*browser.Emulation, string) {
+	e := browser.Emulation{UserAgent: c.UserAgent, Permissions: c.permissions(), DeviceScaleFactor: c.DeviceScaleFactor,
+		Locale: c.Locale, TimezoneID: c.Timezone}
+	if c.Device == "" && e.IsZero() {
+		return nil, ""
+	}
+	return &e, c.Device
+}
+
+// startError is a refusal of the browser package as a start-up error says
+// it: what is wrong, and what to give instead.
+func startError(err error) string {
+	if e, ok := browser.AsError(err); ok && e.Hint != "" {
+		return e.Message + ": " + e.Hint
+	}
+	return err.Error()
 }
 
 // channels are the values --browser takes: Chromium's, by channel.
@@ -405,6 +432,14 @@ func (c *Config) validatePW() []error {
 	if c.CDPTimeout < 0 {
 		errs = append(errs, fmt.Errorf("--cdp-timeout must be 0 (the default, 30s) or more, got %s", c.CDPTimeout))
 	}
+	for _, ck := range []struct {
+		flag, v string
+		check   func(string) error
+	}{{"locale", c.Locale, browser.CheckLocale}, {"timezone", c.Timezone, browser.CheckTimezone}} {
+		if err := ck.check(ck.v); err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %s", ck.flag, startError(err)))
+		}
+	}
 	for _, p := range c.permissions() {
 		if !permissionName.MatchString(p) {
 			errs = append(errs, fmt.Errorf("--grant-permissions %q: want permission names such as geolocation, notifications, clipboard-read", p))
@@ -470,10 +505,7 @@ const blockServiceWorkers = `(() => {
 // command line ask of them (serve and run alike).
 func (c *Config) pwApply(a *app) {
 	reg, deps := a.reg, a.deps
-	if c.Device != "" || c.UserAgent != "" || c.GrantPermissions != "" || c.DeviceScaleFactor != 0 {
-		reg.StartEmulation = &browser.Emulation{UserAgent: c.UserAgent, Permissions: c.permissions(), DeviceScaleFactor: c.DeviceScaleFactor}
-		reg.StartDevice = c.Device
-	}
+	reg.StartEmulation, reg.StartDevice = c.startEmulation()
 	if c.BlockServiceWorkers {
 		reg.InitScripts = append([]string{blockServiceWorkers}, reg.InitScripts...)
 	}

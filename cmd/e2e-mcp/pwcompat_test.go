@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/internal/readme"
 )
 
@@ -236,7 +237,20 @@ func TestPlaywrightEnv(t *testing.T) {
 		{name: "python", args: []string{"--codegen", "python"}, err: "Playwright Test's TypeScript"},
 		{name: "mobile and device", args: []string{"--mobile", "--device", "iPhone 15"}, err: "--mobile and --device"},
 		{name: "isolated and a profile", args: []string{"--isolated", "--user-data-dir", t.TempDir()}, err: "--isolated and --user-data-dir"},
-		{name: "host without a port", args: []string{"--host", "0.0.0.0"}, err: "--host 0.0.0.0 needs --port"},
+		{name: "host without a port: stdio, as theirs", args: []string{"--host", "0.0.0.0"},
+			want: func(c *Config) bool { return c.HTTP == "" && c.Host == "0.0.0.0" && c.hostUnused() }},
+		{name: "the config's host without a port", env: map[string]string{"PLAYWRIGHT_MCP_HOST": "localhost"},
+			want: func(c *Config) bool { return c.HTTP == "" && c.hostUnused() }},
+		{name: "host and http", args: []string{"--host", "0.0.0.0", "--http", "127.0.0.1:2"}, err: "--host 0.0.0.0 and --http 127.0.0.1:2: give the address in --http HOST:PORT alone"},
+		{name: "host and port", args: []string{"--host", "0.0.0.0", "--port", "2"}, want: func(c *Config) bool { return c.HTTP == "0.0.0.0:2" && !c.hostUnused() }},
+		{name: "locale and time zone", args: []string{"--locale", "fr-FR"}, env: map[string]string{"E2E_MCP_TIMEZONE": "Europe/Paris"},
+			want: func(c *Config) bool {
+				e, dev := c.startEmulation()
+				return e != nil && dev == "" && e.Locale == "fr-FR" && e.TimezoneID == "Europe/Paris"
+			}},
+		{name: "not a time zone", args: []string{"--timezone", "Mars/Olympus"}, err: `--timezone: timezoneId "Mars/Olympus" is not a time zone: give a name of the IANA`},
+		{name: "not a time zone's variable", env: map[string]string{"E2E_MCP_TIMEZONE": "Local"}, err: `--timezone: timezoneId "Local" is not a time zone`},
+		{name: "not a locale", args: []string{"--locale", "en_US"}, err: `--locale: locale "en_US" is not a language tag: give a BCP 47 language tag, such as fr-FR`},
 		{name: "port and http", args: []string{"--port", "1", "--http", ":2"}, err: "--port and --http"},
 		{name: "a free port", args: []string{"--port", "0"}, want: func(c *Config) bool { return c.HTTP == "localhost:0" }},
 		{name: "a free port's variable", env: map[string]string{"PLAYWRIGHT_MCP_PORT": "0"}, want: func(c *Config) bool { return c.HTTP == "localhost:0" }},
@@ -290,7 +304,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
     "launchOptions": {"headless": false, "channel": "chrome", "executablePath": "/opt/chrome", "chromiumSandbox": false,
       "proxy": {"server": "http://127.0.0.1:3128", "bypass": "localhost", "username": "u", "password": "pw-9c2e1"}},
     "contextOptions": {"viewport": {"width": 800, "height": 600}, "userAgent": "Bot/2", "ignoreHTTPSErrors": true,
-      "permissions": ["geolocation"], "serviceWorkers": "block", "deviceScaleFactor": 2,
+      "permissions": ["geolocation"], "serviceWorkers": "block", "deviceScaleFactor": 2, "locale": "fr-FR", "timezoneId": "Europe/Paris",
       "recordVideo": {"dir": "/tmp/videos", "size": {"width": 640, "height": 480}}},
     "cdpTimeout": 4000,
     "initScript": ["init.js"]
@@ -327,6 +341,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		"images": c.ImageResponses == "omit", "snapshot": c.SnapshotMode == "none" && c.SnapshotBoxes, "codegen": c.Codegen == "typescript",
 		"init script, beside the file": c.InitScripts == filepath.Join(dir, "init.js"),
 		"deviceScaleFactor":            c.DeviceScaleFactor == 2, "recordVideo": c.SaveVideo == "640x480" && c.SaveVideoDir == "/tmp/videos",
+		"locale and timezoneId": c.Locale == "fr-FR" && c.Timezone == "Europe/Paris",
 	}
 	for what, ok := range checks {
 		if !ok {
@@ -363,7 +378,12 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		{"extension", `{"extension": true}`, "extension: it connects through the Playwright MCP Bridge"},
 		{"init page", `{"browser": {"initPage": ["a.ts"]}}`, "browser.initPage has no meaning here"},
 		{"launch args", `{"browser": {"launchOptions": {"args": ["--foo"]}}}`, "browser.launchOptions.args has no meaning here"},
-		{"locale", `{"browser": {"contextOptions": {"locale": "fr-FR"}}}`, "browser.contextOptions.locale has no meaning here: set it per session"},
+		{"color scheme", `{"browser": {"contextOptions": {"colorScheme": "dark"}}}`, "browser.contextOptions.colorScheme has no meaning here: set it per session"},
+		{"not a time zone", `{"browser": {"contextOptions": {"timezoneId": "Mars/Olympus"}}}`,
+			`browser.contextOptions.timezoneId: timezoneId "Mars/Olympus" is not a time zone: give a name of the IANA time zone database`},
+		{"not a locale", `{"browser": {"contextOptions": {"locale": "French please"}}}`,
+			`browser.contextOptions.locale: locale "French please" is not a language tag: give a BCP 47 language tag`},
+		{"a locale of another type", `{"browser": {"contextOptions": {"locale": ["fr-FR"]}}}`, "browser.contextOptions.locale: want a string"},
 		{"wrong type", `{"timeouts": {"action": "5s"}}`, "timeouts.action: want milliseconds"},
 		{"video without dir", `{"browser": {"contextOptions": {"recordVideo": {"size": {"width": 800, "height": 600}}}}}`, "recordVideo: dir: give the directory"},
 		{"video with a key of Playwright's we lack", `{"browser": {"contextOptions": {"recordVideo": {"dir": "v", "showActions": {}}}}}`, `recordVideo: unknown key "showActions"`},
@@ -411,4 +431,32 @@ func TestDotenv(t *testing.T) {
 // flags table is made from pwFlags.
 func TestReadmePlaywrightTable(t *testing.T) {
 	readme.Check(t, "PWFLAGS", pwFlagTable())
+}
+
+// TestStartEmulation: each setting that every session emulates from its
+// start is put, alone, into what sessions are given (startEmulation, which
+// they apply through browser_emulate's path); none given, nothing is.
+func TestStartEmulation(t *testing.T) {
+	if e, dev := (&Config{}).startEmulation(); e != nil || dev != "" {
+		t.Errorf("no setting: %+v, %q", e, dev)
+	}
+	for _, tc := range []struct {
+		args []string
+		got  func(e browser.Emulation, device string) bool
+	}{
+		{[]string{"--device", "iPhone 15"}, func(_ browser.Emulation, d string) bool { return d == "iPhone 15" }},
+		{[]string{"--user-agent", "Bot/3"}, func(e browser.Emulation, _ string) bool { return e.UserAgent == "Bot/3" }},
+		{[]string{"--grant-permissions", "geolocation"}, func(e browser.Emulation, _ string) bool { return slices.Equal(e.Permissions, []string{"geolocation"}) }},
+		{[]string{"--device-scale-factor", "2"}, func(e browser.Emulation, _ string) bool { return e.DeviceScaleFactor == 2 }},
+		{[]string{"--locale", "de-CH"}, func(e browser.Emulation, _ string) bool { return e.Locale == "de-CH" }},
+		{[]string{"--timezone", "Asia/Tokyo"}, func(e browser.Emulation, _ string) bool { return e.TimezoneID == "Asia/Tokyo" }},
+	} {
+		c, err := parseConfig("serve", tc.args, envOf(nil))
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if e, dev := c.startEmulation(); e == nil || !tc.got(*e, dev) {
+			t.Errorf("%v: sessions start with %+v, device %q", tc.args, e, dev)
+		}
+	}
 }

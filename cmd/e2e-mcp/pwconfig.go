@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser"
 )
 
 // Playwright MCP's config file (--config FILE): the JSON its
@@ -54,6 +57,9 @@ type pwConfigKey struct {
 	setting string
 	set     func(v any) ([][2]string, error)
 	refused string
+	// check, when set, refuses a value of ours the setting cannot take,
+	// so that the start names the key rather than the flag.
+	check func(string) error
 	// view, beside set, is the key's value from our settings' (by flag
 	// name), false when they give it none; nil: the key is not shown.
 	view func(settings map[string]string) (any, bool)
@@ -73,6 +79,11 @@ func (k pwConfigKey) assignments(v any) ([][2]string, error) {
 	s, err := k.kind.ours(v)
 	if err != nil {
 		return nil, err
+	}
+	if k.check != nil {
+		if err := k.check(s); err != nil {
+			return nil, errors.New(startError(err))
+		}
 	}
 	return [][2]string{{k.setting, s}}, nil
 }
@@ -184,8 +195,8 @@ var pwConfigKeys = map[string]pwConfigKey{
 	}, reads: []string{"block-service-workers"}},
 	"browser.contextOptions.bypassCSP":         to("bypass-csp", kindBool),
 	"browser.contextOptions.javaScriptEnabled": to("no-javascript", kindNotBool),
-	"browser.contextOptions.locale":            {refused: perSessionRefusal},
-	"browser.contextOptions.timezoneId":        {refused: perSessionRefusal},
+	"browser.contextOptions.locale":            {kind: kindString, setting: "locale", check: browser.CheckLocale},
+	"browser.contextOptions.timezoneId":        {kind: kindString, setting: "timezone", check: browser.CheckTimezone},
 	"browser.contextOptions.geolocation":       {refused: perSessionRefusal},
 	"browser.contextOptions.colorScheme":       {refused: perSessionRefusal},
 	"browser.contextOptions.reducedMotion":     {refused: perSessionRefusal},

@@ -35,7 +35,7 @@ func TestINIConfigIsTheJSONOne(t *testing.T) {
     "launchOptions": {"headless": false, "channel": "chrome", "executablePath": "/opt/chrome", "chromiumSandbox": false,
       "proxy": {"server": "http://127.0.0.1:3128", "bypass": "localhost", "username": "u", "password": "pw;9c#2e"}},
     "contextOptions": {"viewport": {"width": 800, "height": 600}, "userAgent": "Bot/2 (x; y)", "ignoreHTTPSErrors": true,
-      "permissions": ["geolocation", "clipboard-read"], "serviceWorkers": "block"}
+      "permissions": ["geolocation", "clipboard-read"], "serviceWorkers": "block", "locale": "fr-FR", "timezoneId": "Europe/Paris"}
   },
   "server": {"port": 8931, "host": "127.0.0.1", "allowedHosts": ["mcp.example.com"]},
   "capabilities": ["vision", "core"],
@@ -90,6 +90,8 @@ ignoreHTTPSErrors = true
 permissions[] = geolocation
 permissions[] = clipboard-read
 serviceWorkers = block
+locale = fr-FR
+timezoneId = Europe/Paris ; as Intl names it
 
 [server]
 port = 8931
@@ -183,7 +185,8 @@ func TestINIConfigRefused(t *testing.T) {
 		{"a list of one value's key under an object", "secrets.API_KEY[] = " + secret, 1, "takes one value, not a list"},
 		{"unknown key", "browser.launchOption.headless = false", 0, `unknown key "browser.launchOption"`},
 		{"unknown top key", "timeout = 5", 0, `unknown key "timeout"`},
-		{"no meaning here", "[browser.contextOptions]\nlocale = fr-FR", 0, "browser.contextOptions.locale has no meaning here: set it per session"},
+		{"no meaning here", "[browser.contextOptions]\ncolorScheme = dark", 0, "browser.contextOptions.colorScheme has no meaning here: set it per session"},
+		{"not a time zone", "[browser.contextOptions]\ntimezoneId = Mars/Olympus", 0, `browser.contextOptions.timezoneId: timezoneId "Mars/Olympus" is not a time zone`},
 		{"firefox", "browser.browserName = firefox", 0, "this server drives Chromium"},
 		{"a proxy without its server", "browser.launchOptions.proxy.bypass = localhost", 0, "server: give the proxy's URL"},
 		{"a group given a value", "console = " + secret, 0, "console: want an object"},
@@ -262,10 +265,11 @@ func TestPWConfigKinds(t *testing.T) {
 		kindString: "text", kindBool: "true", kindNotBool: "false", kindInt: "8931", kindBytes: "1000",
 		kindMillis: "2500", kindNumber: "2.5", kindList: "item", kindSize: "800x600",
 	}
-	// Keys whose values are of a closed set.
+	// Keys whose values are of a closed set, or checked.
 	special := map[string]string{
 		"browser.browserName": "chromium", "browser.contextOptions.serviceWorkers": "allow",
 		"extension": "false", "webmcp": "false",
+		"browser.contextOptions.locale": "fr-FR", "browser.contextOptions.timezoneId": "Europe/Paris",
 	}
 	dir := t.TempDir()
 	for key, k := range pwConfigKeys {

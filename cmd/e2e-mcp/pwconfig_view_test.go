@@ -20,10 +20,11 @@ var viewSamples = map[pwKind]any{
 }
 
 // viewSpecial are the values of the keys whose values are of a closed set
-// or an object.
+// or an object, or checked (a locale, a time zone).
 var viewSpecial = map[string]any{
 	"browser.browserName": "chromium", "browser.contextOptions.serviceWorkers": "block",
 	"extension": false, "webmcp": false, "allowUnrestrictedFileAccess": true,
+	"browser.contextOptions.locale": "fr-FR", "browser.contextOptions.timezoneId": "Europe/Paris",
 	"browser.cdpHeaders":                 map[string]any{"X-Team": "qa"},
 	"browser.launchOptions.proxy":        map[string]any{"server": "http://127.0.0.1:3128", "bypass": "localhost"},
 	"browser.contextOptions.recordVideo": map[string]any{"dir": "/x/videos", "size": map[string]any{"width": 640.0, "height": 480.0}},
