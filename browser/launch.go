@@ -48,6 +48,14 @@ func (m *Manager) launch() (context.Context, error) {
 			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint}
 	}
 	b, err := m.start()
+	if e, ok := AsError(err); ok && e.Kind == KindBrowserLaunchFail && e.Err != nil && m.failures == 0 {
+		// Chrome exited as it started (not a launch that hung): that may
+		// be passing, such as Debian's chromium script reading two lines
+		// where it expects one size of /dev/shm on a busy machine, so it
+		// is tried again at once before the circuit breaker counts it.
+		m.log.Warn("the browser exited as it started: starting it once more", zap.Error(err))
+		b, err = m.start()
+	}
 	if e, ok := AsError(err); ok && e.Kind == KindBrowserLaunchFail {
 		m.failures++
 		m.lastErr = err

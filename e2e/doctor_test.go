@@ -133,3 +133,31 @@ func TestHeadedWithoutDisplay(t *testing.T) {
 	}
 	noChromedp("run --headed", out)
 }
+
+// TestLaunchTriedTwice: a browser that exits as it starts is started once
+// more at once, before the call fails (Debian's chromium script can fail
+// on a busy machine reading the size of /dev/shm); one that fails twice
+// still fails the call, saying why.
+func TestLaunchTriedTwice(t *testing.T) {
+	f := newFixture(t)
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatalf("no chromium on PATH: %v", err)
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "failed-once")
+	wrapper := filepath.Join(dir, "flaky-chromium")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nif [ ! -e "+marker+" ]; then touch "+marker+"; echo 'passing trouble' >&2; exit 1; fi\nexec "+chromium+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_BROWSER_PATH="+wrapper))
+	mustCall(t, c, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"})
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("the wrapper never failed, so the test proves nothing: %v", err)
+	}
+
+	env, _ = serverEnv(t)
+	bad := startClient(t, append(env, "E2E_MCP_BROWSER_PATH=/bin/false"))
+	wantError(t, call(t, bad, "browser_navigate", map[string]any{"url": f.URL + "/signup.html"}), "browser_launch_failed")
+}
