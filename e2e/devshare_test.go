@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -69,8 +70,9 @@ func TestRunSharedDevServer(t *testing.T) {
 	if n := strings.Count(out, `"method":"Target.createBrowserContext"`); code != 0 || n != 2 {
 		t.Errorf("two flows on a shared dev server: exit %d, %d browser contexts opened, want 2 (one a flow)", code, n)
 	}
+	// (It does so only when --parallel leaves a CPU free: here, 1 of 2.)
 	second := nthIndex(out, `"method":"Target.createBrowserContext"`, 2)
-	if first := strings.Index(out, `"method":"Target.disposeBrowserContext"`); second < 0 || first < 0 || second > first {
+	if first := strings.Index(out, `"method":"Target.disposeBrowserContext"`); runtime.NumCPU() > 1 && (second < 0 || first < 0 || second > first) {
 		t.Errorf("the second flow's browser context was opened after the first flow's closed (at %d, %d of the log), not while it ran", second, first)
 	}
 

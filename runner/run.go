@@ -33,7 +33,7 @@ func Run(ctx context.Context, o Options, s *Suite, deps *mcptools.Deps, stdout, 
 	reps := reporters(o, env)
 	start := time.Now()
 	stop := newStopper(o.MaxFailures)
-	warm := &warmer{rn: rn}
+	warm := newWarmer(rn, o.Parallel)
 	results := runAll(len(s.tests), o.Parallel, func(i int) flowResult {
 		t := s.tests[i]
 		warm.ahead(ctx, s.tests, i)                                           // warm.go

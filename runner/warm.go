@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"runtime"
 	"sync"
 )
 
@@ -13,15 +14,27 @@ import (
 // open ahead of the flows running. A flow that then never runs (skipped
 // by --max-failures or a failed setup flow) has its session ended, which
 // closes them.
+//
+// That needs a CPU the running flows leave free (with --parallel as high as
+// the machine has CPUs, the opening only takes from theirs) and costs a
+// renderer's memory: it is done only when --parallel is below the CPUs.
 
 // warmer opens flows' sessions ahead of them.
 type warmer struct {
 	rn     *runner
+	on     bool     // --parallel leaves a CPU free
 	warmed sync.Map // session -> true: opened ahead
+}
+
+func newWarmer(rn *runner, parallel int) *warmer {
+	return &warmer{rn: rn, on: parallel < runtime.NumCPU()}
 }
 
 // ahead begins opening the sessions of tests[i] and the test after it.
 func (w *warmer) ahead(ctx context.Context, tests []test, i int) {
+	if !w.on {
+		return
+	}
 	for _, t := range tests[i:min(i+2, len(tests))] {
 		if err := w.rn.deps.WarmSession(ctx, t.session); err == nil {
 			w.warmed.Store(t.session, true)
