@@ -459,7 +459,27 @@ func (d *Deps) serverFile(ctx context.Context, field, sub, name string) (*output
 // nil, nil when the operator named no output directory: nothing is saved
 // unasked.
 func (d *Deps) outputDirFile(ctx context.Context, field, sub, name string) (*outputFile, error) {
-	if d.OutputDir == "" || d.Remote && !d.OutputDirNamed {
+	o, err := d.outputDirName(ctx, field, sub, name)
+	if o == nil || err != nil {
+		return nil, err
+	}
+	if err := o.reserve(); err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	return o, nil
+}
+
+// savesUnasked says whether the operator named an output directory, where
+// the server saves what Playwright MCP saves there unasked (outputDirFile,
+// logFile).
+func (d *Deps) savesUnasked() bool {
+	return d.OutputDir != "" && (!d.Remote || d.OutputDirNamed)
+}
+
+// outputDirName is where outputDirFile puts name, not taken yet; nil, nil
+// when the operator named no output directory.
+func (d *Deps) outputDirName(ctx context.Context, field, sub, name string) (*outputFile, error) {
+	if !d.savesUnasked() {
 		return nil, nil
 	}
 	base := d.OutputDir
@@ -481,9 +501,6 @@ func (d *Deps) outputDirFile(ctx context.Context, field, sub, name string) (*out
 	if err != nil {
 		return nil, fmt.Errorf("the output directory: %w", err)
 	}
-	if err := o.reserve(); err != nil {
-		return nil, fmt.Errorf("the output directory: %w", err)
-	}
 	o.evict = d.OutputMaxSize
 	return o, nil
 }
@@ -491,9 +508,20 @@ func (d *Deps) outputDirFile(ctx context.Context, field, sub, name string) (*out
 // reserve takes o's name, or the first free one of "stem (2).ext"..., as a
 // new empty file: create replaces it, discard removes it.
 func (o *outputFile) reserve() error {
+	f, err := o.createFree()
+	if err == nil {
+		_ = f.Close()
+		o.temp = true
+	}
+	return err
+}
+
+// createFree makes o's name, or the first free one of "stem (2).ext"...,
+// a new empty file of o's mode, open for writing; o names it then.
+func (o *outputFile) createFree() (*os.File, error) {
 	r, err := os.OpenRoot(o.root)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer r.Close() //nolint:errcheck // opened to make a file in
 	for i := 1; i < 1000; i++ {
@@ -503,13 +531,88 @@ func (o *outputFile) reserve() error {
 			continue
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		_ = f.Close()
-		o.rel, o.path, o.temp = rel, filepath.Join(o.root, rel), true
-		return nil
+		if err := f.Chmod(o.perm()); err != nil { // whatever the umask
+			_ = f.Close()
+			_ = r.Remove(rel)
+			return nil, err
+		}
+		o.rel, o.path = rel, filepath.Join(o.root, rel)
+		return f, nil
 	}
-	return fmt.Errorf("no free name for %s in %s", filepath.Base(o.rel), filepath.Dir(o.path))
+	return nil, fmt.Errorf("no free name for %s in %s", filepath.Base(o.rel), filepath.Dir(o.path))
+}
+
+// logFile is a file of the output directory that grows as what it logs
+// happens (a page's console: console.go), for the operator who named the
+// directory: a new file outputDirFile names, made as reserve makes one and
+// kept open, so every write goes to the file this process made, never to
+// a name looked up again. --output-max-size counts it as it grows. Its
+// writer is the only one that writes it; close it when done.
+type logFile struct {
+	o     *outputFile
+	f     *os.File
+	made  fs.FileInfo // the file as made, to tell it from another at its name
+	size  int64
+	lines int
+}
+
+// newLogFile makes a new log file named name in sub of the output
+// directory the operator named (the caller's own over HTTP; a taken name
+// numbered as outputDirFile's); nil, nil when none is named.
+func (d *Deps) newLogFile(ctx context.Context, field, sub, name string) (*logFile, error) {
+	o, err := d.outputDirName(ctx, field, sub, name)
+	if o == nil || err != nil {
+		return nil, err
+	}
+	f, err := o.createFree()
+	if err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		o.remove()
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	return &logFile{o: o, f: f, made: fi}, nil
+}
+
+// write appends data, which holds lines whole lines, to the file and
+// then removes the oldest automatically named files of its directory past
+// --output-max-size, as every write of such a file does.
+func (l *logFile) write(data []byte, lines int) error {
+	n, err := l.f.Write(data)
+	l.size += int64(n)
+	if err != nil {
+		return err
+	}
+	l.lines += lines
+	if l.o.evict > 0 {
+		if r, err := os.OpenRoot(l.o.root); err == nil {
+			l.o.evictOld(r)
+			_ = r.Close()
+		}
+	}
+	return nil
+}
+
+// there says whether the file is still at its name: not removed (by
+// --output-max-size, or by a person) nor replaced.
+func (l *logFile) there() bool {
+	r, err := os.OpenRoot(l.o.root)
+	if err != nil {
+		return false
+	}
+	defer r.Close() //nolint:errcheck // a directory opened to look in
+	fi, err := r.Lstat(l.o.rel)
+	return err == nil && os.SameFile(fi, l.made)
+}
+
+// close closes the file; it is not written again.
+func (l *logFile) close() error {
+	return l.f.Close()
 }
 
 // numbered is rel for the i-th file of its name: rel itself, then
