@@ -1,7 +1,8 @@
 package browser
 
-// ConsoleEvent is a console message of a session's tab as it arrives, or
-// the tab's end, for the hook [Tabs.OnConsole] sets.
+// ConsoleEvent is a console message of a session's tab as it arrives, a
+// new document of the tab, or the tab's end, for the hook [Tabs.OnConsole]
+// sets.
 type ConsoleEvent struct {
 	// Page is the tab the message is of: its own, or one of its iframes'.
 	Page *Page
@@ -10,8 +11,11 @@ type ConsoleEvent struct {
 	// history.pushState change), so the messages of one document share it.
 	Doc int
 	// Message is the message, its texts bounded as the tab keeps them
-	// (bounds.go). Zero when Closed.
+	// (bounds.go). Zero when Navigated or Closed.
 	Message ConsoleMessage
+	// Navigated says the tab's main frame committed a new document, Doc:
+	// no message of the document before follows.
+	Navigated bool
 	// Closed says the tab closed: none of its messages follows.
 	Closed bool
 }
@@ -20,8 +24,8 @@ type ConsoleEvent struct {
 type consoleHook func(ConsoleEvent)
 
 // OnConsole has fn told every console message and uncaught exception of
-// the session's attached tabs and their iframes as it arrives, and the
-// close of each tab (nil: none). fn runs on the browser connection's read
+// the session's attached tabs and their iframes as it arrives, each new
+// document of a tab, and the close of each tab (nil: none). fn runs on the browser connection's read
 // loop with the tab's lock held: it must not block, nor call the browser.
 // It is told from the moment it is set: not what tabs logged before.
 func (t *Tabs) OnConsole(fn func(ConsoleEvent)) {
@@ -33,10 +37,10 @@ func (t *Tabs) OnConsole(fn func(ConsoleEvent)) {
 	t.console.Store(&h)
 }
 
-// tellConsoleLocked tells the session's console hook, if one is set, of a
-// message of the tab's current document (m), or of the tab's close
-// (closed). p.mu is held.
-func (p *Page) tellConsoleLocked(m ConsoleMessage, closed bool) {
+// tellConsoleLocked tells the session's console hook, if one is set, of
+// ev, a message, new document or close of the tab (its page and document
+// filled in here). p.mu is held.
+func (p *Page) tellConsoleLocked(ev ConsoleEvent) {
 	if p.tabs == nil {
 		return
 	}
@@ -44,10 +48,7 @@ func (p *Page) tellConsoleLocked(m ConsoleMessage, closed bool) {
 	if h == nil {
 		return
 	}
-	ev := ConsoleEvent{Page: p, Doc: p.doc, Closed: closed}
-	if !closed {
-		m.seq, m.at, m.cost = 0, 0, 0
-		ev.Message = m
-	}
+	ev.Page, ev.Doc = p, p.doc
+	ev.Message.seq, ev.Message.at, ev.Message.cost = 0, 0, 0
 	(*h)(ev)
 }

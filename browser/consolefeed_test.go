@@ -38,7 +38,7 @@ func (f *feed) waitFor(t *testing.T, what string) ConsoleEvent {
 	for {
 		f.mu.Lock()
 		for _, ev := range f.events {
-			if ev.Closed && what == "closed" || !ev.Closed && what != "closed" && strings.Contains(ev.Message.Text, what) {
+			if ev.Closed && what == "closed" || !ev.Closed && !ev.Navigated && strings.Contains(ev.Message.Text, what) {
 				f.mu.Unlock()
 				return ev
 			}
@@ -55,7 +55,8 @@ func (f *feed) waitFor(t *testing.T, what string) ConsoleEvent {
 // TestOnConsole: the hook is told every console message of a tab (its
 // iframes' too, every level, uncaught exceptions) as it comes, with no
 // call running, each with its document's number, which a navigation to a
-// new document changes; and the tab's close, after which nothing is told.
+// new document changes and tells; and the tab's close, after which
+// nothing is told.
 func TestOnConsole(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -90,6 +91,21 @@ func TestOnConsole(t *testing.T) {
 	}
 	if thrown.Message.Level != "exception" || info.Message.Level != "info" {
 		t.Errorf("levels %q, %q", info.Message.Level, thrown.Message.Level)
+	}
+	// The new document was told before its first message.
+	f.mu.Lock()
+	told := false
+	for _, ev := range f.events {
+		if ev.Navigated && ev.Doc == info.Doc {
+			told = true
+		}
+		if ev.Message.Text == "two info" {
+			break
+		}
+	}
+	f.mu.Unlock()
+	if !told {
+		t.Errorf("no event told document %d began before its first message", info.Doc)
 	}
 	// A message logged later, no call waiting for it, is told as it comes.
 	if _, err := p.Evaluate(ctx, `() => { setTimeout(() => console.debug("later"), 300) }`, ""); err != nil {

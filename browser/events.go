@@ -383,7 +383,7 @@ func (p *Page) addRecordLocked(m ConsoleMessage, pending bool) {
 	m.Stack = keep(m.Stack, maxStackKept)
 	m.Time = time.Now()
 	if !p.closed {
-		p.tellConsoleLocked(m, false)
+		p.tellConsoleLocked(ConsoleEvent{Message: m})
 	}
 	if pending {
 		p.addConsoleLocked(ConsoleMessage{Level: m.Level, Text: m.Text})

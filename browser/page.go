@@ -267,7 +267,7 @@ func (p *Page) Close() {
 	p.closed = true
 	if !already {
 		// Under the lock, as messages are told: none follows the close.
-		p.tellConsoleLocked(ConsoleMessage{}, true)
+		p.tellConsoleLocked(ConsoleEvent{Closed: true})
 	}
 	p.mu.Unlock()
 	if already {
