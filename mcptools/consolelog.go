@@ -3,6 +3,8 @@ package mcptools
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -50,6 +52,10 @@ type consoleLog struct {
 	open func(name string) (*logFile, error)
 	log  *zap.Logger
 	mask *redact.Set // the session's secrets, which its answers mask
+	// wd is the server's working directory, which a link to a file below
+	// it starts in, as Playwright MCP's do; "" over HTTP, whose clients
+	// get the whole path.
+	wd string
 
 	mu     sync.Mutex
 	queue  []browser.ConsoleEvent
@@ -92,8 +98,14 @@ func (d *Deps) newConsoleLog(s *Session) *consoleLog {
 	}
 	ctx := withFileSpace(context.Background(), s.key.owner)
 	open := func(name string) (*logFile, error) { return d.newLogFile(ctx, "console", "", name) }
-	return &consoleLog{open: open, log: d.Logger, mask: s.secrets, wake: make(chan struct{}, 1),
+	c := &consoleLog{open: open, log: d.Logger, mask: s.secrets, wake: make(chan struct{}, 1),
 		stop: make(chan struct{}), docs: map[*browser.Page]*consoleFile{}}
+	if !d.Remote {
+		if wd, err := os.Getwd(); err == nil {
+			c.wd, _ = filepath.EvalSymlinks(wd)
+		}
+	}
+	return c
 }
 
 // watch has the browser context t tell its tabs' console to the log, and
@@ -308,7 +320,7 @@ func (c *consoleLog) link(res *mcp.CallToolResult) {
 		if cf.f == nil || cf.f.lines <= cf.linked || !cf.f.there() {
 			continue
 		}
-		list = append(list, consoleEntries{Path: cf.f.o.path, From: cf.linked + 1, To: cf.f.lines})
+		list = append(list, consoleEntries{Path: c.shown(cf.f.o.path), From: cf.linked + 1, To: cf.f.lines})
 		cf.linked = cf.f.lines
 	}
 	older := c.older
@@ -336,6 +348,18 @@ func (c *consoleLog) link(res *mcp.CallToolResult) {
 	case nil:
 		res.StructuredContent = map[string]any{"consoleEntries": list}
 	}
+}
+
+// shown is how a link names the file at path: from the server's working
+// directory when it is below it (output/console-TIME.log), else whole.
+func (c *consoleLog) shown(path string) string {
+	if c.wd == "" {
+		return path
+	}
+	if rel, err := filepath.Rel(c.wd, path); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return path
 }
 
 // appendText adds text to the end of an answer's text.

@@ -116,6 +116,26 @@ func TestConsoleLogFilesPerDocument(t *testing.T) {
 	}
 }
 
+// TestConsoleLogShown: a link names a file below the server's working
+// directory from there, another whole, and every file whole over HTTP.
+func TestConsoleLogShown(t *testing.T) {
+	c := &consoleLog{wd: "/srv/app"}
+	for path, want := range map[string]string{
+		"/srv/app/output/console-x.log":  "output/console-x.log",
+		"/srv/application/console-x.log": "/srv/application/console-x.log",
+		"/tmp/out/console-x.log":         "/tmp/out/console-x.log",
+	} {
+		if got := c.shown(path); got != want {
+			t.Errorf("shown(%q) = %q, want %q", path, got, want)
+		}
+	}
+	dir := t.TempDir()
+	remote := (&Deps{OutputDir: dir, OutputDirNamed: true, Remote: true}).newConsoleLog(newSession(sessionKey{id: "s"}, "", nil))
+	if remote == nil || remote.wd != "" {
+		t.Errorf("over HTTP with an output directory named: %+v", remote)
+	}
+}
+
 // TestConsoleLogWritesAsItComes: with no answer asking, the writer puts a
 // message in its file; close ends the writer.
 func TestConsoleLogWritesAsItComes(t *testing.T) {

@@ -240,7 +240,8 @@ func rootOf(path string, roots []string) string {
 // that no write leaves, and how it is written. Made by [Deps.outputPath]
 // (a file the agent names, or a temp file), [Deps.serverFile] (one the
 // server names in a directory of its own: baselines, downloads) or
-// userDirFile (the CLI's user's); written by create.
+// userDirFile (the CLI's user's); written by create. A file that grows as
+// it is written is a logFile (newLogFile).
 type outputFile struct {
 	root  string // the directory no write leaves, its links resolved
 	rel   string // the file, below root
