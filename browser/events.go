@@ -382,6 +382,9 @@ func (p *Page) addRecordLocked(m ConsoleMessage, pending bool) {
 	m.Location = keepURL(m.Location)
 	m.Stack = keep(m.Stack, maxStackKept)
 	m.Time = time.Now()
+	if !p.closed {
+		p.tellConsoleLocked(ConsoleEvent{Message: m})
+	}
 	if pending {
 		p.addConsoleLocked(ConsoleMessage{Level: m.Level, Text: m.Text})
 	}

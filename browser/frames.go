@@ -94,6 +94,10 @@ func (p *Page) frameEventLocked(h *host, ev any) bool {
 		}
 		if h == p.main && e.Frame != nil && e.Frame.ID == p.frame {
 			// A new document: the current page's console starts here.
+			p.doc++
+			if !p.closed {
+				p.tellConsoleLocked(ConsoleEvent{Navigated: true})
+			}
 			l, unlock := p.logs()
 			l.consoleDoc = l.console.total
 			unlock()

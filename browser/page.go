@@ -88,6 +88,8 @@ type Page struct {
 	cast pageCast
 	// waits are the tab's newest action waits (waitlog.go).
 	waits waitLog
+	// doc numbers the main frame's documents (ConsoleEvent.Doc).
+	doc int
 }
 
 // loadState counts the main frame's navigations; an action's mark keeps
@@ -263,6 +265,10 @@ func (p *Page) Close() {
 	p.mu.Lock()
 	already := p.closed
 	p.closed = true
+	if !already {
+		// Under the lock, as messages are told: none follows the close.
+		p.tellConsoleLocked(ConsoleEvent{Closed: true})
+	}
 	p.mu.Unlock()
 	if already {
 		return

@@ -82,6 +82,9 @@ type Tabs struct {
 	// (screencast.go); onAction is told each action's target. Under mu.
 	cast     *castSpec
 	onAction func(ActionTarget)
+	// console is told the tabs' console messages as they arrive
+	// (OnConsole; consolefeed.go), read without a lock from the events.
+	console atomic.Pointer[consoleHook]
 }
 
 // TabInfo describes one tab for a response.

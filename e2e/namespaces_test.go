@@ -161,6 +161,8 @@ func TestHTTPFilesAreTheCallersOwn(t *testing.T) {
 		{[]string{"screenshotTool"}, "browser_take_screenshot", map[string]any{}, "page-*.png", 0o644},
 		{nil, "browser_start_tracing", map[string]any{}, "", 0},
 		{[]string{"stopTracingTool"}, "browser_stop_tracing", map[string]any{}, "traces/trace-*.zip", 0o644},
+		// The console of the page's document, written as it logs.
+		{[]string{"newConsoleLog"}, "browser_evaluate", map[string]any{"function": "() => console.log('logged')"}, "console-*.log", 0o644},
 		// --save-video: the session records from its first page (autoVideo
 		// picks the file); stopping it writes that file. Then a video the
 		// caller names: the start picks the file (none yet), the stop
@@ -285,7 +287,7 @@ func writerCallers(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asks := map[string]bool{"outputPath": true, "serverFile": true, "userDirFile": true, "outputDirFile": true}
+	asks := map[string]bool{"outputPath": true, "serverFile": true, "userDirFile": true, "outputDirFile": true, "newLogFile": true}
 	seen := map[string]bool{}
 	for _, c := range calls {
 		if asks[c.Name] && c.File != "files.go" {

@@ -56,6 +56,7 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string, until ti
 	s.saveProfile(ctx, log)
 	<-devDone
 	s.closeBy(until, log)
+	s.console.close() // after the tabs: what they logged to the end is written
 	s.closed = true
 	// The session's scope is over: the server's log stops masking what
 	// only it knew (its values would otherwise stay until the process

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -113,92 +112,6 @@ const (
 	fromRemote    = "--file-roots and " + fromNamespace
 )
 
-// readRoots are the directories files may be read from.
-func (d *Deps) readRoots(ctx context.Context) (fileRoots, error) {
-	if !d.Remote {
-		return d.localRoots(ctx)
-	}
-	fr := fileRoots{dirs: append([]string(nil), d.FileRoots...), from: fromFlag}
-	if d.OutputDir != "" {
-		own, err := d.namespaceDir(ctx)
-		if err != nil {
-			return fileRoots{}, err
-		}
-		fr.dirs, fr.from, fr.own, fr.base = append(fr.dirs, own), fromRemote, own, own
-		fr.fenced, _ = filepath.EvalSymlinks(d.OutputDir)
-	}
-	if fr.base == "" && len(fr.dirs) > 0 {
-		fr.base = fr.dirs[0]
-	}
-	if len(fr.dirs) == 0 {
-		return fileRoots{}, &ToolError{Type: ErrNotAllowed,
-			Message:    "over HTTP this server reads no files of its machine: its operator has named no --file-roots",
-			Suggestion: "ask the operator to start e2e-mcp with --file-roots naming a directory of files to upload"}
-	}
-	return fr, nil
-}
-
-// uploadPaths checks that each path is that of a regular file inside the
-// read roots (symbolic links followed), and returns them absolute and
-// clean (readablePaths).
-func (d *Deps) uploadPaths(ctx context.Context, paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		return nil, invalidInput("paths", "empty: give the path of at least one file")
-	}
-	return d.readablePaths(ctx, "paths", paths)
-}
-
-// readablePaths checks paths the way uploadPaths does, for the argument
-// named list (each path of a list of more than one is list[i]), and
-// returns them absolute and clean. A relative path starts where a written
-// one does (fileRoots.abs): in the first client root, else the working
-// directory; over HTTP, in the caller's own directory. Over HTTP a file in
-// the output directory is readable only in the caller's own directory,
-// even when the operator named the output directory a root.
-func (d *Deps) readablePaths(ctx context.Context, list string, paths []string) ([]string, error) {
-	fr, err := d.readRoots(ctx)
-	if err != nil {
-		return nil, err
-	}
-	roots := fr.dirs
-	real := realPaths(roots)
-	out := make([]string, len(paths))
-	for i, given := range paths {
-		field := list
-		if list == "paths" {
-			field = fmt.Sprintf("paths[%d]", i)
-		}
-		if given == "" {
-			return nil, invalidInput(field, "empty: give a file's path")
-		}
-		pth := fr.abs(given)
-		shown := strconv.Quote(given)
-		if pth != given {
-			shown += " (" + pth + ")"
-		}
-		outside := &ToolError{Type: ErrNotAllowed,
-			Message:    fmt.Sprintf("%s: %s is outside the directories files may be read from: %s", field, shown, fr),
-			Suggestion: fmt.Sprintf("use a file inside one of them (relative paths start in %s), %s", fr.base, fr.hint())}
-		// Refused before it is looked at, so that the answer tells nothing
-		// of what exists outside the roots; then again with links followed.
-		if !insideAny(pth, append(real, roots...)) {
-			return nil, outside
-		}
-		resolved, err := filepath.EvalSymlinks(pth)
-		if err != nil {
-			return nil, invalidInput(field, "%s: no such file", shown)
-		}
-		if !insideAny(resolved, real) || fr.fenced != "" && insideAny(resolved, []string{fr.fenced}) && !insideAny(resolved, []string{fr.own}) {
-			return nil, outside
-		}
-		if fi, err := os.Stat(resolved); err != nil || !fi.Mode().IsRegular() {
-			return nil, invalidInput(field, "%s is not a regular file", shown)
-		}
-		out[i] = pth
-	}
-	return out, nil
-}
-
 // abs is path absolute and clean: a relative one starts in r.base, where
 // relative paths start for reads and writes alike.
 func (r fileRoots) abs(path string) string {
@@ -240,7 +153,8 @@ func rootOf(path string, roots []string) string {
 // that no write leaves, and how it is written. Made by [Deps.outputPath]
 // (a file the agent names, or a temp file), [Deps.serverFile] (one the
 // server names in a directory of its own: baselines, downloads) or
-// userDirFile (the CLI's user's); written by create.
+// userDirFile (the CLI's user's); written by create. A file that grows as
+// it is written is a logFile (newLogFile).
 type outputFile struct {
 	root  string // the directory no write leaves, its links resolved
 	rel   string // the file, below root
@@ -459,7 +373,27 @@ func (d *Deps) serverFile(ctx context.Context, field, sub, name string) (*output
 // nil, nil when the operator named no output directory: nothing is saved
 // unasked.
 func (d *Deps) outputDirFile(ctx context.Context, field, sub, name string) (*outputFile, error) {
-	if d.OutputDir == "" || d.Remote && !d.OutputDirNamed {
+	o, err := d.outputDirName(ctx, field, sub, name)
+	if o == nil || err != nil {
+		return nil, err
+	}
+	if err := o.reserve(); err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	return o, nil
+}
+
+// savesUnasked says whether the operator named an output directory, where
+// the server saves what Playwright MCP saves there unasked (outputDirFile,
+// logFile).
+func (d *Deps) savesUnasked() bool {
+	return d.OutputDir != "" && (!d.Remote || d.OutputDirNamed)
+}
+
+// outputDirName is where outputDirFile puts name, not taken yet; nil, nil
+// when the operator named no output directory.
+func (d *Deps) outputDirName(ctx context.Context, field, sub, name string) (*outputFile, error) {
+	if !d.savesUnasked() {
 		return nil, nil
 	}
 	base := d.OutputDir
@@ -481,9 +415,6 @@ func (d *Deps) outputDirFile(ctx context.Context, field, sub, name string) (*out
 	if err != nil {
 		return nil, fmt.Errorf("the output directory: %w", err)
 	}
-	if err := o.reserve(); err != nil {
-		return nil, fmt.Errorf("the output directory: %w", err)
-	}
 	o.evict = d.OutputMaxSize
 	return o, nil
 }
@@ -491,9 +422,20 @@ func (d *Deps) outputDirFile(ctx context.Context, field, sub, name string) (*out
 // reserve takes o's name, or the first free one of "stem (2).ext"..., as a
 // new empty file: create replaces it, discard removes it.
 func (o *outputFile) reserve() error {
+	f, err := o.createFree()
+	if err == nil {
+		_ = f.Close()
+		o.temp = true
+	}
+	return err
+}
+
+// createFree makes o's name, or the first free one of "stem (2).ext"...,
+// a new empty file of o's mode, open for writing; o names it then.
+func (o *outputFile) createFree() (*os.File, error) {
 	r, err := os.OpenRoot(o.root)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer r.Close() //nolint:errcheck // opened to make a file in
 	for i := 1; i < 1000; i++ {
@@ -503,13 +445,88 @@ func (o *outputFile) reserve() error {
 			continue
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		_ = f.Close()
-		o.rel, o.path, o.temp = rel, filepath.Join(o.root, rel), true
-		return nil
+		if err := f.Chmod(o.perm()); err != nil { // whatever the umask
+			_ = f.Close()
+			_ = r.Remove(rel)
+			return nil, err
+		}
+		o.rel, o.path = rel, filepath.Join(o.root, rel)
+		return f, nil
 	}
-	return fmt.Errorf("no free name for %s in %s", filepath.Base(o.rel), filepath.Dir(o.path))
+	return nil, fmt.Errorf("no free name for %s in %s", filepath.Base(o.rel), filepath.Dir(o.path))
+}
+
+// logFile is a file of the output directory that grows as what it logs
+// happens (a page's console: console.go), for the operator who named the
+// directory: a new file outputDirFile names, made as reserve makes one and
+// kept open, so every write goes to the file this process made, never to
+// a name looked up again. --output-max-size counts it as it grows. Its
+// writer is the only one that writes it; close it when done.
+type logFile struct {
+	o     *outputFile
+	f     *os.File
+	made  fs.FileInfo // the file as made, to tell it from another at its name
+	size  int64
+	lines int
+}
+
+// newLogFile makes a new log file named name in sub of the output
+// directory the operator named (the caller's own over HTTP; a taken name
+// numbered as outputDirFile's); nil, nil when none is named.
+func (d *Deps) newLogFile(ctx context.Context, field, sub, name string) (*logFile, error) {
+	o, err := d.outputDirName(ctx, field, sub, name)
+	if o == nil || err != nil {
+		return nil, err
+	}
+	f, err := o.createFree()
+	if err != nil {
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		o.remove()
+		return nil, fmt.Errorf("the output directory: %w", err)
+	}
+	return &logFile{o: o, f: f, made: fi}, nil
+}
+
+// write appends data, which holds lines whole lines, to the file and
+// then removes the oldest automatically named files of its directory past
+// --output-max-size, as every write of such a file does.
+func (l *logFile) write(data []byte, lines int) error {
+	n, err := l.f.Write(data)
+	l.size += int64(n)
+	if err != nil {
+		return err
+	}
+	l.lines += lines
+	if l.o.evict > 0 {
+		if r, err := os.OpenRoot(l.o.root); err == nil {
+			l.o.evictOld(r)
+			_ = r.Close()
+		}
+	}
+	return nil
+}
+
+// there says whether the file is still at its name: not removed (by
+// --output-max-size, or by a person) nor replaced.
+func (l *logFile) there() bool {
+	r, err := os.OpenRoot(l.o.root)
+	if err != nil {
+		return false
+	}
+	defer r.Close() //nolint:errcheck // a directory opened to look in
+	fi, err := r.Lstat(l.o.rel)
+	return err == nil && os.SameFile(fi, l.made)
+}
+
+// close closes the file; it is not written again.
+func (l *logFile) close() error {
+	return l.f.Close()
 }
 
 // numbered is rel for the i-th file of its name: rel itself, then

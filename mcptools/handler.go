@@ -24,8 +24,10 @@ import (
 //	            (secrets.go); a cancellation said as such; a switch run to
 //	            its end though its client cancelled it, and its answer told
 //	            on the next call (switches.go); the downloads
-//	            it started waited for and reported (downloads.go); its
-//	            trace started when every session traces (tracing.go)
+//	            it started waited for and reported (downloads.go); the
+//	            console log lines written in the output directory linked
+//	            (consolelog.go); its trace started when every session
+//	            traces (tracing.go)
 //	logged      the call kept in the session's step log, for its report
 //	            (steplog.go)
 //	diagnosed   a failure answered with its diagnostics, and logged
@@ -125,9 +127,13 @@ func held[T sessionArgs](d *Deps, name string, next sessionFunc[T]) func(ctx con
 		}()
 		s.markArgs(name, req.Params.Arguments)
 		d.autoTrace(callCtx, s)
+		if s.console == nil && !s.closed {
+			s.console = d.newConsoleLog(s)
+		}
 		res, err := next(callCtx, s, req, args)
 		if err == nil {
 			d.deliverDownloads(callCtx, s, res)
+			s.console.link(res)
 			s.redactAnswer(name, res, d.AnswersForPeople)
 			// A switch its client cancelled ran to its end: its answer,
 			// which the transport drops, is told on the next call.

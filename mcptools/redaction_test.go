@@ -49,6 +49,7 @@ var writerTable = map[string]string{
 	"mcptools.WriteUserFile: create":                      "the one file writer: what each WriteUserFile above hands it",
 	"mcptools.WriteUserFileFrom: create":                  "the one file writer: what each WriteUserFileFrom above hands it",
 	"mcptools.outputFile.createNumbered: create":          "the one file writer: what each createNumbered above hands it",
+	"mcptools.consoleLog.flush: write":                    "console log files (--output-dir): each line masked with the session's secrets, as the answer that links it (consoleLine); e2e TestConsoleLogFiles",
 	"mcptools.Session.finishVideo: create":                "video: captions and chapter cards masked with the session's private set (Session.caption never holds typed text); password fields as the page shows them",
 	"runner.htmlReports.flowDone: mcptools.WriteUserFile": "run report: Deps.SessionReport, rendered by renderReport with the session's set",
 	"runner.traces.flowDone: mcptools.WriteUserFile":      "run trace: Deps.SessionTrace, built by buildTrace with the session's private set",

@@ -133,7 +133,11 @@ type Session struct {
 	demo *browser.Page
 	// untold are the answers of switches whose client cancelled them, told
 	// on the next call (switches.go).
-	untold   []untold
+	untold []untold
+	// console writes the console of the session's documents to files of
+	// the output directory the operator named; nil when none is named
+	// (consolelog.go).
+	console  *consoleLog
 	lastUsed time.Time
 	closed   bool
 }
@@ -392,6 +396,7 @@ func (s *Session) openTabs(ctx context.Context, b *browser.Manager) error {
 		s.tabs = t
 	}
 	s.tabs.Secrets = s.private
+	s.console.watch(s.tabs)
 	s.allowDevOrigin()
 	if s.profileHold != nil {
 		s.profileHold.until(s.tabs.Done())

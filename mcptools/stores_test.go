@@ -94,6 +94,10 @@ var storeTable = map[string]string{
 	"mcptools.Session.initScripts":     "the operator's --init-script files",
 	"mcptools.Session.untold":          "maxUntold answers of cancelled switches, each text maxUntoldText, told and cleared on the next call",
 	"mcptools.SessionStartParams.Args": "the agent's arguments (checkSizes: 1,000 items)",
+	"mcptools.consoleLog.queue":        "maxConsoleQueue messages and maxConsoleQueued bytes of their texts (as kept: clipped), no stack; then counted as lost",
+	"mcptools.consoleLog.docs":         "one per open tab that logged, removed when it closes",
+	"mcptools.consoleLog.unlinked":     "maxConsoleLinks files, then counted",
+	"mcptools.consoleFile.buf":         "the lines of one queue's drain (the queue's bound), written at its end",
 	// A session's video (package video): frames of at most
 	// --max-video-size.
 	"video.Recorder.queue":    "maxQueued frames and maxQueuedBytes, maxHeld items while calls run",

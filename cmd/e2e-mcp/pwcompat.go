@@ -123,7 +123,7 @@ var pwFlags = []pwFlag{
 	{name: "no-webmcp", env: "PLAYWRIGHT_MCP_WEBMCP", isBool: true,
 		differs: "accepted: this server never offers the tools pages register through WebMCP"},
 	{name: "output-dir", env: "PLAYWRIGHT_MCP_OUTPUT_DIR", ours: "output-dir",
-		differs: "over HTTP, the only directory tools write to, a directory for each client"},
+		differs: "over HTTP, the only directory tools write to, a directory for each client; without it no console log file is written (theirs: in a default directory)"},
 	{name: "output-max-size", env: "PLAYWRIGHT_MCP_OUTPUT_MAX_SIZE", ours: "output-max-size"},
 	{name: "port", env: "PLAYWRIGHT_MCP_PORT", ours: "port", differs: "Streamable HTTP at /mcp, as --http HOST:PORT"},
 	{name: "profile-dir-name", env: "PLAYWRIGHT_MCP_PROFILE_DIR_NAME", refused: "it names the Chrome profile --extension connects to; " + extensionRefusal},
