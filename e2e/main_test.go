@@ -70,13 +70,37 @@ func run(m *testing.M) int {
 	}
 	code := m.Run()
 	if reports, _ := filepath.Glob(filepath.Join(races, "race*")); len(reports) > 0 {
+		var short []string
 		for _, r := range reports {
 			b, _ := os.ReadFile(r)
 			fmt.Fprintf(os.Stderr, "a server under test reported a data race (%s):\n%s\n", filepath.Base(r), b)
+			short = append(short, raceSummary(string(b)))
 		}
+		// Last, as a CI log's tail is what is read first: each access's
+		// own frames, which a whole report puts far above.
+		fmt.Fprintf(os.Stderr, "data races of servers under test, in short:\n%s\n", strings.Join(short, "\n"))
 		return 1
 	}
 	return code
+}
+
+// raceSummary keeps of a race detector's report the lines that say what
+// raced (the access and goroutine headers) and, under each, the first
+// frames of this module's code, the frame lines only.
+func raceSummary(report string) string {
+	var out []string
+	kept := 0
+	for _, l := range strings.Split(report, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "WARNING: DATA RACE"), strings.HasSuffix(t, ":") && strings.Contains(t, "goroutine") ||
+			strings.HasPrefix(t, "Goroutine "):
+			out, kept = append(out, t), 0
+		case strings.Contains(t, "e2e-mcp/e2e-mcp/") && !strings.HasPrefix(t, "/") && kept < 4:
+			out, kept = append(out, "  "+t), kept+1
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // fixture serves testdata/ plus a small API, and records API calls.
