@@ -65,9 +65,16 @@ lint: ## golangci-lint, pinned
 	  GOBIN=$(dir $(LINT)) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(LINT_VERSION)
 	$(LINT) run ./...
 
-snaps: ## rewrite the tool schema snapshots and the README tool and flag tables (ours and Playwright MCP's)
-	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots|TestReadmeToolTable' -count=1
-	UPDATE_TOOLSNAPS=true $(GO) test ./cmd/e2e-mcp/ -run 'TestReadmeFlagTable|TestReadmePlaywrightTable|TestServerJSON' -count=1
+# DOCS_TESTS are the tests that check each generated part of README.md and
+# docs/*.md (internal/readme.Sections names the parts and their files).
+DOCS_TESTS = '^(TestReadmeToolTable|TestReadmeFlagTable|TestReadmePlaywrightTable)$$'
+
+docs: ## rewrite the generated parts of README.md and docs/*.md: the tool, flag and Playwright MCP flag tables
+	UPDATE_DOCS=true $(GO) test ./mcptools/ ./cmd/e2e-mcp/ -run $(DOCS_TESTS) -count=1
+
+snaps: docs ## rewrite the tool schema snapshots, server.json's variables and (make docs) the generated tables
+	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots' -count=1
+	UPDATE_TOOLSNAPS=true $(GO) test ./cmd/e2e-mcp/ -run 'TestServerJSON' -count=1
 
 # ANCHORS installs the peers for make bench and prints their command lines:
 # the team's script beside the clone, else the project's own copy of its job.

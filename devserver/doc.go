@@ -1,5 +1,5 @@
 // Package devserver runs the user's dev-server command under
-// the contract of README.md ("The dev server") (COMMAND [ARGS...] --start|--restart|--status|--shutdown,
+// the contract of docs/dev-server.md (COMMAND [ARGS...] --start|--restart|--status|--shutdown,
 // one JSON object on stdout): [Command.Do] runs one verb with its timeout and checks
 // the answer. For projects without such a command, [Managed] runs any dev
 // command line itself (start, readiness by the announced URL or port, logs,

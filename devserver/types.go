@@ -10,7 +10,7 @@ import (
 // Verb is one of the contract's verbs; the command gets it as --<verb>.
 type Verb string
 
-// The contract's verbs (README.md, "The dev server").
+// The contract's verbs (docs/dev-server.md).
 const (
 	Start    Verb = "start"
 	Restart  Verb = "restart"

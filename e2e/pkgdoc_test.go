@@ -10,7 +10,7 @@ import (
 )
 
 // TestPackageDocs: every package of the module says what it is for in a
-// package doc comment, and the README's layout table names it.
+// package doc comment, and docs/development.md's layout table names it.
 func TestPackageDocs(t *testing.T) {
 	root := ".."
 	listed := readmeLayout(t)
@@ -42,7 +42,7 @@ func TestPackageDocs(t *testing.T) {
 			t.Errorf("package %s (%s) has no package doc comment", pkg, path)
 		}
 		if rel, _ := filepath.Rel(root, path); pkg != "" && !inLayout(listed, filepath.ToSlash(rel)) {
-			t.Errorf("the README's layout table does not name %s", rel)
+			t.Errorf("docs/development.md's layout table does not name %s", rel)
 		}
 		return nil
 	})
@@ -51,17 +51,17 @@ func TestPackageDocs(t *testing.T) {
 	}
 }
 
-// readmeLayout returns the names in the first column of the README's
+// readmeLayout returns the names in the first column of docs/development.md's
 // layout table ("| `logs`, `metrics` | ...").
 func readmeLayout(t *testing.T) []string {
 	t.Helper()
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/development.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, table, ok := strings.Cut(string(readme), "| package | what |")
 	if !ok {
-		t.Fatal("README.md has no layout table (| package | what |)")
+		t.Fatal("docs/development.md has no layout table (| package | what |)")
 	}
 	table, _, _ = strings.Cut(table, "\n\n")
 	var names []string

@@ -5,7 +5,7 @@
 #   devserver.sh --start | --restart | --status | --shutdown   (no verb: --start)
 #
 # It prints one JSON object on stdout and exits 0 on success, 1 on failure
-# (the contract of e2e-mcp's README). The server runs in a session of its own,
+# (the contract of e2e-mcp's docs/dev-server.md). The server runs in a session of its own,
 # so it outlives this script; its PID, port and start time are kept in
 # $DEV_SERVER_STATE_DIR/state, its output in stdout.log, stderr.log and
 # combined.log there.

@@ -18,7 +18,7 @@ import (
 	"go.uber.org/zap"
 )
 
-// Toolsets group the tools; the README table and docs are ordered by them.
+// Toolsets group the tools; the table of docs/tools.md is ordered by them.
 const (
 	ToolsetSession    = "session"
 	ToolsetNavigation = "navigation"
@@ -29,7 +29,7 @@ const (
 )
 
 // Tool is one entry of the inventory: its definition, handler and grouping.
-// Registration, the README table, schema snapshots and the invariant tests
+// Registration, the table of docs/tools.md, schema snapshots and the invariant tests
 // all read [Inventory], so a tool exists in exactly one place.
 type Tool struct {
 	Def     mcp.Tool

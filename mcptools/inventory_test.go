@@ -20,7 +20,7 @@ import (
 // default 25 tools take 19.0 KB in the benchmark (docs/benchmarks.md), 760
 // bytes a tool; we offer more tools (38) in fewer bytes. Raise a budget only
 // with a reason in the commit. The capability groups' tools are not in the
-// default list (caps.go); the README states what --caps all weighs.
+// default list (caps.go); docs/tools.md states what --caps all weighs.
 const (
 	// toolsListBudget is the most bytes the whole default tools/list answer
 	// may take (38 tools: sessions, navigation and tabs, reading, input,
@@ -196,7 +196,7 @@ func TestToolSnapshots(t *testing.T) {
 	}
 }
 
-// TestReadmeToolTable: the README's table of tools, and what tools/list
+// TestReadmeToolTable: docs/tools.md's table of tools, and what tools/list
 // weighs with and without every group.
 func TestReadmeToolTable(t *testing.T) {
 	n, size := toolsList(t, nil)

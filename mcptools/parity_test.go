@@ -38,13 +38,13 @@ var playwrightMCPTools = map[string][]string{
 }
 
 // leftOut are the Playwright MCP tools e2e-mcp does not offer, as the
-// README says: Playwright code run as it is, the Playwright Dashboard, and
+// docs/tools.md says: Playwright code run as it is, the Playwright Dashboard, and
 // Playwright's script debugger.
 var leftOut = []string{"browser_run_code_unsafe", "browser_annotate", "browser_resume"}
 
 // TestPlaywrightMCPParity: with --caps all, tools/list holds every tool
 // Playwright MCP lists with all its groups on, under the same name, except
-// those the README names as left out.
+// those docs/tools.md names as left out.
 func TestPlaywrightMCPParity(t *testing.T) {
 	ours := map[string]bool{}
 	for _, tool := range Offered(Inventory(nil), CapGroups) {
@@ -57,7 +57,7 @@ func TestPlaywrightMCPParity(t *testing.T) {
 			switch {
 			case slices.Contains(leftOut, name):
 				if ours[name] {
-					t.Errorf("%s is offered, but the README names it as left out", name)
+					t.Errorf("%s is offered, but docs/tools.md names it as left out", name)
 				}
 			case !ours[name]:
 				t.Errorf("Playwright MCP's %s (its %s group) is not offered with --caps all", name, group)

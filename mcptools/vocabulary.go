@@ -6,7 +6,7 @@ import (
 )
 
 // ErrorType is the type named in an error response: the one vocabulary of
-// failures an agent sees (docs/architecture.md §6, the README lists it).
+// failures an agent sees (docs/architecture.md §6, docs/tools.md lists it).
 // The packages below return kinds of their own; the tables here say what
 // each becomes, so that no kind reaches an agent by a cast.
 type ErrorType string

@@ -56,16 +56,16 @@ func TestEveryKindHasAType(t *testing.T) {
 	}
 }
 
-// TestReadmeListsEveryErrorType: the README's list of error types is the
+// TestReadmeListsEveryErrorType: docs/tools.md's list of error types is the
 // vocabulary, no more and no less.
 func TestReadmeListsEveryErrorType(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/tools.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, list, ok := strings.Cut(string(readme), "`### Error` with a type (")
 	if !ok {
-		t.Fatal("README.md has no list of error types (`### Error` with a type (...))")
+		t.Fatal("docs/tools.md has no list of error types (`### Error` with a type (...))")
 	}
 	list, _, _ = strings.Cut(list, ")")
 	listed := map[string]bool{}
@@ -78,11 +78,11 @@ func TestReadmeListsEveryErrorType(t *testing.T) {
 	}
 	for name, v := range constsOf(t, "vocabulary.go", "ErrorType") {
 		if !listed[v] {
-			t.Errorf("README.md does not list %s (%s)", v, name)
+			t.Errorf("docs/tools.md does not list %s (%s)", v, name)
 		}
 		delete(listed, v)
 	}
 	for v := range listed {
-		t.Errorf("README.md lists %q, which is no error type", v)
+		t.Errorf("docs/tools.md lists %q, which is no error type", v)
 	}
 }

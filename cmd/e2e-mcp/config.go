@@ -499,7 +499,7 @@ func configHelp(cmd string, w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nPlaywright MCP's command line is taken too: its other names of these settings (%s),\n"+
 		"its PLAYWRIGHT_MCP_* variables (below E2E_MCP_* ones) and its --config file; a flag of\n"+
-		"its with no meaning here is refused with what to use instead (README: Coming from Playwright MCP).\n",
+		"its with no meaning here is refused with what to use instead (docs/playwright-mcp.md).\n",
 		strings.Join(theirs, ", "))
 }
 

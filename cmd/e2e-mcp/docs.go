@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// flagTable renders the settings as the README's flags table.
+// flagTable renders the settings as the flags table of docs/flags.md.
 func flagTable() string {
 	var b strings.Builder
 	b.WriteString("| flag | environment | default | meaning |\n|---|---|---|---|\n")
@@ -20,8 +20,8 @@ func flagTable() string {
 	return b.String()
 }
 
-// pwFlagTable renders pwFlags as the README's table of Playwright MCP's
-// flags: theirs, ours, and how they differ.
+// pwFlagTable renders pwFlags as docs/playwright-mcp.md's table of
+// Playwright MCP's flags: theirs, ours, and how they differ.
 func pwFlagTable() string {
 	var b strings.Builder
 	b.WriteString("| Playwright MCP | e2e-mcp | difference |\n|---|---|---|\n")

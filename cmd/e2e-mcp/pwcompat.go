@@ -24,8 +24,8 @@ import (
 // PLAYWRIGHT_MCP_* environment variable and its key in the config file
 // (pwconfig.go): each is one of our settings under the same name, an alias
 // of one of ours under another name, or refused with why and what to use
-// instead. Nothing is ignored in silence. The README's "Coming from
-// Playwright MCP" table is made from pwFlags (TestReadmePlaywrightTable).
+// instead. Nothing is ignored in silence. The table of
+// docs/playwright-mcp.md is made from pwFlags (TestReadmePlaywrightTable).
 //
 // Precedence, for ours and theirs alike: a flag, then our E2E_MCP_*
 // variable, then their PLAYWRIGHT_MCP_* variable, then the config file,

@@ -427,8 +427,8 @@ func TestDotenv(t *testing.T) {
 	}
 }
 
-// TestReadmePlaywrightTable: the README's "Coming from Playwright MCP"
-// flags table is made from pwFlags.
+// TestReadmePlaywrightTable: the flags table of docs/playwright-mcp.md
+// (Coming from Playwright MCP) is made from pwFlags.
 func TestReadmePlaywrightTable(t *testing.T) {
 	readme.Check(t, "PWFLAGS", pwFlagTable())
 }

@@ -25,14 +25,14 @@ func TestRunExitCodes(t *testing.T) {
 	}
 }
 
-// TestCIExamples: the README's CI jobs that shard a suite over 4
+// TestCIExamples: docs/ci.md's CI jobs that shard a suite over 4
 // machines and merge the reports are YAML that GitHub Actions and GitLab
 // CI read (4 shards of 4; each shard's blob handed to the merge job), and
 // each e2e-mcp command in them is one our command lines take: run and
 // merge-reports get as far as the flows and blobs, which this test does
 // not have, with no mistake in their flags.
 func TestCIExamples(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../docs/ci.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // setting is one flag with its environment variable, default and help: the
-// single list from which flags, env fallbacks and the README table come.
+// single list from which flags, env fallbacks and the table of docs/flags.md come.
 type setting struct {
 	flag, env, def, help string
 	bind                 func(fs *flag.FlagSet, c *Config, name, def, help string)

@@ -5,7 +5,7 @@
 //	devserver --start | --restart | --status | --shutdown   (no verb: --start)
 //
 // It prints one JSON object on stdout and exits 0 on success, 1 on failure
-// (the contract in e2e-mcp's README).
+// (the contract in e2e-mcp's docs/dev-server.md).
 //
 // --start runs this same program again, detached, as a supervisor: the
 // supervisor starts the dev server with the port in $PORT, copies its output

@@ -1,7 +1,7 @@
 //go:build unix
 
 // Command devfixture is a dev-server command for tests: it implements the
-// contract of README.md ("The dev server") around a small real HTTP server, records
+// contract of docs/dev-server.md around a small real HTTP server, records
 // every verb it gets, and misbehaves on request.
 //
 // Environment:

@@ -1,6 +1,8 @@
-// Package readme keeps generated sections of README.md in step with the
-// code: tests render a section, and Check fails when the README differs
-// (or rewrites it when UPDATE_TOOLSNAPS=true).
+// Package readme keeps the generated parts of README.md and docs/*.md in
+// step with the code: a test in the package that owns a generator renders
+// its section, and Check fails when the file differs (or rewrites it under
+// 'make docs', which sets UPDATE_DOCS=true; 'make snaps' sets
+// UPDATE_TOOLSNAPS=true, which rewrites them too).
 package readme
 
 import (
@@ -12,36 +14,65 @@ import (
 	"testing"
 )
 
-// Path is the README at the repository root.
-func Path() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "README.md")
+// Sections names each generated section and the file, relative to the
+// repository root, that holds it between <!-- START name --> and
+// <!-- END name -->. Every such marker pair in README.md and docs/*.md is
+// here (TestSectionsRegistered), and each section has one test that
+// checks it.
+var Sections = map[string]string{
+	"AUTOMATED TOOLS": "docs/tools.md",          // mcptools.TestReadmeToolTable
+	"FLAGS":           "docs/flags.md",          // cmd/e2e-mcp TestReadmeFlagTable
+	"PWFLAGS":         "docs/playwright-mcp.md", // cmd/e2e-mcp TestReadmePlaywrightTable
 }
 
-// Check compares the README's text between <!-- START name --> and
-// <!-- END name --> with want.
+// Root is the repository's root directory.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// Path is the README at the repository root.
+func Path() string {
+	return filepath.Join(Root(), "README.md")
+}
+
+// Check compares the text between <!-- START name --> and
+// <!-- END name --> in the file Sections names with want.
 func Check(t *testing.T, name, want string) {
 	t.Helper()
-	path := Path()
+	rel, ok := Sections[name]
+	if !ok {
+		t.Fatalf("no generated section %q in readme.Sections", name)
+	}
+	path := filepath.Join(Root(), filepath.FromSlash(rel))
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("read README: %v", err)
+		t.Fatalf("read %s: %v", rel, err)
 	}
-	start, end := fmt.Sprintf("<!-- START %s -->\n", name), fmt.Sprintf("<!-- END %s -->", name)
 	text := string(b)
-	i, j := strings.Index(text, start), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q markers", strings.TrimSpace(start), end)
+	i, j, err := markers(text, name)
+	if err != nil {
+		t.Fatalf("%s: %v", rel, err)
 	}
-	got := text[i+len(start) : j]
+	got := text[i:j]
 	if got == want {
 		return
 	}
-	if os.Getenv("UPDATE_TOOLSNAPS") == "true" {
-		if err := os.WriteFile(path, []byte(text[:i+len(start)]+want+text[j:]), 0o644); err != nil {
+	if os.Getenv("UPDATE_DOCS") == "true" || os.Getenv("UPDATE_TOOLSNAPS") == "true" {
+		if err := os.WriteFile(path, []byte(text[:i]+want+text[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md section %s is out of date; run 'make snaps'.\nwant:\n%s\ngot:\n%s", name, want, got)
+	t.Errorf("%s: the generated section %s is out of date; run 'make docs'.\nwant:\n%s\ngot:\n%s", rel, name, want, got)
+}
+
+// markers returns where the section name's text starts and ends in text.
+func markers(text, name string) (int, int, error) {
+	start, end := fmt.Sprintf("<!-- START %s -->\n", name), fmt.Sprintf("<!-- END %s -->", name)
+	i, j := strings.Index(text, start), strings.Index(text, end)
+	if i < 0 || j < i+len(start) {
+		return 0, 0, fmt.Errorf("no %q ... %q markers", strings.TrimSpace(start), end)
+	}
+	return i + len(start), j, nil
 }
