@@ -72,6 +72,10 @@ func TestOneFileWriter(t *testing.T) {
 	for w := range cmdAllowed {
 		t.Errorf("the exception %q is gone: remove it from this test", w)
 	}
+	// The MCP transports (transport/, out of cmd/e2e-mcp) write no file.
+	for _, w := range fsWritesOutside(t, filepath.Join("..", "transport"), creates) {
+		t.Errorf("transport/%s writes a file outside the writer: use mcptools.WriteUserFile", w)
+	}
 	// The flow runner writes what run's and convert's user names.
 	for _, w := range fsWritesOutside(t, filepath.Join("..", "runner"), creates) {
 		t.Errorf("runner/%s writes a file outside the writer: use mcptools.WriteUserFile", w)

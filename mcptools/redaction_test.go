@@ -68,9 +68,9 @@ var writerTable = map[string]string{
 	"cli.screenshotShape: os.WriteFile":                   "the CLI's screenshot file: an image from a masked answer",
 	"cli.startDaemon: os.OpenFile":                        "the CLI daemon's own log file: its logger masks at the sink",
 	"cli.startDaemon: os.WriteFile":                       "the CLI daemon's pid file",
-	"main.stdioFraming.Write: write":                      "the stdio transport: answers (masked by held) passed on",
-	"main.stdioFraming.writeBatch: write":                 "the stdio transport: a batch's answers (masked by held) joined",
-	"main.stdioFraming.inbound: write":                    "not an output: what the client sent, passed to mcp-go",
+	"transport.stdioFraming.Write: write":                 "the stdio transport: answers (masked by held) passed on",
+	"transport.stdioFraming.writeBatch: write":            "the stdio transport: a batch's answers (masked by held) joined",
+	"transport.stdioFraming.inbound: write":               "not an output: what the client sent, passed to mcp-go",
 	"mcptools.clientLog: SendLogMessageToClient":          "client log: every caller (diagnosed) is listed here by its clientLog call",
 	"mcptools.notifierOf: SendLogMessageToSpecificClient": "client log: session events, their texts masked with the session's private set (Session.event)",
 	"mcptools.startProgress: SendNotificationToClient":    "progress: the tool's name, what it does and the time, masked with the session's private set",
@@ -86,15 +86,15 @@ var sinks = []string{"clientLog", "write", "create", "createNumbered", "os.Write
 	"playwright.Export", "xml.MarshalIndent", "xml.Marshal", "WriteUserFile", "mcptools.WriteUserFile", "WriteUserFileFrom", "mcptools.WriteUserFileFrom",
 	"SendLogMessageToSpecificClient", "SendLogMessageToClient", "SendNotificationToClient", "SendNotificationToSpecificClient"}
 
-// TestRedactionWriters finds every writer of mcptools, cmd/e2e-mcp and
-// runner (a call of a sink) and holds the list to writerTable, both ways;
+// TestRedactionWriters finds every writer of mcptools, cmd/e2e-mcp,
+// transport and runner (a call of a sink) and holds the list to writerTable, both ways;
 // it also holds define to being the only maker of a tool (so that every
 // answer goes through held and instrument), and logs.New to being the
 // only maker of a logger.
 func TestRedactionWriters(t *testing.T) {
 	found := map[string]bool{}
 	var loggers, tools []string
-	for _, dir := range []string{".", "../cmd/e2e-mcp", "../cmd/e2e-mcp/internal/cli", "../runner"} {
+	for _, dir := range []string{".", "../cmd/e2e-mcp", "../cmd/e2e-mcp/internal/cli", "../transport", "../runner"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, file := range files {
 			if strings.HasSuffix(file, "_test.go") {

@@ -22,6 +22,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/e2e-mcp/e2e-mcp/redact"
+	"github.com/e2e-mcp/e2e-mcp/transport"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 )
 
@@ -78,7 +79,7 @@ type Config struct {
 	MaxSessions int
 	// MaxClients bounds the live MCP sessions over HTTP: an initialize
 	// beyond it ends one with no stream and no request in flight, or is
-	// refused (lifetime.go).
+	// refused (transport/lifetime.go).
 	MaxClients int
 	// SharedSessions lets every HTTP client use the sessions any client
 	// names (sessionId); without it each principal has its own.
@@ -578,7 +579,7 @@ func (c *Config) Validate() error {
 		(oauth[0] == "" || oauth[1] == "" || oauth[2] == "") {
 		errs = append(errs, fmt.Errorf("OAuth needs all of --oauth-issuer, --oauth-jwks-url and --oauth-resource"))
 	}
-	if c.ReplicaID != "" && !replicaIDRE.MatchString(c.ReplicaID) {
+	if c.ReplicaID != "" && !transport.ValidReplicaID(c.ReplicaID) {
 		errs = append(errs, fmt.Errorf("--replica-id must be 1 to 32 letters, digits, - or _, got %q", c.ReplicaID))
 	}
 	if c.HTTPMaxBody < 1024 {

@@ -33,7 +33,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/httpauth"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
-	"github.com/mark3labs/mcp-go/server"
+	"github.com/e2e-mcp/e2e-mcp/transport"
 	"go.uber.org/zap"
 )
 
@@ -258,9 +258,11 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	if cfg.RateSessions > 0 || cfg.RateCalls > 0 {
 		rl := httpauth.NewRateLimiter(httpauth.RateLimits{SessionsPerMinute: float64(cfg.RateSessions), CallsPerMinute: float64(cfg.RateCalls)})
 		reg.AllowSession = func(ctx context.Context) (bool, time.Duration) {
-			return rl.Allow(clientKey(ctx), httpauth.SessionCreate)
+			return rl.Allow(transport.ClientKey(ctx), httpauth.SessionCreate)
 		}
-		allowCall = func(ctx context.Context) (bool, time.Duration) { return rl.Allow(clientKey(ctx), httpauth.ToolCall) }
+		allowCall = func(ctx context.Context) (bool, time.Duration) {
+			return rl.Allow(transport.ClientKey(ctx), httpauth.ToolCall)
+		}
 	}
 	defer func() {
 		start := time.Now()
@@ -279,22 +281,17 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	a.deps.OutputDirNamed = cfg.OutputDir != ""
 	srv := mcptools.NewServer(Version(), a.deps)
 	if cfg.HTTP != "" {
-		err := serveHTTP(ctx, cfg, log, srv, bm, reg)
+		err := transport.ServeHTTP(ctx, httpOptions(cfg, bm, reg), log, srv)
 		log.Info("shutting down", zap.Bool("signal", ctx.Err() != nil))
 		return err
 	}
-	stdio := server.NewStdioServer(srv)
-	stdio.SetErrorLogger(zap.NewStdLog(log.Named("stdio")))
-	log.Info("serving MCP over stdio", zap.String("version", Version()))
-	// No response follows a cancellation; batches for 2025-03-26 (stdio.go).
-	framing := newStdioFraming(stdout)
-	err = stdio.Listen(ctx, framing.reader(stdin), framing)
-	switch {
-	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, io.EOF):
-		log.Info("shutting down", zap.Bool("signal", ctx.Err() != nil))
-		return nil
+	// No response follows a cancellation; batches for 2025-03-26
+	// (transport/stdio.go).
+	if err := transport.ServeStdio(ctx, srv, log, Version(), stdin, stdout); err != nil {
+		return err
 	}
-	return err
+	log.Info("shutting down", zap.Bool("signal", ctx.Err() != nil))
+	return nil
 }
 
 // doctor checks that a browser can be found and started, and says how to

@@ -14,6 +14,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/httpauth"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
+	"github.com/e2e-mcp/e2e-mcp/transport"
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -198,7 +199,7 @@ func TestURLFlags(t *testing.T) {
 			noSecret(t, r.call+"'s answer", out)
 			noSecret(t, "session_errors", callTool(t, srv, "session_errors", nil))
 			rec := httptest.NewRecorder()
-			healthHandler(a.bm, a.reg, 1, newClientSessions("", 0, 1)).ServeHTTP(rec, httptest.NewRequest("GET", "/health", nil))
+			transport.HealthHandler(health(a.bm, a.reg, 1), func() (int, int) { return 0, 1 }).ServeHTTP(rec, httptest.NewRequest("GET", "/health", nil))
 			noSecret(t, "/health", rec.Body.String())
 			noSecret(t, "the log", logged.String())
 			if r.call == "browser_navigate" {

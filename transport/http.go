@@ -1,4 +1,4 @@
-package main
+package transport
 
 import (
 	"context"
@@ -10,10 +10,8 @@ import (
 	"net/http"
 	"os"
 	"runtime"
-	"strings"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/httpauth"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
@@ -22,14 +20,62 @@ import (
 	"go.uber.org/zap"
 )
 
-// serveHTTP speaks MCP over Streamable HTTP at /mcp (and /message, the
+// HTTPOptions are the HTTP server's settings, which cmd/e2e-mcp maps its
+// flags onto.
+type HTTPOptions struct {
+	// Addr is the TCP address to listen on (--http; ":8931" means
+	// loopback). Socket, when set, is a Unix socket's path to listen on
+	// instead (--http unix:PATH): the local user's, where clients are not
+	// whoever the network lets through.
+	Addr, Socket string
+	// ReplicaID names this replica in its MCP session ids (--replica-id,
+	// replica.go); "" none.
+	ReplicaID string
+	// ClientIdleTimeout and MaxClients bound the MCP sessions
+	// (--client-idle-timeout, --max-clients; lifetime.go).
+	ClientIdleTimeout time.Duration
+	MaxClients        int
+	// MaxBody bounds a request's body (--http-max-body).
+	MaxBody int64
+	// RateClients is the initializes a client may make a minute over TCP
+	// (--rate-clients; 0 no limit).
+	RateClients int
+	// DrainTimeout bounds the calls in flight at the end (--drain-timeout).
+	DrainTimeout time.Duration
+	// Guard is httpauth's Host, Origin and credential checks; its
+	// ListenAddr is set here, from the listener.
+	Guard httpauth.Options
+	// Health is what /health and /metrics report on.
+	Health Health
+}
+
+// Health is what /health reports on, besides the MCP sessions.
+type Health struct {
+	// Version is the server's version (in the log too).
+	Version string
+	// Browser is the browser's state (browser.Manager.State): a problem
+	// (none found, its launches keep failing) makes the server unhealthy;
+	// the state is shown as it is.
+	Browser func() (problem string, state any)
+	// Sessions are the browser sessions, counted against MaxSessions
+	// (--max-sessions).
+	Sessions    *mcptools.Registry
+	MaxSessions int
+}
+
+// remote reports whether clients reach the server over TCP: then they may
+// be anyone the network lets through, and the server is strict.
+func (o *HTTPOptions) remote() bool { return o.Socket == "" }
+
+// ServeHTTP speaks MCP over Streamable HTTP at /mcp (and /message, the
 // seeds' path) with /health and /metrics beside it, until ctx ends. Then it
 // stops taking requests and lets the calls in flight finish, bounded by the
 // drain timeout; the caller then ends every session.
-func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MCPServer, bm *browser.Manager, reg *mcptools.Registry) error {
+func ServeHTTP(ctx context.Context, o HTTPOptions, log *zap.Logger, srv *server.MCPServer) error {
+	reg := o.Health.Sessions
 	// The MCP sessions: their ids (with --replica-id, naming this
 	// replica), owners, lifetimes and cap (lifetime.go).
-	ids := newClientSessions(sessionPrefix(cfg.ReplicaID), cfg.ClientIdleTimeout, cfg.MaxClients)
+	ids := newClientSessions(sessionPrefix(o.ReplicaID), o.ClientIdleTimeout, o.MaxClients)
 	mcpHandler := server.NewStreamableHTTPServer(srv,
 		// Sessions are what isolation hangs on: keep clients on the
 		// protocol versions that have Mcp-Session-Id (stack-notes §1.6).
@@ -60,7 +106,7 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		// (Not for the CLI's Unix socket: a command that gives up, on its
 		// --timeout, ends its call, so the session is free for the next.)
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
-			if cfg.remoteHTTP() {
+			if o.remote() {
 				ctx = context.WithoutCancel(ctx)
 			}
 			return callContext(ctx, r)
@@ -74,10 +120,10 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 		ClientsActive:     func() float64 { return float64(ids.count()) },
 	})
 	mux := http.NewServeMux()
-	gate := newMCPGate(mcpHandler, cfg.HTTPMaxBody, ids)
-	if cfg.remoteHTTP() {
+	gate := newMCPGate(mcpHandler, o.MaxBody, ids)
+	if o.remote() {
 		// Not on the CLI's Unix socket, where every command initializes.
-		gate.limitInitializes(cfg.RateClients)
+		gate.limitInitializes(o.RateClients)
 	}
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	defer stopSweep()
@@ -93,25 +139,27 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 	mux.Handle("/mcp", gate)
 	mux.Handle("/message", gate)
 	mux.HandleFunc(ssePath, gate.serveSSE)
-	mux.Handle("GET /health", healthHandler(bm, reg, cfg.MaxSessions, ids))
+	mux.Handle("GET /health", HealthHandler(o.Health, func() (active, limit int) { return ids.count(), ids.max }))
 	mux.Handle("GET /metrics", metrics.Handler())
 
-	ln, guardAddr, err := listen(cfg)
+	ln, guardAddr, err := listen(&o)
 	if err != nil {
 		return err
 	}
-	guard, err := httpauth.New(guardOptions(cfg, guardAddr))
+	guardOpts := o.Guard
+	guardOpts.ListenAddr = guardAddr
+	guard, err := httpauth.New(guardOpts)
 	if err != nil {
 		_ = ln.Close()
 		return err
 	}
 	hs := &http.Server{Handler: guard.Handler(mux), ReadHeaderTimeout: 10 * time.Second}
-	log.Info("serving MCP over HTTP", zap.String("version", Version()), zap.String("addr", ln.Addr().String()),
+	log.Info("serving MCP over HTTP", zap.String("version", o.Health.Version), zap.String("addr", ln.Addr().String()),
 		zap.String("mcp", "http://"+ln.Addr().String()+"/mcp"))
-	if cfg.remoteHTTP() {
+	if o.remote() {
 		// What scripts and Playwright MCP's tests wait for, and what a
 		// person copies into a client's settings.
-		_, _ = fmt.Fprint(os.Stderr, listeningNote(ln.Addr(), cfg.AuthToken != ""))
+		_, _ = fmt.Fprint(os.Stderr, listeningNote(ln.Addr(), o.Guard.Token != ""))
 	}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
@@ -123,9 +171,9 @@ func serveHTTP(ctx context.Context, cfg *Config, log *zap.Logger, srv *server.MC
 	// Drain: no new connections; calls in flight get the drain timeout.
 	// Streams that stay open (GET listeners) are cut when it ends; an SSE
 	// stream closes once its calls in flight are answered.
-	log.Info("draining HTTP", zap.Duration("timeout", cfg.DrainTimeout))
+	log.Info("draining HTTP", zap.Duration("timeout", o.DrainTimeout))
 	gate.sse.drain()
-	dctx, cancel := context.WithTimeout(context.Background(), cfg.DrainTimeout)
+	dctx, cancel := context.WithTimeout(context.Background(), o.DrainTimeout)
 	defer cancel()
 	if err := hs.Shutdown(dctx); err != nil {
 		_ = hs.Close()
@@ -185,20 +233,21 @@ type healthCheck struct {
 	Value  any    `json:"value,omitempty"`
 }
 
-// healthHandler answers 200 when a browser runs or can be started, 503
+// HealthHandler answers 200 when a browser runs or can be started, 503
 // when none can be had (none found, or its launches keep failing); it also
-// reports sessions and MCP sessions (clients) against their limits, and
-// memory. It never starts a browser
+// reports sessions and MCP sessions (clients: how many are live, and their
+// cap) against their limits, and memory. It never starts a browser
 // itself: /health needs no credential, and anyone reaching it must not be
 // able to make the server launch one.
-func healthHandler(bm *browser.Manager, reg *mcptools.Registry, maxSessions int, clients *clientSessions) http.Handler {
+func HealthHandler(o Health, clients func() (active, limit int)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		st := bm.State()
-		h := health{Status: "ok", Version: Version(), Checks: map[string]healthCheck{
-			"browser": {OK: st.Problem == "", Detail: st.Problem, Value: st}}}
-		n, dev := reg.Counts()
-		h.Checks["sessions"] = healthCheck{OK: true, Value: map[string]int{"active": n, "max": maxSessions, "devServers": dev}}
-		h.Checks["clients"] = healthCheck{OK: true, Value: map[string]int{"active": clients.count(), "max": clients.max}}
+		problem, st := o.Browser()
+		h := health{Status: "ok", Version: o.Version, Checks: map[string]healthCheck{
+			"browser": {OK: problem == "", Detail: problem, Value: st}}}
+		n, dev := o.Sessions.Counts()
+		h.Checks["sessions"] = healthCheck{OK: true, Value: map[string]int{"active": n, "max": o.MaxSessions, "devServers": dev}}
+		active, limit := clients()
+		h.Checks["clients"] = healthCheck{OK: true, Value: map[string]int{"active": active, "max": limit}}
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		h.Checks["memory"] = healthCheck{OK: true, Value: map[string]uint64{"heapMB": ms.HeapAlloc >> 20, "sysMB": ms.Sys >> 20}}
@@ -215,46 +264,21 @@ func healthHandler(bm *browser.Manager, reg *mcptools.Registry, maxSessions int,
 // clientKeyCtx carries the HTTP client's rate-limit key in a call's context.
 type clientKeyCtx struct{}
 
-// clientKey is the rate-limit key of a call's client: from the HTTP request,
+// ClientKey is the rate-limit key of a call's client: from the HTTP request,
 // or "stdio" for the one client of a stdio server.
-func clientKey(ctx context.Context) string {
+func ClientKey(ctx context.Context) string {
 	if k, ok := ctx.Value(clientKeyCtx{}).(string); ok && k != "" {
 		return k
 	}
 	return "stdio"
 }
 
-// guardOptions are the HTTP server's Host, Origin and credential checks.
-// --allowed-hosts makes its list (and --http-allowed-hosts') the only
-// Hosts accepted over TCP; on the CLI's Unix socket, which no web page
-// reaches, it widens the check as --http-allowed-hosts does.
-func guardOptions(cfg *Config, addr string) httpauth.Options {
-	o := httpauth.Options{ListenAddr: addr, AllowedHosts: splitList(cfg.AllowedHosts + "," + cfg.HTTPAllowedHosts),
-		OnlyAllowedHosts: splitList(cfg.AllowedHosts) != nil && cfg.unixSocket() == "",
-		AllowedOrigins:   splitList(cfg.HTTPAllowedOrigins), Token: cfg.AuthToken, PublicPaths: []string{"/health"}}
-	if cfg.OAuthIssuer != "" {
-		o.OAuth = &httpauth.OAuthOptions{Issuer: cfg.OAuthIssuer, JWKSURL: cfg.OAuthJWKSURL, Resource: cfg.OAuthResource,
-			RequiredScopes: splitList(cfg.OAuthScopes), Scopes: splitList(cfg.OAuthScopes)}
-	}
-	return o
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // listen opens the HTTP server's listener: TCP (":8931" means loopback:
 // every interface is a choice to make by naming one, 0.0.0.0:8931), or a
 // Unix socket for unix:PATH (a stale socket file is replaced). It returns
 // the address the Host check knows the server by.
-func listen(cfg *Config) (net.Listener, string, error) {
-	if path := cfg.unixSocket(); path != "" {
+func listen(o *HTTPOptions) (net.Listener, string, error) {
+	if path := o.Socket; path != "" {
 		if c, err := net.Dial("unix", path); err == nil { //nolint:gosec // the socket the operator named with --http unix:PATH
 			_ = c.Close()
 			return nil, "", fmt.Errorf("listen on %s: another server answers there", path)
@@ -267,7 +291,7 @@ func listen(cfg *Config) (net.Listener, string, error) {
 		_ = os.Chmod(path, 0o600) //nolint:gosec // the operator named the socket
 		return ln, "localhost:0", nil
 	}
-	addr := cfg.HTTP
+	addr := o.Addr
 	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
 		addr = net.JoinHostPort("127.0.0.1", port)
 	}

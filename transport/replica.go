@@ -1,4 +1,4 @@
-package main
+package transport
 
 import (
 	"regexp"
@@ -7,6 +7,11 @@ import (
 // replicaIDRE is what --replica-id accepts: a name that needs no escaping
 // in a header, a regular expression or a balancer's configuration.
 var replicaIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+
+// ValidReplicaID says whether name may name a replica (--replica-id): it
+// needs no escaping in a header, a regular expression or a balancer's
+// configuration.
+func ValidReplicaID(name string) bool { return replicaIDRE.MatchString(name) }
 
 const mcpSessionPrefix = "mcp-session-"
 

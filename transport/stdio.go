@@ -1,12 +1,17 @@
-package main
+package transport
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/mark3labs/mcp-go/server"
+	"go.uber.org/zap"
 )
 
 // The stdio transport's framing, between the pipes and mcp-go's stdio
@@ -25,6 +30,23 @@ import (
 //     responses are told apart by their ids alone, a batch's request whose
 //     id a request in flight has, and a request whose id a batch in flight
 //     waits for, are refused with -32600 too.
+
+// ServeStdio speaks MCP over stdin and stdout (one JSON-RPC message a
+// line, through the framing below) until stdin closes or ctx ends, which
+// are its ordinary ends (nil).
+func ServeStdio(ctx context.Context, srv *server.MCPServer, log *zap.Logger, version string, stdin io.Reader, stdout io.Writer) error {
+	stdio := server.NewStdioServer(srv)
+	stdio.SetErrorLogger(zap.NewStdLog(log.Named("stdio")))
+	log.Info("serving MCP over stdio", zap.String("version", version))
+	// No response follows a cancellation; batches for 2025-03-26.
+	framing := newStdioFraming(stdout)
+	err := stdio.Listen(ctx, framing.reader(stdin), framing)
+	switch {
+	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, io.EOF):
+		return nil
+	}
+	return err
+}
 
 // batchVersion is the protocol version with JSON-RPC batches.
 const batchVersion = "2025-03-26"
