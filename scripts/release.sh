@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make release: one archive per platform in dist/ (tar.gz, or zip for
-# Windows: the binary, README.md and LICENSE if present), SHA256SUMS over them,
+# Windows: the binary, README.md, LICENSE if present, and docs/*.md, which the
+# README links to), SHA256SUMS over them,
 # and dist/server.json with the version filled in. The Makefile passes
 # PLATFORMS and the stamp (VERSION, COMMIT, DATE: the commit's time, so two
 # runs on one commit give the same bytes: sorted entries, fixed times and
@@ -14,7 +15,7 @@ rm -rf dist
 stage=dist/.stage
 mkdir -p "$stage"
 docs=()
-for f in README.md LICENSE; do [ -f "$f" ] && docs+=("$f"); done
+for f in README.md LICENSE docs/*.md; do [ -f "$f" ] && docs+=("$f"); done
 for p in $PLATFORMS; do
   os=${p%/*} arch=${p#*/}
   name=e2e-mcp_${VERSION}_${os}_${arch}
@@ -23,9 +24,9 @@ for p in $PLATFORMS; do
   mkdir -p "$stage/$name"
   echo "build $p"
   CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -trimpath -ldflags "$ldflags" -o "$stage/$name/$exe" ./cmd/e2e-mcp
-  cp "${docs[@]}" "$stage/$name/"
-  chmod 0755 "$stage/$name" "$stage/$name/$exe"
-  for f in "${docs[@]}"; do chmod 0644 "$stage/$name/$f"; done
+  mkdir -p "$stage/$name/docs"
+  for f in "${docs[@]}"; do cp "$f" "$stage/$name/$f" && chmod 0644 "$stage/$name/$f"; done
+  chmod 0755 "$stage/$name" "$stage/$name/docs" "$stage/$name/$exe"
   if [ "$os" = windows ]; then
     "$GO" run ./scripts/release zip "dist/$name.zip" "$DATE" "$stage/$name"
   else

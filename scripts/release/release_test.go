@@ -47,8 +47,8 @@ func runEnv(t *testing.T, dir string, env []string, name string, args ...string)
 
 // TestReleaseCheck runs make release in a fresh, tagged clone of this
 // repository's committed HEAD and checks what it ships: an archive per
-// platform with the binary, README.md and LICENSE (if the repository has
-// one), SHA256SUMS that verifies, the stamp (tag, commit, commit date) in
+// platform with the binary, README.md, LICENSE (if the repository has
+// one) and docs/*.md (the README links there), SHA256SUMS that verifies, the stamp (tag, commit, commit date) in
 // every binary (this machine's one runs `version`), dist/server.json with
 // the version, and the same bytes from a second run.
 func TestReleaseCheck(t *testing.T) {
@@ -67,6 +67,13 @@ func TestReleaseCheck(t *testing.T) {
 	docs := []string{"README.md"}
 	if _, err := os.Stat(filepath.Join(src, "LICENSE")); err == nil {
 		docs = append(docs, "LICENSE")
+	}
+	guides, err := filepath.Glob(filepath.Join(src, "docs", "*.md"))
+	if err != nil || len(guides) == 0 {
+		t.Fatalf("docs/*.md in the clone: %v (%d files)", err, len(guides))
+	}
+	for _, g := range guides {
+		docs = append(docs, "docs/"+filepath.Base(g))
 	}
 
 	// Without VCS stamping the binaries' build info carries no commit or
