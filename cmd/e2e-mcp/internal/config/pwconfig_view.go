@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"maps"
@@ -21,9 +21,9 @@ import (
 // flag name, as the flags give them. mcptools masks the credentials of
 // both, and adds the capability groups on.
 
-// pwConfigView is the config object of the settings (every setting by its
+// View is the config object of the settings (every setting by its
 // flag's name, as Config.effective gives them).
-func pwConfigView(settings map[string]string) map[string]any {
+func View(settings map[string]string) map[string]any {
 	root := map[string]any{}
 	shown := map[string]bool{}
 	for _, key := range slices.Sorted(maps.Keys(pwConfigKeys)) {

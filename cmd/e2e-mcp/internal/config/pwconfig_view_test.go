@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"encoding/json"
@@ -82,17 +82,17 @@ func TestConfigViewRoundTrip(t *testing.T) {
 		at := key
 		if other, ok := viewElsewhere[key]; ok {
 			at = other
-			if dig(pwConfigView(c.effective()), key) != nil {
+			if dig(View(c.Effective()), key) != nil {
 				t.Errorf("%s is shown, and at %s too", key, other)
 			}
 		}
-		got, want := canonical(dig(pwConfigView(c.effective()), at)), canonical(v)
+		got, want := canonical(dig(View(c.Effective()), at)), canonical(v)
 		if got != want {
 			t.Errorf("%s = %s in the config file: browser_get_config shows %s at %s", key, want, got, at)
 		}
 	}
 
-	view := pwConfigView((&Config{}).effective())
+	view := View((&Config{}).Effective())
 	own, _ := view[mcptools.ConfigOwnKey].(map[string]any)
 	for _, s := range settings {
 		var by []string
@@ -127,12 +127,12 @@ func TestConfigViewMerged(t *testing.T) {
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := parseConfig("serve", []string{"--config", path, "--isolated", "--max-sessions", "7"},
+	c, err := Parse("serve", []string{"--config", path, "--isolated", "--max-sessions", "7"},
 		envOf(map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION": "45000"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := pwConfigView(c.effective())
+	view := View(c.Effective())
 	for key, want := range map[string]string{
 		"browser.contextOptions.viewport": `{"width":800,"height":600}`, // the file
 		"timeouts.action":                 `10000`,                      // the file
@@ -151,4 +151,14 @@ func TestConfigViewMerged(t *testing.T) {
 			t.Errorf("%s = %s, want %s", key, got, want)
 		}
 	}
+}
+
+// dig is the value at a dotted key of a config object (nil: none).
+func dig(m map[string]any, key string) any {
+	var v any = m
+	for _, p := range strings.Split(key, ".") {
+		o, _ := v.(map[string]any)
+		v = o[p]
+	}
+	return v
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -120,14 +120,14 @@ idle = 0
 mode = none
 boxes = true
 `
-	want, err := parseConfig("serve", []string{"--config", jsonFile}, envOf(nil))
+	want, err := Parse("serve", []string{"--config", jsonFile}, envOf(nil))
 	if err != nil {
 		t.Fatalf("--config full.json: %v", err)
 	}
 	// The same INI under three names: theirs reads a .json file that is
 	// not JSON as INI (their tests write INI into config.json).
 	for _, name := range []string{"full.ini", "full.INI", "ini.json", "config"} {
-		got, err := parseConfig("serve", []string{"--config", write(name, strings.ReplaceAll(ini, "\n", "\r\n"))}, envOf(nil))
+		got, err := Parse("serve", []string{"--config", write(name, strings.ReplaceAll(ini, "\n", "\r\n"))}, envOf(nil))
 		if err != nil {
 			t.Fatalf("--config %s: %v", name, err)
 		}
@@ -138,7 +138,7 @@ boxes = true
 	}
 	// And it is read below flags and variables, as the JSON file is.
 	small := write("small.ini", "timeouts.action = 1000\ntimeouts.navigation = 2000\n")
-	c, err := parseConfig("serve", []string{"--config", small, "--action-timeout", "6s"},
+	c, err := Parse("serve", []string{"--config", small, "--action-timeout", "6s"},
 		envOf(map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION": "4000"}))
 	if err != nil || c.ActionTimeout.String() != "6s" || c.NavigationTimeout.String() != "4s" {
 		t.Errorf("precedence over an INI file: %v, %v", c, err)
@@ -200,7 +200,7 @@ func TestINIConfigRefused(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.body), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := parseConfig("serve", []string{"--config", path}, envOf(nil))
+			_, err := Parse("serve", []string{"--config", path}, envOf(nil))
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--config "+path+": ") {
 				t.Fatalf("--config %q = %v, want an error naming the file and saying %q", tc.body, err, tc.want)
 			}
@@ -245,7 +245,7 @@ func TestConfigFileFormat(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		c, err := parseConfig("serve", []string{"--config", path}, envOf(nil))
+		c, err := Parse("serve", []string{"--config", path}, envOf(nil))
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%s %q: %v, want an error saying %q", tc.name, tc.body, err, tc.err)
