@@ -16,6 +16,17 @@ import (
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
+// writeFile writes body to the file name in dir and returns its path; a
+// failure ends the test.
+func writeFile(t testing.TB, dir, name, body string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestParseConfig(t *testing.T) {
 	tests := []struct {
 		name string

@@ -19,13 +19,8 @@ type pwTestFiles struct{ dir, script, state, secrets string }
 func newPWTestFiles(t *testing.T) pwTestFiles {
 	t.Helper()
 	dir := t.TempDir()
-	f := pwTestFiles{dir: dir, script: filepath.Join(dir, "init.js"), state: filepath.Join(dir, "state.json"), secrets: filepath.Join(dir, "secrets.env")}
-	for path, body := range map[string]string{f.script: "window.x = 1;", f.state: `{"cookies":[],"origins":[]}`, f.secrets: "X-PASSWORD=password123\n"} {
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return f
+	return pwTestFiles{dir: dir, script: writeFile(t, dir, "init.js", "window.x = 1;"),
+		state: writeFile(t, dir, "state.json", `{"cookies":[],"origins":[]}`), secrets: writeFile(t, dir, "secrets.env", "X-PASSWORD=password123\n")}
 }
 
 // pwFlagCase is what one of their flags does here: the command line that
@@ -289,15 +284,8 @@ func TestPlaywrightEnv(t *testing.T) {
 // a key with no meaning here with why.
 func TestPlaywrightConfigFile(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	write("init.js", "window.fromConfig = 1;")
-	full := write("full.json", `{
+	writeFile(t, dir, "init.js", "window.fromConfig = 1;")
+	full := writeFile(t, dir, "full.json", `{
   "browser": {
     "browserName": "chromium",
     "isolated": true,
@@ -350,7 +338,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 	}
 
 	// Precedence: flag > our variable > their variable > file > default.
-	small := write("small.json", `{"timeouts": {"action": 1000, "navigation": 2000, "settle": 300}, "testIdAttribute": "data-file"}`)
+	small := writeFile(t, dir, "small.json", `{"timeouts": {"action": 1000, "navigation": 2000, "settle": 300}, "testIdAttribute": "data-file"}`)
 	env := map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_ACTION": "3000", "PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION": "4000", "E2E_MCP_ACTION_TIMEOUT": "5s"}
 	c, err = Parse("serve", []string{"--config", small, "--action-timeout", "6s"}, envOf(env))
 	if err != nil {
@@ -392,7 +380,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			name := strings.ReplaceAll(tc.name, " ", "-") + ".json"
-			_, err := Parse("serve", []string{"--config", write(name, tc.body)}, envOf(nil))
+			_, err := Parse("serve", []string{"--config", writeFile(t, dir, name, tc.body)}, envOf(nil))
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("--config %s: %v, want an error saying %q", tc.body, err, tc.err)
 			}
@@ -403,11 +391,8 @@ func TestPlaywrightConfigFile(t *testing.T) {
 // TestDotenv reads the forms of a secrets file, and names a bad line
 // without its value.
 func TestDotenv(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.env")
-	body := "# comment\n\nA=plain # note\nexport B='single # kept'\nC=\"dq\\nline\"\nX-PASSWORD=password123\nEMPTY=\n"
-	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
+	path := writeFile(t, dir, "s.env", "# comment\n\nA=plain # note\nexport B='single # kept'\nC=\"dq\\nline\"\nX-PASSWORD=password123\nEMPTY=\n")
 	c := &Config{SecretsFile: path}
 	if err := c.readSecrets(); err != nil {
 		t.Fatal(err)
@@ -418,9 +403,7 @@ func TestDotenv(t *testing.T) {
 			t.Errorf("secret %s = %q, want %q", k, c.secrets[k], v)
 		}
 	}
-	if err := os.WriteFile(path, []byte("GOOD=1\nbad line s3cr3t-value\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, dir, "s.env", "GOOD=1\nbad line s3cr3t-value\n")
 	c = &Config{SecretsFile: path}
 	if err := c.readSecrets(); err == nil || !strings.Contains(err.Error(), "line 2") || strings.Contains(err.Error(), "s3cr3t") {
 		t.Errorf("a bad line: %v", err)

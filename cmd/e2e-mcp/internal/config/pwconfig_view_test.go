@@ -3,8 +3,6 @@ package config
 import (
 	"encoding/json"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -61,10 +59,7 @@ func TestConfigViewRoundTrip(t *testing.T) {
 		tree := map[string]any{}
 		putDotted(tree, key, v)
 		b, _ := json.Marshal(tree)
-		path := filepath.Join(dir, strings.ReplaceAll(key, ".", "_")+".json")
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		path := writeFile(t, dir, strings.ReplaceAll(key, ".", "_")+".json", string(b))
 		pc, err := readPWConfig(path)
 		if err != nil {
 			t.Errorf("%s: %v", key, err)
@@ -121,12 +116,8 @@ func canonical(v any) string {
 // their browser_get_config test reads it; what their keys do not say is
 // among ours.
 func TestConfigViewMerged(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.json")
-	body := `{"browser": {"contextOptions": {"viewport": {"width": 800, "height": 600}}}, "capabilities": ["config"],
-		"timeouts": {"action": 10000, "navigation": 30000}}`
-	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := writeFile(t, t.TempDir(), "c.json", `{"browser": {"contextOptions": {"viewport": {"width": 800, "height": 600}}}, "capabilities": ["config"],
+		"timeouts": {"action": 10000, "navigation": 30000}}`)
 	c, err := Parse("serve", []string{"--config", path, "--isolated", "--max-sessions", "7"},
 		envOf(map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION": "45000"}))
 	if err != nil {
