@@ -645,8 +645,6 @@ func (c *Config) FileRootDirs() []string {
 	return roots
 }
 
-// Policy builds the request policy. Serving over HTTP also blocks private
-// networks: a remote client must not reach the server's own network.
 // headers parses "Name: value" pairs separated by ';' (the flag names the
 // setting in errors). A bare name is a header with an empty value, as
 // Playwright MCP takes one. An entry that is neither is refused without
@@ -720,6 +718,8 @@ func (c *Config) Endpoints() ([]browser.Endpoint, error) {
 	return out, nil
 }
 
+// Policy builds the request policy. Serving over HTTP also blocks private
+// networks: a remote client must not reach the server's own network.
 func (c *Config) Policy() (*netpolicy.Policy, error) {
 	up, err := c.proxy()
 	if err != nil {
