@@ -9,7 +9,8 @@ import (
 )
 
 // NewFlagSet is a subcommand's flag set. It prints nothing itself: its
-// caller says a mistake in one line (flagsFailed), and the help on -h.
+// caller says a mistake in one line (cmd/e2e-mcp's flagsFailed), and the
+// help on -h.
 func NewFlagSet(cmd string) *flag.FlagSet {
 	fs := flag.NewFlagSet("e2e-mcp "+cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
