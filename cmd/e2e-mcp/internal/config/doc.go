@@ -3,7 +3,9 @@
 // table, config.go, of kinds settingkinds.go binds), Playwright MCP's flags
 // and PLAYWRIGHT_MCP_* variables, mapped onto ours or refused with what to
 // use instead (pwcompat.go), its --config file, JSON or INI (pwconfig.go,
-// pwconfig_ini.go), and the --secrets dotenv file (secretsfile.go). Parse
+// pwconfig_ini.go), and the --secrets dotenv file (secretsfile.go); which
+// of them are credentials (credentials.go: the variables cmd removes from
+// its environment once read, the values every writer masks). Parse
 // reads and checks them (Validate); a mistake in the flags themselves is a
 // *FlagError. The subcommands make their own flag sets with NewFlagSet, so
 // every command words a mistake alike (FlagMistake).
