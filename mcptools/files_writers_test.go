@@ -72,6 +72,10 @@ func TestOneFileWriter(t *testing.T) {
 	for w := range cmdAllowed {
 		t.Errorf("the exception %q is gone: remove it from this test", w)
 	}
+	// The settings (cmd/e2e-mcp/internal/config) only read files.
+	for _, w := range fsWritesOutside(t, filepath.Join("..", "cmd", "e2e-mcp", "internal", "config"), creates) {
+		t.Errorf("cmd/e2e-mcp/internal/config/%s writes a file: the settings only read theirs", w)
+	}
 	// The MCP transports (transport/, out of cmd/e2e-mcp) write no file.
 	for _, w := range fsWritesOutside(t, filepath.Join("..", "transport"), creates) {
 		t.Errorf("transport/%s writes a file outside the writer: use mcptools.WriteUserFile", w)

@@ -154,7 +154,7 @@ type Deps struct {
 	// Config is the server's effective settings as browser_get_config
 	// answers them, before it masks their credentials: Playwright MCP's
 	// config object, with ours that theirs has no key for under one key
-	// (cmd/e2e-mcp/pwconfig_view.go).
+	// (cmd/e2e-mcp/internal/config/pwconfig_view.go).
 	Config map[string]any
 	// Videos, when set, has every session record a video (--save-video,
 	// `run --video`; video.go).

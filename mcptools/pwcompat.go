@@ -10,8 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// What serve takes from Playwright MCP's command line (cmd/e2e-mcp
-// pwcompat.go) and the tools carry out: secrets named in arguments, the
+// What serve takes from Playwright MCP's command line
+// (cmd/e2e-mcp/internal/config/pwcompat.go) and the tools carry out: secrets named in arguments, the
 // images and snapshots an answer holds, the Playwright code of an action
 // (a profile kept across runs is profile.go's).
 

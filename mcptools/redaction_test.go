@@ -94,7 +94,7 @@ var sinks = []string{"clientLog", "write", "create", "createNumbered", "os.Write
 func TestRedactionWriters(t *testing.T) {
 	found := map[string]bool{}
 	var loggers, tools []string
-	for _, dir := range []string{".", "../cmd/e2e-mcp", "../cmd/e2e-mcp/internal/cli", "../transport", "../runner"} {
+	for _, dir := range []string{".", "../cmd/e2e-mcp", "../cmd/e2e-mcp/internal/cli", "../cmd/e2e-mcp/internal/config", "../transport", "../runner"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, file := range files {
 			if strings.HasSuffix(file, "_test.go") {

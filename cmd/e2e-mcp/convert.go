@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/runner"
 )
 
@@ -12,7 +13,7 @@ import (
 // flows as Playwright Test specs (runner.Convert). Exit codes: 0 written,
 // 1 a flow could not be converted or written, 2 a bad command line.
 func convertMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("convert")
+	fs := config.NewFlagSet("convert")
 	var o runner.ConvertOptions
 	fs.StringVar(&o.To, "to", "", "the format to write: playwright")
 	fs.StringVar(&o.Out, "out", "", "the `directory` to write the specs and playwright.config.ts in (created if missing)")
@@ -22,7 +23,7 @@ func convertMain(args []string, stdout, stderr io.Writer) int {
 			"Writes each flow (a directory: every flow in it, as run finds them) as a Playwright Test spec\n"+
 			"(NAME.spec.ts) and a playwright.config.ts that runs them all (the flows' dev servers as its\n"+
 			"webServer). Run them with: npx playwright test -c DIR\n\n")
-		printFlags(w, fs)
+		config.PrintFlags(w, fs)
 	}
 	files, err := parseFiles(fs, args)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 )
 
@@ -59,7 +60,7 @@ func devserverMain(args []string, stdout, stderr io.Writer) int {
 			verb, args = v, args[:n-1]
 		}
 	}
-	fs := newFlagSet("devserver")
+	fs := config.NewFlagSet("devserver")
 	name := fs.String("name", "default", "`name` of the dev server; one state directory per name")
 	cwd := fs.String("cwd", ".", "working `directory` of the dev server")
 	run := fs.String("run", "", "the command line as one `string` (instead of COMMAND [ARGS...]), split with shell quoting rules, run without a shell")
@@ -80,7 +81,7 @@ func devserverMain(args []string, stdout, stderr io.Writer) int {
 			printDevserverUsage(fs, stdout)
 			return 0
 		}
-		return usageErr(flagMistake(err))
+		return usageErr(config.FlagMistake(err))
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
@@ -169,7 +170,7 @@ func writeJSON(w io.Writer, v any) {
 
 func printDevserverUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprint(w, devserverUsage)
-	printFlags(w, fs)
+	config.PrintFlags(w, fs)
 }
 
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./{}$-]+$`)

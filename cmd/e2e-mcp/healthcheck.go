@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 )
 
 // healthcheckTimeout bounds one probe: a container runtime runs it every
@@ -19,7 +21,7 @@ const healthcheckTimeout = 5 * time.Second
 // 0 on 200, else 1. It is the container image's HEALTHCHECK, which has no
 // curl; /health answers 503 when no browser can be had.
 func healthcheckMain(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("healthcheck")
+	fs := config.NewFlagSet("healthcheck")
 	if err := fs.Parse(args); err != nil {
 		return flagsFailed("healthcheck", err, func(w io.Writer) {
 			fmt.Fprint(w, "Usage: e2e-mcp healthcheck [URL]\n\n"+

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 )
 
 // The Dockerfile and scripts/install-image.sh (which make image-check runs
@@ -162,7 +164,7 @@ func TestDockerfileRunsTheInstallScript(t *testing.T) {
 	}
 	// Every E2E_MCP_ variable the image sets is a setting of the server.
 	for k := range env {
-		if strings.HasPrefix(k, "E2E_MCP_") && !slices.ContainsFunc(settings, func(s setting) bool { return s.env == k }) {
+		if strings.HasPrefix(k, "E2E_MCP_") && !slices.ContainsFunc(config.Settings(), func(s config.Setting) bool { return s.Env == k }) {
 			t.Errorf("ENV %s is no setting of e2e-mcp", k)
 		}
 	}

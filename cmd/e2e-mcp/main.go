@@ -29,6 +29,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/httpauth"
 	"github.com/e2e-mcp/e2e-mcp/logs"
@@ -64,11 +65,6 @@ func startupGC() {
 // startupMemoryLimit bounds the heap while startupGC holds the collector off.
 const startupMemoryLimit = 64 << 20
 
-// secretEnv are the environment variables that carry credentials of this
-// server: read into the Config, then removed from the environment.
-var secretEnv = []string{"E2E_MCP_AUTH_TOKEN", "E2E_MCP_CDP_HEADERS", "E2E_MCP_WEBDRIVER_URLS", "E2E_MCP_WEBDRIVER_HEADERS",
-	"E2E_MCP_PROXY_SERVER", "PLAYWRIGHT_MCP_CDP_HEADERS", "PLAYWRIGHT_MCP_PROXY_SERVER"}
-
 // superviseVerbs has dev-server verbs run under this program as their
 // supervisor, so that they die with the server however it ends (Linux),
 // and the dev servers sessions start guarded by it, so that they are shut
@@ -83,10 +79,10 @@ func superviseVerbs(log *zap.Logger) {
 	devserver.UseGuard(exe)
 }
 
-// forgetSecrets removes secretEnv from this process's environment, which
+// forgetSecrets removes SecretEnv from this process's environment, which
 // every process it starts inherits.
 func forgetSecrets() {
-	for _, k := range secretEnv {
+	for _, k := range config.SecretEnv {
 		_ = os.Unsetenv(k)
 	}
 }
@@ -123,17 +119,17 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // configMain runs serve or doctor, which take the server's settings.
 func configMain(cmd string) func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-		cfg, err := parseConfig(cmd, args, os.Getenv)
+		cfg, err := config.Parse(cmd, args, os.Getenv)
 		// Read once: no process we start (dev servers, their commands, Chrome)
 		// inherits our credentials.
 		forgetSecrets()
-		var fe *flagError
+		var fe *config.FlagError
 		switch {
 		case errors.Is(err, flag.ErrHelp):
-			configHelp(cmd, stdout)
+			config.Help(cmd, stdout)
 			return cli.ExitOK
 		case errors.As(err, &fe):
-			return usageError(stderr, cmd, fe.msg)
+			return usageError(stderr, cmd, fe.Error())
 		case err != nil:
 			fmt.Fprintf(stderr, "e2e-mcp: %v\n", err)
 			return cli.ExitUsage
@@ -152,12 +148,12 @@ func configMain(cmd string) func(args []string, stdin io.Reader, stdout, stderr 
 	}
 }
 
-func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
-	policy, _ := cfg.policy()                          // checked by Validate
-	endpoints, _ := cfg.endpoints()                    // checked by Validate
-	grids, _ := cfg.grids()                            // checked by Validate
+func browserOptions(cfg *config.Config, log *zap.Logger) browser.Options {
+	policy, _ := cfg.Policy()                          // checked by Validate
+	endpoints, _ := cfg.Endpoints()                    // checked by Validate
+	grids, _ := cfg.Grids()                            // checked by Validate
 	viewport, _ := browser.ParseSize(cfg.ViewportSize) // checked by Validate
-	return browser.Options{ExecPath: cfg.channelPath(), Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
+	return browser.Options{ExecPath: cfg.ChannelPath(), Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
 		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize, Viewport: viewport,
 		SettleTime: cfg.SettleTimeout, ConnectTimeout: cfg.CDPTimeout, IgnoreHTTPSErrors: cfg.IgnoreHTTPSErrors, SnapshotBoxes: cfg.SnapshotBoxes,
@@ -167,7 +163,7 @@ func browserOptions(cfg *Config, log *zap.Logger) browser.Options {
 // serve speaks MCP over stdio until stdin closes or a signal arrives (or
 // over HTTP with --http, until a signal), then ends every session and stops
 // the browser before returning.
-func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
+func serve(cfg *config.Config, stdin io.Reader, stdout io.Writer) error {
 	log, err := logs.New(cfg.LogLevel, cfg.LogFormat)
 	if err != nil {
 		return err
@@ -194,11 +190,11 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	signal.Ignore(syscall.SIGPIPE)
 
 	superviseVerbs(log)
-	if cfg.hostUnused() {
+	if cfg.HostUnused() {
 		// As Playwright MCP: its config files give server.host alone.
 		log.Warn("--host (the config's server.host) has no effect without --port: MCP is served over stdio", zap.String("host", cfg.Host))
 	}
-	if cfg.Channel != "" && cfg.BrowserPath == "" && cfg.channelPath() == "" {
+	if cfg.Channel != "" && cfg.BrowserPath == "" && cfg.ChannelPath() == "" {
 		log.Info("no executable of the --browser channel found: any Chromium found stands in", zap.String("browser", cfg.Channel))
 	}
 	if cfg.BrowserPath != "" {
@@ -234,7 +230,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 	reg.BusyTimeout = cfg.BusyTimeout
 	// Over TCP, clients are whoever the network lets through: each
 	// principal gets a namespace of sessions of its own.
-	reg.Isolate, reg.Shared = cfg.remoteHTTP(), cfg.SharedSessions
+	reg.Isolate, reg.Shared = cfg.RemoteHTTP(), cfg.SharedSessions
 	// A session's end (the server's exit included) fits in the time
 	// clients give a server they closed before they kill it (EndBudget).
 	reg.SetEndBudget(min(cfg.ShutdownTimeout, mcptools.EndBudget))
@@ -272,12 +268,12 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 
 	go reg.SweepIdle(ctx, cfg.IdleTimeout)
 	outDir := ""
-	if cfg.remoteHTTP() || cfg.OutputDir != "" {
-		if outDir, err = cfg.outputDir(); err != nil {
+	if cfg.RemoteHTTP() || cfg.OutputDir != "" {
+		if outDir, err = cfg.MakeOutputDir(); err != nil {
 			return err
 		}
 	}
-	a.deps.AllowCall, a.deps.Remote, a.deps.OutputDir = allowCall, cfg.remoteHTTP(), outDir
+	a.deps.AllowCall, a.deps.Remote, a.deps.OutputDir = allowCall, cfg.RemoteHTTP(), outDir
 	a.deps.OutputDirNamed = cfg.OutputDir != ""
 	srv := mcptools.NewServer(Version(), a.deps)
 	if cfg.HTTP != "" {
@@ -296,7 +292,7 @@ func serve(cfg *Config, stdin io.Reader, stdout io.Writer) error {
 
 // doctor checks that a browser can be found and started, and says how to
 // fix it when not.
-func doctor(cfg *Config, stdout, stderr io.Writer) int {
+func doctor(cfg *config.Config, stdout, stderr io.Writer) int {
 	log, err := logs.New("error", "console")
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp doctor: %v\n", err)

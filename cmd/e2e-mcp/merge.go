@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/runner"
 )
 
@@ -12,7 +13,7 @@ import (
 // It returns the exit code: 0 every flow passed, 1 one failed or a
 // shard's blob is missing, 2 a bad command line or blob.
 func mergeMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("merge-reports")
+	fs := config.NewFlagSet("merge-reports")
 	var m runner.MergeOptions
 	fs.Var(&m.Reporters, "reporter", "the `reporters`, comma-separated or the flag again: list, line, dot, json, junit, html, github (default list,html)")
 	fs.StringVar(&m.Report, "report", "", "put the blobs' files (each flow's report, trace, video, artifacts) and the HTML index in this `directory` (default e2e-mcp-report)")
@@ -26,7 +27,7 @@ func mergeMain(args []string, stdout, stderr io.Writer) int {
 			"with the traces, videos and artifacts), JUnit, JSON, GitHub annotations, as run's reporters do.\n"+
 			"Exit status: 0 every flow passed, 1 one failed (or was healed, without run's --heal-ok) or a\n"+
 			"shard's blob is missing, 2 a bad command line or a blob that cannot be read or merged.\n\n")
-		printFlags(w, fs)
+		config.PrintFlags(w, fs)
 	}
 	dirs, err := parseFiles(fs, args)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/runner"
@@ -20,7 +21,7 @@ import (
 // flows (package runner). It returns the exit code: 0 when every flow
 // passed (perhaps on a retry), 1 when one failed, 2 for a bad command line.
 func runMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run")
+	fs := config.NewFlagSet("run")
 	var o runner.Options
 	fs.StringVar(&o.JUnit, "junit", "", "write a JUnit XML report to this `file`")
 	fs.StringVar(&o.Artifacts, "artifacts", "", "save each failure's response and screenshot under this `directory`")
@@ -100,7 +101,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 			"--reporter blob, then merge-reports the blobs into one JUnit, HTML index and summary.\n\n"+
 			"Exit status: 0 every flow passed (some perhaps flaky), 1 one failed (or was healed, without --heal-ok),\n"+
 			"2 a bad command line.\n\n")
-		printFlags(w, fs)
+		config.PrintFlags(w, fs)
 	}
 	files, err := parseFiles(fs, args)
 	if err != nil {
@@ -129,7 +130,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	if o.List {
 		return runner.List(suite, stdout, stderr)
 	}
-	cfg, err := parseConfig("run", nil, os.Getenv)
+	cfg, err := config.Parse("run", nil, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "e2e-mcp run: %v\n", err)
 		return cli.ExitUsage
@@ -155,7 +156,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 // runnable says what would fail every flow, before any starts: a
 // --browser-path that names no browser, a browser that cannot be shown
 // (--headed with no display). Remote browsers are not checked here.
-func runnable(cfg *Config) error {
+func runnable(cfg *config.Config) error {
 	if cfg.CDPEndpoints != "" || cfg.WebDriverURLs != "" {
 		return nil
 	}

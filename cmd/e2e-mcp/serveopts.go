@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/httpauth"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/transport"
@@ -11,8 +12,8 @@ import (
 
 // httpOptions maps the settings onto the HTTP transport's options
 // (package transport serves MCP; cmd only wires it).
-func httpOptions(cfg *Config, bm *browser.Manager, reg *mcptools.Registry) transport.HTTPOptions {
-	return transport.HTTPOptions{Addr: cfg.HTTP, Socket: cfg.unixSocket(), ReplicaID: cfg.ReplicaID,
+func httpOptions(cfg *config.Config, bm *browser.Manager, reg *mcptools.Registry) transport.HTTPOptions {
+	return transport.HTTPOptions{Addr: cfg.HTTP, Socket: cfg.UnixSocket(), ReplicaID: cfg.ReplicaID,
 		ClientIdleTimeout: cfg.ClientIdleTimeout, MaxClients: cfg.MaxClients, MaxBody: cfg.HTTPMaxBody,
 		RateClients: cfg.RateClients, DrainTimeout: cfg.DrainTimeout,
 		// The listener's address is the transport's to fill in.
@@ -34,9 +35,9 @@ func health(bm *browser.Manager, reg *mcptools.Registry, maxSessions int) transp
 // --allowed-hosts makes its list (and --http-allowed-hosts') the only
 // Hosts accepted over TCP; on the CLI's Unix socket, which no web page
 // reaches, it widens the check as --http-allowed-hosts does.
-func guardOptions(cfg *Config, addr string) httpauth.Options {
+func guardOptions(cfg *config.Config, addr string) httpauth.Options {
 	o := httpauth.Options{ListenAddr: addr, AllowedHosts: splitList(cfg.AllowedHosts + "," + cfg.HTTPAllowedHosts),
-		OnlyAllowedHosts: splitList(cfg.AllowedHosts) != nil && cfg.unixSocket() == "",
+		OnlyAllowedHosts: splitList(cfg.AllowedHosts) != nil && cfg.UnixSocket() == "",
 		AllowedOrigins:   splitList(cfg.HTTPAllowedOrigins), Token: cfg.AuthToken, PublicPaths: []string{"/health"}}
 	if cfg.OAuthIssuer != "" {
 		o.OAuth = &httpauth.OAuthOptions{Issuer: cfg.OAuthIssuer, JWKSURL: cfg.OAuthJWKSURL, Resource: cfg.OAuthResource,

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/httpauth"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/redact"
@@ -101,6 +101,9 @@ var notURLFlags = map[string]string{
 	"cdp-timeout":        "a duration",
 }
 
+// noEnv is an environment with no variables set.
+func noEnv(string) string { return "" }
+
 // urlFlagRE finds, in a setting's help, that it may take a URL or a
 // command line.
 var urlFlagRE = regexp.MustCompile(`(?i)url|://|command|origin|endpoint|proxy|issuer`)
@@ -114,13 +117,13 @@ func TestEveryURLFlagListed(t *testing.T) {
 		listed[r.flag] = true
 	}
 	known := map[string]bool{}
-	for _, s := range settings {
-		known[s.flag] = true
-		if !urlFlagRE.MatchString(s.flag+" "+s.help) || listed[s.flag] {
+	for _, s := range config.Settings() {
+		known[s.Flag] = true
+		if !urlFlagRE.MatchString(s.Flag+" "+s.Help) || listed[s.Flag] {
 			continue
 		}
-		if _, ok := notURLFlags[s.flag]; !ok {
-			t.Errorf("--%s may take a URL or a command line (%q): give it a row in urlFlags with credentials in every place, or say in notURLFlags why not", s.flag, s.help)
+		if _, ok := notURLFlags[s.Flag]; !ok {
+			t.Errorf("--%s may take a URL or a command line (%q): give it a row in urlFlags with credentials in every place, or say in notURLFlags why not", s.Flag, s.Help)
 		}
 	}
 	for f := range listed {
@@ -159,7 +162,7 @@ func TestURLFlags(t *testing.T) {
 			if r.value == "" {
 				return
 			}
-			cfg, err := parseConfig("serve", append([]string{"--" + r.flag, r.value, "--caps", "config"}, r.also...), envOf(nil))
+			cfg, err := config.Parse("serve", append([]string{"--" + r.flag, r.value, "--caps", "config"}, r.also...), noEnv)
 			if err != nil {
 				t.Fatalf("--%s %q: %v", r.flag, r.value, err)
 			}
@@ -213,15 +216,14 @@ func TestURLFlags(t *testing.T) {
 
 // shownAt is where browser_get_config's config object shows a setting:
 // the key of Playwright MCP's config that says it (a proxy's server in
-// the proxy's object), else ours.
+// the proxy's object), else ours (TestConfigViewRoundTrip of the config
+// package holds every key of theirs to the setting it shows).
 func shownAt(flag string) string {
-	if flag == "proxy-server" {
+	switch flag {
+	case "cdp-endpoint":
+		return "browser.cdpEndpoint"
+	case "proxy-server":
 		return "browser.launchOptions.proxy.server"
-	}
-	for key, k := range pwConfigKeys {
-		if slices.Equal(k.shows(), []string{flag}) && k.view == nil {
-			return key
-		}
 	}
 	return mcptools.ConfigOwnKey + "." + flag
 }
@@ -240,7 +242,7 @@ func dig(m map[string]any, key string) any {
 // settings' checks (Validate), or the HTTP guard's (origins, OAuth).
 func refusal(t *testing.T, flag, value string, also []string) string {
 	t.Helper()
-	cfg, err := parseConfig("serve", append([]string{"--" + flag, value}, also...), envOf(nil))
+	cfg, err := config.Parse("serve", append([]string{"--" + flag, value}, also...), noEnv)
 	if err != nil {
 		return err.Error()
 	}
@@ -292,21 +294,4 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
-}
-
-// TestOperatorSecretsHoldQueryKeys: an endpoint's password and the values
-// of its secret-named query parameters are the server's secrets, masked by
-// value wherever a library quotes them; the other parameters' values are
-// not (a region's name is no secret, and would mask page text).
-func TestOperatorSecretsHoldQueryKeys(t *testing.T) {
-	c := &Config{CDPEndpoints: "wss://acct:" + flagPW + "@h:443/chromium?token=" + flagToken + "&region=eu-west wss://h2/?apiKey=" + flagArg}
-	got := c.operatorSecrets()
-	for _, want := range []string{flagPW, flagToken, flagArg} {
-		if !slices.Contains(got, want) {
-			t.Errorf("operatorSecrets() = %q, want %q among them", got, want)
-		}
-	}
-	if slices.Contains(got, "eu-west") {
-		t.Errorf("operatorSecrets() = %q: a region is no secret", got)
-	}
 }

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
+	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 )
 
 // command is one subcommand: how `e2e-mcp --help` lists it and what runs
@@ -80,7 +80,7 @@ func usage() string {
 
 // helpMain is `e2e-mcp help [COMMAND]`: the list, or COMMAND --help.
 func helpMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("help")
+	fs := config.NewFlagSet("help")
 	if err := fs.Parse(args); err != nil {
 		return flagsFailed("help", err, func(w io.Writer) {
 			fmt.Fprint(w, "Usage: e2e-mcp help [COMMAND]\n\nLists the commands, or prints COMMAND's own help (as COMMAND --help does).\n")
@@ -98,7 +98,7 @@ func helpMain(args []string, stdout, stderr io.Writer) int {
 
 // versionMain is `e2e-mcp version`.
 func versionMain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version")
+	fs := config.NewFlagSet("version")
 	if err := fs.Parse(args); err != nil {
 		return flagsFailed("version", err, func(w io.Writer) {
 			fmt.Fprint(w, "Usage: e2e-mcp version\n\nPrints the version, the commit and the date it was built from.\n")
@@ -111,22 +111,6 @@ func versionMain(args []string, stdout, stderr io.Writer) int {
 	return cli.ExitOK
 }
 
-// newFlagSet is a subcommand's flag set. It prints nothing itself: its
-// caller says a mistake in one line (flagsFailed), and the help on -h.
-func newFlagSet(cmd string) *flag.FlagSet {
-	fs := flag.NewFlagSet("e2e-mcp "+cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return fs
-}
-
-// printFlags writes the flags of fs, as flag.PrintDefaults does.
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
-
 // flagsFailed answers a flag set's error: -h or --help prints the
 // command's help on stdout (exit 0); a mistake is one line on stderr
 // (exit 2).
@@ -135,32 +119,7 @@ func flagsFailed(cmd string, err error, help func(io.Writer), stdout, stderr io.
 		help(stdout)
 		return cli.ExitOK
 	}
-	return usageError(stderr, cmd, flagMistake(err))
-}
-
-// flagMistake words a flag package error for a person.
-func flagMistake(err error) string {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		return "unknown flag --" + name
-	}
-	// "invalid value "x" for flag -name: why" as one says it on the
-	// command line: "--name x: why".
-	for _, prefix := range []string{"invalid value ", "invalid boolean value "} {
-		if rest, ok := strings.CutPrefix(msg, prefix); ok {
-			if v, err := strconv.QuotedPrefix(rest); err == nil {
-				rest = rest[len(v):]
-				for _, mid := range []string{" for flag -", " for -"} {
-					if r, ok := strings.CutPrefix(rest, mid); ok {
-						if name, why, ok := strings.Cut(r, ": "); ok {
-							return fmt.Sprintf("--%s %s: %s", name, v, why)
-						}
-					}
-				}
-			}
-		}
-	}
-	return msg
+	return usageError(stderr, cmd, config.FlagMistake(err))
 }
 
 // usageError says a mistake on cmd's command line in one line, with where

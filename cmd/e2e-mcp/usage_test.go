@@ -34,3 +34,22 @@ func TestEveryCommandHelps(t *testing.T) {
 		}
 	}
 }
+
+func TestRealMain_Commands(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := realMain([]string{"version"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "e2e-mcp ") {
+		t.Errorf("version: exit %d, output %q", code, out.String())
+	}
+	out.Reset()
+	if code := realMain([]string{"help"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "doctor") {
+		t.Errorf("help: exit %d, output %q", code, out.String())
+	}
+	errb.Reset()
+	if code := realMain([]string{"frobnicate"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), `unknown command "frobnicate"`) {
+		t.Errorf("unknown command: exit %d, stderr %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := realMain([]string{"serve", "--log-level", "loud"}, nil, &out, &errb); code != 2 {
+		t.Errorf("bad flag: exit %d, want 2; stderr %q", code, errb.String())
+	}
+}

@@ -21,8 +21,8 @@ import (
 // checks it.
 var Sections = map[string]string{
 	"AUTOMATED TOOLS": "docs/tools.md",          // mcptools.TestReadmeToolTable
-	"FLAGS":           "docs/flags.md",          // cmd/e2e-mcp TestReadmeFlagTable
-	"PWFLAGS":         "docs/playwright-mcp.md", // cmd/e2e-mcp TestReadmePlaywrightTable
+	"FLAGS":           "docs/flags.md",          // cmd/e2e-mcp/internal/config TestReadmeFlagTable
+	"PWFLAGS":         "docs/playwright-mcp.md", // cmd/e2e-mcp/internal/config TestReadmePlaywrightTable
 }
 
 // Root is the repository's root directory.

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"flag"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 )
@@ -179,7 +180,7 @@ func pwRefusal(args []string) error {
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if f, ok := pwFlagNamed(name); ok && f.refused != "" && f.ours == "" {
-			return &flagError{fmt.Sprintf("--%s is Playwright MCP's and has no meaning here: %s", name, f.refused)}
+			return &FlagError{fmt.Sprintf("--%s is Playwright MCP's and has no meaning here: %s", name, f.refused)}
 		}
 	}
 	return nil
@@ -340,9 +341,9 @@ func (c *Config) pwNormalize(portGiven bool) error {
 	return nil
 }
 
-// hostUnused says --host was given without --port: nothing listens on it,
+// HostUnused says --host was given without --port: nothing listens on it,
 // MCP is served over stdio.
-func (c *Config) hostUnused() bool { return c.Host != "" && c.HTTP == "" }
+func (c *Config) HostUnused() bool { return c.Host != "" && c.HTTP == "" }
 
 // startEmulation is what every session emulates from its start, through
 // the path browser_emulate takes (Tabs.SetEmulation), and the device it
@@ -501,10 +502,10 @@ const blockServiceWorkers = `(() => {
   Object.defineProperty(sw, 'register', { value: refuse, configurable: false, writable: false });
 })();`
 
-// pwApply gives the server's parts what the settings of Playwright MCP's
-// command line ask of them (serve and run alike).
-func (c *Config) pwApply(a *app) {
-	reg, deps := a.reg, a.deps
+// ApplyPlaywright gives the server's parts, the session registry and what
+// the tools depend on, what the settings of Playwright MCP's command line
+// ask of them (serve and run alike).
+func (c *Config) ApplyPlaywright(reg *mcptools.Registry, deps *mcptools.Deps) {
 	reg.StartEmulation, reg.StartDevice = c.startEmulation()
 	if c.BlockServiceWorkers {
 		reg.InitScripts = append([]string{blockServiceWorkers}, reg.InitScripts...)
@@ -539,9 +540,9 @@ var channelExecutables = map[string][]string{
 	"msedge-canary": {"microsoft-edge-canary"},
 }
 
-// channelPath is the executable of --browser's channel, or "" when none is
+// ChannelPath is the executable of --browser's channel, or "" when none is
 // installed: then any Chromium found stands in (a Chromium is a Chromium).
-func (c *Config) channelPath() string {
+func (c *Config) ChannelPath() string {
 	if c.BrowserPath != "" {
 		return c.BrowserPath
 	}

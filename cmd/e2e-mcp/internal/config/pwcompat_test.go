@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bufio"
@@ -19,13 +19,8 @@ type pwTestFiles struct{ dir, script, state, secrets string }
 func newPWTestFiles(t *testing.T) pwTestFiles {
 	t.Helper()
 	dir := t.TempDir()
-	f := pwTestFiles{dir: dir, script: filepath.Join(dir, "init.js"), state: filepath.Join(dir, "state.json"), secrets: filepath.Join(dir, "secrets.env")}
-	for path, body := range map[string]string{f.script: "window.x = 1;", f.state: `{"cookies":[],"origins":[]}`, f.secrets: "X-PASSWORD=password123\n"} {
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return f
+	return pwTestFiles{dir: dir, script: writeFile(t, dir, "init.js", "window.x = 1;"),
+		state: writeFile(t, dir, "state.json", `{"cookies":[],"origins":[]}`), secrets: writeFile(t, dir, "secrets.env", "X-PASSWORD=password123\n")}
 }
 
 // pwFlagCase is what one of their flags does here: the command line that
@@ -45,7 +40,7 @@ var pwFlagCases = map[string]pwFlagCase{
 	"allowed-hosts": {args: argv("--allowed-hosts", "mcp.example.com,*"), want: func(c *Config, _ pwTestFiles) bool { return c.AllowedHosts == "mcp.example.com,*" }},
 	"allowed-origins": {args: argv("--allowed-origins", "https://a.example.com;http://localhost:*"),
 		want: func(c *Config, _ pwTestFiles) bool {
-			p, err := c.policy()
+			p, err := c.Policy()
 			return err == nil && p.Intercepts() && c.AllowedOrigins == "https://a.example.com,http://localhost:*"
 		}},
 	"allow-unrestricted-file-access": {args: argv("--allow-unrestricted-file-access"),
@@ -59,10 +54,10 @@ var pwFlagCases = map[string]pwFlagCase{
 	"caps": {args: argv("--caps", "vision,pdf,core,tracing"),
 		want: func(c *Config, _ pwTestFiles) bool { return c.Caps == "vision,pdf,devtools" }},
 	"cdp-endpoint": {args: argv("--cdp-endpoint", "http://127.0.0.1:9222"),
-		want: func(c *Config, _ pwTestFiles) bool { e, err := c.endpoints(); return err == nil && len(e) == 1 }},
+		want: func(c *Config, _ pwTestFiles) bool { e, err := c.Endpoints(); return err == nil && len(e) == 1 }},
 	"cdp-header": {args: argv("--cdp-endpoint", "http://127.0.0.1:9222", "--cdp-header", "X-A: 1", "--cdp-header", "X-Empty"),
 		want: func(c *Config, _ pwTestFiles) bool {
-			e, err := c.endpoints()
+			e, err := c.Endpoints()
 			return err == nil && e[0].Header.Get("X-A") == "1" && len(e[0].Header.Values("X-Empty")) == 1
 		}},
 	"cdp-timeout": {args: argv("--cdp-timeout", "5000"), want: func(c *Config, _ pwTestFiles) bool { return c.CDPTimeout == 5*time.Second }},
@@ -92,7 +87,7 @@ var pwFlagCases = map[string]pwFlagCase{
 	"ignore-https-errors": {args: argv("--ignore-https-errors"), want: func(c *Config, _ pwTestFiles) bool { return c.IgnoreHTTPSErrors }},
 	"init-page":           {args: argv("--init-page", "setup.ts"), refused: "use --init-script"},
 	"init-script": {args: func(f pwTestFiles) []string { return []string{"--init-script", f.script, "--init-script", f.script} },
-		want: func(c *Config, _ pwTestFiles) bool { s, err := c.initScripts(); return err == nil && len(s) == 2 }},
+		want: func(c *Config, _ pwTestFiles) bool { s, err := c.ReadInitScripts(); return err == nil && len(s) == 2 }},
 	"isolated":        {args: argv("--isolated"), want: func(c *Config, _ pwTestFiles) bool { return c.Isolated }},
 	"image-responses": {args: argv("--image-responses", "omit"), want: func(c *Config, _ pwTestFiles) bool { return c.ImageResponses == "omit" }},
 	"no-sandbox":      {args: argv("--no-sandbox"), want: func(c *Config, _ pwTestFiles) bool { return c.NoSandbox }},
@@ -109,7 +104,7 @@ var pwFlagCases = map[string]pwFlagCase{
 		}},
 	"proxy-server": {args: argv("--proxy-server", "http://127.0.0.1:3128"),
 		want: func(c *Config, _ pwTestFiles) bool {
-			p, err := c.policy()
+			p, err := c.Policy()
 			return err == nil && p.Upstream() != nil && p.Upstream().URL.Host == "127.0.0.1:3128"
 		}},
 	"sandbox":      {args: argv("--no-sandbox", "--sandbox"), want: func(c *Config, _ pwTestFiles) bool { return !c.NoSandbox }},
@@ -171,21 +166,21 @@ func TestPlaywrightFlags(t *testing.T) {
 			}
 			f := newPWTestFiles(t)
 			args := tc.args(f)
-			c, err := parseConfig("serve", args, envOf(nil))
+			c, err := Parse("serve", args, envOf(nil))
 			if tc.refused != "" {
 				if row.refused == "" {
 					t.Errorf("pwFlags does not refuse --%s, the test expects it refused", name)
 				}
 				if err == nil || !strings.Contains(err.Error(), tc.refused) || !strings.Contains(err.Error(), "--"+name) {
-					t.Fatalf("parseConfig(%q) = %v, want a refusal naming --%s and saying %q", args, err, name, tc.refused)
+					t.Fatalf("Parse(%q) = %v, want a refusal naming --%s and saying %q", args, err, name, tc.refused)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("parseConfig(%q) = %v", args, err)
+				t.Fatalf("Parse(%q) = %v", args, err)
 			}
 			if !tc.want(c, f) {
-				t.Errorf("parseConfig(%q) set %+v", args, *c)
+				t.Errorf("Parse(%q) set %+v", args, *c)
 			}
 		})
 	}
@@ -238,11 +233,11 @@ func TestPlaywrightEnv(t *testing.T) {
 		{name: "mobile and device", args: []string{"--mobile", "--device", "iPhone 15"}, err: "--mobile and --device"},
 		{name: "isolated and a profile", args: []string{"--isolated", "--user-data-dir", t.TempDir()}, err: "--isolated and --user-data-dir"},
 		{name: "host without a port: stdio, as theirs", args: []string{"--host", "0.0.0.0"},
-			want: func(c *Config) bool { return c.HTTP == "" && c.Host == "0.0.0.0" && c.hostUnused() }},
+			want: func(c *Config) bool { return c.HTTP == "" && c.Host == "0.0.0.0" && c.HostUnused() }},
 		{name: "the config's host without a port", env: map[string]string{"PLAYWRIGHT_MCP_HOST": "localhost"},
-			want: func(c *Config) bool { return c.HTTP == "" && c.hostUnused() }},
+			want: func(c *Config) bool { return c.HTTP == "" && c.HostUnused() }},
 		{name: "host and http", args: []string{"--host", "0.0.0.0", "--http", "127.0.0.1:2"}, err: "--host 0.0.0.0 and --http 127.0.0.1:2: give the address in --http HOST:PORT alone"},
-		{name: "host and port", args: []string{"--host", "0.0.0.0", "--port", "2"}, want: func(c *Config) bool { return c.HTTP == "0.0.0.0:2" && !c.hostUnused() }},
+		{name: "host and port", args: []string{"--host", "0.0.0.0", "--port", "2"}, want: func(c *Config) bool { return c.HTTP == "0.0.0.0:2" && !c.HostUnused() }},
 		{name: "locale and time zone", args: []string{"--locale", "fr-FR"}, env: map[string]string{"E2E_MCP_TIMEZONE": "Europe/Paris"},
 			want: func(c *Config) bool {
 				e, dev := c.startEmulation()
@@ -266,18 +261,18 @@ func TestPlaywrightEnv(t *testing.T) {
 		{name: "version", args: []string{"--snapshot-mode", "incremental"}, want: func(c *Config) bool { return c.SnapshotMode == "full" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := parseConfig("serve", tc.args, envOf(tc.env))
+			c, err := Parse("serve", tc.args, envOf(tc.env))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("parseConfig(%q, %v) = %v, want an error saying %q", tc.args, tc.env, err, tc.err)
+					t.Fatalf("Parse(%q, %v) = %v, want an error saying %q", tc.args, tc.env, err, tc.err)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("parseConfig(%q, %v) = %v", tc.args, tc.env, err)
+				t.Fatalf("Parse(%q, %v) = %v", tc.args, tc.env, err)
 			}
 			if !tc.want(c) {
-				t.Errorf("parseConfig(%q, %v) = %+v", tc.args, tc.env, *c)
+				t.Errorf("Parse(%q, %v) = %+v", tc.args, tc.env, *c)
 			}
 		})
 	}
@@ -289,15 +284,8 @@ func TestPlaywrightEnv(t *testing.T) {
 // a key with no meaning here with why.
 func TestPlaywrightConfigFile(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	write("init.js", "window.fromConfig = 1;")
-	full := write("full.json", `{
+	writeFile(t, dir, "init.js", "window.fromConfig = 1;")
+	full := writeFile(t, dir, "full.json", `{
   "browser": {
     "browserName": "chromium",
     "isolated": true,
@@ -324,7 +312,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
   "extension": false,
   "webmcp": false
 }`)
-	c, err := parseConfig("serve", []string{"--config", full}, envOf(nil))
+	c, err := Parse("serve", []string{"--config", full}, envOf(nil))
 	if err != nil {
 		t.Fatalf("--config full.json: %v", err)
 	}
@@ -350,9 +338,9 @@ func TestPlaywrightConfigFile(t *testing.T) {
 	}
 
 	// Precedence: flag > our variable > their variable > file > default.
-	small := write("small.json", `{"timeouts": {"action": 1000, "navigation": 2000, "settle": 300}, "testIdAttribute": "data-file"}`)
+	small := writeFile(t, dir, "small.json", `{"timeouts": {"action": 1000, "navigation": 2000, "settle": 300}, "testIdAttribute": "data-file"}`)
 	env := map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_ACTION": "3000", "PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION": "4000", "E2E_MCP_ACTION_TIMEOUT": "5s"}
-	c, err = parseConfig("serve", []string{"--config", small, "--action-timeout", "6s"}, envOf(env))
+	c, err = Parse("serve", []string{"--config", small, "--action-timeout", "6s"}, envOf(env))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,12 +349,12 @@ func TestPlaywrightConfigFile(t *testing.T) {
 		t.Errorf("precedence: action %s (flag 6s), navigation %s (their variable 4s), settle %s (file 300ms), test id %q (file), max sessions %d (default 50)",
 			c.ActionTimeout, c.NavigationTimeout, c.SettleTimeout, c.TestIDAttribute, c.MaxSessions)
 	}
-	c, err = parseConfig("serve", []string{"--config", small}, envOf(env))
+	c, err = Parse("serve", []string{"--config", small}, envOf(env))
 	if err != nil || c.ActionTimeout != 5*time.Second {
 		t.Errorf("our variable over theirs and the file: %v, %v", c.ActionTimeout, err)
 	}
 	// The file named by their variable.
-	c, err = parseConfig("serve", nil, envOf(map[string]string{"PLAYWRIGHT_MCP_CONFIG": small}))
+	c, err = Parse("serve", nil, envOf(map[string]string{"PLAYWRIGHT_MCP_CONFIG": small}))
 	if err != nil || c.TestIDAttribute != "data-file" {
 		t.Errorf("PLAYWRIGHT_MCP_CONFIG: %v, %v", c, err)
 	}
@@ -392,7 +380,7 @@ func TestPlaywrightConfigFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			name := strings.ReplaceAll(tc.name, " ", "-") + ".json"
-			_, err := parseConfig("serve", []string{"--config", write(name, tc.body)}, envOf(nil))
+			_, err := Parse("serve", []string{"--config", writeFile(t, dir, name, tc.body)}, envOf(nil))
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("--config %s: %v, want an error saying %q", tc.body, err, tc.err)
 			}
@@ -403,11 +391,8 @@ func TestPlaywrightConfigFile(t *testing.T) {
 // TestDotenv reads the forms of a secrets file, and names a bad line
 // without its value.
 func TestDotenv(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.env")
-	body := "# comment\n\nA=plain # note\nexport B='single # kept'\nC=\"dq\\nline\"\nX-PASSWORD=password123\nEMPTY=\n"
-	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir := t.TempDir()
+	path := writeFile(t, dir, "s.env", "# comment\n\nA=plain # note\nexport B='single # kept'\nC=\"dq\\nline\"\nX-PASSWORD=password123\nEMPTY=\n")
 	c := &Config{SecretsFile: path}
 	if err := c.readSecrets(); err != nil {
 		t.Fatal(err)
@@ -418,9 +403,7 @@ func TestDotenv(t *testing.T) {
 			t.Errorf("secret %s = %q, want %q", k, c.secrets[k], v)
 		}
 	}
-	if err := os.WriteFile(path, []byte("GOOD=1\nbad line s3cr3t-value\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, dir, "s.env", "GOOD=1\nbad line s3cr3t-value\n")
 	c = &Config{SecretsFile: path}
 	if err := c.readSecrets(); err == nil || !strings.Contains(err.Error(), "line 2") || strings.Contains(err.Error(), "s3cr3t") {
 		t.Errorf("a bad line: %v", err)
@@ -451,7 +434,7 @@ func TestStartEmulation(t *testing.T) {
 		{[]string{"--locale", "de-CH"}, func(e browser.Emulation, _ string) bool { return e.Locale == "de-CH" }},
 		{[]string{"--timezone", "Asia/Tokyo"}, func(e browser.Emulation, _ string) bool { return e.TimezoneID == "Asia/Tokyo" }},
 	} {
-		c, err := parseConfig("serve", tc.args, envOf(nil))
+		c, err := Parse("serve", tc.args, envOf(nil))
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}

@@ -1,4 +1,4 @@
-package main
+package config
 
 // The kinds of settings (flag, environment variable, default) the
 // settings table (config.go) is made of, and their values' parsing.
@@ -19,6 +19,20 @@ import (
 type setting struct {
 	flag, env, def, help string
 	bind                 func(fs *flag.FlagSet, c *Config, name, def, help string)
+}
+
+// Setting is how a setting is named and told: its flag, its environment
+// variable, its default and its help, as the flags table shows them.
+type Setting struct{ Flag, Env, Default, Help string }
+
+// Settings are the server's settings in the flags table's order (not
+// Playwright MCP's other names of them).
+func Settings() []Setting {
+	out := make([]Setting, len(settings))
+	for i, s := range settings {
+		out[i] = Setting{Flag: s.flag, Env: s.env, Default: s.def, Help: s.help}
+	}
+	return out
 }
 
 func str(get func(*Config) *string) func(*flag.FlagSet, *Config, string, string, string) {
@@ -54,8 +68,8 @@ func (o *optional) Set(v string) error {
 // IsBoolFlag lets the flag stand alone.
 func (o *optional) IsBoolFlag() bool { return true }
 
-// videoDefaults reads --save-video: nil when off.
-func (c *Config) videoDefaults() (*mcptools.VideoDefaults, error) {
+// VideoDefaults reads --save-video: nil when off.
+func (c *Config) VideoDefaults() (*mcptools.VideoDefaults, error) {
 	v := strings.TrimSpace(c.SaveVideo)
 	if v == "" {
 		if c.SaveVideoDir != "" {
@@ -70,14 +84,14 @@ func (c *Config) videoDefaults() (*mcptools.VideoDefaults, error) {
 	if !ok {
 		return nil, fmt.Errorf("--save-video=%s: give WIDTHxHEIGHT, e.g. 1280x720 (2 to 3840 each), or no value", v)
 	}
-	if lim, err := c.videoLimits(); err == nil && !lim.Fits(wi, hi) {
+	if lim, err := c.VideoLimits(); err == nil && !lim.Fits(wi, hi) {
 		return nil, fmt.Errorf("--save-video=%s: over --max-video-size %dx%d", v, lim.MaxWidth, lim.MaxHeight)
 	}
 	return &mcptools.VideoDefaults{Width: wi, Height: hi, Save: true, Dir: c.SaveVideoDir}, nil
 }
 
-// videoLimits reads --max-video-size and --max-video-bytes.
-func (c *Config) videoLimits() (mcptools.VideoLimits, error) {
+// VideoLimits reads --max-video-size and --max-video-bytes.
+func (c *Config) VideoLimits() (mcptools.VideoLimits, error) {
 	w, h, ok := videoSize(c.MaxVideoSize)
 	if !ok {
 		return mcptools.VideoLimits{}, fmt.Errorf("--max-video-size %q: give WIDTHxHEIGHT, e.g. 1920x1080 (2 to 3840 each)", c.MaxVideoSize)

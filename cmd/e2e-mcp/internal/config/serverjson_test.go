@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -71,7 +71,7 @@ func registryEnvFor(transport string) []registryEnv {
 	var out []registryEnv
 	for _, s := range settings {
 		s.bind(fs, &c, s.flag, s.def, s.help)
-		e := registryEnv{Name: s.env, Description: s.help, Default: s.def, IsSecret: slices.Contains(secretEnv, s.env)}
+		e := registryEnv{Name: s.env, Description: s.help, Default: s.def, IsSecret: slices.Contains(SecretEnv, s.env)}
 		switch fmt.Sprintf("%T", fs.Lookup(s.flag).Value) {
 		case "*flag.boolValue":
 			e.Format = "boolean"
@@ -94,7 +94,7 @@ func registryEnvFor(transport string) []registryEnv {
 // snaps rewrites them), its transports are stdio and streamable-http, and
 // its version is the placeholder make release fills in.
 func TestServerJSON(t *testing.T) {
-	const path = "../../server.json"
+	const path = "../../../../server.json"
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
-package main
+package config
 
 import (
+	"flag"
 	"maps"
 	"slices"
 	"strconv"
@@ -21,9 +22,9 @@ import (
 // flag name, as the flags give them. mcptools masks the credentials of
 // both, and adds the capability groups on.
 
-// pwConfigView is the config object of the settings (every setting by its
+// View is the config object of the settings (every setting by its
 // flag's name, as Config.effective gives them).
-func pwConfigView(settings map[string]string) map[string]any {
+func View(settings map[string]string) map[string]any {
 	root := map[string]any{}
 	shown := map[string]bool{}
 	for _, key := range slices.Sorted(maps.Keys(pwConfigKeys)) {
@@ -168,4 +169,16 @@ func putDotted(tree map[string]any, key string, v any) {
 		m = sub
 	}
 	m[parts[len(parts)-1]] = v
+}
+
+// Effective is every setting by its flag's name, as given or by default:
+// what browser_get_config shows (View; it masks the credentials).
+func (c *Config) Effective() map[string]string {
+	var bound Config
+	fs := configFlags("serve", &bound)
+	// The flags point into bound: give it c's values, then read them.
+	bound = *c
+	out := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) { out[f.Name] = f.Value.String() })
+	return out
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,17 @@ import (
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+// writeFile writes body to the file name in dir and returns its path; a
+// failure ends the test.
+func writeFile(t testing.TB, dir, name, body string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 func TestParseConfig(t *testing.T) {
 	tests := []struct {
@@ -48,7 +60,7 @@ func TestParseConfig(t *testing.T) {
 		{name: "negative snapshot cap", args: []string{"--max-snapshot-bytes", "-1"}, err: "--max-snapshot-bytes"},
 		{name: "file roots", env: map[string]string{"E2E_MCP_FILE_ROOTS": os.TempDir() + ", /" + string(filepath.ListSeparator) + "."},
 			want: func(c *Config) bool {
-				r := c.fileRoots()
+				r := c.FileRootDirs()
 				wd, _ := os.Getwd()
 				return len(r) == 3 && r[0] == filepath.Clean(os.TempDir()) && r[1] == "/" && r[2] == wd
 			}},
@@ -57,14 +69,14 @@ func TestParseConfig(t *testing.T) {
 		{name: "bad replica id", args: []string{"--replica-id", "a.b"}, err: "--replica-id must be"},
 		{name: "webdriver grids and headers", args: []string{"--webdriver-url", "http://a:4444", "--webdriver-url", "https://u:k@hub.example.com/wd/hub", "--webdriver-header", "X-A: 1, 2", "--webdriver-header", "X-B: 3"},
 			want: func(c *Config) bool {
-				gs, err := c.grids()
+				gs, err := c.Grids()
 				return err == nil && len(gs) == 2 && gs[0].String() == "http://a:4444" && gs[1].String() == "https://hub.example.com/wd/hub" &&
 					gs[0].Header().Get("X-A") == "1, 2" && gs[0].Header().Get("X-B") == "3" && gs[0].Header().Get("Authorization") == "" &&
 					gs[1].Header().Get("Authorization") == "Basic dTpr"
 			}},
 		{name: "webdriver env", env: map[string]string{"E2E_MCP_WEBDRIVER_URLS": "http://a:1,http://b:2", "E2E_MCP_WEBDRIVER_HEADERS": "X-A: 1; X-B: 2"},
 			want: func(c *Config) bool {
-				gs, err := c.grids()
+				gs, err := c.Grids()
 				return err == nil && len(gs) == 2 && gs[1].String() == "http://b:2" && gs[1].Header().Get("X-B") == "2"
 			}},
 		{name: "bad webdriver url", args: []string{"--webdriver-url", "ws://u:secret@a:1"}, err: "--webdriver-url"},
@@ -78,21 +90,21 @@ func TestParseConfig(t *testing.T) {
 		{name: "bad viewport", args: []string{"--viewport-size", "1280*720"}, err: `--viewport-size "1280*720": want WIDTHxHEIGHT`},
 		{name: "viewport too big", args: []string{"--viewport-size", "20000x10"}, err: "--viewport-size"},
 		{name: "default video limits", want: func(c *Config) bool {
-			l, err := c.videoLimits()
+			l, err := c.VideoLimits()
 			return err == nil && l.MaxWidth == 1920 && l.MaxHeight == 1080 && l.MaxBytes == 256<<20
 		}},
 		{name: "video limits env", env: map[string]string{"E2E_MCP_MAX_VIDEO_SIZE": "640x480", "E2E_MCP_MAX_VIDEO_BYTES": "8388608"},
 			want: func(c *Config) bool {
-				l, err := c.videoLimits()
+				l, err := c.VideoLimits()
 				return err == nil && l.MaxWidth == 640 && l.MaxHeight == 480 && l.MaxBytes == 8<<20 && l.Fits(480, 640) && !l.Fits(800, 450)
 			}},
 		{name: "bad video limit", args: []string{"--max-video-size", "4000x4000"}, err: `--max-video-size "4000x4000": give WIDTHxHEIGHT`},
 		{name: "tiny video file", args: []string{"--max-video-bytes", "1000"}, err: "--max-video-bytes must be at least 1048576"},
 		{name: "saved video over the limit", args: []string{"--save-video=1920x1080", "--max-video-size", "1280x720"}, err: "--save-video=1920x1080: over --max-video-size 1280x720"},
 		{name: "saved video within the limit either way round", args: []string{"--save-video=720x1280", "--max-video-size", "1280x720"},
-			want: func(c *Config) bool { v, err := c.videoDefaults(); return err == nil && v.Width == 720 }},
+			want: func(c *Config) bool { v, err := c.VideoDefaults(); return err == nil && v.Width == 720 }},
 		{name: "video directory", args: []string{"--save-video", "--save-video-dir", "/tmp/v"},
-			want: func(c *Config) bool { v, err := c.videoDefaults(); return err == nil && v.Save && v.Dir == "/tmp/v" }},
+			want: func(c *Config) bool { v, err := c.VideoDefaults(); return err == nil && v.Save && v.Dir == "/tmp/v" }},
 		{name: "video directory without video", args: []string{"--save-video-dir", "/tmp/v"}, err: "--save-video-dir /tmp/v: give --save-video too"},
 		{name: "scale factor", args: []string{"--device-scale-factor", "2.5"}, want: func(c *Config) bool { return c.DeviceScaleFactor == 2.5 }},
 		{name: "scale factor too big", args: []string{"--device-scale-factor", "12"}, err: "--device-scale-factor 12: give a pixel ratio up to 10"},
@@ -101,18 +113,18 @@ func TestParseConfig(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := parseConfig("serve", tc.args, envOf(tc.env))
+			c, err := Parse("serve", tc.args, envOf(tc.env))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("parseConfig(%q, %v) error = %v, want one containing %q", tc.args, tc.env, err, tc.err)
+					t.Fatalf("Parse(%q, %v) error = %v, want one containing %q", tc.args, tc.env, err, tc.err)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("parseConfig(%q, %v) = %v", tc.args, tc.env, err)
+				t.Fatalf("Parse(%q, %v) = %v", tc.args, tc.env, err)
 			}
 			if !tc.want(c) {
-				t.Errorf("parseConfig(%q, %v) = %+v", tc.args, tc.env, *c)
+				t.Errorf("Parse(%q, %v) = %+v", tc.args, tc.env, *c)
 			}
 		})
 	}
@@ -133,11 +145,11 @@ func TestURLListsKeepPasswords(t *testing.T) {
 		{name: "repeated flag", args: []string{"--webdriver-url", "https://ada:pa,ss@hub.example.com/wd/hub", "--webdriver-url", "http://b:2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := parseConfig("serve", tc.args, envOf(tc.env))
+			c, err := Parse("serve", tc.args, envOf(tc.env))
 			if err != nil {
-				t.Fatalf("parseConfig: %v", err)
+				t.Fatalf("Parse: %v", err)
 			}
-			gs, err := c.grids()
+			gs, err := c.Grids()
 			if err != nil || len(gs) != 2 {
 				t.Fatalf("grids: %d, %v; want 2", len(gs), err)
 			}
@@ -152,7 +164,7 @@ func TestURLListsKeepPasswords(t *testing.T) {
 		{"a remote browser's bad URL", "E2E_MCP_CDP_ENDPOINT", "ftp://ada:s3cr,et@host:9222"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseConfig("serve", nil, envOf(map[string]string{tc.env: tc.value}))
+			_, err := Parse("serve", nil, envOf(map[string]string{tc.env: tc.value}))
 			if err == nil {
 				t.Fatalf("%s=%s: no error", tc.env, tc.value)
 			}
@@ -166,35 +178,16 @@ func TestURLListsKeepPasswords(t *testing.T) {
 }
 
 func TestParseConfig_Help(t *testing.T) {
-	_, err := parseConfig("serve", []string{"-h"}, envOf(nil))
+	_, err := Parse("serve", []string{"-h"}, envOf(nil))
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("-h: err = %v, want flag.ErrHelp", err)
 	}
 	var out bytes.Buffer
-	configHelp("serve", &out)
+	Help("serve", &out)
 	for _, s := range settings {
 		if !strings.Contains(out.String(), "-"+s.flag) || !strings.Contains(out.String(), s.env) {
 			t.Errorf("help lacks --%s / %s:\n%s", s.flag, s.env, out.String())
 		}
-	}
-}
-
-func TestRealMain_Commands(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := realMain([]string{"version"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "e2e-mcp ") {
-		t.Errorf("version: exit %d, output %q", code, out.String())
-	}
-	out.Reset()
-	if code := realMain([]string{"help"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "doctor") {
-		t.Errorf("help: exit %d, output %q", code, out.String())
-	}
-	errb.Reset()
-	if code := realMain([]string{"frobnicate"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), `unknown command "frobnicate"`) {
-		t.Errorf("unknown command: exit %d, stderr %q", code, errb.String())
-	}
-	errb.Reset()
-	if code := realMain([]string{"serve", "--log-level", "loud"}, nil, &out, &errb); code != 2 {
-		t.Errorf("bad flag: exit %d, want 2; stderr %q", code, errb.String())
 	}
 }
 
@@ -216,5 +209,22 @@ func TestHeaderFlags(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "SECRET-KEY-1") || !strings.Contains(err.Error(), "--cdp-header: entry") {
 			t.Errorf("headers(%q) = %v: want a refusal that does not quote the entry", bad, err)
 		}
+	}
+}
+
+// TestOperatorSecretsHoldQueryKeys: an endpoint's password and the values
+// of its secret-named query parameters are the server's secrets, masked by
+// value wherever a library quotes them; the other parameters' values are
+// not (a region's name is no secret, and would mask page text).
+func TestOperatorSecretsHoldQueryKeys(t *testing.T) {
+	c := &Config{CDPEndpoints: "wss://acct:pw-c41e7a@h:443/chromium?token=tk-5d92b0&region=eu-west wss://h2/?apiKey=ar-e6b285"}
+	got := c.OperatorSecrets()
+	for _, want := range []string{"pw-c41e7a", "tk-5d92b0", "ar-e6b285"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("OperatorSecrets() = %q, want %q among them", got, want)
+		}
+	}
+	if slices.Contains(got, "eu-west") {
+		t.Errorf("OperatorSecrets() = %q: a region is no secret", got)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -393,10 +393,10 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.LogFormat })},
 }
 
-// parseConfig reads args (without the program and subcommand names) and the
+// Parse reads args (without the program and subcommand names) and the
 // environment into a validated Config. A mistake in the flags themselves is
-// a *flagError; -h and --help are flag.ErrHelp (configHelp says the rest).
-func parseConfig(cmd string, args []string, getenv func(string) string) (*Config, error) {
+// a *FlagError; -h and --help are flag.ErrHelp (Help says the rest).
+func Parse(cmd string, args []string, getenv func(string) string) (*Config, error) {
 	var c Config
 	if err := pwRefusal(args); err != nil {
 		return nil, err
@@ -409,10 +409,10 @@ func parseConfig(cmd string, args []string, getenv func(string) string) (*Config
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
-		return nil, &flagError{flagMistake(err)}
+		return nil, &FlagError{FlagMistake(err)}
 	}
 	if fs.NArg() > 0 {
-		return nil, &flagError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		return nil, &FlagError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	// --vision before --caps: --caps set the groups over it.
@@ -469,29 +469,29 @@ func parseConfig(cmd string, args []string, getenv func(string) string) (*Config
 	return &c, c.Validate()
 }
 
-// flagError is a mistake in a command line's flags (not in their values).
-type flagError struct{ msg string }
+// FlagError is a mistake in a command line's flags (not in their values).
+type FlagError struct{ msg string }
 
-func (e *flagError) Error() string { return e.msg }
+func (e *FlagError) Error() string { return e.msg }
 
 // configFlags is the flag set of the settings, bound to c.
 func configFlags(cmd string, c *Config) *flag.FlagSet {
-	fs := newFlagSet(cmd)
+	fs := NewFlagSet(cmd)
 	for _, s := range settings {
 		s.bind(fs, c, s.flag, s.def, s.help+" [$"+s.env+"]")
 	}
 	return fs
 }
 
-// configHelp is the help of serve (every setting) and of doctor (what it
+// Help is the help of serve (every setting) and of doctor (what it
 // does; it reads the same settings).
-func configHelp(cmd string, w io.Writer) {
+func Help(cmd string, w io.Writer) {
 	if cmd == "doctor" {
 		fmt.Fprint(w, doctorUsage)
 		return
 	}
 	fmt.Fprintf(w, "Usage: e2e-mcp %s [flags]\n\nFlags (each also read from its environment variable; a flag wins):\n", cmd)
-	printFlags(w, configFlags(cmd, &Config{}))
+	PrintFlags(w, configFlags(cmd, &Config{}))
 	var theirs []string
 	for _, f := range pwFlags {
 		if f.ours != "" && f.ours != f.name {
@@ -549,10 +549,10 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("--%s-timeout must be positive, got %s", name, d))
 		}
 	}
-	if _, err := c.endpoints(); err != nil {
+	if _, err := c.Endpoints(); err != nil {
 		errs = append(errs, err)
 	}
-	if _, err := c.grids(); err != nil {
+	if _, err := c.Grids(); err != nil {
 		errs = append(errs, err)
 	}
 	if c.StorageState != "" {
@@ -560,13 +560,13 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("--storage-state: %v", err))
 		}
 	}
-	if _, err := c.initScripts(); err != nil {
+	if _, err := c.ReadInitScripts(); err != nil {
 		errs = append(errs, fmt.Errorf("--init-script: %v", err))
 	}
-	if _, err := c.videoLimits(); err != nil {
+	if _, err := c.VideoLimits(); err != nil {
 		errs = append(errs, err)
 	}
-	if _, err := c.videoDefaults(); err != nil {
+	if _, err := c.VideoDefaults(); err != nil {
 		errs = append(errs, err)
 	}
 	if _, err := mcptools.ParseCaps(c.Caps); err != nil {
@@ -597,7 +597,7 @@ func (c *Config) Validate() error {
 	if c.MaxClients < 1 {
 		errs = append(errs, fmt.Errorf("--max-clients must be 1 or more, got %d", c.MaxClients))
 	}
-	if c.remoteHTTP() {
+	if c.RemoteHTTP() {
 		if _, _, err := net.SplitHostPort(c.HTTP); err != nil {
 			errs = append(errs, fmt.Errorf("--http %q: want host:port, e.g. 127.0.0.1:8931 (%v)", c.HTTP, err))
 		}
@@ -614,12 +614,12 @@ func (c *Config) Validate() error {
 	if !attrNameRE.MatchString(c.TestIDAttribute) {
 		errs = append(errs, fmt.Errorf("--test-id-attribute %q: want an attribute name such as data-testid", c.TestIDAttribute))
 	}
-	for _, r := range c.fileRoots() {
+	for _, r := range c.FileRootDirs() {
 		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
 			errs = append(errs, fmt.Errorf("--file-roots: %q is not a directory", r))
 		}
 	}
-	if _, err := c.policy(); err != nil {
+	if _, err := c.Policy(); err != nil {
 		errs = append(errs, err)
 	}
 	errs = append(errs, c.validatePW()...)
@@ -630,8 +630,8 @@ func (c *Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// fileRoots splits FileRoots into absolute, clean directory paths.
-func (c *Config) fileRoots() []string {
+// FileRootDirs splits FileRoots into absolute, clean directory paths.
+func (c *Config) FileRootDirs() []string {
 	var roots []string
 	for _, r := range strings.FieldsFunc(c.FileRoots, func(r rune) bool { return r == ',' || r == filepath.ListSeparator }) {
 		if r = strings.TrimSpace(r); r == "" {
@@ -645,8 +645,6 @@ func (c *Config) fileRoots() []string {
 	return roots
 }
 
-// policy builds the request policy. Serving over HTTP also blocks private
-// networks: a remote client must not reach the server's own network.
 // headers parses "Name: value" pairs separated by ';' (the flag names the
 // setting in errors). A bare name is a header with an empty value, as
 // Playwright MCP takes one. An entry that is neither is refused without
@@ -683,8 +681,8 @@ func headerName(s string) bool {
 	return true
 }
 
-// grids are the --webdriver-url grids with the --webdriver-header headers.
-func (c *Config) grids() ([]*webdriver.Grid, error) {
+// Grids are the --webdriver-url grids with the --webdriver-header headers.
+func (c *Config) Grids() ([]*webdriver.Grid, error) {
 	h, err := headers("webdriver-header", c.WebDriverHeaders)
 	if err != nil {
 		return nil, err
@@ -703,8 +701,8 @@ func (c *Config) grids() ([]*webdriver.Grid, error) {
 	return out, nil
 }
 
-// endpoints are the --cdp-endpoint browsers with the --cdp-header headers.
-func (c *Config) endpoints() ([]browser.Endpoint, error) {
+// Endpoints are the --cdp-endpoint browsers with the --cdp-header headers.
+func (c *Config) Endpoints() ([]browser.Endpoint, error) {
 	h, err := headers("cdp-header", c.CDPHeaders)
 	if err != nil {
 		return nil, err
@@ -720,7 +718,9 @@ func (c *Config) endpoints() ([]browser.Endpoint, error) {
 	return out, nil
 }
 
-func (c *Config) policy() (*netpolicy.Policy, error) {
+// Policy builds the request policy. Serving over HTTP also blocks private
+// networks: a remote client must not reach the server's own network.
+func (c *Config) Policy() (*netpolicy.Policy, error) {
 	up, err := c.proxy()
 	if err != nil {
 		return nil, err
@@ -730,13 +730,13 @@ func (c *Config) policy() (*netpolicy.Policy, error) {
 		AllowedOrigins:       netpolicy.SplitOrigins(c.AllowedOrigins),
 		BlockedOrigins:       netpolicy.SplitOrigins(c.BlockedOrigins),
 		AllowFileURLs:        c.AllowFileURLs,
-		BlockPrivateNetworks: c.remoteHTTP(),
+		BlockPrivateNetworks: c.RemoteHTTP(),
 	})
 }
 
-// outputDir is the directory tools write to for remote clients, made if
+// MakeOutputDir is the directory tools write to for remote clients, made if
 // needed (0700: what agents save is theirs and the operator's).
-func (c *Config) outputDir() (string, error) {
+func (c *Config) MakeOutputDir() (string, error) {
 	dir := c.OutputDir
 	if dir == "" {
 		base := c.StateDir
@@ -755,7 +755,7 @@ func (c *Config) outputDir() (string, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil { //nolint:gosec // the operator names the output directory
 		return "", fmt.Errorf("--output-dir: %w", err)
 	}
-	if wd, err := os.Getwd(); err == nil && sameDir(wd, abs) && c.remoteHTTP() {
+	if wd, err := os.Getwd(); err == nil && sameDir(wd, abs) && c.RemoteHTTP() {
 		return "", fmt.Errorf("--output-dir %q is the working directory: over HTTP, files agents write must not land among the project's files", dir)
 	}
 	return abs, nil
@@ -767,21 +767,21 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && ra == rb
 }
 
-// unixSocket is the socket path of --http unix:PATH, or "".
-func (c *Config) unixSocket() string {
+// UnixSocket is the socket path of --http unix:PATH, or "".
+func (c *Config) UnixSocket() string {
 	if p, ok := strings.CutPrefix(c.HTTP, "unix:"); ok {
 		return p
 	}
 	return ""
 }
 
-// remoteHTTP reports whether clients reach the server over TCP: then they
+// RemoteHTTP reports whether clients reach the server over TCP: then they
 // may be anyone the network lets through, and the server is strict (dev
 // commands, private networks). A Unix socket is the local user's.
-func (c *Config) remoteHTTP() bool { return c.HTTP != "" && c.unixSocket() == "" }
+func (c *Config) RemoteHTTP() bool { return c.HTTP != "" && c.UnixSocket() == "" }
 
-// initScripts reads the --init-script files.
-func (c *Config) initScripts() ([]string, error) {
+// ReadInitScripts reads the --init-script files.
+func (c *Config) ReadInitScripts() ([]string, error) {
 	var out []string
 	for _, p := range strings.Split(c.InitScripts, ",") {
 		if p = strings.TrimSpace(p); p == "" {

@@ -1,9 +1,7 @@
-package main
+package config
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,16 +13,9 @@ import (
 // file's name says.
 func TestINIConfigIsTheJSONOne(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	write("init.js", "window.a = 1;")
-	write("more.js", "window.b = 1;")
-	jsonFile := write("full.json", `{
+	writeFile(t, dir, "init.js", "window.a = 1;")
+	writeFile(t, dir, "more.js", "window.b = 1;")
+	jsonFile := writeFile(t, dir, "full.json", `{
   "browser": {
     "browserName": "chromium",
     "isolated": true,
@@ -120,14 +111,14 @@ idle = 0
 mode = none
 boxes = true
 `
-	want, err := parseConfig("serve", []string{"--config", jsonFile}, envOf(nil))
+	want, err := Parse("serve", []string{"--config", jsonFile}, envOf(nil))
 	if err != nil {
 		t.Fatalf("--config full.json: %v", err)
 	}
 	// The same INI under three names: theirs reads a .json file that is
 	// not JSON as INI (their tests write INI into config.json).
 	for _, name := range []string{"full.ini", "full.INI", "ini.json", "config"} {
-		got, err := parseConfig("serve", []string{"--config", write(name, strings.ReplaceAll(ini, "\n", "\r\n"))}, envOf(nil))
+		got, err := Parse("serve", []string{"--config", writeFile(t, dir, name, strings.ReplaceAll(ini, "\n", "\r\n"))}, envOf(nil))
 		if err != nil {
 			t.Fatalf("--config %s: %v", name, err)
 		}
@@ -137,8 +128,8 @@ boxes = true
 		}
 	}
 	// And it is read below flags and variables, as the JSON file is.
-	small := write("small.ini", "timeouts.action = 1000\ntimeouts.navigation = 2000\n")
-	c, err := parseConfig("serve", []string{"--config", small, "--action-timeout", "6s"},
+	small := writeFile(t, dir, "small.ini", "timeouts.action = 1000\ntimeouts.navigation = 2000\n")
+	c, err := Parse("serve", []string{"--config", small, "--action-timeout", "6s"},
 		envOf(map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION": "4000"}))
 	if err != nil || c.ActionTimeout.String() != "6s" || c.NavigationTimeout.String() != "4s" {
 		t.Errorf("precedence over an INI file: %v, %v", c, err)
@@ -196,11 +187,8 @@ func TestINIConfigRefused(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".ini")
-			if err := os.WriteFile(path, []byte(tc.body), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			_, err := parseConfig("serve", []string{"--config", path}, envOf(nil))
+			path := writeFile(t, dir, strings.ReplaceAll(tc.name, " ", "-")+".ini", tc.body)
+			_, err := Parse("serve", []string{"--config", path}, envOf(nil))
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--config "+path+": ") {
 				t.Fatalf("--config %q = %v, want an error naming the file and saying %q", tc.body, err, tc.want)
 			}
@@ -241,11 +229,8 @@ func TestConfigFileFormat(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i, tc := range tests {
-		path := filepath.Join(dir, strings.Repeat("x", i)+tc.name)
-		if err := os.WriteFile(path, []byte(tc.body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		c, err := parseConfig("serve", []string{"--config", path}, envOf(nil))
+		path := writeFile(t, dir, strings.Repeat("x", i)+tc.name, tc.body)
+		c, err := Parse("serve", []string{"--config", path}, envOf(nil))
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%s %q: %v, want an error saying %q", tc.name, tc.body, err, tc.err)
@@ -297,10 +282,7 @@ func TestPWConfigKinds(t *testing.T) {
 		default:
 			body = key + " = " + sample[k.kind] + "\n"
 		}
-		path := filepath.Join(dir, strings.ReplaceAll(key, ".", "_")+".ini")
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		path := writeFile(t, dir, strings.ReplaceAll(key, ".", "_")+".ini", body)
 		pc, err := readPWConfig(path)
 		if err != nil {
 			t.Errorf("%s, %q in an INI file: %v", key, body, err)

@@ -1,10 +1,8 @@
-package main
+package config
 
 import (
 	"encoding/json"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -61,10 +59,7 @@ func TestConfigViewRoundTrip(t *testing.T) {
 		tree := map[string]any{}
 		putDotted(tree, key, v)
 		b, _ := json.Marshal(tree)
-		path := filepath.Join(dir, strings.ReplaceAll(key, ".", "_")+".json")
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		path := writeFile(t, dir, strings.ReplaceAll(key, ".", "_")+".json", string(b))
 		pc, err := readPWConfig(path)
 		if err != nil {
 			t.Errorf("%s: %v", key, err)
@@ -82,17 +77,17 @@ func TestConfigViewRoundTrip(t *testing.T) {
 		at := key
 		if other, ok := viewElsewhere[key]; ok {
 			at = other
-			if dig(pwConfigView(c.effective()), key) != nil {
+			if dig(View(c.Effective()), key) != nil {
 				t.Errorf("%s is shown, and at %s too", key, other)
 			}
 		}
-		got, want := canonical(dig(pwConfigView(c.effective()), at)), canonical(v)
+		got, want := canonical(dig(View(c.Effective()), at)), canonical(v)
 		if got != want {
 			t.Errorf("%s = %s in the config file: browser_get_config shows %s at %s", key, want, got, at)
 		}
 	}
 
-	view := pwConfigView((&Config{}).effective())
+	view := View((&Config{}).Effective())
 	own, _ := view[mcptools.ConfigOwnKey].(map[string]any)
 	for _, s := range settings {
 		var by []string
@@ -121,18 +116,14 @@ func canonical(v any) string {
 // their browser_get_config test reads it; what their keys do not say is
 // among ours.
 func TestConfigViewMerged(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.json")
-	body := `{"browser": {"contextOptions": {"viewport": {"width": 800, "height": 600}}}, "capabilities": ["config"],
-		"timeouts": {"action": 10000, "navigation": 30000}}`
-	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	c, err := parseConfig("serve", []string{"--config", path, "--isolated", "--max-sessions", "7"},
+	path := writeFile(t, t.TempDir(), "c.json", `{"browser": {"contextOptions": {"viewport": {"width": 800, "height": 600}}}, "capabilities": ["config"],
+		"timeouts": {"action": 10000, "navigation": 30000}}`)
+	c, err := Parse("serve", []string{"--config", path, "--isolated", "--max-sessions", "7"},
 		envOf(map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_NAVIGATION": "45000"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := pwConfigView(c.effective())
+	view := View(c.Effective())
 	for key, want := range map[string]string{
 		"browser.contextOptions.viewport": `{"width":800,"height":600}`, // the file
 		"timeouts.action":                 `10000`,                      // the file
@@ -151,4 +142,14 @@ func TestConfigViewMerged(t *testing.T) {
 			t.Errorf("%s = %s, want %s", key, got, want)
 		}
 	}
+}
+
+// dig is the value at a dotted key of a config object (nil: none).
+func dig(m map[string]any, key string) any {
+	var v any = m
+	for _, p := range strings.Split(key, ".") {
+		o, _ := v.(map[string]any)
+		v = o[p]
+	}
+	return v
 }
