@@ -4,9 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/gocalls"
 )
 
 // talksToBrowser are the calls that send the browser commands: a deferred
@@ -75,20 +75,18 @@ func calleeName(c *ast.CallExpr) string {
 	return ""
 }
 
-// eachSource parses every Go file but the tests in dirs and gives it to
+// eachSource parses every Go file but the tests in dirs (and the packages
+// below them) and gives it to
 // fn; it returns how many there were.
 func eachSource(t *testing.T, dirs []string, fn func(fset *token.FileSet, f *ast.File)) int {
 	t.Helper()
 	n := 0
 	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		files, err := gocalls.Sources(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
 			fset := token.NewFileSet()
 			f, err := parser.ParseFile(fset, name, nil, 0)
 			if err != nil {

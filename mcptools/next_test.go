@@ -4,11 +4,11 @@ import (
 	"go/scanner"
 	"go/token"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/internal/gocalls"
 )
 
 // TestEveryStepHasWords: each next step the browser package declares is
@@ -34,11 +34,11 @@ func TestNoToolNamesBelowMCP(t *testing.T) {
 		names = append(names, tool.Def.Name)
 	}
 	for _, dir := range []string{"../browser", "../devserver", "../netpolicy"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		files, err := gocalls.Sources(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, path := range files {
-			if strings.HasSuffix(path, "_test.go") {
-				continue
-			}
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

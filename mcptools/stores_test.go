@@ -4,9 +4,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/gocalls"
 )
 
 // storeTable is every list and map a session keeps, reached from its
@@ -113,14 +114,13 @@ var storeTable = map[string]string{
 // browser.Tabs and browser.Page) and holds them to storeTable, which says
 // what bounds each: a new store fails this test until its bound is said.
 func TestStoresBounded(t *testing.T) {
-	pkgs := map[string]string{"browser": "../browser", "mcptools": ".", "video": "../video"}
 	structs := map[string]*ast.StructType{}
-	for pkg, dir := range pkgs {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, dir := range []string{"../browser", ".", "../video"} {
+		files, err := gocalls.Sources(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, file := range files {
-			if strings.HasSuffix(file, "_test.go") {
-				continue
-			}
 			af, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -133,7 +133,7 @@ func TestStoresBounded(t *testing.T) {
 				for _, spec := range gd.Specs {
 					if ts, ok := spec.(*ast.TypeSpec); ok {
 						if st, ok := ts.Type.(*ast.StructType); ok {
-							structs[pkg+"."+ts.Name.Name] = st
+							structs[af.Name.Name+"."+ts.Name.Name] = st
 						}
 					}
 				}

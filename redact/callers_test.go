@@ -4,10 +4,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/gocalls"
 )
 
 // holders are the fields that keep a URL or a command line as it was given
@@ -88,14 +89,11 @@ var rawUses = map[string]string{
 func TestURLCallers(t *testing.T) {
 	found := map[string]string{}
 	for dir, names := range holders {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		if len(files) == 0 {
-			t.Fatalf("no Go files in %s", dir)
+		files, err := gocalls.Sources(dir)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no Go files in %s: %v", dir, err)
 		}
 		for _, file := range files {
-			if strings.HasSuffix(file, "_test.go") {
-				continue
-			}
 			fset := token.NewFileSet()
 			af, err := parser.ParseFile(fset, file, nil, 0)
 			if err != nil {
