@@ -144,6 +144,21 @@ func TestCLI(t *testing.T) {
 		t.Errorf("get text after the click: %s", text.Data)
 	}
 
+	// A screenshot goes where its user says (the folder made), through the
+	// file writer, and the answer gives its absolute path.
+	shotPath := filepath.Join(t.TempDir(), "shots", "page.png")
+	shot := e.ok(t, "screenshot", shotPath, "--session", "s1")
+	var sh struct {
+		Path  string `json:"path"`
+		Bytes int    `json:"bytes"`
+	}
+	if err := json.Unmarshal(shot.Data, &sh); err != nil || sh.Path != shotPath {
+		t.Errorf("screenshot data: %s (%v)", shot.Data, err)
+	}
+	if b, err := os.ReadFile(shotPath); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) || len(b) != sh.Bytes {
+		t.Errorf("the screenshot file: %d bytes (%v), the answer says %d", len(b), err, sh.Bytes)
+	}
+
 	bad, code := e.json(t, "click", "#no-such-thing", "--session", "s1", "--timeout", "10")
 	if bad.Success || code == 0 || bad.Error == nil || !strings.Contains(*bad.Error, "element_not_found") || string(bad.Data) != "null" {
 		t.Errorf("a bad target: exit %d, %+v", code, bad)

@@ -80,6 +80,22 @@ func TestOneFileWriter(t *testing.T) {
 	for _, w := range fsWritesOutside(t, filepath.Join("..", "transport"), creates) {
 		t.Errorf("transport/%s writes a file outside the writer: use mcptools.WriteUserFile", w)
 	}
+	// The CLI (cmd/e2e-mcp/internal/cli) writes a screenshot where its user
+	// says through the writer; its daemon keeps its own files.
+	cliAllowed := map[string]string{
+		"daemon.go: startDaemon os.OpenFile":       "the session daemon's own log, in the CLI's 0700 directory",
+		"daemon.go: startDaemon os.WriteFile":      "the session daemon's own pid file, beside its log",
+		"shapes.go: screenshotShape os.CreateTemp": "a fresh name in the temp directory for a screenshot its user did not name; written through the writer",
+	}
+	for _, w := range fsWritesOutside(t, filepath.Join("..", "cmd", "e2e-mcp", "internal", "cli"), creates) {
+		if _, ok := cliAllowed[w]; !ok {
+			t.Errorf("cmd/e2e-mcp/internal/cli/%s writes a file outside the writer: use mcptools.WriteUserFile", w)
+		}
+		delete(cliAllowed, w)
+	}
+	for w := range cliAllowed {
+		t.Errorf("the exception %q is gone: remove it from this test", w)
+	}
 	// The flow runner writes what run's and convert's user names.
 	for _, w := range fsWritesOutside(t, filepath.Join("..", "runner"), creates) {
 		t.Errorf("runner/%s writes a file outside the writer: use mcptools.WriteUserFile", w)

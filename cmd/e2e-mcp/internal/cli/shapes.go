@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -91,7 +92,7 @@ func screenshotShape(path string) func(*mcp.CallToolResult, string) (cliResult, 
 				path = f.Name()
 				_ = f.Close()
 			}
-			if err := os.WriteFile(path, b, 0o644); err != nil { //nolint:gosec // the user names the file
+			if err := mcptools.WriteUserFile(filepath.Dir(path), filepath.Base(path), b); err != nil {
 				return cliResult{}, err
 			}
 			abs, _ := filepath.Abs(path)
