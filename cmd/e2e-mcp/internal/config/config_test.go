@@ -28,13 +28,7 @@ func writeFile(t testing.TB, dir, name, body string) string {
 }
 
 func TestParseConfig(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		env  map[string]string
-		want func(*Config) bool
-		err  string
-	}{
+	tests := []parseCase{
 		{name: "defaults", want: func(c *Config) bool {
 			return !c.Headed && c.ActionTimeout == 5*time.Second && c.NavigationTimeout == 30*time.Second && c.LogLevel == "info" && c.LogFormat == "json"
 		}},
@@ -111,7 +105,23 @@ func TestParseConfig(t *testing.T) {
 		{name: "stray argument", args: []string{"extra"}, err: `unexpected argument "extra"`},
 		{name: "unknown flag", args: []string{"--bogus"}, err: "bogus"},
 	}
-	for _, tc := range tests {
+	runParseCases(t, tests)
+}
+
+// parseCase is one command line and environment given to Parse, and the
+// Config it must give (want) or the error it must say (err).
+type parseCase struct {
+	name string
+	args []string
+	env  map[string]string
+	want func(*Config) bool
+	err  string
+}
+
+// runParseCases runs each case as a subtest of t.
+func runParseCases(t *testing.T, cases []parseCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Parse("serve", tc.args, envOf(tc.env))
 			if tc.err != "" {

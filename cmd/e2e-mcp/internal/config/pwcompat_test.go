@@ -207,13 +207,7 @@ func settingNamed(name string) *setting {
 // read from its PLAYWRIGHT_MCP_* variable; ours (E2E_MCP_*) wins over
 // theirs, a flag over both; a refused flag's variable is refused.
 func TestPlaywrightEnv(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		args []string
-		env  map[string]string
-		want func(*Config) bool
-		err  string
-	}{
+	runParseCases(t, []parseCase{
 		{name: "theirs", env: map[string]string{"PLAYWRIGHT_MCP_TIMEOUT_ACTION": "2500", "PLAYWRIGHT_MCP_HEADLESS": "false", "PLAYWRIGHT_MCP_PORT": "9000",
 			"PLAYWRIGHT_MCP_ALLOWED_ORIGINS": "https://a.example.com;https://b.example.com", "PLAYWRIGHT_MCP_VIEWPORT_SIZE": "800x600"},
 			want: func(c *Config) bool {
@@ -259,23 +253,7 @@ func TestPlaywrightEnv(t *testing.T) {
 		{name: "our old input group, core now", args: []string{"--caps=input,pdf"}, want: func(c *Config) bool { return c.Caps == "pdf" }},
 		{name: "--caps, then the old vision flag", args: []string{"--caps=pdf", "--vision"}, want: func(c *Config) bool { return c.Caps == "pdf,vision" }},
 		{name: "version", args: []string{"--snapshot-mode", "incremental"}, want: func(c *Config) bool { return c.SnapshotMode == "full" }},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c, err := Parse("serve", tc.args, envOf(tc.env))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("Parse(%q, %v) = %v, want an error saying %q", tc.args, tc.env, err, tc.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Parse(%q, %v) = %v", tc.args, tc.env, err)
-			}
-			if !tc.want(c) {
-				t.Errorf("Parse(%q, %v) = %+v", tc.args, tc.env, *c)
-			}
-		})
-	}
+	})
 }
 
 // TestPlaywrightConfigFile: their config file's keys set ours; a flag wins
