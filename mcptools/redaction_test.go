@@ -65,7 +65,7 @@ var writerTable = map[string]string{
 	"runner.Convert: write":                               "not a session's: as above",
 	"runner.Convert: mcptools.WriteUserFile":              "not a session's: as above",
 	"main.serve: os.Create":                               "not a session's: the CPU profile the operator asked for",
-	"cli.screenshotShape: os.WriteFile":                   "the CLI's screenshot file: an image from a masked answer",
+	"cli.screenshotShape: mcptools.WriteUserFile":         "the CLI's screenshot file: an image from a masked answer",
 	"cli.startDaemon: os.OpenFile":                        "the CLI daemon's own log file: its logger masks at the sink",
 	"cli.startDaemon: os.WriteFile":                       "the CLI daemon's pid file",
 	"transport.stdioFraming.Write: write":                 "the stdio transport: answers (masked by held) passed on",
