@@ -67,9 +67,9 @@ lint: ## golangci-lint, pinned
 
 # DOCS_TESTS are the tests that check each generated part of README.md and
 # docs/*.md (internal/readme.Sections names the parts and their files).
-DOCS_TESTS = '^(TestReadmeToolTable|TestReadmeFlagTable|TestReadmePlaywrightTable)$$'
+DOCS_TESTS = '^(TestReadmeToolTable|TestToolFilesTable|TestReadmeFlagTable|TestReadmePlaywrightTable)$$'
 
-docs: ## rewrite the generated parts of README.md and docs/*.md: the tool, flag and Playwright MCP flag tables
+docs: ## rewrite the generated parts of README.md and docs/*.md: the tool, flag and Playwright MCP flag tables, the index of the tools' files
 	UPDATE_DOCS=true $(GO) test ./mcptools/ ./cmd/e2e-mcp/internal/config/ -run $(DOCS_TESTS) -count=1
 
 snaps: docs ## rewrite the tool schema snapshots, server.json's variables and (make docs) the generated tables

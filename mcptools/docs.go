@@ -23,6 +23,29 @@ func ToolTable(tools []Tool) string {
 	return b.String()
 }
 
+// ToolFiles is docs/development.md's index of where each tool is defined:
+// a row a file of this package, with the tools it defines, files in name
+// order.
+func ToolFiles(tools []Tool) string {
+	byFile := map[string][]string{}
+	for _, t := range tools {
+		byFile[t.Source] = append(byFile[t.Source], t.Def.Name)
+	}
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	var b strings.Builder
+	b.WriteString("| file | tools |\n|---|---|\n")
+	for _, f := range files {
+		names := byFile[f]
+		sort.Strings(names)
+		fmt.Fprintf(&b, "| `mcptools/%s` | `%s` |\n", f, strings.Join(names, "`, `"))
+	}
+	return b.String()
+}
+
 func argList(t Tool) string {
 	var s struct {
 		Properties map[string]json.RawMessage `json:"properties"`

@@ -6,6 +6,8 @@ import (
 	"embed"
 	"encoding/json"
 	"io/fs"
+	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -50,6 +52,9 @@ type Tool struct {
 	// browser_batch): the arguments checked, the call recorded, but no
 	// session taken and no failure diagnosed.
 	Step func(ctx context.Context, s *Session, args map[string]any) (*mcp.CallToolResult, error)
+	// Source is the file of this package that defines the tool (the one
+	// that calls define), for docs/development.md's index of them.
+	Source string
 }
 
 // toolSnaps are the recorded tool definitions (TestToolSnapshots writes and
@@ -331,7 +336,9 @@ func define[T sessionArgs](d *Deps, name, toolset, desc string, a annotations,
 		req.Params.Name, req.Params.Arguments = name, raw
 		return filmed(d, name, toolset, recorded(d, name, fn))(ctx, s, req, args)
 	}
-	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check, Step: step}
+	_, source, _, _ := runtime.Caller(1)
+	return Tool{Def: def, Handler: handler, Toolset: toolset, ReadOnly: a.readOnly, TypeSchema: typeSchema[T], Check: check, Step: step,
+		Source: filepath.Base(source)}
 }
 
 // omitDefaultHints drops the hints that say what the MCP specification

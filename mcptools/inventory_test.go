@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/e2e-mcp/e2e-mcp/internal/readme"
@@ -213,4 +214,19 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestToolFilesTable: docs/development.md's index of the file that defines
+// each tool, so a tool's code is found from its name.
+func TestToolFilesTable(t *testing.T) {
+	tools := Inventory(nil)
+	for _, tool := range tools {
+		if tool.Source == "" || !strings.HasSuffix(tool.Source, ".go") || strings.HasSuffix(tool.Source, "_test.go") {
+			t.Errorf("%s: defined in %q, not a file of this package", tool.Def.Name, tool.Source)
+		}
+		if _, err := os.Stat(tool.Source); err != nil {
+			t.Errorf("%s: its source %s: %v", tool.Def.Name, tool.Source, err)
+		}
+	}
+	readme.Check(t, "TOOL FILES", ToolFiles(tools))
 }

@@ -23,6 +23,7 @@ var Sections = map[string]string{
 	"AUTOMATED TOOLS": "docs/tools.md",          // mcptools.TestReadmeToolTable
 	"FLAGS":           "docs/flags.md",          // cmd/e2e-mcp/internal/config TestReadmeFlagTable
 	"PWFLAGS":         "docs/playwright-mcp.md", // cmd/e2e-mcp/internal/config TestReadmePlaywrightTable
+	"TOOL FILES":      "docs/development.md",    // mcptools.TestToolFilesTable
 }
 
 // Root is the repository's root directory.
