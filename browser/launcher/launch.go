@@ -99,7 +99,7 @@ func (l *Local) Browser() (bctx context.Context, launched bool, err error) {
 	}
 	if l.failures > 0 && time.Now().Before(l.nextTry) {
 		// A circuit breaker: a browser that fails to start is not started
-		// again on every call; the wait doubles up to maxLaunchBackoff.
+		// again on every call; the wait doubles up to MaxBackoff.
 		return nil, false, &Error{Kind: KindBrowserLaunchFail,
 			Message: fmt.Sprintf("the browser failed to start %d time(s) in a row; the next attempt is in %s (last error: %v)",
 				l.failures, time.Until(l.nextTry).Round(100*time.Millisecond), l.lastErr),
