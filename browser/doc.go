@@ -1,7 +1,8 @@
-// Package browser owns Chromium: it finds and launches one browser process
-// lazily, gives every session its own BrowserContext (separate cookies,
-// storage and cache) with a tab, injects the page engine (js/*.js, joined in name order) into
-// an isolated world of each document, and performs navigation, snapshots and
+// Package browser owns Chromium: it gets one browser process lazily
+// (browser/launcher finds, launches or connects to it), gives every
+// session its own BrowserContext (separate cookies, storage and cache) with
+// a tab, injects the page engine (js/*.js, joined in name order) into an
+// isolated world of each document, and performs navigation, snapshots and
 // trusted input over CDP.
 //
 // It is the only package that imports chromedp and cdproto, and it knows
@@ -12,5 +13,5 @@
 // under the temp directory, is killed with the server (Pdeathsig on Linux, and
 // an orderly Close otherwise), and profile directories left by a server that
 // was killed are removed, with any Chrome still using them, by
-// [CleanStaleProfiles] at the next start.
+// [launcher.CleanStaleProfiles] at the next start.
 package browser

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"go.uber.org/zap"
 )
 
@@ -75,7 +76,7 @@ type downloadLog struct {
 func (t *Tabs) enableDownloads(ctx context.Context) error {
 	profile := t.m.ProfileDir()
 	if t.remote != nil && t.remote.wd != nil && t.remote.local {
-		dir, err := newProfileDir(t.m.opts.ProfileRoot)
+		dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
 		if err != nil {
 			return fmt.Errorf("downloads directory: %w", err)
 		}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
 )
@@ -24,45 +24,9 @@ const gridTries = 3
 
 var gridBackoff = []time.Duration{time.Second, 3 * time.Second}
 
-// gridPingEvery is how often a grid session is sent a command that changes
-// nothing: a grid that ends idle sessions does not see CDP traffic.
-const gridPingEvery = time.Minute
-
 // gridExitWait bounds how long the server's exit waits for the grid
 // sessions being made, to delete them.
 var gridExitWait = 10 * time.Second
-
-// gridCaps are the capabilities a session asks the grid for: Chrome (or
-// Chromium, which chromedriver calls chrome) with our flags that matter, and
-// CDP, which Selenium Grid 4 hands out as se:cdp.
-func (m *Manager) gridCaps(g *webdriver.Grid) map[string]any {
-	args := []string{"--disable-dev-shm-usage"}
-	for _, f := range m.chromeFlags() {
-		if f.value == "" {
-			args = append(args, "--"+f.name)
-		} else {
-			args = append(args, "--"+f.name+"="+f.value)
-		}
-	}
-	if !m.opts.Headed {
-		args = append(args, "--headless=new")
-	}
-	if v := m.opts.Viewport; v.Width > 0 {
-		// As a local launch: a window that holds the default viewport.
-		args = append(args, fmt.Sprintf("--window-size=%d,%d", v.Width+windowInsets.Width, v.Height+windowInsets.Height))
-	}
-	if (os.Getuid() == 0 && g.Loopback()) || m.opts.NoSandbox {
-		// A chromedriver of this machine starts Chrome as us, and Chrome
-		// refuses to run as root with its sandbox; or the operator turned
-		// the sandbox off (--no-sandbox: a grid node in a container).
-		args = append(args, "--no-sandbox")
-	}
-	return map[string]any{"alwaysMatch": map[string]any{
-		"browserName":        "chrome",
-		"goog:chromeOptions": map[string]any{"args": args},
-		"se:cdpEnabled":      true,
-	}}
-}
 
 // gridFor takes a browser from a grid (the grids in turn), connects to it
 // and counts the session on it. A grid that is full or down is tried again,
@@ -189,13 +153,13 @@ func (m *Manager) gridSession(ctx context.Context, g *webdriver.Grid) (*remoteBr
 // is deleted.
 func (m *Manager) makeGridSession(ctx context.Context, g *webdriver.Grid) (*remoteBrowser, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.opts.LaunchTimeout)
-	s, err := g.NewSession(cctx, m.gridCaps(g))
+	s, err := g.NewSession(cctx, m.launchConfig().GridCaps(g))
 	cancel()
 	if err != nil {
 		return nil, err
 	}
 	m.log.Info("WebDriver session started", zap.String("grid", g.String()), zap.String("session", s.ID))
-	rb := &remoteBrowser{ep: Endpoint{RawURL: s.CDP, Header: g.Header(), exact: true}, wd: s, local: g.Loopback()}
+	rb := &remoteBrowser{ep: launcher.GridEndpoint(s, g), wd: s, local: g.Loopback()}
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
@@ -223,26 +187,8 @@ func (m *Manager) makeGridSession(ctx context.Context, g *webdriver.Grid) (*remo
 	m.grid[rb] = struct{}{}
 	rb.tabs = 1
 	m.mu.Unlock()
-	go m.pingGrid(pctx, rb)
+	go launcher.PingGrid(pctx, rb.wd, m.log)
 	return rb, nil
-}
-
-// pingGrid keeps a grid session from being ended as idle while we use it.
-func (m *Manager) pingGrid(ctx context.Context, rb *remoteBrowser) {
-	t := time.NewTicker(gridPingEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		if err := rb.wd.Ping(cctx); err != nil && ctx.Err() == nil {
-			m.log.Warn("WebDriver session ping failed", zap.String("grid", rb.wd.Grid().String()), zap.String("session", rb.wd.ID), zap.Error(err))
-		}
-		cancel()
-	}
 }
 
 // releaseGrid ends the session's use of a grid browser: it leaves the

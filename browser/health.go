@@ -3,6 +3,8 @@ package browser
 import (
 	"fmt"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 )
 
 // State is what a health check may say of the browser without starting
@@ -40,19 +42,19 @@ func (m *Manager) State() State {
 		}
 		return st
 	}
-	if m.browserCtx != nil && m.browserCtx.Err() == nil {
+	if bctx := m.local.Current(); bctx != nil && bctx.Err() == nil {
 		return State{Running: true, PID: m.pidLocked()}
 	}
-	if m.failures > 0 && m.lastErr != nil {
+	if failures, lastErr := m.local.Failures(); failures > 0 && lastErr != nil {
 		// Until a launch succeeds, the last one's failure stands.
-		return State{Problem: fmt.Sprintf("the browser failed to start (%d times in a row): %v", m.failures, m.lastErr)}
+		return State{Problem: fmt.Sprintf("the browser failed to start (%d times in a row): %v", failures, lastErr)}
 	}
-	path, err := FindExecutable(m.opts.ExecPath)
+	path, err := launcher.FindExecutable(m.opts.ExecPath)
 	if err != nil {
 		return State{Problem: err.Error()}
 	}
 	if m.opts.Headed {
-		if err := HeadedWithoutDisplay(); err != nil {
+		if err := launcher.HeadedWithoutDisplay(); err != nil {
 			return State{Executable: path, Problem: err.Error()}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"go.uber.org/zap"
 )
 
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 
 func runTests(m *testing.M) int {
 	// A missing browser fails the run: browser tests never skip.
-	if _, err := FindExecutable(os.Getenv("E2E_MCP_BROWSER_PATH")); err != nil {
+	if _, err := launcher.FindExecutable(os.Getenv("E2E_MCP_BROWSER_PATH")); err != nil {
 		fmt.Fprintf(os.Stderr, "browser tests need Chrome or Chromium: %v\n", err)
 		return 1
 	}

@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
@@ -19,7 +19,7 @@ import (
 
 // Options configure a [Manager]. The zero value of a field means its default.
 type Options struct {
-	// ExecPath is the browser executable; empty means [FindExecutable]("").
+	// ExecPath is the browser executable; empty means [launcher.FindExecutable]("").
 	ExecPath string
 	// Headed shows browser windows instead of running headless.
 	Headed bool
@@ -41,7 +41,7 @@ type Options struct {
 	Logger *zap.Logger
 	// Endpoints are browsers elsewhere to use instead of launching one:
 	// sessions are spread across them.
-	Endpoints []Endpoint
+	Endpoints []launcher.Endpoint
 	// SharedRemote: the first session on an endpoint uses the browser's
 	// default context and its open tab (a person's signed-in browser), as
 	// Playwright MCP does unless --isolated; the others get contexts of
@@ -134,16 +134,12 @@ type Manager struct {
 	opts Options
 	log  *zap.Logger
 
-	mu            sync.Mutex
-	closed        bool
-	browserCtx    context.Context // nil until launched
-	browserCancel context.CancelFunc
-	allocCancel   context.CancelFunc
-	profile       string
-	chromeTmp     string // Chrome's TMPDIR: inside the profile, or beside it
-	pages         map[*Page]struct{}
-	guards        map[context.Context]*browserGuard // the request policy at the browser level, per browser
-	remotes       []*remoteBrowser                  // with Options.Endpoints: the browsers elsewhere
+	mu      sync.Mutex
+	closed  bool
+	local   *launcher.Local // the browser launched here (guarded by mu)
+	pages   map[*Page]struct{}
+	guards  map[context.Context]*browserGuard // the request policy at the browser level, per browser
+	remotes []*remoteBrowser                  // with Options.Endpoints: the browsers elsewhere
 	// With Options.Grids: the sessions' browsers (grid.go), the next grid
 	// to ask, and why the last session got none.
 	grid     map[*remoteBrowser]struct{}
@@ -154,17 +150,13 @@ type Manager struct {
 	gridMaking sync.WaitGroup
 	gridCtx    context.Context
 	gridStop   context.CancelFunc
-	// failures counts launches that failed in a row; nextTry is when the
-	// next may be tried, lastErr why the last failed.
-	failures int
-	nextTry  time.Time
-	lastErr  error
 }
 
 // NewManager returns a Manager; it starts no process until a page is needed.
 func NewManager(opts Options) *Manager {
 	opts.setDefaults()
 	m := &Manager{opts: opts, log: opts.Logger.Named("browser"), pages: map[*Page]struct{}{}}
+	m.local = launcher.NewLocal(m.launchConfig())
 	for _, ep := range opts.Endpoints {
 		m.remotes = append(m.remotes, &remoteBrowser{ep: ep})
 	}
@@ -174,15 +166,7 @@ func NewManager(opts Options) *Manager {
 // TestIDAttribute is the attribute testid= selectors match.
 func (m *Manager) TestIDAttribute() string { return m.opts.TestIDAttribute }
 
-func (m *Manager) pidLocked() int {
-	if m.browserCtx == nil {
-		return 0
-	}
-	if c := chromedp.FromContext(m.browserCtx); c != nil && c.Browser != nil && c.Browser.Process() != nil {
-		return c.Browser.Process().Pid
-	}
-	return 0
-}
+func (m *Manager) pidLocked() int { return m.local.PID() }
 
 // PID is the browser's process ID, or 0 when it is not running.
 func (m *Manager) PID() int {
@@ -195,7 +179,7 @@ func (m *Manager) PID() int {
 func (m *Manager) ProfileDir() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.profile
+	return m.local.Profile()
 }
 
 // Version launches the browser if needed and returns its product string,
@@ -251,26 +235,6 @@ func (m *Manager) Prelaunch() {
 	_, _ = m.launch()
 }
 
-// shutdownLocked stops the browser and removes its profile. It kills
-// Chrome rather than asking it to close: the profile is thrown away, so
-// nothing is lost, and a client that waits only a few seconds for us to
-// exit (mcp-go's waits 2 s, then signals) must not see us hang on a busy
-// browser.
-func (m *Manager) shutdownLocked() {
-	if m.browserCtx == nil {
-		return
-	}
-	m.browserCancel() // the first context of an allocator: kills the browser
-	m.allocCancel()   // waits for the process, then returns
-	killProfileProcesses(m.profile)
-	for _, d := range []string{m.profile, m.chromeTmp} {
-		if err := os.RemoveAll(d); err != nil {
-			m.log.Warn("remove browser profile", zap.String("dir", d), zap.Error(err))
-		}
-	}
-	m.browserCtx, m.browserCancel, m.allocCancel, m.profile, m.chromeTmp = nil, nil, nil, "", ""
-}
-
 // Close closes every page and the browser and removes its profile. It is
 // safe to call more than once.
 func (m *Manager) Close() error {
@@ -302,7 +266,7 @@ func (m *Manager) Close() error {
 		return nil
 	}
 	m.mu.Lock()
-	m.shutdownLocked()
+	m.local.Shutdown()
 	m.mu.Unlock()
 	// The browser is gone: closing the pages only releases their contexts.
 	for _, p := range pages {

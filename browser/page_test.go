@@ -8,12 +8,11 @@ import (
 	"encoding/json"
 	"image/png"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/webdriver"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 )
 
 func init() {
@@ -468,13 +467,13 @@ func TestManager_CloseLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := m.ProfileDir()
-	if len(ProfileProcesses(dir)) == 0 {
+	if len(launcher.ProfileProcesses(dir)) == 0 {
 		t.Fatal("no Chrome process uses the profile: the check below would prove nothing")
 	}
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if left := ProfileProcesses(dir); len(left) != 0 {
+	if left := launcher.ProfileProcesses(dir); len(left) != 0 {
 		t.Errorf("processes left after Close: %v", left)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
@@ -530,41 +529,5 @@ func TestHeadlessHasAMouse(t *testing.T) {
 	got, err := p.Evaluate(context.Background(), `() => ['(pointer: fine)', '(any-pointer: fine)', '(hover: hover)', '(any-hover: hover)'].filter(q => !matchMedia(q).matches)`, "")
 	if err != nil || string(got) != `[]` {
 		t.Errorf("media queries a headless page does not match: %s, %v", got, err)
-	}
-}
-
-// TestChromeFlagsEverywhere: a grid's session asks for every switch a
-// local launch gives Chrome, headless or not, with JavaScript or without
-// (Blink's settings in one switch: a second would replace the first).
-func TestChromeFlagsEverywhere(t *testing.T) {
-	for _, o := range []Options{{}, {Headed: true}, {JavaScriptDisabled: true}, {Headed: true, JavaScriptDisabled: true}} {
-		headed := o.Headed
-		m := &Manager{opts: o}
-		var blink []string
-		for _, f := range m.chromeFlags() {
-			if f.name == "blink-settings" {
-				blink = append(blink, f.value)
-			}
-		}
-		if len(blink) > 1 || o.JavaScriptDisabled != (len(blink) == 1 && strings.Contains(blink[0], "scriptEnabled=false")) {
-			t.Errorf("%+v: Blink's settings %q", o, blink)
-		}
-		g, err := webdriver.New("http://127.0.0.1:4444", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		caps := m.gridCaps(g)
-		always, _ := caps["alwaysMatch"].(map[string]any)
-		opts, _ := always["goog:chromeOptions"].(map[string]any)
-		args, _ := opts["args"].([]string)
-		for _, f := range m.chromeFlags() {
-			want := "--" + f.name
-			if f.value != "" {
-				want += "=" + f.value
-			}
-			if !slices.Contains(args, want) {
-				t.Errorf("headed %v: the grid's session lacks %s: %v", headed, want, args)
-			}
-		}
 	}
 }

@@ -3,44 +3,19 @@ package browser
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
 )
 
-// Endpoint is a browser that runs elsewhere (a browser farm, a container),
-// reached over CDP instead of launched: ws://host:9222/devtools/browser/ID,
-// or http://host:9222 (its /json/version names the websocket).
-type Endpoint struct {
-	// RawURL is the endpoint as given, credentials and all (a browser
-	// service's key is often in its query): it is dialled, and shown only
-	// as String shows it.
-	RawURL string
-	// Header goes with the websocket handshake (Authorization for a
-	// hosted browser service).
-	Header http.Header
-	// exact: URL is the browser's websocket, to be dialled as it is (a
-	// grid's se:cdp has no /devtools/browser/ in it).
-	exact bool
-}
-
-// String is the endpoint for messages and logs, its credentials masked
-// (redact.URL): the host, port and path say which one it is.
-func (e Endpoint) String() string { return redact.URL(e.RawURL) }
-
 // remoteBrowser is one endpoint and our connection to it. Its fields are
 // guarded by Manager.mu.
 type remoteBrowser struct {
-	ep     Endpoint
+	ep     launcher.Endpoint
 	bctx   context.Context // nil until connected
 	cancel context.CancelFunc
 	tabs   int  // browser contexts (sessions) open on it
@@ -134,65 +109,27 @@ func (m *Manager) connectLocked(rb *remoteBrowser, timeout time.Duration) error 
 		rb.cancel()
 		rb.bctx, rb.tabs = nil, 0
 	}
-	ws, err := m.webSocket(rb.ep, timeout)
+	bctx, cancel, err := m.launchConfig().Connect(rb.ep, timeout)
 	if err != nil {
-		return m.connectFailed(rb, err)
-	}
-	opts := []remote.Option{remote.WithDialTimeout(timeout)}
-	if len(rb.ep.Header) > 0 {
-		opts = append(opts, remote.WithDialHTTPHeader(rb.ep.Header))
-	}
-	// The websocket is known: chromedp would ask /json/version again,
-	// without the endpoint's headers.
-	actx, acancel := remote.NewAllocator(context.Background(), ws, append([]remote.Option{remote.NoModifyURL}, opts...)...)
-	sugar := m.log.Sugar()
-	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(sugar.Debugf), chromedp.WithErrorf(sugar.Debugf), chromedp.WithDebugf(cdpDebugf(m.log)))
-	cancel := func() { bcancel(); acancel() }
-	// Listening binds the connection to bctx without opening a tab (a
-	// first Run would open one); a version call checks it answers.
-	err = chromedp.ListenBrowser(bctx, func(any) {})
-	if err == nil {
-		cctx, ccancel := context.WithTimeout(bctx, timeout)
-		_, err = chromedp.CallBrowser(cctx, browser.GetVersion, cdp.Empty{})
-		if err == nil {
-			// Target events (popups, titles) come only with discovery on.
-			_, err = chromedp.CallBrowser(cctx, target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
-		}
-		ccancel()
-	}
-	if err != nil {
-		cancel()
 		return m.connectFailed(rb, err)
 	}
 	rb.bctx, rb.cancel, rb.failures, rb.lastErr, rb.lost = bctx, cancel, 0, nil, false
-	go m.watch(bctx, func(why string) { m.hungRemote(bctx, rb, why) })
+	go launcher.Watch(bctx, m.log, func(why string) { m.hungRemote(bctx, rb, why) })
 	m.log.Info("connected to remote browser", zap.Stringer("endpoint", rb.ep))
 	return nil
 }
 
 // connectFailed notes a failed connection to rb: the next waits a while
-// (doubling, up to maxLaunchBackoff) unless no other endpoint can take the
+// (doubling, up to launcher.MaxBackoff) unless no other endpoint can take the
 // session (remoteFor).
 func (m *Manager) connectFailed(rb *remoteBrowser, err error) error {
 	// chromedp's errors quote the URL they dialled, query and all.
 	err = redact.Err(err)
 	rb.failures++
 	rb.lastErr = err
-	rb.nextTry = time.Now().Add(min(time.Second<<min(rb.failures-1, 5), maxLaunchBackoff))
+	rb.nextTry = time.Now().Add(min(time.Second<<min(rb.failures-1, 5), launcher.MaxBackoff))
 	m.log.Warn("remote browser unreachable", zap.Stringer("endpoint", rb.ep), zap.Error(err), zap.Int("failures", rb.failures))
 	return err
-}
-
-// webSocket is the websocket of an endpoint: as given when it is one (a
-// grid's se:cdp, ws://host/devtools/browser/ID), else what its
-// /json/version names, asked with the endpoint's headers.
-func (m *Manager) webSocket(ep Endpoint, timeout time.Duration) (string, error) {
-	if ep.exact || strings.Contains(ep.RawURL, "/devtools/browser/") {
-		return ep.RawURL, nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	return webdriver.DevToolsWebSocket(ctx, nil, ep.RawURL, ep.Header)
 }
 
 // releaseRemote uncounts a session on an endpoint; a grid's browser goes

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"go.uber.org/zap"
 )
 
@@ -53,7 +54,7 @@ const (
 // denyAndFetchDownloads denies the context's downloads, with events, and
 // gives the session a local directory for the files it fetches.
 func (t *Tabs) denyAndFetchDownloads(ctx context.Context) error {
-	dir, err := newProfileDir(t.m.opts.ProfileRoot)
+	dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
 	if err != nil {
 		return fmt.Errorf("downloads directory: %w", err)
 	}

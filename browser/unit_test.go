@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
-	"go.uber.org/zap"
 )
 
 func TestDiffSnapshot(t *testing.T) {
@@ -29,38 +28,6 @@ func TestDiffSnapshot(t *testing.T) {
 		if changed != tc.changed || got != tc.want {
 			t.Errorf("%s: DiffSnapshot = (%q, %v), want (%q, %v)", tc.name, got, changed, tc.want, tc.changed)
 		}
-	}
-}
-
-func TestCleanStaleProfiles(t *testing.T) {
-	root := t.TempDir()
-	dead := filepath.Join(root, fmt.Sprintf("%s%d-abc", profilePrefix, 1<<22+12345)) // beyond pid_max
-	mine := filepath.Join(root, fmt.Sprintf("%s%d-def", profilePrefix, os.Getpid()))
-	other := filepath.Join(root, "something-else")
-	for _, d := range []string{dead, mine, other} {
-		if err := os.MkdirAll(filepath.Join(d, "Default"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	removed := CleanStaleProfiles(root, zap.NewNop())
-	if len(removed) != 1 || removed[0] != dead {
-		t.Errorf("CleanStaleProfiles removed %v, want [%s]", removed, dead)
-	}
-	for _, d := range []string{mine, other} {
-		if _, err := os.Stat(d); err != nil {
-			t.Errorf("%s was removed: %v", d, err)
-		}
-	}
-}
-
-func TestFindExecutable(t *testing.T) {
-	_, err := FindExecutable("/nonexistent/chrome")
-	e, ok := AsError(err)
-	if !ok || e.Kind != KindBrowserNotFound || !strings.Contains(e.Hint, "apt-get install chromium") {
-		t.Errorf("FindExecutable(missing) = %v, want browser_not_found with an install hint", err)
-	}
-	if p, err := FindExecutable(""); err != nil || p == "" {
-		t.Errorf("FindExecutable(\"\") = %q, %v", p, err)
 	}
 }
 

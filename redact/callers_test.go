@@ -35,7 +35,7 @@ var holders = map[string][]string{
 // read added anywhere else fails TestURLCallers until it is masked or
 // listed here.
 var rawUses = map[string]string{
-	"browser.Manager.webSocket: RawURL":            "dialled (remote.NewAllocator) or asked for its websocket (webdriver.DevToolsWebSocket), and whether it names one",
+	"launcher.webSocket: RawURL":                   "dialled (remote.NewAllocator) or asked for its websocket (webdriver.DevToolsWebSocket), and whether it names one",
 	"webdriver.Grid.do: base":                      "the request's URL (New took the credentials off)",
 	"webdriver.Grid.Loopback: base":                "its host name only",
 	"config.Config.OperatorSecrets: CDPEndpoints":  "marks the passwords in it as the server's secrets",
@@ -71,7 +71,7 @@ var rawUses = map[string]string{
 	"httpauth.newGuard: o.AllowedOrigins":          "parsed (a bad one is shown through URL)",
 	"netpolicy.New: AllowedOrigins":                "parsed (a bad one is shown through URL)",
 	"netpolicy.New: BlockedOrigins":                "as above",
-	"browser.Manager.makeGridSession: CDP":         "the grid session's websocket, kept as the endpoint's RawURL (shown through Endpoint.String)",
+	"launcher.GridEndpoint: CDP":                   "the grid session's websocket, kept as the endpoint's RawURL (shown through Endpoint.String)",
 	"httpauth.newMetadataDoc: o.Issuer":            "published: the authorization server clients get tokens from",
 	"httpauth.newMetadataDoc: o.Resource":          "published: the resource's own URL, and where its metadata is",
 	"main.runnable: CDPEndpoints":                  "only whether it is set",

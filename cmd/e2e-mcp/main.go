@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
@@ -200,7 +201,7 @@ func serve(cfg *config.Config, stdin io.Reader, stdout io.Writer) error {
 	if cfg.BrowserPath != "" {
 		// Said at the first browser call too (browser_not_found); the
 		// server serves anyway, so that its client can hear it.
-		if _, err := browser.FindExecutable(cfg.BrowserPath); err != nil {
+		if _, err := launcher.FindExecutable(cfg.BrowserPath); err != nil {
 			log.Warn("--browser-path names no browser: browser calls will answer browser_not_found", zap.Error(err))
 		}
 	}
@@ -210,7 +211,7 @@ func serve(cfg *config.Config, stdin io.Reader, stdout io.Writer) error {
 	swept := make(chan struct{})
 	go func() {
 		defer close(swept)
-		browser.CleanStaleProfiles("", log)
+		launcher.CleanStaleProfiles("", log)
 	}()
 	defer func() { <-swept }()
 	a := newApp(cfg, log)
@@ -304,15 +305,15 @@ func doctor(cfg *config.Config, stdout, stderr io.Writer) int {
 		// The browser is the grid's: ask it for one, as a session would.
 		fmt.Fprintf(stdout, "browser: from the WebDriver grid %s\n", opts.Grids[0])
 	} else {
-		path, err := browser.FindExecutable(cfg.BrowserPath)
+		path, err := launcher.FindExecutable(cfg.BrowserPath)
 		if err != nil {
-			fmt.Fprintf(stderr, "browser: NOT FOUND: %v\nhint: %s\n", err, browser.InstallHint)
+			fmt.Fprintf(stderr, "browser: NOT FOUND: %v\nhint: %s\n", err, launcher.InstallHint)
 			return 1
 		}
 		fmt.Fprintf(stdout, "browser: %s\n", path)
 		opts.ExecPath = path
 		if opts.Headed && len(opts.Endpoints) == 0 {
-			if be, ok := browser.AsError(browser.HeadedWithoutDisplay()); ok {
+			if be, ok := launcher.AsError(launcher.HeadedWithoutDisplay()); ok {
 				fmt.Fprintf(stderr, "browser: CANNOT SHOW A WINDOW: %s\nhint: %s\n", be.Message, be.Hint)
 				return 1
 			}
@@ -325,7 +326,7 @@ func doctor(cfg *config.Config, stdout, stderr io.Writer) int {
 	start := time.Now()
 	v, err := bm.Version(ctx)
 	if err != nil {
-		hint := browser.InstallHint
+		hint := launcher.InstallHint
 		if len(opts.Grids) > 0 {
 			hint = "check that the grid runs, has a free slot and offers Chrome with CDP"
 		}

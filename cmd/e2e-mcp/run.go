@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
 	"github.com/e2e-mcp/e2e-mcp/flow"
@@ -145,7 +145,7 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "e2e-mcp run: --log-level: %v\n", err)
 		return cli.ExitUsage
 	}
-	browser.CleanStaleProfiles("", log)
+	launcher.CleanStaleProfiles("", log)
 	superviseVerbs(log)
 	a := newApp(cfg, log)
 	a.reg.SetEndBudget(cfg.ShutdownTimeout) // no client waits to kill a CI run
@@ -161,12 +161,12 @@ func runnable(cfg *config.Config) error {
 		return nil
 	}
 	if cfg.BrowserPath != "" {
-		if _, err := browser.FindExecutable(cfg.BrowserPath); err != nil {
-			return fmt.Errorf("--browser-path: %v; %s", err, browser.InstallHint)
+		if _, err := launcher.FindExecutable(cfg.BrowserPath); err != nil {
+			return fmt.Errorf("--browser-path: %v; %s", err, launcher.InstallHint)
 		}
 	}
 	if cfg.Headed {
-		if be, ok := browser.AsError(browser.HeadedWithoutDisplay()); ok {
+		if be, ok := launcher.AsError(launcher.HeadedWithoutDisplay()); ok {
 			return fmt.Errorf("%s; %s", be.Message, be.Hint)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/logs"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
@@ -702,18 +703,18 @@ func (c *Config) Grids() ([]*webdriver.Grid, error) {
 }
 
 // Endpoints are the --cdp-endpoint browsers with the --cdp-header headers.
-func (c *Config) Endpoints() ([]browser.Endpoint, error) {
+func (c *Config) Endpoints() ([]launcher.Endpoint, error) {
 	h, err := headers("cdp-header", c.CDPHeaders)
 	if err != nil {
 		return nil, err
 	}
-	var out []browser.Endpoint
+	var out []launcher.Endpoint
 	for _, u := range splitURLs(c.CDPEndpoints) {
 		pu, err := url.Parse(u)
 		if err != nil || (pu.Scheme != "ws" && pu.Scheme != "wss" && pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
 			return nil, fmt.Errorf("--cdp-endpoint %q: want ws://host:port/devtools/browser/ID or http://host:port", redact.URL(u))
 		}
-		out = append(out, browser.Endpoint{RawURL: u, Header: h})
+		out = append(out, launcher.Endpoint{RawURL: u, Header: h})
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/e2e-mcp/e2e-mcp/redact"
@@ -547,7 +548,7 @@ func (c *Config) ChannelPath() string {
 		return c.BrowserPath
 	}
 	for _, name := range channelExecutables[strings.ToLower(c.Channel)] {
-		if p, err := browser.FindExecutable(name); err == nil {
+		if p, err := launcher.FindExecutable(name); err == nil {
 			return p
 		}
 	}

@@ -1,5 +1,5 @@
 //go:build !linux && !darwin && !windows
 
-package browser
+package launcher
 
 var platformLocations []string

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package browser
+package launcher
 
 import (
 	"errors"

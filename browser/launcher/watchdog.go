@@ -1,4 +1,4 @@
-package browser
+package launcher
 
 import (
 	"context"
@@ -19,8 +19,8 @@ import (
 // helps. The watchdog asks the browser something trivial now and then (a
 // browser-level call, answered on the browser's own thread, costing a few
 // microseconds) and, after a deadline is missed twice in a row, treats the
-// browser as dead: it is killed (or, for a remote one, the connection is
-// dropped), and each session on it is told once as browser_crashed, as a
+// browser as dead: its owner kills it (or, for a remote one, drops the
+// connection) and tells each session on it once as browser_crashed, as a
 // crash is; the next call starts a new one.
 
 // Watchdog timings: a probe every watchEvery, each with watchTimeout to
@@ -31,9 +31,10 @@ var (
 	watchStrikes = 2
 )
 
-// watch probes the browser behind bctx until bctx ends, and calls hung
-// (once) when it stops answering.
-func (m *Manager) watch(bctx context.Context, hung func(why string)) {
+// Watch probes the browser behind bctx until bctx ends, and calls hung
+// (once) when it stops answering; log is told of each probe missed. It is
+// run on a goroutine of its own for each browser launched or connected.
+func Watch(bctx context.Context, log *zap.Logger, hung func(why string)) {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
 	strikes := 0
@@ -55,36 +56,11 @@ func (m *Manager) watch(bctx context.Context, hung func(why string)) {
 			continue
 		}
 		strikes++
-		m.log.Warn("the browser did not answer a probe", zap.Duration("waited", time.Since(start)), zap.Int("strikes", strikes))
+		log.Warn("the browser did not answer a probe", zap.Duration("waited", time.Since(start)), zap.Int("strikes", strikes))
 		if strikes >= watchStrikes {
 			metrics.BrowserCrashed(metrics.CrashHung)
 			hung(fmt.Sprintf("the browser stopped answering (no answer within %s, %d times in a row) and was stopped", watchTimeout, watchStrikes))
 			return
-		}
-	}
-}
-
-// hungLocal ends a launched browser that stopped answering, if it is still
-// the current one, and tells its sessions why.
-func (m *Manager) hungLocal(bctx context.Context, why string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.browserCtx != bctx {
-		return
-	}
-	m.log.Error("browser hung; stopping it", zap.String("why", why))
-	m.markDeathLocked(bctx, why)
-	m.shutdownLocked()
-}
-
-// markDeathLocked records why the browser behind bctx went away, for the
-// sessions that had tabs on it. m.mu is held.
-func (m *Manager) markDeathLocked(bctx context.Context, why string) {
-	for p := range m.pages {
-		if t := p.tabs; t != nil && t.bctx == bctx {
-			t.mu.Lock()
-			t.deathWhy = why
-			t.mu.Unlock()
 		}
 	}
 }

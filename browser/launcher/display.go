@@ -1,11 +1,11 @@
-package browser
+package launcher
 
 import (
 	"os"
 	"runtime"
 )
 
-// HeadedWithoutDisplay is the error of a visible browser (Options.Headed)
+// HeadedWithoutDisplay is the error of a visible browser (Config.Headed)
 // asked for on a machine with no display to show it on, or nil. On Linux
 // and the BSDs a window needs an X or Wayland display, which DISPLAY or
 // WAYLAND_DISPLAY names; without one Chrome does not start, and chromedp's

@@ -1,4 +1,4 @@
-package browser
+package launcher
 
 var platformLocations = []string{
 	`C:\Program Files\Google\Chrome\Application\chrome.exe`,

@@ -1,4 +1,4 @@
-package browser
+package launcher
 
 var platformLocations = []string{
 	"/Applications/Chromium.app/Contents/MacOS/Chromium",

@@ -1,4 +1,4 @@
-package browser
+package launcher
 
 import (
 	"fmt"
@@ -15,8 +15,10 @@ import (
 // <prefix><pid>-<random>, so that a later server can tell whose they are.
 const profilePrefix = "e2e-mcp-chrome-"
 
-// newProfileDir makes an empty profile directory for a browser of this process.
-func newProfileDir(root string) (string, error) {
+// NewProfileDir makes an empty directory under root (the temp directory if
+// empty) named like a profile of this process, so that a later server
+// removes it if we are killed: a browser's profile, or a download directory.
+func NewProfileDir(root string) (string, error) {
 	if root == "" {
 		root = os.TempDir()
 	}

@@ -1,3 +1,3 @@
-package browser
+package launcher
 
 var platformLocations = []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium", "/snap/bin/chromium", "/opt/google/chrome/chrome"}
