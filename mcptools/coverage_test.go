@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
@@ -145,7 +146,7 @@ func TestReadSelector(t *testing.T) {
 			t.Errorf("%+v: %q, want %q", c.rt, got, c.want)
 		}
 		if c.want != "" {
-			if _, err := browser.ParseSelector(c.want, ""); err != nil {
+			if _, err := selector.Parse(c.want, ""); err != nil {
 				t.Errorf("%s does not parse: %v", c.want, err)
 			}
 		}

@@ -1,4 +1,12 @@
-package browser
+// Package selector parses the selectors of e2e-mcp's page engine, after
+// Playwright's grammar: parts joined by ">>" (css, text=, role=, xpath=,
+// test ids, label= and the other text engines, nth=, visible=), each read
+// into the AST the engine evaluates ([Selector], [Part] and below). It owns
+// the grammar and its syntax errors ([*SyntaxError], naming the position);
+// it runs nothing. The engine that evaluates the AST in a page stays in
+// browser, which imports this package and turns a [*SyntaxError] into its
+// invalid_input error. It imports only the standard library.
+package selector
 
 import (
 	"fmt"
@@ -10,7 +18,7 @@ import (
 // A Selector is a parsed Playwright-style selector: parts joined by ">>",
 // each part querying inside the elements the previous part found. Parsing
 // happens in Go, so a malformed selector gets an error that names the
-// position; the page engine (js/30_selectors.js) evaluates the parts.
+// position; the page engine (browser/js/30_selectors.js) evaluates the parts.
 //
 // The forms (docs/architecture.md §4, after Playwright's semantics):
 //
@@ -101,23 +109,37 @@ type RoleAttr struct {
 	Value any        `json:"v,omitempty"` // bool, "mixed" or a level
 }
 
-// selectorError is an invalid_input error that names the position.
-func selectorError(sel string, pos int, format string, args ...any) *Error {
-	return &Error{Kind: KindInvalidInput,
-		Message: fmt.Sprintf("selector %q: at position %d: %s", sel, pos, fmt.Sprintf(format, args...)),
-		Hint:    "fix the selector (forms: css, text=, role=button[name=\"x\"], xpath=, data-testid=, label=, nth=, >>), or use a ref from a snapshot"}
+// SyntaxError is a selector that does not parse: where, and what is wrong
+// there.
+type SyntaxError struct {
+	// Selector is the selector as given.
+	Selector string
+	// Pos is the byte offset in Selector where the mistake is (len(Selector)
+	// when something is missing at its end).
+	Pos int
+	// Msg says what is wrong, e.g. "empty part between >>".
+	Msg string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("selector %q: at position %d: %s", e.Selector, e.Pos, e.Msg)
+}
+
+// syntaxError is the [*SyntaxError] at pos of sel.
+func syntaxError(sel string, pos int, format string, args ...any) *SyntaxError {
+	return &SyntaxError{Selector: sel, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 var engineNameRE = regexp.MustCompile(`^([a-zA-Z_0-9+:*-]+)=`)
 
-// ParseSelector parses a selector. testIDAttr is the attribute testid=
-// matches (data-testid when empty).
-func ParseSelector(sel, testIDAttr string) (*Selector, error) {
+// Parse parses a selector. testIDAttr is the attribute testid= matches
+// (data-testid when empty). Its error is always a [*SyntaxError].
+func Parse(sel, testIDAttr string) (*Selector, error) {
 	if testIDAttr == "" {
 		testIDAttr = "data-testid"
 	}
 	if strings.TrimSpace(sel) == "" {
-		return nil, selectorError(sel, 0, "empty selector")
+		return nil, syntaxError(sel, 0, "empty selector")
 	}
 	chunks, err := splitChain(sel)
 	if err != nil {
@@ -169,12 +191,12 @@ func splitChain(sel string) ([]chunk, error) {
 		}
 	}
 	if quote != 0 {
-		return nil, selectorError(sel, qpos, "unterminated %c quote", quote)
+		return nil, syntaxError(sel, qpos, "unterminated %c quote", quote)
 	}
 	out = append(out, trimChunk(sel, start, len(sel)))
 	for _, c := range out {
 		if c.text == "" {
-			return nil, selectorError(sel, c.pos, "empty part between >>")
+			return nil, syntaxError(sel, c.pos, "empty part between >>")
 		}
 	}
 	return out, nil
@@ -227,7 +249,7 @@ func parsePart(sel, part string, pos int, testIDAttr string) (Part, error) {
 		return parseRole(sel, body, bodyPos)
 	case name == "xpath":
 		if strings.TrimSpace(body) == "" {
-			return Part{}, selectorError(sel, bodyPos, "empty xpath")
+			return Part{}, syntaxError(sel, bodyPos, "empty xpath")
 		}
 		return Part{Engine: "xpath", XPath: body}, nil
 	case name == "testid" || name == "data-testid":
@@ -243,24 +265,24 @@ func parsePart(sel, part string, pos int, testIDAttr string) (Part, error) {
 	case name == "nth":
 		n, err := strconv.Atoi(strings.TrimSpace(body))
 		if err != nil {
-			return Part{}, selectorError(sel, bodyPos, "nth= wants an integer (0 is the first, -1 the last), got %q", body)
+			return Part{}, syntaxError(sel, bodyPos, "nth= wants an integer (0 is the first, -1 the last), got %q", body)
 		}
 		return Part{Engine: "nth", N: n}, nil
 	case name == "visible":
 		v, err := strconv.ParseBool(strings.TrimSpace(body))
 		if err != nil {
-			return Part{}, selectorError(sel, bodyPos, "visible= wants true or false, got %q", body)
+			return Part{}, syntaxError(sel, bodyPos, "visible= wants true or false, got %q", body)
 		}
 		return Part{Engine: "visible", Visible: v}, nil
 	}
-	return Part{}, selectorError(sel, pos, "unknown selector engine %q (known: css, text, role, xpath, data-testid, testid, data-test-id, data-test, id, label, placeholder, alt, title, nth, visible)", name)
+	return Part{}, syntaxError(sel, pos, "unknown selector engine %q (known: css, text, role, xpath, data-testid, testid, data-test-id, data-test, id, label, placeholder, alt, title, nth, visible)", name)
 }
 
 // unquoteValue reads an attribute engine's value: quoted or bare.
 func unquoteValue(sel, body string, pos int) (string, error) {
 	b := strings.TrimSpace(body)
 	if b == "" {
-		return "", selectorError(sel, pos, "empty value")
+		return "", syntaxError(sel, pos, "empty value")
 	}
 	if b[0] == '"' || b[0] == '\'' {
 		v, n, err := readQuoted(sel, b, pos)
@@ -268,7 +290,7 @@ func unquoteValue(sel, body string, pos int) (string, error) {
 			return "", err
 		}
 		if n != len(b) {
-			return "", selectorError(sel, pos+n, "unexpected %q after the quoted value", b[n:])
+			return "", syntaxError(sel, pos+n, "unexpected %q after the quoted value", b[n:])
 		}
 		return v, nil
 	}
@@ -293,7 +315,7 @@ func readQuoted(sel, s string, pos int) (string, int, error) {
 			b.WriteByte(s[i])
 		}
 	}
-	return "", 0, selectorError(sel, pos, "unterminated %c quote", q)
+	return "", 0, syntaxError(sel, pos, "unterminated %c quote", q)
 }
 
 // parseTextMatch reads the body of a text-like engine: "exact", "iexact"i,
@@ -301,7 +323,7 @@ func readQuoted(sel, s string, pos int) (string, int, error) {
 func parseTextMatch(sel, body string, pos int) (*TextMatch, error) {
 	b := strings.TrimSpace(body)
 	if b == "" {
-		return nil, selectorError(sel, pos, "empty text")
+		return nil, syntaxError(sel, pos, "empty text")
 	}
 	switch b[0] {
 	case '"', '\'':
@@ -315,7 +337,7 @@ func parseTextMatch(sel, body string, pos int) (*TextMatch, error) {
 		case "i":
 			return &TextMatch{Mode: "iexact", Value: v}, nil
 		default:
-			return nil, selectorError(sel, pos+n, "unexpected %q after the quoted text (only i or s may follow)", rest)
+			return nil, syntaxError(sel, pos+n, "unexpected %q after the quoted text (only i or s may follow)", rest)
 		}
 	case '/':
 		return parseRegex(sel, b, pos)
@@ -328,14 +350,14 @@ var regexFlagsRE = regexp.MustCompile(`^[dgimsuvy]*$`)
 func parseRegex(sel, b string, pos int) (*TextMatch, error) {
 	end := regexEnd(b)
 	if end < 0 {
-		return nil, selectorError(sel, pos, "unterminated regular expression")
+		return nil, syntaxError(sel, pos, "unterminated regular expression")
 	}
 	if end == 1 {
-		return nil, selectorError(sel, pos, "empty regular expression")
+		return nil, syntaxError(sel, pos, "empty regular expression")
 	}
 	flags := b[end+1:]
 	if !regexFlagsRE.MatchString(flags) {
-		return nil, selectorError(sel, pos+end+1, "bad regular expression flags %q", flags)
+		return nil, syntaxError(sel, pos+end+1, "bad regular expression flags %q", flags)
 	}
 	return &TextMatch{Mode: "regex", Value: b[1:end], Flags: flags}, nil
 }
@@ -378,7 +400,7 @@ var roleAttrKinds = map[string]string{
 func parseRole(sel, body string, pos int) (Part, error) {
 	role := roleNameRE.FindString(body)
 	if role == "" {
-		return Part{}, selectorError(sel, pos, "role= wants an ARIA role such as button or link")
+		return Part{}, syntaxError(sel, pos, "role= wants an ARIA role such as button or link")
 	}
 	p := Part{Engine: "role", Role: role}
 	i := len(role)
@@ -388,7 +410,7 @@ func parseRole(sel, body string, pos int) (Part, error) {
 			continue
 		}
 		if body[i] != '[' {
-			return Part{}, selectorError(sel, pos+i, "expected [attribute] after the role, got %q", body[i:])
+			return Part{}, syntaxError(sel, pos+i, "expected [attribute] after the role, got %q", body[i:])
 		}
 		a, n, err := parseRoleAttr(sel, body[i:], pos+i)
 		if err != nil {
@@ -411,18 +433,18 @@ func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
 	skip()
 	name := attrNameRE.FindString(s[i:])
 	if name == "" {
-		return RoleAttr{}, 0, selectorError(sel, pos+i, "expected an attribute name")
+		return RoleAttr{}, 0, syntaxError(sel, pos+i, "expected an attribute name")
 	}
 	kind, ok := roleAttrKinds[name]
 	if !ok {
-		return RoleAttr{}, 0, selectorError(sel, pos+i, "unknown role attribute %q (known: name, description, checked, pressed, selected, expanded, disabled, level, include-hidden)", name)
+		return RoleAttr{}, 0, syntaxError(sel, pos+i, "unknown role attribute %q (known: name, description, checked, pressed, selected, expanded, disabled, level, include-hidden)", name)
 	}
 	i += len(name)
 	skip()
 	a := RoleAttr{Name: name}
 	if i < len(s) && s[i] == ']' { // [checked] means true
 		if kind == "text" || kind == "int" {
-			return RoleAttr{}, 0, selectorError(sel, pos+i, "[%s] needs a value", name)
+			return RoleAttr{}, 0, syntaxError(sel, pos+i, "[%s] needs a value", name)
 		}
 		a.Value = true
 		return a, i + 1, nil
@@ -434,15 +456,15 @@ func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
 		}
 	}
 	if a.Op == "" {
-		return RoleAttr{}, 0, selectorError(sel, pos+i, "expected = or ] after %s", name)
+		return RoleAttr{}, 0, syntaxError(sel, pos+i, "expected = or ] after %s", name)
 	}
 	if kind != "text" && a.Op != "=" {
-		return RoleAttr{}, 0, selectorError(sel, pos+i, "%s takes only =", name)
+		return RoleAttr{}, 0, syntaxError(sel, pos+i, "%s takes only =", name)
 	}
 	i += len(a.Op)
 	skip()
 	if i >= len(s) {
-		return RoleAttr{}, 0, selectorError(sel, pos+i, "missing value and ]")
+		return RoleAttr{}, 0, syntaxError(sel, pos+i, "missing value and ]")
 	}
 	var raw string
 	quoted := false
@@ -456,14 +478,14 @@ func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
 		i += n
 	case '/':
 		if kind != "text" {
-			return RoleAttr{}, 0, selectorError(sel, pos+i, "%s does not take a regular expression", name)
+			return RoleAttr{}, 0, syntaxError(sel, pos+i, "%s does not take a regular expression", name)
 		}
 		if a.Op != "=" {
-			return RoleAttr{}, 0, selectorError(sel, pos+i, "a regular expression takes =, not %s", a.Op)
+			return RoleAttr{}, 0, syntaxError(sel, pos+i, "a regular expression takes =, not %s", a.Op)
 		}
 		end := regexEnd(s[i:])
 		if end < 0 {
-			return RoleAttr{}, 0, selectorError(sel, pos+i, "unterminated regular expression")
+			return RoleAttr{}, 0, syntaxError(sel, pos+i, "unterminated regular expression")
 		}
 		j := i + end + 1
 		for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
@@ -477,7 +499,7 @@ func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
 		i = j
 		skip()
 		if i >= len(s) || s[i] != ']' {
-			return RoleAttr{}, 0, selectorError(sel, pos+i, "expected ]")
+			return RoleAttr{}, 0, syntaxError(sel, pos+i, "expected ]")
 		}
 		return a, i + 1, nil
 	default:
@@ -496,7 +518,7 @@ func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
 		skip()
 	}
 	if i >= len(s) || s[i] != ']' {
-		return RoleAttr{}, 0, selectorError(sel, pos+i, "expected ]")
+		return RoleAttr{}, 0, syntaxError(sel, pos+i, "expected ]")
 	}
 	i++
 	switch kind {
@@ -509,7 +531,7 @@ func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
 	case "int":
 		n, err := strconv.Atoi(raw)
 		if err != nil || quoted || n < 1 {
-			return RoleAttr{}, 0, selectorError(sel, pos, "%s wants a positive integer, got %q", name, raw)
+			return RoleAttr{}, 0, syntaxError(sel, pos, "%s wants a positive integer, got %q", name, raw)
 		}
 		a.Value = n
 	case "bool", "tristate":
@@ -525,7 +547,7 @@ func parseRoleAttr(sel, s string, pos int) (RoleAttr, int, error) {
 			if kind == "tristate" {
 				want = "true, false or mixed"
 			}
-			return RoleAttr{}, 0, selectorError(sel, pos, "%s wants %s, got %q", name, want, raw)
+			return RoleAttr{}, 0, syntaxError(sel, pos, "%s wants %s, got %q", name, want, raw)
 		}
 	}
 	return a, i, nil

@@ -1,15 +1,14 @@
-package browser
+package selector
 
 import (
 	"encoding/json"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-func TestParseSelector(t *testing.T) {
+func TestParse(t *testing.T) {
 	tests := []struct {
 		sel, want string // want: the parts as JSON
 	}{
@@ -51,22 +50,22 @@ func TestParseSelector(t *testing.T) {
 		{`text= foo`, `[{"e":"text","text":{"m":"lax","v":"foo"}}]`},
 	}
 	for _, tc := range tests {
-		s, err := ParseSelector(tc.sel, "data-qa")
+		s, err := Parse(tc.sel, "data-qa")
 		if tc.sel == `data-testid=submit` {
-			s, err = ParseSelector(tc.sel, "")
+			s, err = Parse(tc.sel, "")
 		}
 		if err != nil {
-			t.Errorf("ParseSelector(%q) = %v", tc.sel, err)
+			t.Errorf("Parse(%q) = %v", tc.sel, err)
 			continue
 		}
 		got, _ := json.Marshal(s.Parts)
 		if string(got) != tc.want {
-			t.Errorf("ParseSelector(%q)\n got %s\nwant %s", tc.sel, got, tc.want)
+			t.Errorf("Parse(%q)\n got %s\nwant %s", tc.sel, got, tc.want)
 		}
 	}
 }
 
-func TestParseSelector_Errors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		sel  string
 		pos  int
@@ -99,77 +98,52 @@ func TestParseSelector_Errors(t *testing.T) {
 		{`, a`, 0, "empty selector before ','"},
 	}
 	for _, tc := range tests {
-		_, err := ParseSelector(tc.sel, "")
-		e, ok := AsError(err)
-		if !ok || e.Kind != KindInvalidInput {
-			t.Errorf("ParseSelector(%q) = %v, want invalid_input", tc.sel, err)
+		s, err := Parse(tc.sel, "")
+		e, ok := err.(*SyntaxError)
+		if s != nil || !ok {
+			t.Errorf("Parse(%q) = %v, %v, want a *SyntaxError", tc.sel, s, err)
 			continue
 		}
-		if want := "at position " + strconv.Itoa(tc.pos) + ":"; !strings.Contains(e.Message, want) || !strings.Contains(e.Message, tc.what) {
-			t.Errorf("ParseSelector(%q) = %q, want %q and %q", tc.sel, e.Message, want, tc.what)
+		if e.Selector != tc.sel || e.Pos != tc.pos || !strings.Contains(e.Msg, tc.what) {
+			t.Errorf("Parse(%q) = %+v, want position %d and %q", tc.sel, e, tc.pos, tc.what)
+		}
+		if want := "at position " + strconv.Itoa(tc.pos) + ": "; !strings.Contains(e.Error(), want) {
+			t.Errorf("Parse(%q) error text %q, want %q", tc.sel, e.Error(), want)
 		}
 	}
 }
 
 var positionRE = regexp.MustCompile(`at position (\d+): `)
 
-// FuzzParseSelector: no input panics, and every error is invalid_input
-// naming a position inside (or just past) the selector.
-func FuzzParseSelector(f *testing.F) {
+// FuzzParse: no input panics, and every error is a *SyntaxError naming a
+// position inside (or just past) the selector, as its text says.
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{`button`, `text="a"i`, `role=button[name=/x/i][level=2]`, `a >> nth=-1`, `div:has-text("x") > span:visible`,
 		`//a[@b]`, `label=Email`, `text=/a[/]b/`, `a[b="c]"] , d`, `'x' >> "y"`, `role=x[checked]`, `:text-matches("a", "i")`,
 		`div:has(> a, b:text("x"))`, `:is(a, :not(.b))`, `text=/let's/i`, `li:has(+ li)`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sel string) {
-		s, err := ParseSelector(sel, "")
+		s, err := Parse(sel, "")
 		if err == nil {
 			if len(s.Parts) == 0 {
-				t.Fatalf("ParseSelector(%q) returned no parts and no error", sel)
+				t.Fatalf("Parse(%q) returned no parts and no error", sel)
 			}
 			if _, err := json.Marshal(s); err != nil {
-				t.Fatalf("ParseSelector(%q) result does not marshal: %v", sel, err)
+				t.Fatalf("Parse(%q) result does not marshal: %v", sel, err)
 			}
 			return
 		}
-		e, ok := AsError(err)
-		if !ok || e.Kind != KindInvalidInput {
-			t.Fatalf("ParseSelector(%q) error %v is not invalid_input", sel, err)
+		e, ok := err.(*SyntaxError)
+		if !ok {
+			t.Fatalf("Parse(%q) error %v is not a *SyntaxError", sel, err)
 		}
-		m := positionRE.FindStringSubmatch(e.Message)
-		if m == nil {
-			t.Fatalf("ParseSelector(%q) error names no position: %s", sel, e.Message)
+		if e.Selector != sel || e.Pos < 0 || e.Pos > len(sel) {
+			t.Fatalf("Parse(%q) error position %d is outside the selector (%+v)", sel, e.Pos, e)
 		}
-		if p, _ := strconv.Atoi(m[1]); p < 0 || p > len(sel) {
-			t.Fatalf("ParseSelector(%q) error position %d is outside the selector", sel, p)
+		m := positionRE.FindStringSubmatch(e.Error())
+		if m == nil || m[1] != strconv.Itoa(e.Pos) {
+			t.Fatalf("Parse(%q) error text names not its position %d: %s", sel, e.Pos, e.Error())
 		}
 	})
-}
-
-// TestParseSelectorError: a selector's syntax error is an invalid_input
-// [*Error] with these exact bytes (the tools, run and convert show them),
-// wherever the parser finds it: the chain, a part, a css list, a pseudo.
-func TestParseSelectorError(t *testing.T) {
-	const hint = `fix the selector (forms: css, text=, role=button[name="x"], xpath=, data-testid=, label=, nth=, >>), or use a ref from a snapshot`
-	tests := []struct{ sel, msg string }{
-		{``, `selector "": at position 0: empty selector`},
-		{`text="abc`, `selector "text=\"abc": at position 5: unterminated " quote`},
-		{`button >> `, `selector "button >> ": at position 10: empty part between >>`},
-		{`role=button[level="2"]`, `selector "role=button[level=\"2\"]": at position 11: level wants a positive integer, got "2"`},
-		{`bogus=x`, `selector "bogus=x": at position 0: unknown selector engine "bogus" (known: css, text, role, xpath, data-testid, testid, data-test-id, data-test, id, label, placeholder, alt, title, nth, visible)`},
-		{`div:has-text`, `selector "div:has-text": at position 3: :has-text needs an argument, e.g. :has-text("Sign up")`},
-		{`a > > b`, `selector "a > > b": at position 4: two combinators in a row`},
-		{`nth=first`, `selector "nth=first": at position 4: nth= wants an integer (0 is the first, -1 the last), got "first"`},
-		{`div:is(a, :text-matches("x", "q"))`, `selector "div:is(a, :text-matches(\"x\", \"q\"))": at position 23: bad regular expression flags "q"`},
-	}
-	for _, tc := range tests {
-		s, err := ParseSelector(tc.sel, "")
-		want := &Error{Kind: KindInvalidInput, Message: tc.msg, Hint: hint}
-		if got, ok := err.(*Error); s != nil || !ok || !reflect.DeepEqual(got, want) {
-			t.Errorf("ParseSelector(%q) = %v, %#v\nwant nil, %#v", tc.sel, s, err, want)
-		}
-		if want := "invalid_input: " + tc.msg; err != nil && err.Error() != want {
-			t.Errorf("ParseSelector(%q) error text %q, want %q", tc.sel, err.Error(), want)
-		}
-	}
 }
