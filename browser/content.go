@@ -293,3 +293,6 @@ func (p *Page) PDF(ctx context.Context) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// indent is the number of spaces a snapshot line starts with.
+func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }

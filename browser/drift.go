@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 )
 
 // Element is an element of the page as a recorded step's fingerprint
@@ -53,7 +54,7 @@ func (p *Page) Fingerprint(ctx context.Context, target string) *Element {
 // cannot be said (a ref, a selector into an iframe). One engine call,
 // however many elements.
 func (p *Page) Elements(ctx context.Context, target string) (els []Element, matched int, err error) {
-	var parts []Part
+	var parts []selector.Part
 	if sel, err := ParseSelector(target, p.m.opts.TestIDAttribute); err == nil && !IsRef(target) {
 		parts = sel.Parts
 	}
@@ -149,7 +150,7 @@ func (p *Page) StepTargets(ctx context.Context, q StepQuery) StepAnswer {
 			askOf(loc.frame).target = loc.expr
 		}
 	}
-	var shown [][]Part
+	var shown [][]selector.Part
 	for _, sel := range q.Shown {
 		parsed, err := ParseSelector(sel, p.m.opts.TestIDAttribute)
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 )
 
 // TestEngineEntryPoints: every entry point Go calls is one the engine
@@ -51,7 +53,7 @@ func TestEngineEntryPoints(t *testing.T) {
 }
 
 func TestEngineCallEncodesArguments(t *testing.T) {
-	got := fnWaitText.call([]Part{{Engine: "text", Text: &TextMatch{Mode: "lax", Value: `a "b"`}}}, true, 250)
+	got := fnWaitText.call([]selector.Part{{Engine: "text", Text: &selector.TextMatch{Mode: "lax", Value: `a "b"`}}}, true, 250)
 	want := `__e2e.waitText([{"e":"text","text":{"m":"lax","v":"a \"b\""}}], true, 250)`
 	if got != want {
 		t.Errorf("call = %s\nwant   %s", got, want)

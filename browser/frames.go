@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 )
 
 // A host is a CDP session that frames live in: the tab itself, or the
@@ -243,9 +244,9 @@ func (p *Page) prefixOf(f cdp.FrameID) string {
 type located struct {
 	frame cdp.FrameID
 	expr  string
-	sel   *Selector // nil for a ref
+	sel   *selector.Selector // nil for a ref
 	// rest are the selector parts still to run (from the frame's document).
-	rest []Part
+	rest []selector.Part
 }
 
 // locate starts resolving target: a ref goes straight to its frame; a
@@ -266,7 +267,7 @@ func (p *Page) locate(target string) (located, error) {
 	return p.selectorIn(p.frame, sel, sel.Parts), nil
 }
 
-func (p *Page) selectorIn(f cdp.FrameID, sel *Selector, parts []Part) located {
+func (p *Page) selectorIn(f cdp.FrameID, sel *selector.Selector, parts []selector.Part) located {
 	return located{frame: f, sel: sel, rest: parts, expr: fnOne.call(parts, sel.Text)}
 }
 

@@ -11,26 +11,6 @@ import (
 	"github.com/chromedp/cdproto/network"
 )
 
-func TestDiffSnapshot(t *testing.T) {
-	prev := "- main:\n  - heading \"A\" [level=1]\n  - form:\n    - textbox \"Name\" [ref=e1]\n    - button \"Go\" [ref=e2]\n  - status"
-	tests := []struct {
-		name, next, want string
-		changed          bool
-	}{
-		{"same", prev, "", false},
-		{"value typed", strings.Replace(prev, `[ref=e1]`, `[ref=e1]: Ada`, 1),
-			"- main:\n  - form:\n    - textbox \"Name\" [ref=e1]: Ada\n# removed 1 line(s): - textbox \"Name\" [ref=e1]", true},
-		{"text appears", prev + ": Welcome", "- main:\n  - status: Welcome\n# removed 1 line(s): - status", true},
-		{"added at top level", prev + "\n- dialog \"Hi\"", "- dialog \"Hi\"", true},
-	}
-	for _, tc := range tests {
-		got, changed := DiffSnapshot(prev, tc.next)
-		if changed != tc.changed || got != tc.want {
-			t.Errorf("%s: DiffSnapshot = (%q, %v), want (%q, %v)", tc.name, got, changed, tc.want, tc.changed)
-		}
-	}
-}
-
 func TestIsRef(t *testing.T) {
 	for s, want := range map[string]bool{"e5": true, "f1e3": true, "e": false, "button": false, "e5 ": false, "#e5": false} {
 		if IsRef(s) != want {

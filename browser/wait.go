@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
@@ -159,7 +160,7 @@ func (p *Page) WaitFor(ctx context.Context, o WaitOptions) (WaitResult, error) {
 		if t.text == "" {
 			continue
 		}
-		parts := []Part{{Engine: "text", Text: &TextMatch{Mode: "lax", Value: t.text}}}
+		parts := []selector.Part{{Engine: "text", Text: &selector.TextMatch{Mode: "lax", Value: t.text}}}
 		r, err := p.untilText(ctx, deadline, parts, t.gone)
 		if err != nil {
 			return res, err
@@ -211,7 +212,7 @@ const textRound = time.Second
 // without iframes takes one round trip; with them, every frame waits at
 // once, in rounds of textRound, and where the text was seen names the
 // frame.
-func (p *Page) untilText(ctx context.Context, deadline time.Time, parts []Part, gone bool) (checkResult, error) {
+func (p *Page) untilText(ctx context.Context, deadline time.Time, parts []selector.Part, gone bool) (checkResult, error) {
 	for {
 		frames := p.engineFrames()
 		if len(frames) == 1 {
@@ -232,7 +233,7 @@ func (p *Page) untilText(ctx context.Context, deadline time.Time, parts []Part, 
 // round: the first frame that shows the text ends it (gone: every frame
 // must be without it). A child frame that fails (it navigated, or went)
 // shows nothing.
-func (p *Page) textRound(ctx context.Context, round time.Time, frames []cdp.FrameID, parts []Part, gone bool) (checkResult, error) {
+func (p *Page) textRound(ctx context.Context, round time.Time, frames []cdp.FrameID, parts []selector.Part, gone bool) (checkResult, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type answer struct {

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
+	"github.com/e2e-mcp/e2e-mcp/browser/snaptext"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
@@ -125,27 +126,27 @@ func TestReadChecks(t *testing.T) {
 // TestReadSelector: what is read, as the selector of its check.
 func TestReadSelector(t *testing.T) {
 	for _, c := range []struct {
-		rt   browser.ReadText
+		rt   snaptext.ReadText
 		want string
 	}{
-		{browser.ReadText{Role: "heading", Name: `Say "hi"`}, `role=heading[name="Say \"hi\""]`},
-		{browser.ReadText{Role: "status", Text: "Subscribed: ada@example.com"}, `role=status >> text="Subscribed: ada@example.com"`},
-		{browser.ReadText{Role: "alert", Name: "Card declined"}, `role=alert[name="Card declined"]`},
-		{browser.ReadText{Role: "status", Text: "Updated 3 minutes ago"}, ""},
-		{browser.ReadText{Role: "status", Text: "Took 350ms"}, ""},
-		{browser.ReadText{Role: "heading", Name: "Report of 2025-03-15"}, ""},
-		{browser.ReadText{Role: "heading", Name: "Due Mar 3"}, ""},
-		{browser.ReadText{Role: "heading", Name: "May: 57 sales"}, `role=heading[name="May: 57 sales"]`},
-		{browser.ReadText{Role: "status", Text: "Loading orders"}, ""},
-		{browser.ReadText{Role: "status", Text: "Saving…"}, ""},
-		{browser.ReadText{Role: "alert", Text: "Please wait..."}, ""},
-		{browser.ReadText{Role: "heading", Name: strings.Repeat("x", maxReadText+1)}, ""},
+		{snaptext.ReadText{Role: "heading", Name: `Say "hi"`}, `role=heading[name="Say \"hi\""]`},
+		{snaptext.ReadText{Role: "status", Text: "Subscribed: ada@example.com"}, `role=status >> text="Subscribed: ada@example.com"`},
+		{snaptext.ReadText{Role: "alert", Name: "Card declined"}, `role=alert[name="Card declined"]`},
+		{snaptext.ReadText{Role: "status", Text: "Updated 3 minutes ago"}, ""},
+		{snaptext.ReadText{Role: "status", Text: "Took 350ms"}, ""},
+		{snaptext.ReadText{Role: "heading", Name: "Report of 2025-03-15"}, ""},
+		{snaptext.ReadText{Role: "heading", Name: "Due Mar 3"}, ""},
+		{snaptext.ReadText{Role: "heading", Name: "May: 57 sales"}, `role=heading[name="May: 57 sales"]`},
+		{snaptext.ReadText{Role: "status", Text: "Loading orders"}, ""},
+		{snaptext.ReadText{Role: "status", Text: "Saving…"}, ""},
+		{snaptext.ReadText{Role: "alert", Text: "Please wait..."}, ""},
+		{snaptext.ReadText{Role: "heading", Name: strings.Repeat("x", maxReadText+1)}, ""},
 	} {
 		if got := readSelector(c.rt); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.rt, got, c.want)
 		}
 		if c.want != "" {
-			if _, err := browser.ParseSelector(c.want, ""); err != nil {
+			if _, err := selector.Parse(c.want, ""); err != nil {
 				t.Errorf("%s does not parse: %v", c.want, err)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/drift"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/redact"
@@ -139,7 +140,7 @@ func (d *Deps) testIDAttribute() string {
 func WantOf(target string, st flow.Step, testIDAttr string) drift.Want {
 	w := drift.Want{Locator: target, Print: st.Fingerprint}
 	w.Sends, w.Var = stepSends(st)
-	sel, err := browser.ParseSelector(target, testIDAttr)
+	sel, err := selector.Parse(target, testIDAttr)
 	if err != nil || browser.IsRef(target) {
 		return w
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/snaptext"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
@@ -16,7 +16,7 @@ import (
 // and sound:
 //
 //   - the texts are the headings, statuses and alerts of the snapshots the
-//     agent received between two recorded steps (browser.ReadTexts), in
+//     agent received between two recorded steps (snaptext.ReadTexts), in
 //     the order it read them, at most maxPendingReads;
 //   - none that changes from run to run (a time, a date, a duration, a
 //     long number) or that a page shows on its way (loading...):
@@ -47,7 +47,7 @@ var volatileRE = regexp.MustCompile(`(?i)\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}|\
 // readSelector is the selector of a text the agent read, or "" for one
 // that is no check: a heading, status or alert by its name, else a status
 // or alert by its text.
-func readSelector(rt browser.ReadText) string {
+func readSelector(rt snaptext.ReadText) string {
 	text := rt.Name
 	if text == "" {
 		text = rt.Text
@@ -65,7 +65,7 @@ func readSelector(rt browser.ReadText) string {
 // answer showed it) said of headings, statuses and alerts, until the next
 // recorded step checks it.
 func (s *Session) noteReads(snapshot string) {
-	for _, rt := range browser.ReadTexts(snapshot) {
+	for _, rt := range snaptext.ReadTexts(snapshot) {
 		if len(s.pendingReads) >= maxPendingReads {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/snaptext"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -141,7 +142,7 @@ func (r *response) pageState(ctx context.Context, s *Session, p *browser.Page, m
 		title = "### Snapshot (changes since the last snapshot)"
 	case mode != snapFull && whole && snap.Frames:
 		// The engine compares only its own document: with iframes, the text is compared.
-		switch diff, changed := browser.DiffSnapshot(prev, yaml); {
+		switch diff, changed := snaptext.Diff(prev, yaml); {
 		case !samePage && mode == snapDiff:
 			title = "### Snapshot (no earlier snapshot of this page: all of it)"
 		case !samePage:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 )
 
 // frameTagRE is a CSS compound on an iframe (or frame) element.
@@ -23,6 +24,8 @@ var frameTagRE = regexp.MustCompile(`^(?i:i?frame)([\[#.:]|$)`)
 // `iframe[title="Pay"] >> role=button` is
 // page.locator('iframe[title="Pay"]').contentFrame().getByRole('button').
 func Locator(sel, testIDAttr string) (string, error) {
+	// browser's ParseSelector, not selector.Parse: a bad selector is the
+	// engine's invalid_input error, as the tools would refuse it.
 	s, err := browser.ParseSelector(sel, testIDAttr)
 	if err != nil {
 		return "", err
@@ -47,7 +50,7 @@ func Locator(sel, testIDAttr string) (string, error) {
 // framePart reports whether a part finds iframes: a CSS part whose every
 // alternative ends on an iframe (or frame) compound, an XPath that names
 // one.
-func framePart(p browser.Part) bool {
+func framePart(p selector.Part) bool {
 	switch p.Engine {
 	case "css":
 		if len(p.CSS) == 0 {
@@ -66,7 +69,7 @@ func framePart(p browser.Part) bool {
 }
 
 // partCall is one part of the chain as a method call.
-func partCall(p browser.Part, first bool, testIDAttr string) string {
+func partCall(p selector.Part, first bool, testIDAttr string) string {
 	raw := ".locator(" + Quote(p.Src) + ")"
 	switch p.Engine {
 	case "text", "label", "placeholder", "alt", "title":
@@ -101,7 +104,7 @@ func partCall(p browser.Part, first bool, testIDAttr string) string {
 }
 
 // textArg is a text matcher as getByText's arguments.
-func textArg(t *browser.TextMatch) string {
+func textArg(t *selector.TextMatch) string {
 	switch t.Mode {
 	case "exact":
 		return Quote(t.Value) + ", { exact: true }"
@@ -114,7 +117,7 @@ func textArg(t *browser.TextMatch) string {
 }
 
 // roleCall is a role part as getByRole, when its options can say it all.
-func roleCall(p browser.Part) (string, bool) {
+func roleCall(p selector.Part) (string, bool) {
 	var opts []string
 	for _, a := range p.Attrs {
 		switch a.Name {
@@ -156,7 +159,7 @@ func roleCall(p browser.Part) (string, bool) {
 // nameOpt is a role's [name...] filter as getByRole's name option: an
 // exact name as the name with exact: true, the other forms as a regular
 // expression that matches the same names.
-func nameOpt(a browser.RoleAttr) (string, bool) {
+func nameOpt(a selector.RoleAttr) (string, bool) {
 	t := a.Text
 	if t == nil {
 		return "", false

@@ -1,4 +1,4 @@
-package browser
+package selector
 
 import "strings"
 
@@ -26,7 +26,7 @@ func parseCSS(sel, body string, pos int) ([][]Compound, error) {
 		css := strings.TrimSpace(buf.String())
 		if css == "" && len(pseudos) == 0 {
 			if comb != "" && comb != " " {
-				return selectorError(sel, at, "combinator %q with nothing after it", comb)
+				return syntaxError(sel, at, "combinator %q with nothing after it", comb)
 			}
 			return nil
 		}
@@ -34,7 +34,7 @@ func parseCSS(sel, body string, pos int) ([][]Compound, error) {
 			css = "*"
 		}
 		if len(cur) == 0 && comb != "" && comb != " " {
-			return selectorError(sel, combPos, "selector starts with combinator %q", comb)
+			return syntaxError(sel, combPos, "selector starts with combinator %q", comb)
 		}
 		if len(cur) == 0 {
 			comb = ""
@@ -67,7 +67,7 @@ func parseCSS(sel, body string, pos int) ([][]Compound, error) {
 			buf.WriteByte(ch)
 		case ch == ']' || ch == ')':
 			if depth == 0 {
-				return nil, selectorError(sel, pos+i, "unexpected %q", ch)
+				return nil, syntaxError(sel, pos+i, "unexpected %q", ch)
 			}
 			depth--
 			buf.WriteByte(ch)
@@ -90,7 +90,7 @@ func parseCSS(sel, body string, pos int) ([][]Compound, error) {
 				return nil, err
 			}
 			if len(cur) == 0 {
-				return nil, selectorError(sel, pos+i, "empty selector before ','")
+				return nil, syntaxError(sel, pos+i, "empty selector before ','")
 			}
 			alts, cur = append(alts, cur), nil
 		case ch == '>' || ch == '+' || ch == '~' || ch == ' ' || ch == '\t' || ch == '\n':
@@ -101,7 +101,7 @@ func parseCSS(sel, body string, pos int) ([][]Compound, error) {
 			}
 			if ch != ' ' && ch != '\t' && ch != '\n' {
 				if comb != "" && comb != " " {
-					return nil, selectorError(sel, pos+i, "two combinators in a row")
+					return nil, syntaxError(sel, pos+i, "two combinators in a row")
 				}
 				comb, combPos = string(ch), pos+i
 			} else if comb == "" && len(cur) > 0 {
@@ -112,16 +112,16 @@ func parseCSS(sel, body string, pos int) ([][]Compound, error) {
 		}
 	}
 	if depth > 0 {
-		return nil, selectorError(sel, openPos, "unclosed bracket or parenthesis")
+		return nil, syntaxError(sel, openPos, "unclosed bracket or parenthesis")
 	}
 	if err := flush(pos + len(body)); err != nil {
 		return nil, err
 	}
 	if comb != "" && comb != " " {
-		return nil, selectorError(sel, pos+len(body), "combinator %q with nothing after it", comb)
+		return nil, syntaxError(sel, pos+len(body), "combinator %q with nothing after it", comb)
 	}
 	if len(cur) == 0 {
-		return nil, selectorError(sel, pos+len(body), "empty css selector")
+		return nil, syntaxError(sel, pos+len(body), "empty css selector")
 	}
 	return append(alts, cur), nil
 }
@@ -134,12 +134,12 @@ func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 	}
 	if name == "visible" {
 		if n < len(s) && s[n] == '(' {
-			return Pseudo{}, 0, selectorError(sel, pos, ":visible takes no argument")
+			return Pseudo{}, 0, syntaxError(sel, pos, ":visible takes no argument")
 		}
 		return Pseudo{Name: name}, n, nil
 	}
 	if n >= len(s) || s[n] != '(' {
-		return Pseudo{}, 0, selectorError(sel, pos, ":%s needs an argument, e.g. :%s(\"Sign up\")", name, name)
+		return Pseudo{}, 0, syntaxError(sel, pos, ":%s needs an argument, e.g. :%s(\"Sign up\")", name, name)
 	}
 	// Find the closing parenthesis, skipping quotes.
 	end := -1
@@ -156,11 +156,11 @@ func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 		}
 	}
 	if end < 0 {
-		return Pseudo{}, 0, selectorError(sel, pos+n, "missing ) after :%s(", name)
+		return Pseudo{}, 0, syntaxError(sel, pos+n, "missing ) after :%s(", name)
 	}
 	arg := strings.TrimSpace(s[n+1 : end])
 	if arg == "" {
-		return Pseudo{}, 0, selectorError(sel, pos+n, ":%s() is empty", name)
+		return Pseudo{}, 0, syntaxError(sel, pos+n, ":%s() is empty", name)
 	}
 	var tm *TextMatch
 	switch name {
@@ -185,7 +185,7 @@ func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 			}
 		}
 		if !regexFlagsRE.MatchString(flags) {
-			return Pseudo{}, 0, selectorError(sel, pos+n, "bad regular expression flags %q", flags)
+			return Pseudo{}, 0, syntaxError(sel, pos+n, "bad regular expression flags %q", flags)
 		}
 		tm = &TextMatch{Mode: "regex", Value: re, Flags: flags}
 	default:
@@ -194,7 +194,7 @@ func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 			return Pseudo{}, 0, err
 		}
 		if k != len(arg) {
-			return Pseudo{}, 0, selectorError(sel, pos+n+1+k, "unexpected %q in :%s()", arg[k:], name)
+			return Pseudo{}, 0, syntaxError(sel, pos+n+1+k, "unexpected %q in :%s()", arg[k:], name)
 		}
 		mode := "lax"
 		if name == "text-is" {
@@ -210,7 +210,7 @@ func parsePseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 func parseSelectorPseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 	n := 1 + len(name)
 	if n >= len(s) || s[n] != '(' {
-		return Pseudo{}, 0, selectorError(sel, pos, ":%s needs a selector in parentheses", name)
+		return Pseudo{}, 0, syntaxError(sel, pos, ":%s needs a selector in parentheses", name)
 	}
 	depth, end := 0, -1
 	for i := n; i < len(s) && end < 0; i++ {
@@ -232,13 +232,13 @@ func parseSelectorPseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 		}
 	}
 	if end < 0 {
-		return Pseudo{}, 0, selectorError(sel, pos+n, "missing ) after :%s(", name)
+		return Pseudo{}, 0, syntaxError(sel, pos+n, "missing ) after :%s(", name)
 	}
 	arg, argPos := s[n+1:end], pos+n+1
 	lead := len(arg) - len(strings.TrimLeft(arg, " \t\n"))
 	arg, argPos = strings.TrimSpace(arg), argPos+lead
 	if arg == "" {
-		return Pseudo{}, 0, selectorError(sel, pos+n, ":%s() is empty", name)
+		return Pseudo{}, 0, syntaxError(sel, pos+n, ":%s() is empty", name)
 	}
 	p := Pseudo{Name: name}
 	if name != "has" {
@@ -254,7 +254,7 @@ func parseSelectorPseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 		text := strings.TrimSpace(arg[part[0]:part[1]])
 		at := argPos + part[0] + len(arg[part[0]:part[1]]) - len(strings.TrimLeft(arg[part[0]:part[1]], " \t\n"))
 		if text == "" {
-			return Pseudo{}, 0, selectorError(sel, at, "empty selector in :has()")
+			return Pseudo{}, 0, syntaxError(sel, at, "empty selector in :has()")
 		}
 		rel := ""
 		if strings.ContainsRune(">+~", rune(text[0])) {
@@ -268,7 +268,7 @@ func parseSelectorPseudo(sel, name, s string, pos int) (Pseudo, int, error) {
 			return Pseudo{}, 0, err
 		}
 		if len(list) != 1 {
-			return Pseudo{}, 0, selectorError(sel, at, "unexpected ',' in :has()")
+			return Pseudo{}, 0, syntaxError(sel, at, "unexpected ',' in :has()")
 		}
 		list[0][0].Comb = rel
 		p.Sel = append(p.Sel, list[0])

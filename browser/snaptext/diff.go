@@ -1,15 +1,15 @@
-package browser
+package snaptext
 
 import (
 	"fmt"
 	"strings"
 )
 
-// DiffSnapshot compares two snapshots of the same page and renders what
+// Diff compares two snapshots of the same page and renders what
 // changed: every line of next that prev did not have, under the chain of
 // its ancestor lines (so the change can be read in place), followed by a
 // note of how many lines went away. ok is false when nothing changed.
-func DiffSnapshot(prev, next string) (diff string, ok bool) {
+func Diff(prev, next string) (diff string, ok bool) {
 	seen := map[string]int{}
 	for _, l := range strings.Split(prev, "\n") {
 		seen[l]++
@@ -68,4 +68,5 @@ func DiffSnapshot(prev, next string) (diff string, ok bool) {
 	return strings.TrimRight(b.String(), "\n"), true
 }
 
+// indent is the number of spaces a snapshot line starts with.
 func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
