@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
+	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
 	"go.uber.org/zap"
 )
 
@@ -162,5 +163,26 @@ func TestDeviceErrors(t *testing.T) {
 	}
 	if err := deviceError(nil); err != nil {
 		t.Errorf("deviceError(nil) = %v", err)
+	}
+}
+
+// TestKeyErrors: a key name or combination browser/keyboard does not know
+// reaches the agent as an invalid_input error with the package's message
+// and its hint naming keys (keyError, the seam PressKey goes through).
+func TestKeyErrors(t *testing.T) {
+	for _, in := range []string{"", "Foo", "Control+Foo", "A+B"} {
+		_, err := keyboard.ParseChord(in)
+		e, ok := AsError(keyError(err))
+		if !ok || e.Kind != KindInvalidInput || !strings.Contains(e.Hint, "Control+A") {
+			t.Errorf("key %q: %v, want invalid_input naming the keys", in, err)
+			continue
+		}
+		var k *keyboard.Error
+		if !errors.As(err, &k) || e.Message != k.Message || e.Hint != k.Hint || e.Error() != err.Error() {
+			t.Errorf("key %q: %v became %v (hint %q)", in, err, e, e.Hint)
+		}
+	}
+	if err := keyError(nil); err != nil {
+		t.Errorf("keyError(nil) = %v", err)
 	}
 }
