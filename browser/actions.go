@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
 	"go.uber.org/zap"
 )
 
@@ -367,14 +368,14 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 		switch {
 		case o.Slowly: // at the caret: nothing to type is nothing to do
 			for _, r := range text {
-				if err = p.pressKey(cctx, keyForRune(r)); err != nil {
+				if err = p.pressKey(cctx, keyboard.ForRune(r)); err != nil {
 					break
 				}
 			}
 		case ok.SelectAll && !o.Slowly && !selectAll(cctx, p):
 			err = fmt.Errorf("select all in %s: the keys were not sent", target)
 		case text == "":
-			err = p.pressKey(cctx, keyDelete) // the selected content
+			err = p.pressKey(cctx, keyboard.Delete) // the selected content
 		default:
 			_, err = chromedp.Call(cctx, input.InsertText, input.InsertTextParams{Text: text})
 		}
@@ -384,7 +385,7 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 			}
 		}
 		if err == nil && o.Submit {
-			err = p.pressKey(cctx, keyEnter)
+			err = p.pressKey(cctx, keyboard.Enter)
 		}
 		return err
 	})
@@ -401,7 +402,7 @@ func (p *Page) Type(ctx context.Context, target, text string, o TypeOptions) err
 // EditContext's: Monaco) with the keys a user presses, as text typed then
 // replaces it; it says whether the keys were sent.
 func selectAll(ctx context.Context, p *Page) bool {
-	c, err := parseChord("ControlOrMeta+A")
+	c, err := keyboard.ParseChord("ControlOrMeta+A")
 	return err == nil && p.pressChord(ctx, c) == nil
 }
 
@@ -428,7 +429,7 @@ func (p *Page) typedInto(ctx context.Context, frame cdp.FrameID, target string) 
 		Hint: "click the element first, or check what takes focus when it is focused"}
 }
 
-// keyDef, pressKey and the key table are in keys.go.
+// pressKey is in keyboard.go, the key table in browser/keyboard.
 
 // mark is the page's event state before an action.
 type mark struct {

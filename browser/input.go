@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
 )
 
 // The input actions besides click and type: hover, drag, check, select,
@@ -270,9 +271,9 @@ func (p *Page) SetSlider(ctx context.Context, target string, value float64) (flo
 		// setRange focused the ARIA slider: each arrow key moves it a step.
 		for presses := 0; *st.Now != value; presses++ {
 			prev := *st.Now
-			key := keys["ArrowRight"]
+			key, _ := keyboard.Lookup("ArrowRight")
 			if prev > value {
-				key = keys["ArrowLeft"]
+				key, _ = keyboard.Lookup("ArrowLeft")
 			}
 			if presses == maxSliderKeys {
 				return prev, stepError(KindNotActionable, StepPressKeys, "%s is still at %v after %d key presses", target, prev, presses)

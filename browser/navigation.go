@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 )
 
 // Info is what a response says about the page.
@@ -144,8 +145,9 @@ func (p *Page) Reload(ctx context.Context) error {
 	return p.settle(ctx, before)
 }
 
-// maxViewport bounds browser_resize: beyond it Chrome's surfaces fail.
-const maxViewport = 10000
+// maxViewport bounds browser_resize: beyond it Chrome's surfaces fail
+// (devices.MaxViewport, which bounds an emulated viewport too).
+const maxViewport = devices.MaxViewport
 
 // Resize sets the size of the tab's viewport in CSS pixels, as a window of
 // that size would have.

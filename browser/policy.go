@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
 )
@@ -254,7 +255,7 @@ func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
 		clear(g.authTried)
 	}
 	g.mu.Unlock()
-	if em.HTTPUser != "" && first && em.credentialsFor(e) {
+	if em.HTTPUser != "" && first && credentialsFor(em, e) {
 		resp = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials, Username: em.HTTPUser, Password: em.HTTPPassword}
 	}
 	if _, err := callOn(ctx, h, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: e.RequestID, AuthChallengeResponse: resp}); err != nil && ctx.Err() == nil {
@@ -265,12 +266,12 @@ func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
 // credentialsFor says whether the session's credentials answer a
 // challenge: one a server (not a proxy) of their origin makes for a
 // request to that origin.
-func (e Emulation) credentialsFor(ev *fetch.EventAuthRequired) bool {
+func credentialsFor(e devices.Emulation, ev *fetch.EventAuthRequired) bool {
 	c := ev.AuthChallenge
 	if e.HTTPOrigin == "" || ev.Request == nil || c == nil || c.Source == fetch.AuthChallengeSourceProxy {
 		return false
 	}
-	return HTTPOrigin(ev.Request.URL) == e.HTTPOrigin && (c.Origin == "" || HTTPOrigin(c.Origin) == e.HTTPOrigin)
+	return devices.HTTPOrigin(ev.Request.URL) == e.HTTPOrigin && (c.Origin == "" || devices.HTTPOrigin(c.Origin) == e.HTTPOrigin)
 }
 
 // TakeBlocked returns the requests the policy blocked since the last call

@@ -5,6 +5,7 @@ import (
 
 	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 )
 
 // pageSetup is what a session sets for all its tabs, and puts into each
@@ -13,12 +14,12 @@ import (
 // under Tabs.mu and applies the change to the tabs already attached;
 // Tabs.open applies all of it to a new one.
 type pageSetup struct {
-	media       Media       // what media queries see (emulate.go)
-	emulation   Emulation   // the device and user (device.go)
-	netState    string      // the network state, "" for online (netstate.go)
-	clock       *ClockState // the fake clock, once installed (clock.go)
-	initScripts []string    // run in every new document (initscript.go)
-	vitals      bool        // the web vitals watcher runs (vitals.go)
+	media       Media             // what media queries see (emulate.go)
+	emulation   devices.Emulation // the device and user (devices.go)
+	netState    string            // the network state, "" for online (netstate.go)
+	clock       *ClockState       // the fake clock, once installed (clock.go)
+	initScripts []string          // run in every new document (initscript.go)
+	vitals      bool              // the web vitals watcher runs (vitals.go)
 }
 
 // setupOf is a copy of the session's setup.
@@ -90,7 +91,7 @@ func (p *Page) applySetup(ctx context.Context, s pageSetup) error {
 func (p *Page) defaultViewport(ctx context.Context) error {
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
-	if err := p.unlessDialog(cctx, func(c context.Context) error { return p.setViewport(c, Emulation{}) }, false); err != nil {
+	if err := p.unlessDialog(cctx, func(c context.Context) error { return p.setViewport(c, devices.Emulation{}) }, false); err != nil {
 		return p.ctxError(cctx, err, "set the viewport")
 	}
 	return nil

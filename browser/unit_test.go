@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
+	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
 )
 
 func TestIsRef(t *testing.T) {
@@ -53,7 +56,7 @@ func TestSaveDataURL(t *testing.T) {
 // else: another port, scheme or host, a proxy, a challenger of another
 // origin.
 func TestCredentialsFor(t *testing.T) {
-	e := Emulation{HTTPUser: "ada", HTTPOrigin: HTTPOrigin("HTTPS://Staging.Example.com:443/app")}
+	e := devices.Emulation{HTTPUser: "ada", HTTPOrigin: devices.HTTPOrigin("HTTPS://Staging.Example.com:443/app")}
 	if e.HTTPOrigin != "https://staging.example.com" {
 		t.Fatalf("HTTPOrigin = %q", e.HTTPOrigin)
 	}
@@ -74,51 +77,59 @@ func TestCredentialsFor(t *testing.T) {
 		{"https://staging.example.com/private/", "https://evil.example", fetch.AuthChallengeSourceServer, false},
 		{"https://staging.example.com/private/", "http://proxy:3128", fetch.AuthChallengeSourceProxy, false},
 	} {
-		if got := e.credentialsFor(challenge(tc.url, tc.origin, tc.src)); got != tc.want {
+		if got := credentialsFor(e, challenge(tc.url, tc.origin, tc.src)); got != tc.want {
 			t.Errorf("credentialsFor(%s, challenger %q, %s) = %v, want %v", tc.url, tc.origin, tc.src, got, tc.want)
 		}
 	}
-	if (Emulation{HTTPUser: "ada"}).credentialsFor(challenge("https://a.example/", "", fetch.AuthChallengeSourceServer)) {
+	if credentialsFor(devices.Emulation{HTTPUser: "ada"}, challenge("https://a.example/", "", fetch.AuthChallengeSourceServer)) {
 		t.Error("credentials without an origin answered")
-	}
-	for raw, want := range map[string]string{"http://[::1]:80/": "http://[::1]", "http://[::1]:8080": "http://[::1]:8080",
-		"ws://a.example": "", "about:blank": "", "": "", "https://a.example:444": "https://a.example:444"} {
-		if got := HTTPOrigin(raw); got != want {
-			t.Errorf("HTTPOrigin(%q) = %q, want %q", raw, got, want)
-		}
 	}
 }
 
-// TestLocaleAndTimezoneChecks: a locale is a BCP 47 tag and a time zone
-// an IANA name or a GMT offset; a change that gives anything else is refused by merge, typed,
-// before it reaches a tab (browser_emulate and the server's settings alike).
-func TestLocaleAndTimezoneChecks(t *testing.T) {
-	for _, l := range []string{"", "fr-FR", "de", "pt-BR", "zh-Hans-CN", "en-US-u-ca-buddhist", "xx-QQ"} {
-		if err := CheckLocale(l); err != nil {
-			t.Errorf("CheckLocale(%q) = %v", l, err)
+// TestDeviceErrors: what browser/devices refuses in a change (merge, its
+// checks) reaches the agent as an invalid_input error with the package's
+// message and hint (deviceError, the seam), before it reaches a tab.
+func TestDeviceErrors(t *testing.T) {
+	base := devices.Emulation{Locale: "de-DE", TimezoneID: "Asia/Tokyo"}
+	for _, change := range []devices.Emulation{{TimezoneID: "Mars/Olympus"}, {Locale: "not a locale!!"}, {Width: 390}} {
+		got, err := base.Merge(change, "")
+		e, ok := AsError(deviceError(err))
+		if !ok || e.Kind != KindInvalidInput || e.Hint == "" {
+			t.Errorf("merge(%+v) = %+v, %v: want invalid_input with a hint", change, got, err)
+			continue
+		}
+		var d *devices.Error
+		if !errors.As(err, &d) || e.Message != d.Message || e.Hint != d.Hint || e.Error() != err.Error() {
+			t.Errorf("merge(%+v): %v became %v (hint %q)", change, err, e, e.Hint)
 		}
 	}
-	for _, l := range []string{"French", "not a locale!!", "en_US", "fr-FR,de", "fr-FR;q=1", "x", "fr-"} {
-		if err := CheckLocale(l); err == nil {
-			t.Errorf("CheckLocale(%q) took it", l)
+	if _, err := base.Merge(devices.Emulation{}, "Nokia 3310"); err == nil {
+		t.Error("an unknown device was taken")
+	} else if e, ok := AsError(deviceError(err)); !ok || e.Kind != KindInvalidInput || !strings.Contains(e.Hint, "iPhone 15") {
+		t.Errorf("unknown device: %v, want invalid_input naming the devices", err)
+	}
+	if err := deviceError(nil); err != nil {
+		t.Errorf("deviceError(nil) = %v", err)
+	}
+}
+
+// TestKeyErrors: a key name or combination browser/keyboard does not know
+// reaches the agent as an invalid_input error with the package's message
+// and its hint naming keys (keyError, the seam PressKey goes through).
+func TestKeyErrors(t *testing.T) {
+	for _, in := range []string{"", "Foo", "Control+Foo", "A+B"} {
+		_, err := keyboard.ParseChord(in)
+		e, ok := AsError(keyError(err))
+		if !ok || e.Kind != KindInvalidInput || !strings.Contains(e.Hint, "Control+A") {
+			t.Errorf("key %q: %v, want invalid_input naming the keys", in, err)
+			continue
+		}
+		var k *keyboard.Error
+		if !errors.As(err, &k) || e.Message != k.Message || e.Hint != k.Hint || e.Error() != err.Error() {
+			t.Errorf("key %q: %v became %v (hint %q)", in, err, e, e.Hint)
 		}
 	}
-	for _, z := range []string{"", "Europe/Paris", "America/New_York", "UTC", "Asia/Kolkata", "Etc/GMT+5", "GMT+05:00", "GMT-3"} {
-		if err := CheckTimezone(z); err != nil {
-			t.Errorf("CheckTimezone(%q) = %v", z, err)
-		}
-	}
-	for _, z := range []string{"Mars/Olympus", "Local", "europe/paris", "/etc/localtime", "../zoneinfo/UTC", "Paris", "GMT+5:0"} {
-		err := CheckTimezone(z)
-		if e, ok := AsError(err); !ok || e.Kind != KindInvalidInput || !strings.Contains(e.Hint, "Europe/Paris") {
-			t.Errorf("CheckTimezone(%q) = %v, want invalid_input saying what to give", z, err)
-		}
-	}
-	base := Emulation{Locale: "de-DE", TimezoneID: "Asia/Tokyo"}
-	for _, change := range []Emulation{{TimezoneID: "Mars/Olympus"}, {Locale: "not a locale!!"}} {
-		got, err := base.merge(change, "")
-		if e, ok := AsError(err); !ok || e.Kind != KindInvalidInput {
-			t.Errorf("merge(%+v) = %+v, %v: want invalid_input", change, got, err)
-		}
+	if err := keyError(nil); err != nil {
+		t.Errorf("keyError(nil) = %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 )
 
 // Web vitals: the engine's vitals() reads them from the page's performance
@@ -144,7 +145,7 @@ func (t *Tabs) Throttled(ctx context.Context, netState string, cpu float64, fn f
 		err = t.SetNetworkState(ctx, netState)
 	}
 	if err == nil && cpu != 0 {
-		_, err = t.SetEmulation(ctx, Emulation{CPUThrottling: cpu}, "", false)
+		_, err = t.SetEmulation(ctx, devices.Emulation{CPUThrottling: cpu}, "", false)
 	}
 	if err == nil {
 		err = fn()

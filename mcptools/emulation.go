@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -96,7 +97,7 @@ func emulateTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			change := browser.Emulation{Width: a.Width, Height: a.Height, DeviceScaleFactor: a.DeviceScaleFactor, Mobile: a.IsMobile,
+			change := devices.Emulation{Width: a.Width, Height: a.Height, DeviceScaleFactor: a.DeviceScaleFactor, Mobile: a.IsMobile,
 				Touch: a.HasTouch, UserAgent: a.UserAgent, Locale: a.Locale, TimezoneID: a.TimezoneID, Permissions: a.Permissions,
 				CPUThrottling: a.CPUThrottling, HTTPUser: a.HTTPUsername, HTTPPassword: a.HTTPPassword}
 			if change.HTTPOrigin, err = s.credentialsOrigin(p, a); err != nil {
@@ -106,7 +107,7 @@ func emulateTool(d *Deps) Tool {
 				return nil, invalidInput("latitude", "give latitude and longitude together")
 			}
 			if a.Latitude != nil {
-				change.Geolocation = &browser.Position{Latitude: *a.Latitude, Longitude: *a.Longitude}
+				change.Geolocation = &devices.Position{Latitude: *a.Latitude, Longitude: *a.Longitude}
 			}
 			if change.Headers, err = headerLines(a.Headers); err != nil {
 				return nil, err
@@ -137,16 +138,16 @@ func (s *Session) credentialsOrigin(p *browser.Page, a EmulateParams) (string, e
 	case a.HTTPUsername == "":
 		return "", nil
 	case a.HTTPOrigin != "":
-		if o := browser.HTTPOrigin(a.HTTPOrigin); o != "" {
+		if o := devices.HTTPOrigin(a.HTTPOrigin); o != "" {
 			return o, nil
 		}
 		return "", invalidInput("httpOrigin", "%q: give an http(s) origin, such as https://staging.example.com", a.HTTPOrigin)
 	}
-	if o := browser.HTTPOrigin(p.LastInfo().URL); o != "" {
+	if o := devices.HTTPOrigin(p.LastInfo().URL); o != "" {
 		return o, nil
 	}
 	if s.dev != nil {
-		if o := browser.HTTPOrigin(s.dev.result.URL); o != "" {
+		if o := devices.HTTPOrigin(s.dev.result.URL); o != "" {
 			return o, nil
 		}
 	}
@@ -154,7 +155,7 @@ func (s *Session) credentialsOrigin(p *browser.Page, a EmulateParams) (string, e
 }
 
 // describeEmulation says what the session emulates, in words.
-func describeEmulation(e browser.Emulation) string {
+func describeEmulation(e devices.Emulation) string {
 	var parts []string
 	if e.Width > 0 {
 		s := fmt.Sprintf("viewport %dx%d", e.Width, e.Height)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -63,7 +64,7 @@ type Registry struct {
 	// StartEmulation, when set, is what every new browser context of a
 	// session emulates first (--device, --user-agent, --grant-permissions);
 	// StartDevice names its device preset.
-	StartEmulation *browser.Emulation
+	StartEmulation *devices.Emulation
 	StartDevice    string
 	// Profile keeps the sessions' cookies and storage across runs
 	// (--user-data-dir); nil: every session starts fresh.

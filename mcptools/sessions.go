@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -59,7 +60,7 @@ type Session struct {
 	vitals bool
 	// startEmulation is what a new browser context of the session
 	// emulates first (Registry.StartEmulation, StartDevice).
-	startEmulation *browser.Emulation
+	startEmulation *devices.Emulation
 	startDevice    string
 	// profile keeps the session's cookies and storage across runs
 	// (Registry.Profile); profileHold is the session's hold on it while

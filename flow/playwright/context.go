@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
@@ -183,7 +184,7 @@ func (w *writer) emulate(a map[string]any) {
 		w.line("// emulate: set for the whole test in test.use above")
 	}
 	if d := str(a, "device"); d != "" {
-		dev, ok := browser.Devices[d]
+		dev, ok := devices.Devices[d]
 		if !ok {
 			w.skip("the device preset " + d)
 		} else {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/logs"
@@ -338,7 +339,7 @@ var settings = []setting{
 		str(func(c *Config) *string { return &c.UserDataDir })},
 	{"isolated", "E2E_MCP_ISOLATED", "false", "every session starts with a fresh profile kept in memory, as it does by default here (a remote browser's first session uses its open tab without it); refused with --user-data-dir",
 		boolean(func(c *Config) *bool { return &c.Isolated })},
-	{"device", "E2E_MCP_DEVICE", "", "emulate this device in every session (screen, pixel ratio, touch, user agent): " + strings.Join(browser.DeviceNames(), ", "),
+	{"device", "E2E_MCP_DEVICE", "", "emulate this device in every session (screen, pixel ratio, touch, user agent): " + strings.Join(devices.DeviceNames(), ", "),
 		str(func(c *Config) *string { return &c.Device })},
 	{"mobile", "E2E_MCP_MOBILE", "false", "emulate a generic phone in every session (" + mobileDevice + "), as --device does; not with --device",
 		boolean(func(c *Config) *bool { return &c.Mobile })},

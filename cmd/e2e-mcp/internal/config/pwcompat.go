@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -11,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
@@ -349,8 +350,8 @@ func (c *Config) HostUnused() bool { return c.Host != "" && c.HTTP == "" }
 // startEmulation is what every session emulates from its start, through
 // the path browser_emulate takes (Tabs.SetEmulation), and the device it
 // names: nil when the settings ask for nothing.
-func (c *Config) startEmulation() (*browser.Emulation, string) {
-	e := browser.Emulation{UserAgent: c.UserAgent, Permissions: c.permissions(), DeviceScaleFactor: c.DeviceScaleFactor,
+func (c *Config) startEmulation() (*devices.Emulation, string) {
+	e := devices.Emulation{UserAgent: c.UserAgent, Permissions: c.permissions(), DeviceScaleFactor: c.DeviceScaleFactor,
 		Locale: c.Locale, TimezoneID: c.Timezone}
 	if c.Device == "" && e.IsZero() {
 		return nil, ""
@@ -358,10 +359,12 @@ func (c *Config) startEmulation() (*browser.Emulation, string) {
 	return &e, c.Device
 }
 
-// startError is a refusal of the browser package as a start-up error says
-// it: what is wrong, and what to give instead.
+// startError is a refusal of a setting's check (browser/devices: a locale,
+// a time zone) as a start-up error says it: what is wrong, and what to give
+// instead.
 func startError(err error) string {
-	if e, ok := browser.AsError(err); ok && e.Hint != "" {
+	var e *devices.Error
+	if errors.As(err, &e) && e.Hint != "" {
 		return e.Message + ": " + e.Hint
 	}
 	return err.Error()
@@ -391,8 +394,8 @@ func (c *Config) validatePW() []error {
 		errs = append(errs, enumCheck("browser", c.Channel, channels...))
 	}
 	if c.Device != "" {
-		if _, ok := browser.Devices[c.Device]; !ok {
-			errs = append(errs, fmt.Errorf("--device %q: not a device of this server's table; give one of %s", c.Device, strings.Join(browser.DeviceNames(), ", ")))
+		if _, ok := devices.Devices[c.Device]; !ok {
+			errs = append(errs, fmt.Errorf("--device %q: not a device of this server's table; give one of %s", c.Device, strings.Join(devices.DeviceNames(), ", ")))
 		}
 	}
 	if c.DeviceScaleFactor < 0 || c.DeviceScaleFactor > 10 {
@@ -437,7 +440,7 @@ func (c *Config) validatePW() []error {
 	for _, ck := range []struct {
 		flag, v string
 		check   func(string) error
-	}{{"locale", c.Locale, browser.CheckLocale}, {"timezone", c.Timezone, browser.CheckTimezone}} {
+	}{{"locale", c.Locale, devices.CheckLocale}, {"timezone", c.Timezone, devices.CheckTimezone}} {
 		if err := ck.check(ck.v); err != nil {
 			errs = append(errs, fmt.Errorf("--%s: %s", ck.flag, startError(err)))
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/internal/readme"
 )
 
@@ -403,14 +403,14 @@ func TestStartEmulation(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		args []string
-		got  func(e browser.Emulation, device string) bool
+		got  func(e devices.Emulation, device string) bool
 	}{
-		{[]string{"--device", "iPhone 15"}, func(_ browser.Emulation, d string) bool { return d == "iPhone 15" }},
-		{[]string{"--user-agent", "Bot/3"}, func(e browser.Emulation, _ string) bool { return e.UserAgent == "Bot/3" }},
-		{[]string{"--grant-permissions", "geolocation"}, func(e browser.Emulation, _ string) bool { return slices.Equal(e.Permissions, []string{"geolocation"}) }},
-		{[]string{"--device-scale-factor", "2"}, func(e browser.Emulation, _ string) bool { return e.DeviceScaleFactor == 2 }},
-		{[]string{"--locale", "de-CH"}, func(e browser.Emulation, _ string) bool { return e.Locale == "de-CH" }},
-		{[]string{"--timezone", "Asia/Tokyo"}, func(e browser.Emulation, _ string) bool { return e.TimezoneID == "Asia/Tokyo" }},
+		{[]string{"--device", "iPhone 15"}, func(_ devices.Emulation, d string) bool { return d == "iPhone 15" }},
+		{[]string{"--user-agent", "Bot/3"}, func(e devices.Emulation, _ string) bool { return e.UserAgent == "Bot/3" }},
+		{[]string{"--grant-permissions", "geolocation"}, func(e devices.Emulation, _ string) bool { return slices.Equal(e.Permissions, []string{"geolocation"}) }},
+		{[]string{"--device-scale-factor", "2"}, func(e devices.Emulation, _ string) bool { return e.DeviceScaleFactor == 2 }},
+		{[]string{"--locale", "de-CH"}, func(e devices.Emulation, _ string) bool { return e.Locale == "de-CH" }},
+		{[]string{"--timezone", "Asia/Tokyo"}, func(e devices.Emulation, _ string) bool { return e.TimezoneID == "Asia/Tokyo" }},
 	} {
 		c, err := Parse("serve", tc.args, envOf(nil))
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 )
 
 // Playwright MCP's config file (--config FILE): the JSON its
@@ -195,8 +195,8 @@ var pwConfigKeys = map[string]pwConfigKey{
 	}, reads: []string{"block-service-workers"}},
 	"browser.contextOptions.bypassCSP":         to("bypass-csp", kindBool),
 	"browser.contextOptions.javaScriptEnabled": to("no-javascript", kindNotBool),
-	"browser.contextOptions.locale":            {kind: kindString, setting: "locale", check: browser.CheckLocale},
-	"browser.contextOptions.timezoneId":        {kind: kindString, setting: "timezone", check: browser.CheckTimezone},
+	"browser.contextOptions.locale":            {kind: kindString, setting: "locale", check: devices.CheckLocale},
+	"browser.contextOptions.timezoneId":        {kind: kindString, setting: "timezone", check: devices.CheckTimezone},
 	"browser.contextOptions.geolocation":       {refused: perSessionRefusal},
 	"browser.contextOptions.colorScheme":       {refused: perSessionRefusal},
 	"browser.contextOptions.reducedMotion":     {refused: perSessionRefusal},

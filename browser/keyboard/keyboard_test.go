@@ -1,6 +1,7 @@
-package browser
+package keyboard
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -30,35 +31,35 @@ func TestKeysParseChord(t *testing.T) {
 		{in: "/", key: "/", code: "Slash", text: "/", vk: 191},
 		{in: "?", key: "?", code: "Slash", text: "?", vk: 191},
 		{in: "+", key: "+", code: "Equal", text: "+", vk: 187},
-		{in: "Control+A", key: "A", code: "KeyA", text: "A", vk: 65, mods: modControl},
-		{in: "Ctrl+a", key: "a", code: "KeyA", text: "a", vk: 65, mods: modControl},
-		{in: "Shift+Tab", key: "Tab", code: "Tab", vk: 9, mods: modShift},
-		{in: "Control+Shift+ArrowLeft", key: "ArrowLeft", code: "ArrowLeft", vk: 37, mods: modControl | modShift},
-		{in: "Alt+F4", key: "F4", code: "F4", vk: 115, mods: modAlt},
-		{in: "Meta+c", key: "c", code: "KeyC", text: "c", vk: 67, mods: modMeta},
-		{in: "Control++", key: "+", code: "Equal", text: "+", vk: 187, mods: modControl},
+		{in: "Control+A", key: "A", code: "KeyA", text: "A", vk: 65, mods: ModControl},
+		{in: "Ctrl+a", key: "a", code: "KeyA", text: "a", vk: 65, mods: ModControl},
+		{in: "Shift+Tab", key: "Tab", code: "Tab", vk: 9, mods: ModShift},
+		{in: "Control+Shift+ArrowLeft", key: "ArrowLeft", code: "ArrowLeft", vk: 37, mods: ModControl | ModShift},
+		{in: "Alt+F4", key: "F4", code: "F4", vk: 115, mods: ModAlt},
+		{in: "Meta+c", key: "c", code: "KeyC", text: "c", vk: 67, mods: ModMeta},
+		{in: "Control++", key: "+", code: "Equal", text: "+", vk: 187, mods: ModControl},
 		{in: "Shift", key: "Shift", code: "ShiftLeft", vk: 16},
 	}
 	for _, tc := range tests {
-		c, err := parseChord(tc.in)
+		c, err := ParseChord(tc.in)
 		if err != nil {
-			t.Errorf("parseChord(%q): %v", tc.in, err)
+			t.Errorf("ParseChord(%q): %v", tc.in, err)
 			continue
 		}
-		k := c.key
-		if k.key != tc.key || k.code != tc.code || k.text != tc.text || k.vk != tc.vk || c.modifiers() != tc.mods {
-			t.Errorf("parseChord(%q) = key %q code %q text %q vk %d mods %d, want %q %q %q %d %d",
-				tc.in, k.key, k.code, k.text, k.vk, c.modifiers(), tc.key, tc.code, tc.text, tc.vk, tc.mods)
+		k := c.Key
+		if k.Key != tc.key || k.Code != tc.code || k.Text != tc.text || k.VK != tc.vk || c.modifiers() != tc.mods {
+			t.Errorf("ParseChord(%q) = key %q code %q text %q vk %d mods %d, want %q %q %q %d %d",
+				tc.in, k.Key, k.Code, k.Text, k.VK, c.modifiers(), tc.key, tc.code, tc.text, tc.vk, tc.mods)
 		}
 	}
 }
 
 func TestKeysControlOrMeta(t *testing.T) {
-	c, err := parseChord("ControlOrMeta+A")
+	c, err := ParseChord("ControlOrMeta+A")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int64{"Control": modControl, "Meta": modMeta}[controlOrMeta()]
+	want := map[string]int64{"Control": ModControl, "Meta": ModMeta}[controlOrMeta()]
 	if c.modifiers() != want || want == 0 {
 		t.Errorf("ControlOrMeta+A: modifiers %d, want %d (%s)", c.modifiers(), want, controlOrMeta())
 	}
@@ -66,26 +67,26 @@ func TestKeysControlOrMeta(t *testing.T) {
 
 func TestKeysInvalid(t *testing.T) {
 	for _, in := range []string{"", "Foo", "Control+", "Control+Foo", "A+B", "Enter+a", "++a", "Control+ +a"} {
-		_, err := parseChord(in)
-		e, ok := AsError(err)
-		if !ok || e.Kind != KindInvalidInput {
-			t.Errorf("parseChord(%q): want invalid_input, got %v", in, err)
+		_, err := ParseChord(in)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("ParseChord(%q): want a refusal (*Error), got %v", in, err)
 			continue
 		}
 		// The error teaches the key names.
 		if !strings.Contains(e.Hint, "Control+A") || !strings.Contains(e.Hint, "Enter") {
-			t.Errorf("parseChord(%q): hint lacks examples: %q", in, e.Hint)
+			t.Errorf("ParseChord(%q): hint lacks examples: %q", in, e.Hint)
 		}
 	}
 }
 
 func TestKeysForRune(t *testing.T) {
-	for r, want := range map[rune]keyDef{'a': keys["a"], 'Z': keys["Z"], '\n': keyEnter, ' ': keys["Space"]} {
-		if got := keyForRune(r); got != want {
-			t.Errorf("keyForRune(%q) = %+v, want %+v", r, got, want)
+	for r, want := range map[rune]Key{'a': keys["a"], 'Z': keys["Z"], '\n': Enter, ' ': keys["Space"]} {
+		if got := ForRune(r); got != want {
+			t.Errorf("ForRune(%q) = %+v, want %+v", r, got, want)
 		}
 	}
-	if got := keyForRune('é'); got.key != "é" || got.text != "é" || got.vk != 0 {
-		t.Errorf("keyForRune('é') = %+v, want text only", got)
+	if got := ForRune('é'); got.Key != "é" || got.Text != "é" || got.VK != 0 {
+		t.Errorf("ForRune('é') = %+v, want text only", got)
 	}
 }
