@@ -23,8 +23,8 @@ import (
 // consumer. A consumer that is slower than the page paints gets the newest
 // frame when it is ready and never holds up CDP: frames in between are
 // dropped, not queued. The screencast follows the session's current tab
-// (browser's Tabs.follow, wherever the current tab changes), so a video shows every
-// tab the session worked in, in order.
+// (browser's Tabs.follow, wherever the current tab changes), so a video
+// shows every tab the session worked in, in order.
 
 // Frame is one picture of a tab.
 type Frame struct {
@@ -95,9 +95,9 @@ type Tab interface {
 }
 
 // Screencast is a session's screencast: what it asks for, who gets the
-// frames, and the tab it films now. Its owner (browser's Tabs) keeps it
-// under its lock and calls its methods as it called them before the
-// package split: Follow and Stop on the session's calls, Busy around them.
+// frames, and the tab it films now. Its owner (browser's Tabs) keeps the
+// pointer under its lock and calls the methods outside it: Follow and
+// Stop on the session's calls, Busy around them.
 type Screencast struct {
 	opts CastOptions
 	sink func(Frame)
@@ -121,7 +121,7 @@ type TabCast struct {
 	wake   chan struct{}
 	stop   chan struct{}
 	done   chan struct{}
-	// busy: a call of the session runs, since busySince (CastBusy); the
+	// busy: a call of the session runs, since busySince (Busy); the
 	// last one ended at idleSince.
 	busy                 bool
 	busySince, idleSince time.Time
