@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"go.uber.org/zap"
 )
@@ -87,7 +88,7 @@ func maskCDP(line string) string {
 // was sent (a password shown while typed, then hidden).
 func maskDemoStep(m map[string]any) {
 	p, ok := m["params"].(map[string]any)
-	if !ok || p["name"] != demoBinding {
+	if !ok || p["name"] != recording.DemoBinding {
 		return
 	}
 	payload, _ := p["payload"].(string)

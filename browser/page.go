@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"go.uber.org/zap"
@@ -82,10 +83,10 @@ type Page struct {
 	// pointer is where the vision tools left the mouse and the buttons
 	// they hold (mouse.go).
 	pointer pointerState
-	// demo is a person's demonstration being recorded (demo.go).
-	demo *demoState
-	// cast is the tab's screencast, when the session records (screencast.go).
-	cast pageCast
+	// demo is a person's demonstration being recorded (recording.go).
+	demo *recording.Demo
+	// cast is the tab's screencast, when the session records (browser/recording).
+	cast recording.TabCast
 	// waits are the tab's newest action waits (waitlog.go).
 	waits waitLog
 	// doc numbers the main frame's documents (ConsoleEvent.Doc).
@@ -310,7 +311,7 @@ func (p *Page) listener(h *host) func(ev any) {
 // onEvent records what the page does. It runs on chromedp's read loop, so it
 // only updates state: no commands, no blocking.
 func (p *Page) onEvent(h *host, ev any) {
-	if h == p.main && p.onCastEvent(ev) {
+	if h == p.main && p.cast.OnEvent(ev) {
 		// Not activity: a page whose script hangs still paints.
 		return
 	}

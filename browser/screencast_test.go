@@ -10,18 +10,20 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 )
 
 // frames collects what a screencast sends.
 type frames struct {
 	mu   sync.Mutex
-	list []Frame
+	list []recording.Frame
 	more chan struct{}
 }
 
 func newFrames() *frames { return &frames{more: make(chan struct{}, 1)} }
 
-func (f *frames) sink(fr Frame) {
+func (f *frames) sink(fr recording.Frame) {
 	f.mu.Lock()
 	f.list = append(f.list, fr)
 	f.mu.Unlock()
@@ -32,7 +34,7 @@ func (f *frames) sink(fr Frame) {
 }
 
 // waitFor waits until cond holds of the frames so far.
-func (f *frames) waitFor(t *testing.T, what string, cond func([]Frame) bool) {
+func (f *frames) waitFor(t *testing.T, what string, cond func([]recording.Frame) bool) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -66,18 +68,18 @@ func TestScreencast(t *testing.T) {
 	tabs := p.tabs
 	got := newFrames()
 	start := time.Now()
-	if err := tabs.Cast(ctx, CastOptions{MaxWidth: 640, MaxHeight: 640}, got.sink); err != nil {
+	if err := tabs.Cast(ctx, recording.CastOptions{MaxWidth: 640, MaxHeight: 640}, got.sink); err != nil {
 		t.Fatal(err)
 	}
-	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
+	got.waitFor(t, "first frame", func(l []recording.Frame) bool { return len(l) > 0 })
 	f := got.list[0]
 	if f.Tab != string(p.main.target) || f.Scale <= 0 || f.Scale > 1 || f.Time.Before(start.Add(-2*time.Second)) || len(f.Data) < 100 {
 		t.Errorf("first frame: tab %q (want %q), scale %v, time %v (cast started %v), %d bytes", f.Tab, p.main.target, f.Scale, f.Time, start, len(f.Data))
 	}
 
 	var mu sync.Mutex
-	var targets []ActionTarget
-	tabs.OnAction(func(a ActionTarget) { mu.Lock(); targets = append(targets, a); mu.Unlock() })
+	var targets []recording.ActionTarget
+	tabs.OnAction(func(a recording.ActionTarget) { mu.Lock(); targets = append(targets, a); mu.Unlock() })
 	if err := p.Click(ctx, "role=button[name='Sign up']", ClickOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestScreencast(t *testing.T) {
 	tabs.OnAction(nil)
 	// The click wrote "Welcome" into the page: a frame shows it.
 	n := got.count()
-	got.waitFor(t, "frame after the click", func(l []Frame) bool { return len(l) > n })
+	got.waitFor(t, "frame after the click", func(l []recording.Frame) bool { return len(l) > n })
 
 	// A new tab becomes current: the screencast follows it.
 	q, err := tabs.New(ctx)
@@ -105,9 +107,9 @@ func TestScreencast(t *testing.T) {
 	if _, err := q.Navigate(ctx, testServer.URL+"/links"); err != nil {
 		t.Fatal(err)
 	}
-	got.waitFor(t, "frame of the new tab", func(l []Frame) bool { return l[len(l)-1].Tab == string(q.main.target) })
-	if p.cast.on || !q.cast.on {
-		t.Errorf("casting: first tab %v, new tab %v", p.cast.on, q.cast.on)
+	got.waitFor(t, "frame of the new tab", func(l []recording.Frame) bool { return l[len(l)-1].Tab == string(q.main.target) })
+	if p.cast.On() || !q.cast.On() {
+		t.Errorf("casting: first tab %v, new tab %v", p.cast.On(), q.cast.On())
 	}
 
 	tabs.StopCast(ctx)
@@ -118,21 +120,8 @@ func TestScreencast(t *testing.T) {
 	if _, err := q.Screenshot(ctx, ScreenshotOptions{}); err != nil { // a paint, at least
 		t.Fatal(err)
 	}
-	if got.count() != n || q.cast.on || tabs.Casting() {
+	if got.count() != n || q.cast.On() || tabs.Casting() {
 		t.Errorf("after StopCast: %d frames more, casting %v", got.count()-n, tabs.Casting())
-	}
-}
-
-func TestFrameWidth(t *testing.T) {
-	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x05\x00\x00\x00\x02\xd0\x08\x02\x00\x00\x00")
-	if w := frameWidth(png); w != 1280 {
-		t.Errorf("PNG width %d", w)
-	}
-	// SOI, APP0 (length 16), SOF0: length 17, precision 8, height 720, width 1280.
-	jpg := append([]byte{0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10}, make([]byte, 14)...)
-	jpg = append(jpg, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x02, 0xD0, 0x05, 0x00, 0x03)
-	if w := frameWidth(jpg); w != 1280 {
-		t.Errorf("JPEG width %d", w)
 	}
 }
 
@@ -159,11 +148,11 @@ func castLastColour(t *testing.T, fps int, around func(p *Page, busy bool)) {
 	ctx := context.Background()
 	p := openPage(t, "/form")
 	got := newFrames()
-	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: fps}, got.sink); err != nil {
+	if err := p.tabs.Cast(ctx, recording.CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: fps}, got.sink); err != nil {
 		t.Fatal(err)
 	}
 	defer p.tabs.StopCast(ctx)
-	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
+	got.waitFor(t, "first frame", func(l []recording.Frame) bool { return len(l) > 0 })
 	if around != nil {
 		around(p, true)
 	}
@@ -177,7 +166,7 @@ func castLastColour(t *testing.T, fps int, around func(p *Page, busy bool)) {
 	if around != nil {
 		around(p, false)
 	}
-	got.waitFor(t, "a frame of the last colour", func(l []Frame) bool {
+	got.waitFor(t, "a frame of the last colour", func(l []recording.Frame) bool {
 		img, err := png.Decode(bytes.NewReader(l[len(l)-1].Data))
 		if err != nil {
 			return false
@@ -192,9 +181,7 @@ func liveIs(t *testing.T, p *Page, on bool, what string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		p.cast.mu.Lock()
-		live := p.cast.live
-		p.cast.mu.Unlock()
+		live := p.cast.Live()
 		if live == on {
 			return
 		}
@@ -213,7 +200,7 @@ func paint(t *testing.T, p *Page, colour string) {
 	}
 }
 
-// TestScreencastSettles: with CastOptions.Settle, calls that follow each
+// TestScreencastSettles: with recording.CastOptions.Settle, calls that follow each
 // other within it run with the screencast stopped, and nothing of what
 // they do is filmed until the session pauses; once it has, the page as
 // they left it is.
@@ -222,11 +209,11 @@ func TestScreencastSettles(t *testing.T) {
 	ctx := context.Background()
 	p := openPage(t, "/form")
 	got := newFrames()
-	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 10, Settle: 300 * time.Millisecond}, got.sink); err != nil {
+	if err := p.tabs.Cast(ctx, recording.CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 10, Settle: 300 * time.Millisecond}, got.sink); err != nil {
 		t.Fatal(err)
 	}
 	defer p.tabs.StopCast(ctx)
-	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
+	got.waitFor(t, "first frame", func(l []recording.Frame) bool { return len(l) > 0 })
 	// A batch of three calls, each painting.
 	n := 0
 	for i, c := range []string{"rgb(200, 0, 0)", "rgb(0, 200, 0)", "rgb(0, 0, 200)"} {
@@ -243,7 +230,7 @@ func TestScreencastSettles(t *testing.T) {
 	if waited := time.Since(end); waited < 250*time.Millisecond {
 		t.Errorf("the screencast started %s after the batch, before it settled (300 ms)", waited)
 	}
-	got.waitFor(t, "a frame of the batch's last colour", func(l []Frame) bool {
+	got.waitFor(t, "a frame of the batch's last colour", func(l []recording.Frame) bool {
 		return len(l) > n && near(colourAt(l[len(l)-1]), 0, 0, 200)
 	})
 	got.mu.Lock()
@@ -256,7 +243,7 @@ func TestScreencastSettles(t *testing.T) {
 	}
 }
 
-// TestScreencastStopsWhenStill: with CastOptions.Still, the screencast
+// TestScreencastStopsWhenStill: with recording.CastOptions.Still, the screencast
 // stops once the page has shown nothing new for that long after a call,
 // though a focused text box's caret blinks (Still is longer than its
 // 500 ms blink, so both of its pictures come); the next call's end films
@@ -266,11 +253,11 @@ func TestScreencastStopsWhenStill(t *testing.T) {
 	ctx := context.Background()
 	p := openPage(t, "/form")
 	got := newFrames()
-	if err := p.tabs.Cast(ctx, CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 10, Settle: 20 * time.Millisecond, Still: 1200 * time.Millisecond}, got.sink); err != nil {
+	if err := p.tabs.Cast(ctx, recording.CastOptions{MaxWidth: 320, MaxHeight: 320, Format: "png", FPS: 10, Settle: 20 * time.Millisecond, Still: 1200 * time.Millisecond}, got.sink); err != nil {
 		t.Fatal(err)
 	}
 	defer p.tabs.StopCast(ctx)
-	got.waitFor(t, "first frame", func(l []Frame) bool { return len(l) > 0 })
+	got.waitFor(t, "first frame", func(l []recording.Frame) bool { return len(l) > 0 })
 	p.tabs.CastBusy(true)
 	if _, err := p.Evaluate(ctx, "() => document.querySelector('input').focus()", ""); err != nil {
 		t.Fatal(err)
@@ -278,7 +265,7 @@ func TestScreencastStopsWhenStill(t *testing.T) {
 	paint(t, p, "rgb(200, 0, 0)")
 	p.tabs.CastBusy(false)
 	liveIs(t, p, true, "after the call")
-	got.waitFor(t, "a frame of the call's colour", func(l []Frame) bool { return near(colourAt(l[len(l)-1]), 200, 0, 0) })
+	got.waitFor(t, "a frame of the call's colour", func(l []recording.Frame) bool { return near(colourAt(l[len(l)-1]), 200, 0, 0) })
 	liveIs(t, p, false, "with nothing new but the caret")
 	// What the page does now waits for the next call's end.
 	n := got.count()
@@ -298,13 +285,13 @@ func TestScreencastStopsWhenStill(t *testing.T) {
 	got.mu.Unlock()
 	p.tabs.CastBusy(true)
 	p.tabs.CastBusy(false)
-	got.waitFor(t, "a frame of the colour painted between calls", func(l []Frame) bool {
+	got.waitFor(t, "a frame of the colour painted between calls", func(l []recording.Frame) bool {
 		return len(l) > n && near(colourAt(l[len(l)-1]), 0, 200, 0)
 	})
 }
 
 // colourAt is the colour of a PNG frame's top-left corner.
-func colourAt(f Frame) [3]uint32 {
+func colourAt(f recording.Frame) [3]uint32 {
 	img, err := png.Decode(bytes.NewReader(f.Data))
 	if err != nil {
 		return [3]uint32{1 << 20}

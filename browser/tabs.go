@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"go.uber.org/zap"
 )
@@ -79,9 +80,9 @@ type Tabs struct {
 	// changed (UnixNano): a page opening popups is busy (activeCtx).
 	active atomic.Int64
 	// cast is the session's screencast, which follows the current tab
-	// (screencast.go); onAction is told each action's target. Under mu.
-	cast     *castSpec
-	onAction func(ActionTarget)
+	// (browser/recording); onAction is told each action's target. Under mu.
+	cast     *recording.Screencast
+	onAction func(recording.ActionTarget)
 	// console is told the tabs' console messages as they arrive
 	// (OnConsole; consolefeed.go), read without a lock from the events.
 	console atomic.Pointer[consoleHook]

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	browserrec "github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -146,7 +146,7 @@ func recordingTools(d *Deps) []Tool {
 // one step, where its typing ended, with its final value as one
 // variable: the page never sends the parts, and a replay fills the field
 // with what it held at the end.
-func (s *Session) keepDemo(steps []browser.DemoStep) ([]flow.Step, demoSecrets) {
+func (s *Session) keepDemo(steps []browserrec.DemoStep) ([]flow.Step, demoSecrets) {
 	parts := map[string]int{} // a secret field's type steps
 	last := map[string]int{}  // and the index of its last
 	for i, st := range steps {
@@ -197,7 +197,7 @@ func (s *Session) keepDemo(steps []browser.DemoStep) ([]flow.Step, demoSecrets) 
 
 // demoField names the field a person's type step typed into: the page's
 // id of it, else its locator.
-func demoField(st browser.DemoStep) string {
+func demoField(st browserrec.DemoStep) string {
 	if st.Field != "" {
 		return st.Field
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	browserrec "github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
@@ -16,7 +16,7 @@ import (
 func TestKeepDemoSecrets(t *testing.T) {
 	s := &Session{}
 	pw := `role=textbox[name="Password"]`
-	steps, secrets := s.keepDemo([]browser.DemoStep{
+	steps, secrets := s.keepDemo([]browserrec.DemoStep{
 		{Action: "type", Target: `role=textbox[name="User"]`, Field: "d1.1", Text: "ada"},
 		{Action: "type", Target: pw, Field: "d1.2", Secret: true},
 		{Action: "click", Target: `role=button[name="Show password"]`},

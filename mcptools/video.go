@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	browserrec "github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/video"
@@ -110,7 +111,7 @@ const (
 // sessionVideo is a session's recording.
 type sessionVideo struct {
 	rec  *video.Recorder
-	cast browser.CastOptions
+	cast browserrec.CastOptions
 	in   *browser.Tabs // the browser context casting to it
 	// out is where it is written when it stops or the session ends; nil
 	// for a recording nobody asked to keep.
@@ -266,7 +267,7 @@ func (d *Deps) startVideo(ctx context.Context, s *Session, size VideoSize, fps i
 		return err
 	}
 	s.video = &sessionVideo{rec: rec, out: out, started: time.Now(), limited: limited,
-		cast: browser.CastOptions{MaxWidth: w, MaxHeight: h, Format: "png", FPS: fps, Settle: settle, Still: still}}
+		cast: browserrec.CastOptions{MaxWidth: w, MaxHeight: h, Format: "png", FPS: fps, Settle: settle, Still: still}}
 	if err := s.castVideo(ctx); err != nil {
 		s.video = nil
 		rec.Close()
@@ -297,7 +298,7 @@ func (s *Session) castVideo(ctx context.Context) error {
 		return nil
 	}
 	rec := v.rec
-	err := s.tabs.Cast(ctx, v.cast, func(f browser.Frame) {
+	err := s.tabs.Cast(ctx, v.cast, func(f browserrec.Frame) {
 		rec.Frame(video.Frame{Data: f.Data, Time: f.Time, Scale: f.Scale, OffsetTop: f.OffsetTop, Tab: f.Tab})
 	})
 	if err != nil {
@@ -634,7 +635,7 @@ func filmed[T any](d *Deps, name, toolset string, next sessionFunc[T]) sessionFu
 		}
 		shown := false
 		rec := v.rec
-		tabs.OnAction(func(t browser.ActionTarget) {
+		tabs.OnAction(func(t browserrec.ActionTarget) {
 			b := a
 			b.Box, b.Time = &video.Box{X: t.X, Y: t.Y, Width: t.Width, Height: t.Height}, t.Time
 			rec.Action(b)

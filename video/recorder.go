@@ -40,7 +40,7 @@ type Options struct {
 	// Width and Height are the video's size in pixels.
 	Width, Height int
 	// FPS is the most frames a second the video has (0: DefaultFPS); the
-	// browser is asked for no more (browser.CastOptions.FPS).
+	// browser is asked for no more (recording.CastOptions.FPS).
 	FPS int
 	// MaxIdle: a picture that shows longer is shortened (0:
 	// DefaultMaxIdle; negative: never).

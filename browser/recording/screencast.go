@@ -1,4 +1,4 @@
-package browser
+package recording
 
 import (
 	"bytes"
@@ -23,8 +23,8 @@ import (
 // consumer. A consumer that is slower than the page paints gets the newest
 // frame when it is ready and never holds up CDP: frames in between are
 // dropped, not queued. The screencast follows the session's current tab
-// (Tabs.follow, wherever the current tab changes), so a video shows every
-// tab the session worked in, in order.
+// (browser's Tabs.follow, wherever the current tab changes), so a video
+// shows every tab the session worked in, in order.
 
 // Frame is one picture of a tab.
 type Frame struct {
@@ -67,16 +67,52 @@ type CastOptions struct {
 	Still time.Duration
 }
 
-// castSpec is a session's screencast: what it asks for and who gets the
-// frames.
-type castSpec struct {
-	opts CastOptions
-	sink func(Frame)
-	on   *Page // the tab casting now
+// Tab is a tab as its screencast needs it; browser's Page gives it
+// (browser/recording.go). Two Tabs are equal when they are the same tab.
+type Tab interface {
+	// Cast is the tab's screencast state, which its events feed
+	// (TabCast.OnEvent).
+	Cast() *TabCast
+	// ID is the tab's target id (Frame.Tab).
+	ID() string
+	// Context is the tab's own: commands run on it go to the tab's
+	// session, and it ends when the tab closes.
+	Context() context.Context
+	// Log is the tab's logger.
+	Log() *zap.Logger
+	// Gone reports whether the tab or its browser has gone away.
+	Gone() bool
+	// CallContext is a context for the call ctx's commands on the tab,
+	// bounded by the action timeout.
+	CallContext(ctx context.Context) (context.Context, context.CancelFunc)
+	// RestoreContext is a context for commands on the tab that must run
+	// whatever became of the call ctx (it keeps ctx's values, not its
+	// cancellation), bounded as a restore is.
+	RestoreContext(ctx context.Context) (context.Context, context.CancelFunc)
+	// CallError says what a failed command made on a CallContext means
+	// (the tab gone, a timeout, ...); what names what was done.
+	CallError(ctx context.Context, err error, what string) error
 }
 
-// pageCast is one tab's screencast state; the read loop writes it.
-type pageCast struct {
+// Screencast is a session's screencast: what it asks for, who gets the
+// frames, and the tab it films now. Its owner (browser's Tabs) keeps the
+// pointer under its lock and calls the methods outside it: Follow and
+// Stop on the session's calls, Busy around them.
+type Screencast struct {
+	opts CastOptions
+	sink func(Frame)
+	on   Tab // the tab casting now
+}
+
+// NewScreencast is a session's screencast with options o, sending every
+// frame to sink; it films nothing until Follow gives it a tab.
+func NewScreencast(o CastOptions, sink func(Frame)) *Screencast {
+	return &Screencast{opts: o, sink: sink}
+}
+
+// TabCast is one tab's screencast state; the read loop writes it
+// (OnEvent). Its zero value is a tab that does not cast.
+type TabCast struct {
 	mu     sync.Mutex
 	on     bool
 	newest *page.EventScreencastFrame
@@ -85,7 +121,7 @@ type pageCast struct {
 	wake   chan struct{}
 	stop   chan struct{}
 	done   chan struct{}
-	// busy: a call of the session runs, since busySince (CastBusy); the
+	// busy: a call of the session runs, since busySince (Busy); the
 	// last one ended at idleSince.
 	busy                 bool
 	busySince, idleSince time.Time
@@ -95,14 +131,13 @@ type pageCast struct {
 	live bool
 }
 
-// onCastEvent keeps a screencast frame for the cast goroutine; it runs on
-// the read loop. It reports whether ev was a screencast event.
-func (p *Page) onCastEvent(ev any) bool {
+// OnEvent keeps a screencast frame for the cast goroutine; it runs on the
+// read loop. It reports whether ev was a screencast event.
+func (c *TabCast) OnEvent(ev any) bool {
 	e, ok := ev.(*page.EventScreencastFrame)
 	if !ok {
 		return false
 	}
-	c := &p.cast
 	c.mu.Lock()
 	if c.on {
 		c.newest, c.at = e, time.Now()
@@ -117,8 +152,8 @@ func (p *Page) onCastEvent(ev any) bool {
 }
 
 // startCast starts the tab's screencast, sending its frames to sink.
-func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) error {
-	c := &p.cast
+func startCast(ctx context.Context, p Tab, o CastOptions, sink func(Frame)) error {
+	c := p.Cast()
 	c.mu.Lock()
 	if c.on {
 		c.mu.Unlock()
@@ -138,12 +173,12 @@ func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) e
 	}
 	c.on, c.wake, c.stop, c.done, c.params, c.live = true, make(chan struct{}, 1), make(chan struct{}), make(chan struct{}), params, true
 	c.mu.Unlock()
-	go p.castLoop(sink, o)
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	go castLoop(p, sink, o)
+	cctx, cancel := p.CallContext(ctx)
 	defer cancel()
 	if _, err := chromedp.Call(cctx, page.StartScreencast, params); err != nil {
-		p.endCast()
-		return p.ctxError(cctx, err, "start the screencast")
+		c.end()
+		return p.CallError(cctx, err, "start the screencast")
 	}
 	return nil
 }
@@ -153,31 +188,29 @@ func (p *Page) startCast(ctx context.Context, o CastOptions, sink func(Frame)) e
 // is now goes to last as the cast's final frame: Chrome's screencast is
 // paused in a call's first moments (castLoop), and a recording stopped
 // right after a call would otherwise end on the page before it.
-func (p *Page) stopCast(ctx context.Context, o CastOptions, last func(Frame)) {
-	if !p.endCast() || p.Gone() {
+func stopCast(ctx context.Context, p Tab, o CastOptions, last func(Frame)) {
+	if !p.Cast().end() || p.Gone() {
 		return
 	}
 	// ctx is the caller's (an MCP call's, a session's end), not the tab's:
 	// the commands go on the tab's own context, bounded as a restore is.
-	rctx, rcancel := detached(ctx)
-	defer rcancel()
-	cctx, cancel := p.callCtx(rctx, restoreTimeout)
+	cctx, cancel := p.RestoreContext(ctx)
 	defer cancel()
 	if last != nil {
-		if f, err := p.stillFrame(cctx, o); err == nil {
+		if f, err := stillFrame(cctx, p.ID(), o); err == nil {
 			last(f)
 		} else {
-			p.log.Debug("the screencast's last frame", zap.Error(err))
+			p.Log().Debug("the screencast's last frame", zap.Error(err))
 		}
 	}
 	if _, err := chromedp.Call(cctx, page.StopScreencast, cdp.Empty{}); err != nil {
-		p.log.Debug("stop the screencast", zap.Error(err))
+		p.Log().Debug("stop the screencast", zap.Error(err))
 	}
 }
 
 // stillFrame is a screenshot of the viewport shaped as the screencast's
-// frames are (o's format, quality and bounds).
-func (p *Page) stillFrame(ctx context.Context, o CastOptions) (Frame, error) {
+// frames are (o's format, quality and bounds), of the tab tab.
+func stillFrame(ctx context.Context, tab string, o CastOptions) (Frame, error) {
 	lm, err := chromedp.Call(ctx, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return Frame{}, err
@@ -205,12 +238,11 @@ func (p *Page) stillFrame(ctx context.Context, o CastOptions) (Frame, error) {
 	if err != nil {
 		return Frame{}, err
 	}
-	return Frame{Data: res.Data, Time: time.Now(), Scale: float64(frameWidth(res.Data)) / vv.ClientWidth, Tab: string(p.main.target)}, nil
+	return Frame{Data: res.Data, Time: time.Now(), Scale: float64(frameWidth(res.Data)) / vv.ClientWidth, Tab: tab}, nil
 }
 
-// endCast ends the cast goroutine and waits for it; false when none ran.
-func (p *Page) endCast() bool {
-	c := &p.cast
+// end ends the cast goroutine and waits for it; false when none ran.
+func (c *TabCast) end() bool {
 	c.mu.Lock()
 	if !c.on {
 		c.mu.Unlock()
@@ -245,10 +277,10 @@ func (p *Page) endCast() bool {
 // It never stops before a picture came since it started, so the video has
 // the page as each pause found it. The stop and the start are sent from
 // here, off the call's path.
-func (p *Page) castLoop(sink func(Frame), o CastOptions) {
-	c := &p.cast
+func castLoop(p Tab, sink func(Frame), o CastOptions) {
+	c := p.Cast()
 	defer close(c.done)
-	tab := string(p.main.target)
+	tab := p.ID()
 	var gap time.Duration
 	if o.FPS > 0 {
 		gap = time.Second / time.Duration(o.FPS)
@@ -303,11 +335,11 @@ func (p *Page) castLoop(sink func(Frame), o CastOptions) {
 		switch {
 		case casting && !want && fresh:
 			casting = false
-			p.castOn(false, params)
+			castOn(p, false, params)
 			c.setLive(false)
 		case !casting && want:
 			casting, fresh, changed = true, false, now
-			p.castOn(true, params)
+			castOn(p, true, params)
 			c.setLive(true)
 		}
 		wait := time.Hour
@@ -326,7 +358,7 @@ func (p *Page) castLoop(sink func(Frame), o CastOptions) {
 				wait = min(wait, w)
 			} else {
 				acked = time.Now()
-				p.ackCast(acks)
+				ackCast(p, acks)
 				acks = nil
 				continue
 			}
@@ -343,13 +375,13 @@ func (p *Page) castLoop(sink func(Frame), o CastOptions) {
 		case <-timer.C:
 		case <-c.stop:
 			return
-		case <-p.ctx.Done():
+		case <-p.Context().Done():
 			return
 		}
 	}
 }
 
-func (c *pageCast) setLive(on bool) {
+func (c *TabCast) setLive(on bool) {
 	c.mu.Lock()
 	c.live = on
 	c.mu.Unlock()
@@ -362,8 +394,9 @@ const callGrace = 500 * time.Millisecond
 
 // castOn starts Chrome's screencast again with params, or stops it, for
 // castLoop.
-func (p *Page) castOn(on bool, params page.StartScreencastParams) {
-	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+func castOn(p Tab, on bool, params page.StartScreencastParams) {
+	tctx := p.Context()
+	ctx, cancel := context.WithTimeout(tctx, 5*time.Second)
 	defer cancel()
 	var err error
 	if on {
@@ -371,33 +404,31 @@ func (p *Page) castOn(on bool, params page.StartScreencastParams) {
 	} else {
 		_, err = chromedp.Call(ctx, page.StopScreencast, cdp.Empty{})
 	}
-	if err != nil && p.ctx.Err() == nil {
-		p.log.Debug("pause or resume the screencast", zap.Bool("on", on), zap.Error(err))
+	if err != nil && tctx.Err() == nil {
+		p.Log().Debug("pause or resume the screencast", zap.Bool("on", on), zap.Error(err))
 	}
 }
 
 // ackCast acknowledges screencast frames.
-func (p *Page) ackCast(ids []int64) {
+func ackCast(p Tab, ids []int64) {
+	tctx := p.Context()
 	for _, id := range ids {
-		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		ctx, cancel := context.WithTimeout(tctx, 5*time.Second)
 		_, err := chromedp.Call(ctx, page.ScreencastFrameAck, page.ScreencastFrameAckParams{SessionID: id})
 		cancel()
-		if err != nil && p.ctx.Err() == nil {
-			p.log.Debug("acknowledge a screencast frame", zap.Error(err))
+		if err != nil && tctx.Err() == nil {
+			p.Log().Debug("acknowledge a screencast frame", zap.Error(err))
 		}
 	}
 }
 
-// CastBusy says a call of the session starts (true) or ends: the
-// screencast captures less while one runs (castLoop).
-func (t *Tabs) CastBusy(busy bool) {
-	t.mu.Lock()
-	c := t.cast
-	t.mu.Unlock()
-	if c == nil || c.on == nil {
+// Busy says a call of the session starts (true) or ends: the screencast
+// captures less while one runs (castLoop).
+func (c *Screencast) Busy(busy bool) {
+	if c.on == nil {
 		return
 	}
-	pc := &c.on.cast
+	pc := c.on.Cast()
 	pc.mu.Lock()
 	pc.busy = busy
 	if busy {
@@ -451,60 +482,47 @@ func frameWidth(b []byte) int {
 	return 0
 }
 
-// Cast starts a screencast of the session's current tab that follows the
-// current tab as it changes, sending every frame to sink, which must not
-// block (it is called on the tab's cast goroutine). One at a time: a second
-// Cast replaces the first.
-func (t *Tabs) Cast(ctx context.Context, o CastOptions, sink func(Frame)) error {
-	t.StopCast(ctx)
-	t.mu.Lock()
-	t.cast = &castSpec{opts: o, sink: sink}
-	t.mu.Unlock()
-	return t.follow(ctx)
-}
-
-// StopCast stops the session's screencast; no frame reaches its sink once
-// it returns.
-func (t *Tabs) StopCast(ctx context.Context) {
-	t.mu.Lock()
-	c := t.cast
-	t.cast = nil
-	t.mu.Unlock()
-	if c != nil && c.on != nil {
-		c.on.stopCast(ctx, c.opts, c.sink)
+// Stop stops the screencast; no frame reaches its sink once it returns.
+// The page as it is now is its last frame.
+func (c *Screencast) Stop(ctx context.Context) {
+	if c.on != nil {
+		stopCast(ctx, c.on, c.opts, c.sink)
 	}
 }
 
-// Casting reports whether the session's screencast is on.
-func (t *Tabs) Casting() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.cast != nil
-}
-
-// follow moves the session's screencast to the current tab, when it casts
-// and the current tab changed. Every method that changes the current tab
-// calls it before it returns.
-func (t *Tabs) follow(ctx context.Context) error {
-	t.mu.Lock()
-	c := t.cast
-	t.mu.Unlock()
-	cur := t.Current()
-	if c == nil || c.on == cur {
+// Follow moves the screencast to the tab cur (nil: none), when cur is not
+// the tab it films.
+func (c *Screencast) Follow(ctx context.Context, cur Tab) error {
+	if c.on == cur {
 		return nil
 	}
 	if c.on != nil {
-		c.on.stopCast(ctx, c.opts, nil) // on the call's path: the old tab's frames so far stand
+		stopCast(ctx, c.on, c.opts, nil) // on the call's path: the old tab's frames so far stand
 		c.on = nil
 	}
 	if cur == nil || cur.Gone() {
 		return nil
 	}
-	if err := cur.startCast(ctx, c.opts, c.sink); err != nil {
+	if err := startCast(ctx, cur, c.opts, c.sink); err != nil {
 		return err
 	}
 	c.on = cur
 	return nil
+}
+
+// On reports whether the tab's screencast is on (for tests).
+func (c *TabCast) On() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.on
+}
+
+// Live reports whether Chrome's screencast of the tab runs now: castLoop
+// stops it during calls and on a still page (for tests).
+func (c *TabCast) Live() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.live
 }
 
 // ActionTarget is where an action is about to act: the element's box in
@@ -512,50 +530,4 @@ func (t *Tabs) follow(ctx context.Context) error {
 type ActionTarget struct {
 	X, Y, Width, Height float64
 	Time                time.Time
-}
-
-// OnAction has fn told the target of every action on the session's tabs
-// that has one (nil: none), just before its input. The box comes with the
-// action's last check (onElementBoxed), in the same round trip, but the
-// page measures it: it is set only while something draws it (a video's
-// action overlays).
-func (t *Tabs) OnAction(fn func(ActionTarget)) {
-	t.mu.Lock()
-	t.onAction = fn
-	t.mu.Unlock()
-}
-
-// actionHook is the session's action hook (OnAction), nil when none.
-func (p *Page) actionHook() func(ActionTarget) {
-	if p.tabs == nil {
-		return nil
-	}
-	p.tabs.mu.Lock()
-	defer p.tabs.mu.Unlock()
-	return p.tabs.onAction
-}
-
-// viewBox is an element's box in its frame's viewport, in CSS pixels.
-type viewBox struct{ X, Y, Width, Height float64 }
-
-// noteTarget tells hook where an action's element is: box, in frame's
-// viewport. Every action that acts on an element passes actionable, which
-// reads the box with its last check and calls it.
-func (p *Page) noteTarget(ctx context.Context, hook func(ActionTarget), frame cdp.FrameID, box viewBox) {
-	if frame != p.frame {
-		var err error
-		if box.X, box.Y, err = p.toViewport(ctx, frame, box.X, box.Y); err != nil {
-			return
-		}
-	}
-	hook(ActionTarget{X: box.X, Y: box.Y, Width: box.Width, Height: box.Height, Time: time.Now()})
-}
-
-// followQuietly is follow for the methods whose own work is done when it
-// runs: a screencast that fails to move is logged, and the next change of
-// tab tries again.
-func (t *Tabs) followQuietly(ctx context.Context) {
-	if err := t.follow(ctx); err != nil {
-		t.m.log.Debug("move the screencast to the current tab", zap.Error(err))
-	}
 }
