@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"go.uber.org/zap"
 )
 
@@ -177,7 +178,7 @@ func (t *Tabs) onDownloadEvent(ev any) {
 			if max := t.m.opts.MaxDownloadBytes; int64(e.ReceivedBytes) > max || int64(e.TotalBytes) > max {
 				// A page must not fill the disk: cancelled as it passes
 				// the limit (or at once, when it says it will).
-				d.State, d.Error = "canceled", errTooLarge(max).Error()
+				d.State, d.Error = "canceled", netguard.ErrTooLarge(max).Error()
 				go t.cancelDownload(e.GUID, filepath.Join(l.dir, e.GUID))
 			} else if e.State == cdpbrowser.DownloadProgressStateCompleted {
 				d.Path = filepath.Join(l.dir, e.GUID)
@@ -185,11 +186,6 @@ func (t *Tabs) onDownloadEvent(ev any) {
 			l.signalLocked()
 		}
 	}
-}
-
-// errTooLarge is why a download over the limit is not kept.
-func errTooLarge(max int64) error {
-	return fmt.Errorf("it is larger than %d bytes, the most a page may download (--max-download-size)", max)
 }
 
 // cancelDownload stops a download Chrome is saving and removes what it

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
@@ -142,8 +143,8 @@ type Manager struct {
 	profile       string
 	chromeTmp     string // Chrome's TMPDIR: inside the profile, or beside it
 	pages         map[*Page]struct{}
-	guards        map[context.Context]*browserGuard // the request policy at the browser level, per browser
-	remotes       []*remoteBrowser                  // with Options.Endpoints: the browsers elsewhere
+	guards        map[context.Context]*netguard.Browser // the request policy at the browser level, per browser
+	remotes       []*remoteBrowser                      // with Options.Endpoints: the browsers elsewhere
 	// With Options.Grids: the sessions' browsers (grid.go), the next grid
 	// to ask, and why the last session got none.
 	grid     map[*remoteBrowser]struct{}

@@ -9,15 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/fetch"
-	cdpio "github.com/chromedp/cdproto/io"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
-	"go.uber.org/zap"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 )
 
 // Downloads of a remote browser (--cdp-endpoint, or a grid on another
@@ -41,13 +37,9 @@ import (
 // request), and a blob: URL the page revoked already.
 
 const (
-	// remoteDownloadTimeout bounds one fetch, body included.
-	remoteDownloadTimeout = 5 * time.Minute
 	// maxBlobDownload bounds a blob: download, read in the page and sent
 	// over CDP as one base64 string.
 	maxBlobDownload = 64 << 20
-	// ioChunk is how much one IO.read asks for.
-	ioChunk = 1 << 20
 )
 
 // denyAndFetchDownloads denies the context's downloads, with events, and
@@ -98,7 +90,7 @@ var errNotOurs = errors.New("another session's download")
 
 // fetchDownload gets the download's body into dir/GUID.
 func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), remoteDownloadTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), netguard.RemoteDownloadTimeout)
 	defer cancel()
 	// The tab of the frame that began it; nil when that tab is gone
 	// already (a tab opened only to download closes itself), or when the
@@ -148,8 +140,7 @@ func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64,
 		return 0, fmt.Errorf("a tab to fetch it again in: %w", err)
 	}
 	defer closeTab()
-	take := &bodyTake{path: path, max: t.m.opts.MaxDownloadBytes, done: make(chan bodyTaken, 1)}
-	p.guard.take.Store(take)
+	taken := p.guard.TakeBody(path, t.m.opts.MaxDownloadBytes)
 	if err := p.enableGuard(ctx, p.main); err != nil {
 		return 0, err
 	}
@@ -164,16 +155,16 @@ func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64,
 		}
 	}()
 	select {
-	case r := <-take.done:
-		return r.n, r.err
+	case r := <-taken:
+		return r.N, r.Err
 	case why := <-navigated:
 		select {
-		case r := <-take.done: // the body was taken, then the navigation aborted
-			return r.n, r.err
+		case r := <-taken: // the body was taken, then the navigation aborted
+			return r.N, r.Err
 		default:
 		}
 		if b := p.takeBlockedDoc(); b != nil {
-			t.guard.blocked.add(*b) // the agent's next answer lists it
+			t.guard.Block(*b) // the agent's next answer lists it
 			return 0, fmt.Errorf("fetching it again led to %s, which the request policy blocks (%s)", b.URL, b.Rule)
 		}
 		if why == "" {
@@ -182,103 +173,6 @@ func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64,
 		return 0, fmt.Errorf("fetching it again in the remote browser failed: %s", why)
 	case <-ctx.Done():
 		return 0, fmt.Errorf("fetching it again in the remote browser: %w", ctx.Err())
-	}
-}
-
-// bodyTake is a hidden tab's fetch of a download (fetchInTab): where its
-// body goes, the most it may be, and what came of it.
-type bodyTake struct {
-	path string
-	max  int64
-	done chan bodyTaken
-}
-
-// bodyTaken is what a bodyTake came to: the bytes written, or why not.
-type bodyTaken struct {
-	n   int64
-	err error
-}
-
-// pausedAtResponse says whether a paused request is at the response stage.
-func pausedAtResponse(e *fetch.EventRequestPaused) bool {
-	return e.ResponseStatusCode != 0 || e.ResponseErrorReason != ""
-}
-
-// atResponse answers a response a hidden tab's fetch paused: a redirect
-// goes on (its next hop is paused and checked at the request stage), an
-// error ends the fetch, and a file's body is taken and written, then the
-// navigation aborted so that Chrome makes no download of it.
-func (g *pageGuard) atResponse(h *host, e *fetch.EventRequestPaused) {
-	ctx, cancel := context.WithTimeout(h.ctx, remoteDownloadTimeout)
-	defer cancel()
-	take := g.take.Load()
-	status := e.ResponseStatusCode
-	redirect := status >= 300 && status < 400 && headerOf(e.ResponseHeaders, "Location") != ""
-	if take == nil || redirect || e.ResponseErrorReason != "" {
-		if _, err := callOn(ctx, h, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID}); err != nil && ctx.Err() == nil {
-			g.p.log.Debug("continue a response", zap.String("url", e.Request.URL), zap.Error(err))
-		}
-		return
-	}
-	var r bodyTaken
-	if status >= 400 {
-		r.err = fmt.Errorf("fetching it again in the remote browser failed: HTTP %d", status)
-	} else {
-		r.n, r.err = takeBody(ctx, h, e.RequestID, take.path, take.max)
-	}
-	select {
-	case take.done <- r:
-	default: // the fetch has its answer already
-	}
-	_, _ = callOn(ctx, h, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonAborted})
-}
-
-// headerOf is a response header's value, its name in any case.
-func headerOf(hs []*fetch.HeaderEntry, name string) string {
-	for _, h := range hs {
-		if strings.EqualFold(h.Name, name) {
-			return h.Value
-		}
-	}
-	return ""
-}
-
-// takeBody streams the body of a response paused at the response stage
-// into path, at most max bytes: a larger one is refused and nothing kept.
-func takeBody(ctx context.Context, h *host, id fetch.RequestID, path string, max int64) (int64, error) {
-	s, err := callOn(ctx, h, fetch.TakeResponseBodyAsStream, fetch.TakeResponseBodyAsStreamParams{RequestID: id})
-	if err != nil {
-		return 0, fmt.Errorf("reading it in the remote browser: %w", err)
-	}
-	defer func() {
-		rctx, cancel := detached(ctx)
-		defer cancel()
-		_, _ = callOn(rctx, h, cdpio.Close, cdpio.CloseParams{Handle: s.Stream})
-	}()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) //nolint:gosec // our own directory
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	for {
-		rr, err := callOn(ctx, h, cdpio.Read, cdpio.ReadParams{Handle: s.Stream, Size: ioChunk})
-		if err == nil && n+int64(len(rr.Data)) > max {
-			err = errTooLarge(max)
-		}
-		if err == nil {
-			_, err = f.Write(rr.Data)
-			n += int64(len(rr.Data))
-		}
-		if err != nil || rr.EOF {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				_ = os.Remove(path)
-				return 0, err
-			}
-			return n, nil
-		}
 	}
 }
 
@@ -364,7 +258,7 @@ func saveDataURL(s, path string, max int64) (string, int64, error) {
 		b = []byte(text)
 	}
 	if int64(len(b)) > max {
-		return "", 0, errTooLarge(max)
+		return "", 0, netguard.ErrTooLarge(max)
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return "", 0, err

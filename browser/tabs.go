@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"go.uber.org/zap"
 )
@@ -66,9 +67,9 @@ type Tabs struct {
 	// "it died" (the watchdog stopped it).
 	deathWhy string
 
-	guard     tabsGuard   // the request policy's state of this context (policy.go)
+	guard netguard.Context // the request policy's state of this context, and its routes (netguard.go)
+
 	setup     pageSetup   // what every tab is put in as it is attached (setup.go)
-	routes    routeTable  // the session's routes (route.go)
 	downloads downloadLog // what the pages downloaded (download.go)
 	logs      sessionLogs // the tabs' console and network records (bounds.go)
 	// origins are those the session's documents came from (storage.go),
@@ -143,7 +144,7 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 		t.Close()
 		return nil, err
 	}
-	t.guard.browser = g
+	t.guard.Attach(g, t.offline)
 	var lctx context.Context
 	lctx, t.lcancel = context.WithCancel(bctx)
 	if err := chromedp.ListenBrowser(lctx, t.onBrowserEvent); err != nil {
@@ -269,11 +270,9 @@ func (t *Tabs) onBrowserEvent(ev any) {
 	if known {
 		return
 	}
-	if t.guard.browser != nil {
-		// Its first request may have been blocked before we knew it:
-		// taken before the wait for a new tab below ends.
-		t.guard.browser.claim(t, info.TargetID)
-	}
+	// Its first request may have been blocked before we knew it:
+	// taken before the wait for a new tab below ends.
+	t.guard.Claim(info.TargetID)
 	// A new page target is a popup (window.open, target=_blank, which
 	// has no opener by default), or a tab we opened: sync tells them apart.
 	t.mu.Lock()
@@ -699,9 +698,9 @@ func (t *Tabs) Close() {
 	if t.lcancel != nil {
 		t.lcancel()
 	}
-	if g := t.guard.browser; g != nil && t.bctx.Err() == nil {
+	if t.guard.Attached() && t.bctx.Err() == nil {
 		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
-		if err := g.setWide(ctx, t, false); err != nil {
+		if err := t.guard.SetWide(ctx, false); err != nil {
 			t.m.log.Debug("stop pausing requests for the session", zap.Error(err))
 		}
 		cancel()
@@ -728,9 +727,7 @@ func (t *Tabs) Close() {
 	if t.remote != nil {
 		t.m.releaseRemote(t.remote)
 	}
-	if t.guard.proxy != nil {
-		_ = t.guard.proxy.Close()
-	}
+	t.guard.CloseProxy()
 }
 
 // bringToFront makes the tab the visible one of its window: a hidden tab
