@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
@@ -21,7 +24,8 @@ import (
 // the browser-level guard needs of the Manager (managerSide), a tab's CDP
 // sessions (host, as a netguard.Session), and the engine's calls into the
 // guards (interception on or off in a tab's sessions, routes added and
-// removed, the blocked requests taken).
+// removed, the blocked requests taken); and what a session's downloads
+// need of its Tabs (tabsSide).
 
 // defaultPolicy is the policy of a Manager configured with none.
 var defaultPolicy, _ = netpolicy.New(netpolicy.Config{})
@@ -442,4 +446,130 @@ func (t *Tabs) needWide(ctx context.Context) error {
 	on = on && !t.closed
 	t.mu.Unlock()
 	return t.guard.SetWide(ctx, on)
+}
+
+// tabsSide is a session's Tabs as its downloads see them.
+type tabsSide struct{ t *Tabs }
+
+func (s tabsSide) FrameTab(frame cdp.FrameID) (tab, hidden bool) {
+	t := s.t
+	t.mu.Lock()
+	_, tab = t.infos[target.ID(frame)]
+	hidden = t.hidden[target.ID(frame)]
+	t.mu.Unlock()
+	return tab, hidden
+}
+
+func (s tabsSide) OwnsFrame(frame cdp.FrameID) bool { return s.t.ownsFrame(frame) }
+func (s tabsSide) MaxBytes() int64                  { return s.t.m.opts.MaxDownloadBytes }
+func (s tabsSide) Cancel(guid string)               { s.t.cancelDownload(guid) }
+
+func (s tabsSide) FetchAgain(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error) {
+	return s.t.fetchDownload(frame, unsure, rawURL, path)
+}
+
+// onDownloadEvent records the downloads of this context's tabs. It runs on
+// the browser's read loop: state only.
+func (t *Tabs) onDownloadEvent(ev any) { t.downloads.OnEvent(tabsSide{t}, ev) }
+
+// TakeDownloads returns the downloads not taken yet that have ended,
+// waiting up to wait for those still going (they are taken later if they
+// outlast it). With atLeastOne it also waits, within wait, for one to
+// begin and end.
+func (t *Tabs) TakeDownloads(ctx context.Context, wait time.Duration, atLeastOne bool) []netguard.Download {
+	return t.downloads.Take(ctx, tabsSide{t}, wait, atLeastOne)
+}
+
+// DownloadsBegun says whether a download has begun that was not taken.
+func (t *Tabs) DownloadsBegun() bool { return t.downloads.Begun(tabsSide{t}) }
+
+// downloadBeginWait bounds how long an action that clicked a download
+// link waits for the browser to say the download began.
+const downloadBeginWait = 2 * time.Second
+
+// waitDownloadBegun waits, up to wait, until a download not taken yet has
+// begun (downloads not allowed in the session: at once).
+func (t *Tabs) waitDownloadBegun(ctx context.Context, wait time.Duration) {
+	t.downloads.WaitBegun(ctx, wait)
+}
+
+// enableDownloads has Chrome save the context's downloads in a directory
+// of their own and report them: in our browser's profile, or for the
+// browser of a grid on this machine (a chromedriver of ours) in a
+// directory named like a profile of this process (so that a later server
+// removes it should this one be killed). A remote browser saves on its own
+// machine, where we cannot read: it denies them, and the session fetches
+// each one itself (remotedownload.go).
+func (t *Tabs) enableDownloads(ctx context.Context) error {
+	profile := t.m.ProfileDir()
+	if t.remote != nil && t.remote.wd != nil && t.remote.local {
+		dir, err := newProfileDir(t.m.opts.ProfileRoot)
+		if err != nil {
+			return fmt.Errorf("downloads directory: %w", err)
+		}
+		return t.allowDownloads(ctx, dir)
+	}
+	if t.remote != nil {
+		return t.denyAndFetchDownloads(ctx)
+	}
+	if profile == "" {
+		return nil
+	}
+	dir, err := os.MkdirTemp(profile, "downloads-")
+	if err != nil {
+		return fmt.Errorf("downloads directory: %w", err)
+	}
+	return t.allowDownloads(ctx, dir)
+}
+
+// allowDownloads has Chrome save the context's downloads in dir (which
+// the session removes as it ends) and report them.
+func (t *Tabs) allowDownloads(ctx context.Context, dir string) error {
+	if err := t.setDownloadBehavior(ctx, cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir); err != nil {
+		_ = os.RemoveAll(dir)
+		return err
+	}
+	t.downloads.Allow(dir)
+	return nil
+}
+
+const denyBehavior = cdpbrowser.SetDownloadBehaviorBehaviorDeny
+
+// setDownloadBehavior tells Chrome what to do with the context's downloads
+// (saved in dir when allowed), with events on.
+func (t *Tabs) setDownloadBehavior(ctx context.Context, b cdpbrowser.SetDownloadBehaviorBehavior, dir string) error {
+	cctx, cancel := t.browserCtx(ctx)
+	defer cancel()
+	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: b, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
+	if err != nil {
+		return fmt.Errorf("set download behavior %s: %w", b, err)
+	}
+	return nil
+}
+
+// cancelDownload stops a download Chrome is saving.
+func (t *Tabs) cancelDownload(guid string) {
+	ctx, cancel := t.browserCtx(context.Background())
+	defer cancel()
+	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.CancelDownload, cdpbrowser.CancelDownloadParams{GUID: guid, BrowserContextID: t.id}); err != nil {
+		t.m.log.Debug("cancel a download", zap.String("guid", guid), zap.Error(err))
+	}
+}
+
+// ownsFrame reports whether one of the session's attached tabs holds the
+// frame.
+func (t *Tabs) ownsFrame(f cdp.FrameID) bool {
+	for _, p := range t.livePages() {
+		if p.hostOf(target.ID(f)) != nil {
+			return true
+		}
+		p.mu.Lock()
+		_, known := p.frames.parent[f]
+		p.mu.Unlock()
+		if known {
+			return true
+		}
+	}
+	return false
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -53,82 +52,48 @@ func (t *Tabs) denyAndFetchDownloads(ctx context.Context) error {
 		_ = os.RemoveAll(dir)
 		return err
 	}
-	t.downloads.mu.Lock()
-	t.downloads.dir, t.downloads.fetch = dir, true
-	t.downloads.changed = make(chan struct{})
-	t.downloads.mu.Unlock()
+	t.downloads.FetchInto(dir)
 	return nil
 }
 
-// startFetchLocked begins fetching a download the remote browser was denied, off
-// the read loop. Called with the log's lock held, on the read loop.
-func (t *Tabs) startFetchLocked(d *Download) {
-	d.fetching = true
-	dl := *d
-	dir := t.downloads.dir
-	t.downloads.fetches.Add(1)
-	go func() {
-		defer t.downloads.fetches.Done()
-		path, size, err := t.fetchDownload(dl, dir)
-		l := &t.downloads
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		d.fetching, d.url = false, ""
-		switch {
-		case errors.Is(err, errNotOurs):
-			d.State = "canceled" // another session's: dropOthers drops it
-		case err != nil:
-			d.State, d.Error = "canceled", err.Error()
-		default:
-			d.State, d.Path, d.Size = "completed", path, size
-		}
-		l.signalLocked()
-	}()
-}
-
-var errNotOurs = errors.New("another session's download")
-
-// fetchDownload gets the download's body into dir/GUID.
-func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
+// fetchDownload gets the body of a download the remote browser was denied
+// (frame began it; unsure: an iframe not known to be the session's) into
+// path.
+func (t *Tabs) fetchDownload(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), netguard.RemoteDownloadTimeout)
 	defer cancel()
 	// The tab of the frame that began it; nil when that tab is gone
 	// already (a tab opened only to download closes itself), or when the
 	// frame is another session's.
-	p, _ := t.frameOwner(d.frameID)
-	if p == nil && d.frame != "" {
-		return "", 0, errNotOurs
+	p, _ := t.frameOwner(frame)
+	if p == nil && unsure {
+		return 0, netguard.ErrNotOurs
 	}
-	u, err := url.Parse(d.url)
+	u, err := url.Parse(rawURL)
 	if err != nil {
-		return "", 0, fmt.Errorf("its URL: %w", err)
+		return 0, fmt.Errorf("its URL: %w", err)
 	}
-	path := filepath.Join(dir, d.guid)
 	max := t.m.opts.MaxDownloadBytes
 	switch u.Scheme {
 	case "data":
-		return saveDataURL(d.url, path, max)
+		return saveDataURL(rawURL, path, max)
 	case "blob":
 		if p == nil {
-			return "", 0, errors.New("the tab that made the blob: URL closed before it could be read")
+			return 0, errors.New("the tab that made the blob: URL closed before it could be read")
 		}
-		return p.saveBlob(ctx, d, path, min(max, maxBlobDownload))
+		return p.saveBlob(ctx, frame, rawURL, path, min(max, maxBlobDownload))
 	case "http", "https":
 	default:
-		return "", 0, fmt.Errorf("the remote browser saves a %s: download on its own machine, and e2e-mcp cannot fetch it again", u.Scheme)
+		return 0, fmt.Errorf("the remote browser saves a %s: download on its own machine, and e2e-mcp cannot fetch it again", u.Scheme)
 	}
 	referrer := ""
 	if p != nil {
-		if m := p.lastMethodOf(d.url); m != "" && m != "GET" {
-			return "", 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
+		if m := p.lastMethodOf(rawURL); m != "" && m != "GET" {
+			return 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
 		}
 		referrer = p.LastInfo().URL
 	}
-	n, err := t.fetchInTab(ctx, d.url, referrer, path)
-	if err != nil {
-		return "", 0, err
-	}
-	return path, n, nil
+	return t.fetchInTab(ctx, rawURL, referrer, path)
 }
 
 // fetchInTab fetches u again in a hidden tab of the session, as the page
@@ -214,54 +179,54 @@ func (p *Page) lastMethodOf(u string) string {
 
 // saveBlob writes the bytes of a blob: URL, read in the frame that began
 // the download, to path: at most max.
-func (p *Page) saveBlob(ctx context.Context, d Download, path string, max int64) (string, int64, error) {
+func (p *Page) saveBlob(ctx context.Context, frame cdp.FrameID, rawURL, path string, max int64) (int64, error) {
 	var r struct {
 		B64   string `json:"b64"`
 		Size  int64  `json:"size"`
 		Error string `json:"error"`
 	}
-	if err := p.evalIn(ctx, d.frameID, fnReadBlob.call(d.url, max), &r); err != nil {
-		return "", 0, fmt.Errorf("reading the blob: URL in the page: %w", err)
+	if err := p.evalIn(ctx, frame, fnReadBlob.call(rawURL, max), &r); err != nil {
+		return 0, fmt.Errorf("reading the blob: URL in the page: %w", err)
 	}
 	if r.Error != "" {
-		return "", 0, errors.New(r.Error)
+		return 0, errors.New(r.Error)
 	}
 	b, err := base64.StdEncoding.DecodeString(r.B64)
 	if err != nil {
-		return "", 0, fmt.Errorf("the blob's base64: %w", err)
+		return 0, fmt.Errorf("the blob's base64: %w", err)
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return "", 0, err
+		return 0, err
 	}
-	return path, int64(len(b)), nil
+	return int64(len(b)), nil
 }
 
 // saveDataURL writes a data: URL's bytes to path: at most max.
-func saveDataURL(s, path string, max int64) (string, int64, error) {
+func saveDataURL(s, path string, max int64) (int64, error) {
 	meta, data, ok := strings.Cut(strings.TrimPrefix(s, "data:"), ",")
 	if !ok {
-		return "", 0, errors.New("a data: URL without a comma")
+		return 0, errors.New("a data: URL without a comma")
 	}
 	var b []byte
 	if strings.HasSuffix(meta, ";base64") {
 		var err error
 		if b, err = base64.StdEncoding.DecodeString(data); err != nil {
 			if b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(data, "=")); err != nil {
-				return "", 0, fmt.Errorf("a data: URL's base64: %w", err)
+				return 0, fmt.Errorf("a data: URL's base64: %w", err)
 			}
 		}
 	} else {
 		text, err := url.PathUnescape(data)
 		if err != nil {
-			return "", 0, fmt.Errorf("a data: URL's text: %w", err)
+			return 0, fmt.Errorf("a data: URL's text: %w", err)
 		}
 		b = []byte(text)
 	}
 	if int64(len(b)) > max {
-		return "", 0, netguard.ErrTooLarge(max)
+		return 0, netguard.ErrTooLarge(max)
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return "", 0, err
+		return 0, err
 	}
-	return path, int64(len(b)), nil
+	return int64(len(b)), nil
 }

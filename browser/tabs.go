@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,11 +66,10 @@ type Tabs struct {
 	// "it died" (the watchdog stopped it).
 	deathWhy string
 
-	guard netguard.Context // the request policy's state of this context, and its routes (netguard.go)
-
-	setup     pageSetup   // what every tab is put in as it is attached (setup.go)
-	downloads downloadLog // what the pages downloaded (download.go)
-	logs      sessionLogs // the tabs' console and network records (bounds.go)
+	guard     netguard.Context   // the request policy's state of this context, and its routes (netguard.go)
+	setup     pageSetup          // what every tab is put in as it is attached (setup.go)
+	downloads netguard.Downloads // what the pages downloaded (netguard.go)
+	logs      sessionLogs        // the tabs' console and network records (bounds.go)
 	// origins are those the session's documents came from (storage.go),
 	// under their own lock: events note them while holding a Page's.
 	originsMu sync.Mutex
@@ -707,13 +705,7 @@ func (t *Tabs) Close() {
 	}
 	// Fetches of a remote browser's downloads end with the tabs: wait for
 	// them before their directory goes.
-	t.downloads.fetches.Wait()
-	t.downloads.mu.Lock()
-	if t.downloads.dir != "" {
-		_ = os.RemoveAll(t.downloads.dir)
-		t.downloads.dir = ""
-	}
-	t.downloads.mu.Unlock()
+	t.downloads.Close()
 	if t.id != "" && t.bctx.Err() == nil && !t.shared {
 		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
 		_, _ = chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: t.id})

@@ -32,7 +32,7 @@ var storeTable = map[string]string{
 	"browser.ActionWait.States":          "maxWaitStates, codes and messages clipped to maxShortKept",
 	"netguard.blockLog.list":             "maxBlocked, URLs and rules clipped (keepURL)",
 	"netguard.Browser.unplaced":          "maxUnplaced, URLs clipped",
-	"browser.downloadLog.list":           "maxDownloads, URLs clipped, names maxNameKept; the whole URL only while a remote download is fetched",
+	"netguard.Downloads.list":            "maxDownloads, URLs clipped, names maxNameKept; the whole URL only while a remote download is fetched",
 	"browser.Tabs.infos":                 "one per page target alive in the context, URL and title clipped; deleted when the target goes",
 	"browser.Tabs.crashedURLs":           "tabs crashed since the last answer took them, URLs clipped",
 	"browser.Tabs.origins":               "maxOrigins",
