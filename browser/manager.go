@@ -51,7 +51,7 @@ type Options struct {
 	// Grids are WebDriver grids to take browsers from instead: each
 	// session gets a browser of its own (grid.go).
 	Grids []*webdriver.Grid
-	// Policy decides which requests pages may make (policy.go); nil means
+	// Policy decides which requests pages may make (browser/netguard); nil means
 	// the default: file:// blocked, nothing intercepted.
 	Policy *netpolicy.Policy
 	// SnapshotBudget is about how many bytes a snapshot may take before it
