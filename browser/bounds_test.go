@@ -195,7 +195,4 @@ func TestTabAndDialogTextsBounded(t *testing.T) {
 	if d.defaultPrompt != huge {
 		t.Errorf("the prompt's default text to send back is %d bytes", len(d.defaultPrompt))
 	}
-	var b blockLog
-	b.add(BlockedRequest{URL: "http://blocked.test/" + huge})
-	within(t, "a blocked request's URL", b.take()[0].URL, maxURLKept)
 }

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"slices"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -60,6 +61,15 @@ func joinOr(vs []string) string {
 		}
 		out += v
 	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -30,7 +30,7 @@ const (
 	// KindNotFocused: keys typed into an element did not reach it (focus
 	// was elsewhere and the element did not change).
 	KindNotFocused Kind = "not_focused"
-	// KindNotAllowed is a URL the request policy refuses (policy.go).
+	// KindNotAllowed is a URL the request policy refuses (netguard.go).
 	KindNotAllowed Kind = "not_allowed"
 	// KindExpectFailed is a browser_expect check that did not hold: a test
 	// failure of the page, reported with what the page showed.

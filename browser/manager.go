@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
@@ -50,7 +51,7 @@ type Options struct {
 	// Grids are WebDriver grids to take browsers from instead: each
 	// session gets a browser of its own (grid.go).
 	Grids []*webdriver.Grid
-	// Policy decides which requests pages may make (policy.go); nil means
+	// Policy decides which requests pages may make (browser/netguard); nil means
 	// the default: file:// blocked, nothing intercepted.
 	Policy *netpolicy.Policy
 	// SnapshotBudget is about how many bytes a snapshot may take before it
@@ -138,8 +139,8 @@ type Manager struct {
 	closed  bool
 	local   *launcher.Local // the browser launched here (guarded by mu)
 	pages   map[*Page]struct{}
-	guards  map[context.Context]*browserGuard // the request policy at the browser level, per browser
-	remotes []*remoteBrowser                  // with Options.Endpoints: the browsers elsewhere
+	guards  map[context.Context]*netguard.Browser // the request policy at the browser level, per browser
+	remotes []*remoteBrowser                      // with Options.Endpoints: the browsers elsewhere
 	// With Options.Grids: the sessions' browsers (grid.go), the next grid
 	// to ask, and why the last session got none.
 	grid     map[*remoteBrowser]struct{}

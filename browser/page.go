@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
@@ -61,7 +62,7 @@ type Page struct {
 	// out-of-process iframes, by target ID.
 	main *host
 	// guard enforces the request policy; nil when it intercepts nothing.
-	guard *pageGuard
+	guard *netguard.PageGuard
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every state change
@@ -316,7 +317,7 @@ func (p *Page) onEvent(h *host, ev any) {
 		return
 	}
 	p.touch()
-	if p.guard != nil && p.guard.onEvent(h, ev) {
+	if p.guard != nil && p.guard.OnEvent(h, ev) {
 		return
 	}
 	p.mu.Lock()

@@ -7,18 +7,13 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/fetch"
-	cdpio "github.com/chromedp/cdproto/io"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
-	"go.uber.org/zap"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 )
 
 // Downloads of a remote browser (--cdp-endpoint, or a grid on another
@@ -42,13 +37,9 @@ import (
 // request), and a blob: URL the page revoked already.
 
 const (
-	// remoteDownloadTimeout bounds one fetch, body included.
-	remoteDownloadTimeout = 5 * time.Minute
 	// maxBlobDownload bounds a blob: download, read in the page and sent
 	// over CDP as one base64 string.
 	maxBlobDownload = 64 << 20
-	// ioChunk is how much one IO.read asks for.
-	ioChunk = 1 << 20
 )
 
 // denyAndFetchDownloads denies the context's downloads, with events, and
@@ -62,82 +53,48 @@ func (t *Tabs) denyAndFetchDownloads(ctx context.Context) error {
 		_ = os.RemoveAll(dir)
 		return err
 	}
-	t.downloads.mu.Lock()
-	t.downloads.dir, t.downloads.fetch = dir, true
-	t.downloads.changed = make(chan struct{})
-	t.downloads.mu.Unlock()
+	t.downloads.FetchInto(dir)
 	return nil
 }
 
-// startFetchLocked begins fetching a download the remote browser was denied, off
-// the read loop. Called with the log's lock held, on the read loop.
-func (t *Tabs) startFetchLocked(d *Download) {
-	d.fetching = true
-	dl := *d
-	dir := t.downloads.dir
-	t.downloads.fetches.Add(1)
-	go func() {
-		defer t.downloads.fetches.Done()
-		path, size, err := t.fetchDownload(dl, dir)
-		l := &t.downloads
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		d.fetching, d.url = false, ""
-		switch {
-		case errors.Is(err, errNotOurs):
-			d.State = "canceled" // another session's: dropOthers drops it
-		case err != nil:
-			d.State, d.Error = "canceled", err.Error()
-		default:
-			d.State, d.Path, d.Size = "completed", path, size
-		}
-		l.signalLocked()
-	}()
-}
-
-var errNotOurs = errors.New("another session's download")
-
-// fetchDownload gets the download's body into dir/GUID.
-func (t *Tabs) fetchDownload(d Download, dir string) (string, int64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), remoteDownloadTimeout)
+// fetchDownload gets the body of a download the remote browser was denied
+// (frame began it; unsure: an iframe not known to be the session's) into
+// path.
+func (t *Tabs) fetchDownload(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), netguard.RemoteDownloadTimeout)
 	defer cancel()
 	// The tab of the frame that began it; nil when that tab is gone
 	// already (a tab opened only to download closes itself), or when the
 	// frame is another session's.
-	p, _ := t.frameOwner(d.frameID)
-	if p == nil && d.frame != "" {
-		return "", 0, errNotOurs
+	p, _ := t.frameOwner(frame)
+	if p == nil && unsure {
+		return 0, netguard.ErrNotOurs
 	}
-	u, err := url.Parse(d.url)
+	u, err := url.Parse(rawURL)
 	if err != nil {
-		return "", 0, fmt.Errorf("its URL: %w", err)
+		return 0, fmt.Errorf("its URL: %w", err)
 	}
-	path := filepath.Join(dir, d.guid)
 	max := t.m.opts.MaxDownloadBytes
 	switch u.Scheme {
 	case "data":
-		return saveDataURL(d.url, path, max)
+		return saveDataURL(rawURL, path, max)
 	case "blob":
 		if p == nil {
-			return "", 0, errors.New("the tab that made the blob: URL closed before it could be read")
+			return 0, errors.New("the tab that made the blob: URL closed before it could be read")
 		}
-		return p.saveBlob(ctx, d, path, min(max, maxBlobDownload))
+		return p.saveBlob(ctx, frame, rawURL, path, min(max, maxBlobDownload))
 	case "http", "https":
 	default:
-		return "", 0, fmt.Errorf("the remote browser saves a %s: download on its own machine, and e2e-mcp cannot fetch it again", u.Scheme)
+		return 0, fmt.Errorf("the remote browser saves a %s: download on its own machine, and e2e-mcp cannot fetch it again", u.Scheme)
 	}
 	referrer := ""
 	if p != nil {
-		if m := p.lastMethodOf(d.url); m != "" && m != "GET" {
-			return "", 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
+		if m := p.lastMethodOf(rawURL); m != "" && m != "GET" {
+			return 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
 		}
 		referrer = p.LastInfo().URL
 	}
-	n, err := t.fetchInTab(ctx, d.url, referrer, path)
-	if err != nil {
-		return "", 0, err
-	}
-	return path, n, nil
+	return t.fetchInTab(ctx, rawURL, referrer, path)
 }
 
 // fetchInTab fetches u again in a hidden tab of the session, as the page
@@ -149,8 +106,7 @@ func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64,
 		return 0, fmt.Errorf("a tab to fetch it again in: %w", err)
 	}
 	defer closeTab()
-	take := &bodyTake{path: path, max: t.m.opts.MaxDownloadBytes, done: make(chan bodyTaken, 1)}
-	p.guard.take.Store(take)
+	taken := p.guard.TakeBody(path, t.m.opts.MaxDownloadBytes)
 	if err := p.enableGuard(ctx, p.main); err != nil {
 		return 0, err
 	}
@@ -165,16 +121,16 @@ func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64,
 		}
 	}()
 	select {
-	case r := <-take.done:
-		return r.n, r.err
+	case r := <-taken:
+		return r.N, r.Err
 	case why := <-navigated:
 		select {
-		case r := <-take.done: // the body was taken, then the navigation aborted
-			return r.n, r.err
+		case r := <-taken: // the body was taken, then the navigation aborted
+			return r.N, r.Err
 		default:
 		}
 		if b := p.takeBlockedDoc(); b != nil {
-			t.guard.blocked.add(*b) // the agent's next answer lists it
+			t.guard.Block(*b) // the agent's next answer lists it
 			return 0, fmt.Errorf("fetching it again led to %s, which the request policy blocks (%s)", b.URL, b.Rule)
 		}
 		if why == "" {
@@ -183,103 +139,6 @@ func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64,
 		return 0, fmt.Errorf("fetching it again in the remote browser failed: %s", why)
 	case <-ctx.Done():
 		return 0, fmt.Errorf("fetching it again in the remote browser: %w", ctx.Err())
-	}
-}
-
-// bodyTake is a hidden tab's fetch of a download (fetchInTab): where its
-// body goes, the most it may be, and what came of it.
-type bodyTake struct {
-	path string
-	max  int64
-	done chan bodyTaken
-}
-
-// bodyTaken is what a bodyTake came to: the bytes written, or why not.
-type bodyTaken struct {
-	n   int64
-	err error
-}
-
-// pausedAtResponse says whether a paused request is at the response stage.
-func pausedAtResponse(e *fetch.EventRequestPaused) bool {
-	return e.ResponseStatusCode != 0 || e.ResponseErrorReason != ""
-}
-
-// atResponse answers a response a hidden tab's fetch paused: a redirect
-// goes on (its next hop is paused and checked at the request stage), an
-// error ends the fetch, and a file's body is taken and written, then the
-// navigation aborted so that Chrome makes no download of it.
-func (g *pageGuard) atResponse(h *host, e *fetch.EventRequestPaused) {
-	ctx, cancel := context.WithTimeout(h.ctx, remoteDownloadTimeout)
-	defer cancel()
-	take := g.take.Load()
-	status := e.ResponseStatusCode
-	redirect := status >= 300 && status < 400 && headerOf(e.ResponseHeaders, "Location") != ""
-	if take == nil || redirect || e.ResponseErrorReason != "" {
-		if _, err := callOn(ctx, h, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID}); err != nil && ctx.Err() == nil {
-			g.p.log.Debug("continue a response", zap.String("url", e.Request.URL), zap.Error(err))
-		}
-		return
-	}
-	var r bodyTaken
-	if status >= 400 {
-		r.err = fmt.Errorf("fetching it again in the remote browser failed: HTTP %d", status)
-	} else {
-		r.n, r.err = takeBody(ctx, h, e.RequestID, take.path, take.max)
-	}
-	select {
-	case take.done <- r:
-	default: // the fetch has its answer already
-	}
-	_, _ = callOn(ctx, h, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonAborted})
-}
-
-// headerOf is a response header's value, its name in any case.
-func headerOf(hs []*fetch.HeaderEntry, name string) string {
-	for _, h := range hs {
-		if strings.EqualFold(h.Name, name) {
-			return h.Value
-		}
-	}
-	return ""
-}
-
-// takeBody streams the body of a response paused at the response stage
-// into path, at most max bytes: a larger one is refused and nothing kept.
-func takeBody(ctx context.Context, h *host, id fetch.RequestID, path string, max int64) (int64, error) {
-	s, err := callOn(ctx, h, fetch.TakeResponseBodyAsStream, fetch.TakeResponseBodyAsStreamParams{RequestID: id})
-	if err != nil {
-		return 0, fmt.Errorf("reading it in the remote browser: %w", err)
-	}
-	defer func() {
-		rctx, cancel := detached(ctx)
-		defer cancel()
-		_, _ = callOn(rctx, h, cdpio.Close, cdpio.CloseParams{Handle: s.Stream})
-	}()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) //nolint:gosec // our own directory
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	for {
-		rr, err := callOn(ctx, h, cdpio.Read, cdpio.ReadParams{Handle: s.Stream, Size: ioChunk})
-		if err == nil && n+int64(len(rr.Data)) > max {
-			err = errTooLarge(max)
-		}
-		if err == nil {
-			_, err = f.Write(rr.Data)
-			n += int64(len(rr.Data))
-		}
-		if err != nil || rr.EOF {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				_ = os.Remove(path)
-				return 0, err
-			}
-			return n, nil
-		}
 	}
 }
 
@@ -321,54 +180,54 @@ func (p *Page) lastMethodOf(u string) string {
 
 // saveBlob writes the bytes of a blob: URL, read in the frame that began
 // the download, to path: at most max.
-func (p *Page) saveBlob(ctx context.Context, d Download, path string, max int64) (string, int64, error) {
+func (p *Page) saveBlob(ctx context.Context, frame cdp.FrameID, rawURL, path string, max int64) (int64, error) {
 	var r struct {
 		B64   string `json:"b64"`
 		Size  int64  `json:"size"`
 		Error string `json:"error"`
 	}
-	if err := p.evalIn(ctx, d.frameID, fnReadBlob.call(d.url, max), &r); err != nil {
-		return "", 0, fmt.Errorf("reading the blob: URL in the page: %w", err)
+	if err := p.evalIn(ctx, frame, fnReadBlob.call(rawURL, max), &r); err != nil {
+		return 0, fmt.Errorf("reading the blob: URL in the page: %w", err)
 	}
 	if r.Error != "" {
-		return "", 0, errors.New(r.Error)
+		return 0, errors.New(r.Error)
 	}
 	b, err := base64.StdEncoding.DecodeString(r.B64)
 	if err != nil {
-		return "", 0, fmt.Errorf("the blob's base64: %w", err)
+		return 0, fmt.Errorf("the blob's base64: %w", err)
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return "", 0, err
+		return 0, err
 	}
-	return path, int64(len(b)), nil
+	return int64(len(b)), nil
 }
 
 // saveDataURL writes a data: URL's bytes to path: at most max.
-func saveDataURL(s, path string, max int64) (string, int64, error) {
+func saveDataURL(s, path string, max int64) (int64, error) {
 	meta, data, ok := strings.Cut(strings.TrimPrefix(s, "data:"), ",")
 	if !ok {
-		return "", 0, errors.New("a data: URL without a comma")
+		return 0, errors.New("a data: URL without a comma")
 	}
 	var b []byte
 	if strings.HasSuffix(meta, ";base64") {
 		var err error
 		if b, err = base64.StdEncoding.DecodeString(data); err != nil {
 			if b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(data, "=")); err != nil {
-				return "", 0, fmt.Errorf("a data: URL's base64: %w", err)
+				return 0, fmt.Errorf("a data: URL's base64: %w", err)
 			}
 		}
 	} else {
 		text, err := url.PathUnescape(data)
 		if err != nil {
-			return "", 0, fmt.Errorf("a data: URL's text: %w", err)
+			return 0, fmt.Errorf("a data: URL's text: %w", err)
 		}
 		b = []byte(text)
 	}
 	if int64(len(b)) > max {
-		return "", 0, errTooLarge(max)
+		return 0, netguard.ErrTooLarge(max)
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return "", 0, err
+		return 0, err
 	}
-	return path, int64(len(b)), nil
+	return int64(len(b)), nil
 }

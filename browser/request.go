@@ -85,14 +85,14 @@ func (t *Tabs) Request(ctx context.Context, req HTTPRequest) (*HTTPResponse, err
 	// The blank document of the URL's origin loads as a scratch tab's
 	// does; then the tab leaves blank mode, so that the request itself goes
 	// to the server (the policy still checks it).
-	p.guard.blank.Store(true)
+	p.guard.SetBlank(true)
 	if err := p.enableGuard(ctx, p.main); err != nil {
 		return nil, err
 	}
 	if err := p.openBlank(ctx, u.Scheme+"://"+u.Host); err != nil {
 		return nil, err
 	}
-	p.guard.blank.Store(false)
+	p.guard.SetBlank(false)
 	js := fmt.Sprintf(requestJS, MaxResponseBody, MaxResponseBody, MaxResponseBody, arg)
 	if err := p.evalEngine(ctx, js, &out); err != nil {
 		return nil, err

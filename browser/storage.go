@@ -329,7 +329,7 @@ func (t *Tabs) withScratch(ctx context.Context, use *Page, fn func(p *Page) erro
 		}
 		defer closeTab()
 	}
-	p.guard.blank.Store(true)
+	p.guard.SetBlank(true)
 	defer func() {
 		rctx, cancel := detached(ctx)
 		defer cancel()
@@ -371,7 +371,7 @@ func (t *Tabs) hiddenTab(ctx context.Context) (*Page, func(), error) {
 // leaveScratch ends a scratch tab's blank mode; the session's own tab
 // (own) is brought back to about:blank with no history.
 func (p *Page) leaveScratch(ctx context.Context, own bool) error {
-	p.guard.blank.Store(false)
+	p.guard.SetBlank(false)
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	if !p.intercepting() {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"go.uber.org/zap"
@@ -67,11 +67,10 @@ type Tabs struct {
 	// "it died" (the watchdog stopped it).
 	deathWhy string
 
-	guard     tabsGuard   // the request policy's state of this context (policy.go)
-	setup     pageSetup   // what every tab is put in as it is attached (setup.go)
-	routes    routeTable  // the session's routes (route.go)
-	downloads downloadLog // what the pages downloaded (download.go)
-	logs      sessionLogs // the tabs' console and network records (bounds.go)
+	guard     netguard.Context   // the request policy's state of this context, and its routes (netguard.go)
+	setup     pageSetup          // what every tab is put in as it is attached (setup.go)
+	downloads netguard.Downloads // what the pages downloaded (netguard.go)
+	logs      sessionLogs        // the tabs' console and network records (bounds.go)
 	// origins are those the session's documents came from (storage.go),
 	// under their own lock: events note them while holding a Page's.
 	originsMu sync.Mutex
@@ -144,7 +143,7 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 		t.Close()
 		return nil, err
 	}
-	t.guard.browser = g
+	t.guard.Attach(g, t.offline)
 	var lctx context.Context
 	lctx, t.lcancel = context.WithCancel(bctx)
 	if err := chromedp.ListenBrowser(lctx, t.onBrowserEvent); err != nil {
@@ -270,11 +269,9 @@ func (t *Tabs) onBrowserEvent(ev any) {
 	if known {
 		return
 	}
-	if t.guard.browser != nil {
-		// Its first request may have been blocked before we knew it:
-		// taken before the wait for a new tab below ends.
-		t.guard.browser.claim(t, info.TargetID)
-	}
+	// Its first request may have been blocked before we knew it:
+	// taken before the wait for a new tab below ends.
+	t.guard.Claim(info.TargetID)
 	// A new page target is a popup (window.open, target=_blank, which
 	// has no opener by default), or a tab we opened: sync tells them apart.
 	t.mu.Lock()
@@ -700,22 +697,16 @@ func (t *Tabs) Close() {
 	if t.lcancel != nil {
 		t.lcancel()
 	}
-	if g := t.guard.browser; g != nil && t.bctx.Err() == nil {
+	if t.guard.Attached() && t.bctx.Err() == nil {
 		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
-		if err := g.setWide(ctx, t, false); err != nil {
+		if err := t.guard.SetWide(ctx, false); err != nil {
 			t.m.log.Debug("stop pausing requests for the session", zap.Error(err))
 		}
 		cancel()
 	}
 	// Fetches of a remote browser's downloads end with the tabs: wait for
 	// them before their directory goes.
-	t.downloads.fetches.Wait()
-	t.downloads.mu.Lock()
-	if t.downloads.dir != "" {
-		_ = os.RemoveAll(t.downloads.dir)
-		t.downloads.dir = ""
-	}
-	t.downloads.mu.Unlock()
+	t.downloads.Close()
 	if t.id != "" && t.bctx.Err() == nil && !t.shared {
 		ctx, cancel := context.WithTimeout(t.bctx, 5*time.Second)
 		_, _ = chromedp.CallBrowser(ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: t.id})
@@ -729,9 +720,7 @@ func (t *Tabs) Close() {
 	if t.remote != nil {
 		t.m.releaseRemote(t.remote)
 	}
-	if t.guard.proxy != nil {
-		_ = t.guard.proxy.Close()
-	}
+	t.guard.CloseProxy()
 }
 
 // bringToFront makes the tab the visible one of its window: a hidden tab

@@ -37,7 +37,7 @@ func TestSaveDataURL(t *testing.T) {
 		{"data:text/plain,123456789", "", "larger than 8 bytes"},
 	} {
 		path := filepath.Join(dir, fmt.Sprint(i))
-		_, n, err := saveDataURL(c.url, path, 8)
+		n, err := saveDataURL(c.url, path, 8)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%s: error %v, want one about %s", c.url, err, c.err)

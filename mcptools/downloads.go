@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -46,7 +46,7 @@ type keptDownload struct {
 }
 
 // keepDownloads moves finished downloads into the downloads directory.
-func (d *Deps) keepDownloads(ctx context.Context, list []browser.Download) []keptDownload {
+func (d *Deps) keepDownloads(ctx context.Context, list []netguard.Download) []keptDownload {
 	var out []keptDownload
 	for _, dl := range list {
 		k := keptDownload{Name: dl.Name, URL: dl.URL, State: dl.State, Size: dl.Size}

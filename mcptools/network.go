@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -61,10 +62,10 @@ func routeTool(d *Deps) Tool {
 }
 
 // routeOf reads browser_route's arguments into a route.
-func (d *Deps) routeOf(ctx context.Context, a RouteParams) (browser.Route, error) {
-	rt := browser.Route{Pattern: a.Pattern, Status: a.Status, ContentType: a.ContentType, Abort: a.Abort, Times: a.Times}
-	if a.Delay < 0 || a.Delay > browser.MaxRouteDelay.Seconds() {
-		return rt, invalidInput("delay", "%g: use 0 to %g seconds", a.Delay, browser.MaxRouteDelay.Seconds())
+func (d *Deps) routeOf(ctx context.Context, a RouteParams) (netguard.Route, error) {
+	rt := netguard.Route{Pattern: a.Pattern, Status: a.Status, ContentType: a.ContentType, Abort: a.Abort, Times: a.Times}
+	if a.Delay < 0 || a.Delay > netguard.MaxRouteDelay.Seconds() {
+		return rt, invalidInput("delay", "%g: use 0 to %g seconds", a.Delay, netguard.MaxRouteDelay.Seconds())
 	}
 	rt.Delay = time.Duration(a.Delay * float64(time.Second))
 	var err error
@@ -137,7 +138,7 @@ func shownHeaders(h map[string]string) map[string]string {
 }
 
 // listRoutes writes the session's routes.
-func listRoutes(r *response, routes []browser.RouteInfo) {
+func listRoutes(r *response, routes []netguard.RouteInfo) {
 	if len(routes) == 0 {
 		r.resultf("No routes: every request goes to the network.")
 	} else {
@@ -147,7 +148,7 @@ func listRoutes(r *response, routes []browser.RouteInfo) {
 		}
 	}
 	if routes == nil {
-		routes = []browser.RouteInfo{}
+		routes = []netguard.RouteInfo{}
 	}
 	r.set("routes", routes)
 }

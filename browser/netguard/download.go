@@ -1,8 +1,8 @@
-package browser
+package netguard
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,17 +11,14 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
-	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
-	"go.uber.org/zap"
 )
 
 // Downloads: Chrome saves what a session's pages download into a directory
 // of the session's own, inside the browser's profile (so it goes when the
 // browser goes, however the server ends), under the download's id. The
 // caller takes each finished download and moves the file where the agent
-// can read it.
+// can read it. A remote browser's downloads are denied, and the session
+// fetches each one again itself (browser's remotedownload.go).
 
 // Download is one file a page downloaded.
 type Download struct {
@@ -34,8 +31,8 @@ type Download struct {
 	// Path is where Chrome saved it (a completed download).
 	Path string `json:"-"`
 	// Error says why the download was not kept: larger than the limit
-	// (Options.MaxDownloadBytes), or a remote browser's that could not be
-	// fetched (remotedownload.go).
+	// (browser's Options.MaxDownloadBytes), or a remote browser's that
+	// could not be fetched (browser's remotedownload.go).
 	Error string `json:"error,omitempty"`
 
 	guid  string
@@ -53,90 +50,80 @@ type Download struct {
 // maxDownloads bounds the downloads a session remembers.
 const maxDownloads = 100
 
-// downloadLog is a session's downloads, guarded by its own lock (events
-// update it on the browser's read loop).
-type downloadLog struct {
+// Downloads are a session's downloads, guarded by their own lock (events
+// update them on the browser's read loop).
+type Downloads struct {
 	mu      sync.Mutex
 	dir     string
 	list    []*Download
 	changed chan struct{}
 	// fetch: the browser is remote and denies downloads, which the session
-	// fetches itself (remotedownload.go); fetches are those under way.
+	// fetches itself (browser's remotedownload.go); fetches are those under
+	// way.
 	fetch   bool
 	fetches sync.WaitGroup
 }
 
-// enableDownloads has Chrome save the context's downloads in a directory
-// of their own and report them: in our browser's profile, or for the
-// browser of a grid on this machine (a chromedriver of ours) in a
-// directory named like a profile of this process (so that a later server
-// removes it should this one be killed). A remote browser saves on its own
-// machine, where we cannot read: it denies them, and the session fetches
-// each one itself (remotedownload.go).
-func (t *Tabs) enableDownloads(ctx context.Context) error {
-	profile := t.m.ProfileDir()
-	if t.remote != nil && t.remote.wd != nil && t.remote.local {
-		dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
-		if err != nil {
-			return fmt.Errorf("downloads directory: %w", err)
-		}
-		return t.allowDownloads(ctx, dir)
-	}
-	if t.remote != nil {
-		return t.denyAndFetchDownloads(ctx)
-	}
-	if profile == "" {
-		return nil
-	}
-	dir, err := os.MkdirTemp(profile, "downloads-")
-	if err != nil {
-		return fmt.Errorf("downloads directory: %w", err)
-	}
-	return t.allowDownloads(ctx, dir)
+// DownloadSide is what a session's downloads need of the engine (browser's
+// Tabs).
+type DownloadSide interface {
+	// FrameTab says whether a frame is one of the session's tabs, and one
+	// of its hidden tabs. It is asked on the browser's read loop.
+	FrameTab(frame cdp.FrameID) (tab, hidden bool)
+	// OwnsFrame reports whether one of the session's attached tabs holds
+	// the frame.
+	OwnsFrame(frame cdp.FrameID) bool
+	// MaxBytes is the most a page may download.
+	MaxBytes() int64
+	// Cancel stops a download Chrome is saving.
+	Cancel(guid string)
+	// FetchAgain fetches a download of a remote browser again into path
+	// (frame began it; unsure: an iframe not known to be the session's)
+	// and says how many bytes it wrote; [ErrNotOurs] when the frame is
+	// another session's.
+	FetchAgain(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error)
 }
 
-// allowDownloads has Chrome save the context's downloads in dir (which
-// the session removes as it ends) and report them.
-func (t *Tabs) allowDownloads(ctx context.Context, dir string) error {
-	if err := t.setDownloadBehavior(ctx, cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir); err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	t.downloads.mu.Lock()
-	t.downloads.dir = dir
-	t.downloads.changed = make(chan struct{})
-	t.downloads.mu.Unlock()
-	return nil
+// Allow has the downloads kept in dir (which Close removes).
+func (l *Downloads) Allow(dir string) {
+	l.mu.Lock()
+	l.dir = dir
+	l.changed = make(chan struct{})
+	l.mu.Unlock()
 }
 
-const denyBehavior = cdpbrowser.SetDownloadBehaviorBehaviorDeny
-
-// setDownloadBehavior tells Chrome what to do with the context's downloads
-// (saved in dir when allowed), with events on.
-func (t *Tabs) setDownloadBehavior(ctx context.Context, b cdpbrowser.SetDownloadBehaviorBehavior, dir string) error {
-	cctx, cancel := t.browserCtx(ctx)
-	defer cancel()
-	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-		Behavior: b, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
-	if err != nil {
-		return fmt.Errorf("set download behavior %s: %w", b, err)
-	}
-	return nil
+// FetchInto has the downloads (denied by a remote browser) fetched again
+// into dir (which Close removes).
+func (l *Downloads) FetchInto(dir string) {
+	l.mu.Lock()
+	l.dir, l.fetch = dir, true
+	l.changed = make(chan struct{})
+	l.mu.Unlock()
 }
 
-// onDownloadEvent records the downloads of this context's tabs. It runs on
-// the browser's read loop: state only.
-func (t *Tabs) onDownloadEvent(ev any) {
-	l := &t.downloads
+// Close waits for the fetches of a remote browser's downloads, then
+// removes the downloads' directory.
+func (l *Downloads) Close() {
+	// Fetches of a remote browser's downloads end with the tabs: wait for
+	// them before their directory goes.
+	l.fetches.Wait()
+	l.mu.Lock()
+	if l.dir != "" {
+		_ = os.RemoveAll(l.dir)
+		l.dir = ""
+	}
+	l.mu.Unlock()
+}
+
+// OnEvent records the downloads of the session's tabs. It runs on the
+// browser's read loop: state only.
+func (l *Downloads) OnEvent(side DownloadSide, ev any) {
 	switch e := ev.(type) {
 	case *cdpbrowser.EventDownloadWillBegin:
 		// A tab's own frame is the session's; an iframe's may be another
 		// session's, told apart by the pages' frame tables later (their
 		// locks are not for the read loop).
-		t.mu.Lock()
-		_, tab := t.infos[target.ID(e.FrameID)]
-		hidden := t.hidden[target.ID(e.FrameID)]
-		t.mu.Unlock()
+		tab, hidden := side.FrameTab(e.FrameID)
 		if hidden {
 			return // a hidden tab's (should the fetch of one become a download), not the page's
 		}
@@ -167,7 +154,7 @@ func (t *Tabs) onDownloadEvent(ev any) {
 			if l.fetch {
 				// Denied, as asked: the session fetches it.
 				if e.State == cdpbrowser.DownloadProgressStateCanceled && d.State == "inProgress" {
-					t.startFetchLocked(d)
+					l.startFetchLocked(side, d)
 				}
 				continue
 			}
@@ -175,11 +162,11 @@ func (t *Tabs) onDownloadEvent(ev any) {
 				continue // refused already
 			}
 			d.State, d.Size = string(e.State), int64(e.ReceivedBytes)
-			if max := t.m.opts.MaxDownloadBytes; int64(e.ReceivedBytes) > max || int64(e.TotalBytes) > max {
+			if max := side.MaxBytes(); int64(e.ReceivedBytes) > max || int64(e.TotalBytes) > max {
 				// A page must not fill the disk: cancelled as it passes
 				// the limit (or at once, when it says it will).
-				d.State, d.Error = "canceled", errTooLarge(max).Error()
-				go t.cancelDownload(e.GUID, filepath.Join(l.dir, e.GUID))
+				d.State, d.Error = "canceled", ErrTooLarge(max).Error()
+				go cancelDownload(side, e.GUID, filepath.Join(l.dir, e.GUID))
 			} else if e.State == cdpbrowser.DownloadProgressStateCompleted {
 				d.Path = filepath.Join(l.dir, e.GUID)
 			}
@@ -188,23 +175,14 @@ func (t *Tabs) onDownloadEvent(ev any) {
 	}
 }
 
-// errTooLarge is why a download over the limit is not kept.
-func errTooLarge(max int64) error {
-	return fmt.Errorf("it is larger than %d bytes, the most a page may download (--max-download-size)", max)
-}
-
 // cancelDownload stops a download Chrome is saving and removes what it
 // wrote.
-func (t *Tabs) cancelDownload(guid, path string) {
-	ctx, cancel := t.browserCtx(context.Background())
-	defer cancel()
-	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.CancelDownload, cdpbrowser.CancelDownloadParams{GUID: guid, BrowserContextID: t.id}); err != nil {
-		t.m.log.Debug("cancel a download", zap.String("guid", guid), zap.Error(err))
-	}
+func cancelDownload(side DownloadSide, guid, path string) {
+	side.Cancel(guid)
 	_ = os.Remove(path)
 }
 
-func (l *downloadLog) signalLocked() {
+func (l *Downloads) signalLocked() {
 	if l.changed != nil {
 		close(l.changed)
 		l.changed = make(chan struct{})
@@ -232,16 +210,14 @@ func safeName(s string) string {
 // maxNameKept bounds a download's name (file systems take 255 bytes).
 const maxNameKept = 200
 
-// TakeDownloads returns the downloads not taken yet that have ended,
-// waiting up to wait for those still going (they are taken later if they
-// outlast it). With atLeastOne it also waits, within wait, for one to
-// begin and end.
-func (t *Tabs) TakeDownloads(ctx context.Context, wait time.Duration, atLeastOne bool) []Download {
-	l := &t.downloads
+// Take returns the downloads not taken yet that have ended, waiting up to
+// wait for those still going (they are taken later if they outlast it).
+// With atLeastOne it also waits, within wait, for one to begin and end.
+func (l *Downloads) Take(ctx context.Context, side DownloadSide, wait time.Duration, atLeastOne bool) []Download {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	for {
-		t.dropOthers()
+		l.dropOthers(side)
 		l.mu.Lock()
 		pending, going := 0, false
 		for _, d := range l.list {
@@ -253,21 +229,20 @@ func (t *Tabs) TakeDownloads(ctx context.Context, wait time.Duration, atLeastOne
 		changed := l.changed
 		l.mu.Unlock()
 		if changed == nil || (!going && (pending > 0 || !atLeastOne)) {
-			return t.takeEnded()
+			return l.takeEnded()
 		}
 		select {
 		case <-changed:
 		case <-deadline.C:
-			return t.takeEnded()
+			return l.takeEnded()
 		case <-ctx.Done():
-			return t.takeEnded()
+			return l.takeEnded()
 		}
 	}
 }
 
 // takeEnded takes the downloads that have ended, leaving those going.
-func (t *Tabs) takeEnded() []Download {
-	l := &t.downloads
+func (l *Downloads) takeEnded() []Download {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []Download
@@ -282,8 +257,7 @@ func (t *Tabs) takeEnded() []Download {
 
 // dropOthers keeps, of the downloads iframes began, those of the
 // session's frames: every context's downloads are reported to each.
-func (t *Tabs) dropOthers() {
-	l := &t.downloads
+func (l *Downloads) dropOthers(side DownloadSide) {
 	l.mu.Lock()
 	var unsure []cdp.FrameID
 	for _, d := range l.list {
@@ -297,7 +271,7 @@ func (t *Tabs) dropOthers() {
 	}
 	ours := map[cdp.FrameID]bool{}
 	for _, f := range unsure {
-		ours[f] = t.ownsFrame(f)
+		ours[f] = side.OwnsFrame(f)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -317,34 +291,12 @@ func (t *Tabs) dropOthers() {
 	l.list = kept
 }
 
-// ownsFrame reports whether one of the session's attached tabs holds the
-// frame.
-func (t *Tabs) ownsFrame(f cdp.FrameID) bool {
-	for _, p := range t.livePages() {
-		if p.hostOf(target.ID(f)) != nil {
-			return true
-		}
-		p.mu.Lock()
-		_, known := p.frames.parent[f]
-		p.mu.Unlock()
-		if known {
-			return true
-		}
-	}
-	return false
-}
-
-// downloadBeginWait bounds how long an action that clicked a download
-// link waits for the browser to say the download began.
-const downloadBeginWait = 2 * time.Second
-
-// waitDownloadBegun waits, up to wait, until a download not taken yet has
-// begun (downloads not allowed in the session: at once).
-func (t *Tabs) waitDownloadBegun(ctx context.Context, wait time.Duration) {
+// WaitBegun waits, up to wait, until a download not taken yet has begun
+// (downloads not allowed in the session: at once).
+func (l *Downloads) WaitBegun(ctx context.Context, wait time.Duration) {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	for {
-		l := &t.downloads
 		l.mu.Lock()
 		changed := l.changed
 		begun := false
@@ -365,10 +317,9 @@ func (t *Tabs) waitDownloadBegun(ctx context.Context, wait time.Duration) {
 	}
 }
 
-// DownloadsBegun says whether a download has begun that was not taken.
-func (t *Tabs) DownloadsBegun() bool {
-	t.dropOthers()
-	l := &t.downloads
+// Begun says whether a download has begun that was not taken.
+func (l *Downloads) Begun(side DownloadSide) bool {
+	l.dropOthers(side)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, d := range l.list {
@@ -377,4 +328,34 @@ func (t *Tabs) DownloadsBegun() bool {
 		}
 	}
 	return false
+}
+
+// ErrNotOurs is why a fetch of a remote browser's download was not made:
+// the frame that began it is another session's.
+var ErrNotOurs = errors.New("another session's download")
+
+// startFetchLocked begins fetching a download the remote browser was
+// denied, off the read loop. Called with the log's lock held, on the read
+// loop.
+func (l *Downloads) startFetchLocked(side DownloadSide, d *Download) {
+	d.fetching = true
+	frame, unsure, u := d.frameID, d.frame != "", d.url
+	path := filepath.Join(l.dir, d.guid)
+	l.fetches.Add(1)
+	go func() {
+		defer l.fetches.Done()
+		size, err := side.FetchAgain(frame, unsure, u, path)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		d.fetching, d.url = false, ""
+		switch {
+		case errors.Is(err, ErrNotOurs):
+			d.State = "canceled" // another session's: dropOthers drops it
+		case err != nil:
+			d.State, d.Error = "canceled", err.Error()
+		default:
+			d.State, d.Path, d.Size = "completed", path, size
+		}
+		l.signalLocked()
+	}()
 }

@@ -1,17 +1,18 @@
-package browser
+package netguard
 
 import (
 	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-	"github.com/e2e-mcp/e2e-mcp/browser/devices"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
 )
@@ -20,10 +21,7 @@ import (
 // requests of each session's pages (and, at the browser level, the first
 // document of popups), and netpolicy decides each. What Fetch cannot see
 // (workers' own requests, WebSockets, prefetches) the session's proxy
-// holds to the same rules (proxy.go).
-
-// defaultPolicy is the policy of a Manager configured with none.
-var defaultPolicy, _ = netpolicy.New(netpolicy.Config{})
+// holds to the same rules (netpolicy's proxy.go).
 
 // BlockedRequest is a request the policy refused.
 type BlockedRequest struct {
@@ -40,18 +38,38 @@ const (
 	maxGuardWorkers = 4
 )
 
-// policy is the Manager's request policy (never nil).
-func (m *Manager) policy() *netpolicy.Policy {
-	if m.opts.Policy != nil {
-		return m.opts.Policy
+// maxURLKept bounds a URL kept, as browser's bounds.go does.
+const maxURLKept = 8 << 10
+
+// keepURL is what a store keeps of a URL.
+func keepURL(u string) string { return text.Keep(u, maxURLKept) }
+
+// Session is one CDP session of a tab: the tab's own, or an out-of-process
+// iframe's.
+type Session interface {
+	// CDP is the chromedp context bound to the session's target, read
+	// when a command is sent on it.
+	CDP() context.Context
+}
+
+// callOn runs a CDP command on a session, bounded by ctx (as browser's
+// callOn does on a host).
+func callOn[P, R any](ctx context.Context, s Session, cmd cdp.Command[P, R], params P) (R, error) {
+	hc, cancel := context.WithCancel(s.CDP())
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	r, err := chromedp.Call(hc, cmd, params)
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("%w (%v)", ctx.Err(), err)
 	}
-	return defaultPolicy
+	return r, err
 }
 
 // pausedReq is a request Chrome paused for a decision, and the session
 // (nil: the browser's) that must answer it.
 type pausedReq struct {
-	h *host
+	h Session
 	e *fetch.EventRequestPaused
 }
 
@@ -98,7 +116,7 @@ type blockLog struct {
 }
 
 func (l *blockLog) add(b BlockedRequest) {
-	b.URL, b.Rule = keepURL(b.URL), keep(b.Rule, maxURLKept)
+	b.URL, b.Rule = keepURL(b.URL), text.Keep(b.Rule, maxURLKept)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.list) >= maxBlocked {
@@ -115,14 +133,34 @@ func (l *blockLog) take() []BlockedRequest {
 	return out
 }
 
-// pageGuard enforces the policy on the requests of one tab and its
+// Tab is what a page guard needs of its tab (browser's Page).
+type Tab interface {
+	// Policy is the request policy (never nil).
+	Policy() *netpolicy.Policy
+	// DevOrigins are the origins the session allows at run time.
+	DevOrigins() []string
+	// Context is the guard's state of the tab's session; nil when the tab
+	// has none.
+	Context() *Context
+	// MarkRouted notes that a route answered the request.
+	MarkRouted(id network.RequestID, pattern string)
+	// Credentials are the user and password the session answers HTTP
+	// authentication with, and whether they answer this challenge.
+	Credentials(e *fetch.EventAuthRequired) (user, password string, ok bool)
+	// ActionTimeout bounds one answer to the browser.
+	ActionTimeout() time.Duration
+	// Log is the tab's logger.
+	Log() *zap.Logger
+}
+
+// PageGuard enforces the policy on the requests of one tab and its
 // out-of-process iframes (each session with Fetch enabled).
-type pageGuard struct {
-	p       *Page
+type PageGuard struct {
+	tab     Tab
 	q       guardQueue
 	blocked blockLog
 	// blank: documents load empty and nothing else loads (a scratch tab
-	// reading or writing an origin's storage, storage.go).
+	// reading or writing an origin's storage, browser's storage.go).
 	blank atomic.Bool
 	// lastDoc is the last document request blocked, for Navigate's error.
 	mu      sync.Mutex
@@ -130,56 +168,39 @@ type pageGuard struct {
 	// authTried are the requests answered with credentials once.
 	authTried map[fetch.RequestID]bool
 	// take: the tab fetches a remote browser's download again, and its
-	// documents' responses are paused for their bodies (remotedownload.go).
+	// documents' responses are paused for their bodies (body.go).
 	take atomic.Pointer[bodyTake]
 }
 
-// newPageGuard is the guard of a page: the request policy's checks and the
+// NewPageGuard is the guard of a page: the request policy's checks and the
 // session's routes (route.go).
-func newPageGuard(p *Page) *pageGuard {
-	g := &pageGuard{p: p}
+func NewPageGuard(tab Tab) *PageGuard {
+	g := &PageGuard{tab: tab}
 	g.q.decide = g.decide
 	return g
 }
 
-// enableGuard turns request interception on in a session of the page (the
-// tab's own or an out-of-process iframe's) when the policy or the
-// session's routes need it.
-func (p *Page) enableGuard(ctx context.Context, h *host) error {
-	if p.guard == nil || !p.intercepting() {
-		return nil
-	}
+// SetBlank says whether documents load empty and nothing else loads.
+func (g *PageGuard) SetBlank(on bool) { g.blank.Store(on) }
+
+// Intercepts says whether the guard itself needs the tab's requests
+// paused: blank, or taking a body.
+func (g *PageGuard) Intercepts() bool { return g.blank.Load() || g.take.Load() != nil }
+
+// Patterns are the Fetch patterns of the tab's sessions: every request,
+// and documents' responses while a body is being taken.
+func (g *PageGuard) Patterns() []*fetch.RequestPattern {
 	patterns := []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}}
-	if p.guard.take.Load() != nil {
+	if g.take.Load() != nil {
 		patterns = append(patterns, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceTypeDocument, RequestStage: fetch.RequestStageResponse})
 	}
-	_, err := callOn(ctx, h, fetch.Enable, fetch.EnableParams{Patterns: patterns, HandleAuthRequests: new(p.httpUser() != "")})
-	if err != nil {
-		return fmt.Errorf("enable request interception: %w", err)
-	}
-	h.guarded.Store(true)
-	return nil
+	return patterns
 }
 
-// httpUser is the user the session answers HTTP authentication as, or "".
-func (p *Page) httpUser() string {
-	if p.tabs == nil {
-		return ""
-	}
-	return p.tabs.setupOf().emulation.HTTPUser
-}
-
-// intercepting says whether the page's requests must be paused: for the
-// request policy, or for the session's routes.
-func (p *Page) intercepting() bool {
-	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.routes.any()) ||
-		(p.guard != nil && (p.guard.blank.Load() || p.guard.take.Load() != nil)) || p.httpUser() != ""
-}
-
-// onEvent takes the policy's events of a session. It runs on chromedp's
+// OnEvent takes the policy's events of a session. It runs on chromedp's
 // read loop: paused requests are queued for the workers; it reports whether
 // ev was consumed.
-func (g *pageGuard) onEvent(h *host, ev any) bool {
+func (g *PageGuard) OnEvent(h Session, ev any) bool {
 	switch e := ev.(type) {
 	case *fetch.EventRequestPaused:
 		if pausedAtResponse(e) {
@@ -193,8 +214,8 @@ func (g *pageGuard) onEvent(h *host, ev any) bool {
 		return true
 	case *network.EventResponseReceived:
 		// DNS rebinding: the address Chrome really connected to.
-		if r := e.Response; r != nil && r.RemoteIPAddress != "" && g.p.m.policy().Intercepts() {
-			if v := g.p.m.policy().CheckConnected(r.URL, g.p.tabs.devOrigins(), r.RemoteIPAddress); v.Blocked {
+		if r := e.Response; r != nil && r.RemoteIPAddress != "" && g.tab.Policy().Intercepts() {
+			if v := g.tab.Policy().CheckConnected(r.URL, g.tab.DevOrigins(), r.RemoteIPAddress); v.Blocked {
 				g.record(BlockedRequest{URL: r.URL, Rule: v.Rule, Type: string(e.Type)})
 			}
 		}
@@ -202,7 +223,7 @@ func (g *pageGuard) onEvent(h *host, ev any) bool {
 	return false
 }
 
-func (g *pageGuard) record(b BlockedRequest) {
+func (g *PageGuard) record(b BlockedRequest) {
 	b.URL = keepURL(b.URL)
 	g.blocked.add(b)
 	if b.Type == string(network.ResourceTypeDocument) {
@@ -214,14 +235,13 @@ func (g *pageGuard) record(b BlockedRequest) {
 
 // decide answers one paused request: fail it as blocked by the client and
 // record why, or hand it to the session's routes.
-func (g *pageGuard) decide(r pausedReq) {
-	p := g.p
-	ctx, cancel := context.WithTimeout(r.h.ctx, netpolicy.DNSTimeout+p.m.opts.ActionTimeout)
+func (g *PageGuard) decide(r pausedReq) {
+	ctx, cancel := context.WithTimeout(r.h.CDP(), netpolicy.DNSTimeout+g.tab.ActionTimeout())
 	defer cancel()
 	u := r.e.Request.URL
 	var v netpolicy.Verdict
-	if pol := p.m.policy(); pol.Intercepts() {
-		v = pol.Check(ctx, u, p.tabs.devOrigins())
+	if pol := g.tab.Policy(); pol.Intercepts() {
+		v = pol.Check(ctx, u, g.tab.DevOrigins())
 	}
 	var err error
 	if v.Blocked {
@@ -231,7 +251,7 @@ func (g *pageGuard) decide(r pausedReq) {
 		err = g.routeRequest(ctx, r)
 	}
 	if err != nil && ctx.Err() == nil {
-		p.log.Debug("answer a paused request", zap.String("url", u), zap.Error(err))
+		g.tab.Log().Debug("answer a paused request", zap.String("url", u), zap.Error(err))
 	}
 }
 
@@ -240,11 +260,11 @@ func (g *pageGuard) decide(r pausedReq) {
 // of the origin they were given for: any other site's challenge (a link, a
 // redirect, a proxy's) is cancelled, as is a second one for the same
 // request (the credentials were refused), so the page gets the 401.
-func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
-	ctx, cancel := context.WithTimeout(h.ctx, g.p.m.opts.ActionTimeout)
+func (g *PageGuard) answerAuth(h Session, e *fetch.EventAuthRequired) {
+	ctx, cancel := context.WithTimeout(h.CDP(), g.tab.ActionTimeout())
 	defer cancel()
 	resp := &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseCancelAuth}
-	em := g.p.tabs.setupOf().emulation
+	user, password, ok := g.tab.Credentials(e)
 	g.mu.Lock()
 	if g.authTried == nil {
 		g.authTried = map[fetch.RequestID]bool{}
@@ -255,75 +275,73 @@ func (g *pageGuard) answerAuth(h *host, e *fetch.EventAuthRequired) {
 		clear(g.authTried)
 	}
 	g.mu.Unlock()
-	if em.HTTPUser != "" && first && credentialsFor(em, e) {
-		resp = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials, Username: em.HTTPUser, Password: em.HTTPPassword}
+	if user != "" && first && ok {
+		resp = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials, Username: user, Password: password}
 	}
 	if _, err := callOn(ctx, h, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: e.RequestID, AuthChallengeResponse: resp}); err != nil && ctx.Err() == nil {
-		g.p.log.Debug("answer an authentication challenge", zap.Error(err))
+		g.tab.Log().Debug("answer an authentication challenge", zap.Error(err))
 	}
 }
 
-// credentialsFor says whether the session's credentials answer a
-// challenge: one a server (not a proxy) of their origin makes for a
-// request to that origin.
-func credentialsFor(e devices.Emulation, ev *fetch.EventAuthRequired) bool {
-	c := ev.AuthChallenge
-	if e.HTTPOrigin == "" || ev.Request == nil || c == nil || c.Source == fetch.AuthChallengeSourceProxy {
-		return false
-	}
-	return devices.HTTPOrigin(ev.Request.URL) == e.HTTPOrigin && (c.Origin == "" || devices.HTTPOrigin(c.Origin) == e.HTTPOrigin)
-}
+// TakeBlocked returns the requests the policy blocked in the tab since the
+// last call, oldest first, at most the last 50.
+func (g *PageGuard) TakeBlocked() []BlockedRequest { return g.blocked.take() }
 
-// TakeBlocked returns the requests the policy blocked since the last call
-// (this tab's, its iframes', and those of popups blocked before they were
-// attached), oldest first, at most the last 50 of each.
-func (p *Page) TakeBlocked() []BlockedRequest {
-	var out []BlockedRequest
-	if p.tabs != nil {
-		out = p.tabs.guard.blocked.take()
-	}
-	if p.guard != nil {
-		out = append(out, p.guard.blocked.take()...)
-	}
-	return out
-}
-
-// takeBlockedDoc returns (and forgets) the last document request the policy
-// blocked in this tab.
-func (p *Page) takeBlockedDoc() *BlockedRequest {
-	if p.guard == nil {
-		return nil
-	}
-	p.guard.mu.Lock()
-	defer p.guard.mu.Unlock()
-	b := p.guard.lastDoc
-	p.guard.lastDoc = nil
+// TakeBlockedDoc returns (and forgets) the last document request the
+// policy blocked in this tab.
+func (g *PageGuard) TakeBlockedDoc() *BlockedRequest {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	b := g.lastDoc
+	g.lastDoc = nil
 	return b
 }
 
-// notAllowed is the error of a navigation the policy refuses.
-func notAllowed(url, rule string) *Error {
-	return &Error{Kind: KindNotAllowed, Message: fmt.Sprintf("%s is blocked by the request policy: %s", url, rule),
-		Hint: "the server's --allowed-origins, --blocked-origins, --allow-file-urls (and over HTTP the private-network default) decide what pages may load: use an allowed URL, or ask the operator"}
-}
-
-// tabsGuard is what the policy keeps per browser context: the origins
-// allowed at run time (the session's dev server), and requests of popups
-// blocked before a Page was attached to them.
-type tabsGuard struct {
+// Context is what the policy keeps per browser context: the origins
+// allowed at run time (the session's dev server), requests of popups
+// blocked before a Page was attached to them, and the session's routes.
+type Context struct {
 	mu      sync.Mutex
 	dev     []string
 	blocked blockLog
 	// browser is the browser-level guard (nil when the policy intercepts
 	// nothing), which keeps the blocks it could not place yet.
-	browser *browserGuard
+	browser *Browser
+	// offline reports whether the session's network state is offline.
+	offline func() bool
 	// proxy is the forward proxy every connection of the context goes
 	// through (nil when the policy intercepts nothing, or the browser is
 	// remote and could not reach it).
 	proxy *netpolicy.Proxy
+	// routes are the session's routes (route.go).
+	routes routeTable
 }
 
-// proxyParams starts the context's proxy when the policy has rules and the
+// Attach gives the context the browser-level guard of its browser, and
+// how it tells whether the session is offline.
+func (c *Context) Attach(b *Browser, offline func() bool) {
+	c.browser, c.offline = b, offline
+}
+
+// Attached reports whether the context has a browser-level guard.
+func (c *Context) Attached() bool { return c.browser != nil }
+
+// Claim takes the blocks the browser-level guard kept for the context's
+// new target id.
+func (c *Context) Claim(id target.ID) {
+	if c.browser != nil {
+		c.browser.claim(c, id)
+	}
+}
+
+// Block records a request the policy refused for the session.
+func (c *Context) Block(b BlockedRequest) { c.blocked.add(b) }
+
+// TakeBlocked returns (and forgets) the requests blocked for the session
+// outside its tabs' guards, oldest first.
+func (c *Context) TakeBlocked() []BlockedRequest { return c.blocked.take() }
+
+// ProxyParams starts the context's proxy when the policy has rules and the
 // browser is ours, and returns the parameters that create the context with
 // it. "<-loopback>" drops Chrome's implicit bypass rules, which cover not
 // only loopback but link-local addresses too (169.254.169.254, the cloud
@@ -332,11 +350,10 @@ type tabsGuard struct {
 // loopback a hop. A remote
 // browser (--cdp-endpoint) cannot reach a proxy on our loopback: its
 // contexts keep the Fetch domain's checks only.
-func (t *Tabs) proxyParams() (target.CreateBrowserContextParams, error) {
+func (c *Context) ProxyParams(pol *netpolicy.Policy, remote bool) (target.CreateBrowserContextParams, error) {
 	var params target.CreateBrowserContextParams
-	pol := t.m.policy()
 	up := pol.Upstream()
-	if t.remote != nil || (!pol.Intercepts() && (up == nil || up.URL.Scheme == "socks5")) {
+	if remote || (!pol.Intercepts() && (up == nil || up.URL.Scheme == "socks5")) {
 		// A remote browser reaches the upstream proxy itself, and so does
 		// ours when nothing is checked and the proxy takes no credentials
 		// from us (SOCKS: netpolicy refuses it under a policy).
@@ -345,13 +362,13 @@ func (t *Tabs) proxyParams() (target.CreateBrowserContextParams, error) {
 		}
 		return params, nil
 	}
-	px, err := pol.NewProxy(t.devOrigins, func(u, rule string) {
-		t.guard.blocked.add(BlockedRequest{URL: u, Rule: rule, Type: "Connection"})
+	px, err := pol.NewProxy(c.DevOrigins, func(u, rule string) {
+		c.blocked.add(BlockedRequest{URL: u, Rule: rule, Type: "Connection"})
 	})
 	if err != nil {
 		return params, err
 	}
-	t.guard.proxy = px
+	c.proxy = px
 	params.ProxyServer, params.ProxyBypassList = px.URL(), "<-loopback>"
 	if pol.AllowsAllLoopback() {
 		params.ProxyBypassList += ";localhost;*.localhost;127.0.0.0/8;[::1]"
@@ -359,41 +376,69 @@ func (t *Tabs) proxyParams() (target.CreateBrowserContextParams, error) {
 	return params, nil
 }
 
+// CloseProxy stops the context's proxy, if it has one.
+func (c *Context) CloseProxy() {
+	if c.proxy != nil {
+		_ = c.proxy.Close()
+	}
+}
+
 // AllowOrigin allows the origin of rawURL (the session's dev server) for
 // this browser context's pages, whatever the allowlist and the private
 // network default say; a blocked-origins rule still wins.
-func (t *Tabs) AllowOrigin(rawURL string) error {
+func (c *Context) AllowOrigin(rawURL string) error {
 	o, ok := netpolicy.OriginOf(rawURL)
 	if !ok {
 		return fmt.Errorf("allow origin: %q is not an http(s) URL", rawURL)
 	}
-	t.guard.mu.Lock()
-	defer t.guard.mu.Unlock()
-	for _, d := range t.guard.dev {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range c.dev {
 		if d == o {
 			return nil
 		}
 	}
-	t.guard.dev = append(t.guard.dev, o)
+	c.dev = append(c.dev, o)
 	return nil
 }
 
-func (t *Tabs) devOrigins() []string {
-	t.guard.mu.Lock()
-	defer t.guard.mu.Unlock()
-	return t.guard.dev
+// DevOrigins are the origins allowed at run time.
+func (c *Context) DevOrigins() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dev
 }
 
-// browserGuard enforces the policy on document requests at the browser
+// Engine is what the browser-level guard needs of the engine (browser's
+// Manager): the policy, and which session a frame belongs to.
+type Engine interface {
+	// Policy is the request policy (never nil).
+	Policy() *netpolicy.Policy
+	// ActionTimeout bounds one answer to the browser.
+	ActionTimeout() time.Duration
+	// Log is the server's logger.
+	Log() *zap.Logger
+	// OwnerOf finds the browser context a frame is in; ok is false when
+	// none does.
+	OwnerOf(frame cdp.FrameID) (c *Context, ok bool)
+	// DevOrigins are every session's dev-server origins.
+	DevOrigins() []string
+	// Intercepted reports whether a session of ours pauses the frame's
+	// requests; iframe says whether a target is an out-of-process iframe
+	// the browser announced.
+	Intercepted(frame cdp.FrameID, iframe func(target.ID) bool) bool
+}
+
+// Browser enforces the policy on document requests at the browser
 // level, for the tabs that pages open (window.open, target=_blank): their
 // first navigation starts before a session of ours is attached to them.
 // Each request goes by its frame to the browser context it belongs to.
-type browserGuard struct {
-	m    *Manager
-	bctx context.Context
-	q    guardQueue
-	once sync.Once
-	err  error
+type Browser struct {
+	engine Engine
+	bctx   context.Context
+	q      guardQueue
+	once   sync.Once
+	err    error
 
 	// What the browser-level interception covers (earlyroute.go): nothing,
 	// documents (the policy), or every request while a session has routes
@@ -401,7 +446,7 @@ type browserGuard struct {
 	// yet.
 	modeMu sync.Mutex
 	mode   fetchMode
-	wide   map[*Tabs]bool
+	wide   map[*Context]bool
 	// iframes are the out-of-process iframe targets the browser announced.
 	iframesMu sync.Mutex
 	iframes   map[target.ID]bool
@@ -411,6 +456,27 @@ type browserGuard struct {
 	// context that learns the target takes them (claim).
 	unplacedMu sync.Mutex
 	unplaced   []unplacedBlock
+}
+
+// NewBrowser is the browser-level guard of the browser bctx is bound to;
+// Start starts it.
+func NewBrowser(e Engine, bctx context.Context) *Browser {
+	g := &Browser{engine: e, bctx: bctx, wide: map[*Context]bool{}, iframes: map[target.ID]bool{}}
+	g.q.decide = g.decide
+	return g
+}
+
+// Start listens to the browser and pauses document requests for the
+// policy when the policy has rules (more when a session needs it:
+// SetWide), once; later calls return the first one's error.
+func (g *Browser) Start(ctx context.Context) error {
+	g.once.Do(func() {
+		if g.err = chromedp.ListenBrowser(g.bctx, g.onEvent); g.err != nil {
+			return
+		}
+		g.err = g.refresh(ctx)
+	})
+	return g.err
 }
 
 // unplacedBlock is a blocked request waiting for its browser context.
@@ -427,9 +493,9 @@ const maxUnplaced = 64
 // for the owner: after keeping b, place looks again, so an owner that
 // appeared in between takes it here, and one that appears later takes it
 // from claim (which runs after the context knows the target).
-func (g *browserGuard) place(frame cdp.FrameID, b BlockedRequest) {
-	if t, ok := g.m.ownerOf(frame); ok {
-		t.guard.blocked.add(b)
+func (g *Browser) place(frame cdp.FrameID, b BlockedRequest) {
+	if c, ok := g.engine.OwnerOf(frame); ok {
+		c.blocked.add(b)
 		return
 	}
 	b.URL = keepURL(b.URL)
@@ -439,19 +505,19 @@ func (g *browserGuard) place(frame cdp.FrameID, b BlockedRequest) {
 	}
 	g.unplaced = append(g.unplaced, unplacedBlock{frame: frame, b: b})
 	g.unplacedMu.Unlock()
-	if t, ok := g.m.ownerOf(frame); ok {
-		g.claim(t, target.ID(frame))
+	if c, ok := g.engine.OwnerOf(frame); ok {
+		g.claim(c, target.ID(frame))
 	}
 }
 
-// claim gives t the blocks kept for its new target id.
-func (g *browserGuard) claim(t *Tabs, id target.ID) {
+// claim gives c the blocks kept for its new target id.
+func (g *Browser) claim(c *Context, id target.ID) {
 	g.unplacedMu.Lock()
 	defer g.unplacedMu.Unlock()
 	kept := g.unplaced[:0]
 	for _, u := range g.unplaced {
 		if u.frame == cdp.FrameID(id) {
-			t.guard.blocked.add(u.b)
+			c.blocked.add(u.b)
 			continue
 		}
 		kept = append(kept, u)
@@ -459,45 +525,7 @@ func (g *browserGuard) claim(t *Tabs, id target.ID) {
 	g.unplaced = kept
 }
 
-// guardBrowser returns the browser-level guard of a browser, made once:
-// it listens to the browser at once, and pauses document requests for the
-// policy when the policy has rules (more when a session needs it:
-// setWide).
-func (m *Manager) guardBrowser(ctx, bctx context.Context) (*browserGuard, error) {
-	m.mu.Lock()
-	if m.guards == nil {
-		m.guards = map[context.Context]*browserGuard{}
-	}
-	for c := range m.guards {
-		if c.Err() != nil {
-			delete(m.guards, c) // a browser that is gone
-		}
-	}
-	g := m.guards[bctx]
-	if g == nil {
-		g = &browserGuard{m: m, bctx: bctx, wide: map[*Tabs]bool{}, iframes: map[target.ID]bool{}}
-		g.q.decide = g.decide
-		m.guards[bctx] = g
-	}
-	m.mu.Unlock()
-	g.once.Do(func() {
-		if g.err = chromedp.ListenBrowser(bctx, g.onEvent); g.err != nil {
-			return
-		}
-		g.err = g.refresh(ctx)
-	})
-	if g.err != nil {
-		m.mu.Lock()
-		if m.guards[bctx] == g {
-			delete(m.guards, bctx) // the next browser context tries again
-		}
-		m.mu.Unlock()
-		return nil, fmt.Errorf("enable the request policy: %w", g.err)
-	}
-	return g, nil
-}
-
-func (g *browserGuard) onEvent(ev any) {
+func (g *Browser) onEvent(ev any) {
 	switch e := ev.(type) {
 	case *fetch.EventRequestPaused:
 		g.q.push(pausedReq{e: e})
@@ -508,86 +536,49 @@ func (g *browserGuard) onEvent(ev any) {
 	}
 }
 
-// ownerOf finds the browser context a frame is in: a page target of it
-// (a tab or a popup), or a frame one of its tabs knows. ok is false when
-// none does.
-func (m *Manager) ownerOf(frame cdp.FrameID) (*Tabs, bool) {
-	m.mu.Lock()
-	pages := make([]*Page, 0, len(m.pages))
-	for p := range m.pages {
-		pages = append(pages, p)
-	}
-	m.mu.Unlock()
-	for _, p := range pages {
-		t := p.tabs
-		if t == nil {
-			continue
-		}
-		t.mu.Lock()
-		_, isTab := t.infos[target.ID(frame)]
-		t.mu.Unlock()
-		if isTab {
-			return t, true
-		}
-		p.mu.Lock()
-		_, known := p.frames.parent[frame]
-		p.mu.Unlock()
-		if known || p.frame == frame {
-			return t, true
-		}
-	}
-	return nil, false
-}
-
 // decide answers a request paused at the browser level: a document the
 // policy refuses is failed (and recorded for its session); a request of a
 // frame no session of ours intercepts yet, while its session has routes or
 // is offline, goes to that session (routeEarly); the rest go on.
-func (g *browserGuard) decide(r pausedReq) {
-	m := g.m
-	ctx, cancel := context.WithTimeout(g.bctx, netpolicy.DNSTimeout+m.opts.ActionTimeout)
+func (g *Browser) decide(r pausedReq) {
+	m := g.engine
+	ctx, cancel := context.WithTimeout(g.bctx, netpolicy.DNSTimeout+m.ActionTimeout())
 	defer cancel()
-	t, ok := m.ownerOf(r.e.FrameID)
+	c, ok := m.OwnerOf(r.e.FrameID)
 	u := r.e.Request.URL
 	var err error
 	switch {
-	case r.e.ResourceType == network.ResourceTypeDocument && m.policy().Intercepts() && g.blocks(ctx, r, t, ok):
+	case r.e.ResourceType == network.ResourceTypeDocument && m.Policy().Intercepts() && g.blocks(ctx, r, c, ok):
 		_, err = chromedp.CallBrowser(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
-	case ok && g.isWide(t) && !m.intercepted(r.e.FrameID, g):
-		err = g.routeEarly(ctx, t, r)
+	case ok && g.isWide(c) && !m.Intercepted(r.e.FrameID, g.isIframe):
+		err = g.routeEarly(ctx, c, r)
 	default:
 		_, err = chromedp.CallBrowser(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.e.RequestID})
 	}
 	if err != nil && ctx.Err() == nil {
-		m.log.Debug("answer a paused request", zap.String("url", u), zap.Error(err))
+		m.Log().Debug("answer a paused request", zap.String("url", u), zap.Error(err))
 	}
 }
 
 // blocks checks a document request against the policy, and records it for
-// its session (t, when ok) when it is refused.
-func (g *browserGuard) blocks(ctx context.Context, r pausedReq, t *Tabs, ok bool) bool {
-	m := g.m
+// its session (c, when ok) when it is refused.
+func (g *Browser) blocks(ctx context.Context, r pausedReq, c *Context, ok bool) bool {
+	m := g.engine
 	var dev []string
 	if ok {
-		dev = t.devOrigins()
+		dev = c.DevOrigins()
 	} else {
 		// A frame no context knows yet: any session's dev server may be it.
-		m.mu.Lock()
-		for p := range m.pages {
-			if p.tabs != nil {
-				dev = append(dev, p.tabs.devOrigins()...)
-			}
-		}
-		m.mu.Unlock()
+		dev = m.DevOrigins()
 	}
 	u := r.e.Request.URL
-	v := m.policy().Check(ctx, u, dev)
+	v := m.Policy().Check(ctx, u, dev)
 	if !v.Blocked {
 		return false
 	}
 	b := BlockedRequest{URL: u, Rule: v.Rule, Type: string(r.e.ResourceType)}
 	if ok {
-		t.guard.blocked.add(b)
+		c.blocked.add(b)
 	} else {
 		g.place(r.e.FrameID, b)
 	}

@@ -1,4 +1,4 @@
-package browser
+package netguard
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"go.uber.org/zap"
@@ -54,8 +53,8 @@ type Route struct {
 // MaxRouteDelay bounds a route's delay.
 const MaxRouteDelay = time.Minute
 
-// maxRoutes bounds the routes of a session.
-const maxRoutes = 100
+// MaxRoutes bounds the routes of a session.
+const MaxRoutes = 100
 
 // abortReasons are the reasons a route may fail a request with, by the
 // names Playwright's route.abort takes.
@@ -103,41 +102,64 @@ func (r *Route) Action() string {
 	return s
 }
 
-// compile checks the route and reads its pattern.
-func (r *Route) compile() error {
-	if strings.TrimSpace(r.Pattern) == "" {
-		return newError(KindInvalidInput, "give a URL glob such as **/api/* or a /regex/", "pattern is empty")
-	}
-	m, err := parseURLPattern(r.Pattern)
-	if err != nil {
-		return err
-	}
-	src := m.src
-	for _, f := range m.flags {
+// InvalidRoute is a route that cannot work: what is wrong with it, and
+// what to do instead.
+type InvalidRoute struct {
+	Message, Hint string
+}
+
+func (e *InvalidRoute) Error() string { return e.Message }
+
+func invalid(hint, format string, args ...any) *InvalidRoute {
+	return &InvalidRoute{Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// Compile checks the route, its pattern read (by the engine's URL pattern
+// parser) as the regular expression src with its flags, matched against
+// path?query when rel. It fails with an [*InvalidRoute].
+func (r *Route) Compile(src, flags string, rel bool) error {
+	for _, f := range flags {
 		switch f {
 		case 'i', 's', 'm':
 			src = "(?" + string(f) + ")" + src
 		default:
-			return newError(KindInvalidInput, "use the flags i, s or m", "pattern %q: flag %q", r.Pattern, string(f))
+			return invalid("use the flags i, s or m", "pattern %q: flag %q", r.Pattern, string(f))
 		}
 	}
+	var err error
 	if r.re, err = regexp.Compile(src); err != nil {
-		return newError(KindInvalidInput, "write the regular expression in Go's syntax (RE2: no lookaround or backreferences)", "pattern %q: %v", r.Pattern, err)
+		return invalid("write the regular expression in Go's syntax (RE2: no lookaround or backreferences)", "pattern %q: %v", r.Pattern, err)
 	}
-	r.rel = m.rel
+	r.rel = rel
 	switch {
 	case r.Abort != "" && (r.Fulfils() || len(r.Headers) > 0 || len(r.RemoveHeaders) > 0):
-		return newError(KindInvalidInput, "a route either aborts, or fulfils or changes headers", "abort with a response")
+		return invalid("a route either aborts, or fulfils or changes headers", "abort with a response")
 	case r.Abort != "" && abortReasons[r.Abort] == "":
-		return newError(KindInvalidInput, "use one of "+joinOr(sortedKeys(abortReasons)), "abort reason %q", r.Abort)
+		return invalid("use one of "+joinOr(sortedKeys(abortReasons)), "abort reason %q", r.Abort)
 	case r.Status != 0 && (r.Status < 100 || r.Status > 599):
-		return newError(KindInvalidInput, "use an HTTP status from 100 to 599", "status %d", r.Status)
+		return invalid("use an HTTP status from 100 to 599", "status %d", r.Status)
 	case r.Delay < 0 || r.Delay > MaxRouteDelay:
-		return newError(KindInvalidInput, fmt.Sprintf("use a delay from 0 to %s", MaxRouteDelay), "delay %s", r.Delay)
+		return invalid(fmt.Sprintf("use a delay from 0 to %s", MaxRouteDelay), "delay %s", r.Delay)
 	case r.Times < 0:
-		return newError(KindInvalidInput, "use 0 (every request) or more", "times %d", r.Times)
+		return invalid("use 0 (every request) or more", "times %d", r.Times)
 	}
 	return nil
+}
+
+// joinOr joins vs as "a, b or c".
+func joinOr(vs []string) string {
+	out := ""
+	for i, v := range vs {
+		switch {
+		case i == 0:
+		case i == len(vs)-1:
+			out += " or "
+		default:
+			out += ", "
+		}
+		out += v
+	}
+	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -149,8 +171,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// matches reports whether the route takes rawURL.
-func (r *Route) matches(rawURL string) bool {
+// Matches reports whether the route (compiled) takes rawURL.
+func (r *Route) Matches(rawURL string) bool {
 	if !r.rel {
 		return r.re.MatchString(rawURL)
 	}
@@ -177,7 +199,7 @@ func (rt *routeTable) take(rawURL string) *Route {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	for i, r := range rt.routes {
-		if !r.matches(rawURL) {
+		if !r.Matches(rawURL) {
 			continue
 		}
 		r.hits++
@@ -204,116 +226,56 @@ type RouteInfo struct {
 }
 
 // Routes lists the session's routes, newest first.
-func (t *Tabs) Routes() []RouteInfo {
-	t.routes.mu.Lock()
-	defer t.routes.mu.Unlock()
-	out := make([]RouteInfo, 0, len(t.routes.routes))
-	for _, r := range t.routes.routes {
+func (c *Context) Routes() []RouteInfo {
+	c.routes.mu.Lock()
+	defer c.routes.mu.Unlock()
+	out := make([]RouteInfo, 0, len(c.routes.routes))
+	for _, r := range c.routes.routes {
 		out = append(out, RouteInfo{Pattern: r.Pattern, Action: r.Action(), Hits: r.hits})
 	}
 	return out
 }
 
-// AddRoute adds a route for every page of the session, replacing one of
-// the same pattern; it reports whether it replaced one. Interception starts
-// in every tab and iframe when the first route is added.
-func (t *Tabs) AddRoute(ctx context.Context, r Route) (bool, error) {
-	if err := r.compile(); err != nil {
-		return false, err
-	}
-	rt := &t.routes
+// HasRoutes reports whether the session has routes.
+func (c *Context) HasRoutes() bool { return c.routes.any() }
+
+// AddRoute adds a compiled route for every page of the session, replacing
+// one of the same pattern; it reports whether it replaced one, and whether
+// it is the first (interception must start). It fails with an
+// [*InvalidRoute] when the session has MaxRoutes.
+func (c *Context) AddRoute(r Route) (replaced, first bool, err error) {
+	rt := &c.routes
 	rt.mu.Lock()
+	defer rt.mu.Unlock()
 	n := len(rt.routes)
-	replaced := slices.ContainsFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
-	if !replaced && n >= maxRoutes {
-		rt.mu.Unlock()
-		return false, newError(KindInvalidInput, "remove some of the routes first", "the session has %d routes, the most it may", maxRoutes)
+	replaced = slices.ContainsFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
+	if !replaced && n >= MaxRoutes {
+		return false, false, invalid("remove some of the routes first", "the session has %d routes, the most it may", MaxRoutes)
 	}
 	rt.routes = slices.DeleteFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
 	rt.routes = slices.Insert(rt.routes, 0, &r)
-	first := n == 0
-	rt.mu.Unlock()
-	if first {
-		if err := t.intercept(ctx); err != nil {
-			return replaced, err
-		}
-		return replaced, t.needWide(ctx)
-	}
-	return replaced, nil
+	return replaced, n == 0, nil
 }
 
-// RemoveRoutes removes the routes of pattern ("": all of them) and says how
-// many it removed.
-func (t *Tabs) RemoveRoutes(ctx context.Context, pattern string) (int, error) {
-	rt := &t.routes
+// RemoveRoutes removes the routes of pattern ("": all of them); it says how
+// many it removed and how many are left.
+func (c *Context) RemoveRoutes(pattern string) (removed, left int) {
+	rt := &c.routes
 	rt.mu.Lock()
+	defer rt.mu.Unlock()
 	n := len(rt.routes)
 	if pattern == "" {
 		rt.routes = nil
 	} else {
 		rt.routes = slices.DeleteFunc(rt.routes, func(o *Route) bool { return o.Pattern == pattern })
 	}
-	removed, left := n-len(rt.routes), len(rt.routes)
-	rt.mu.Unlock()
-	if removed > 0 && left == 0 {
-		if err := t.intercept(ctx); err != nil {
-			return removed, err
-		}
-		return removed, t.needWide(ctx)
-	}
-	return removed, nil
-}
-
-// intercept turns request interception on or off, as Page.intercepting
-// says, in every attached tab and its out-of-process iframes. (A popup
-// attached later turns it on as it starts.)
-func (t *Tabs) intercept(ctx context.Context) error {
-	for _, p := range t.livePages() {
-		for _, h := range p.hosts() {
-			var err error
-			if p.intercepting() {
-				err = p.enableGuard(ctx, h)
-			} else {
-				h.guarded.Store(false)
-				_, err = callOn(ctx, h, fetch.Disable, cdp.Empty{})
-			}
-			if err != nil {
-				return p.ctxError(ctx, err, "turn request interception on or off")
-			}
-		}
-	}
-	return nil
-}
-
-// livePages are the session's attached tabs that are not gone.
-func (t *Tabs) livePages() []*Page {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out []*Page
-	for _, lt := range t.tabs {
-		if lt.page != nil && !lt.page.Gone() {
-			out = append(out, lt.page)
-		}
-	}
-	return out
-}
-
-// hosts are the page's sessions: the tab's own, then its out-of-process
-// iframes'.
-func (p *Page) hosts() []*host {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := []*host{p.main}
-	for _, h := range p.frames.hosts {
-		out = append(out, h)
-	}
-	return out
+	return n - len(rt.routes), len(rt.routes)
 }
 
 // routeRequest answers a paused request the policy let through: by the
 // session's route that takes it, else by letting it go on. The answer
 // comes after the route's delay, without holding a worker.
-func (g *pageGuard) routeRequest(ctx context.Context, r pausedReq) error {
+func (g *PageGuard) routeRequest(ctx context.Context, r pausedReq) error {
 	if g.blank.Load() {
 		if r.e.ResourceType != network.ResourceTypeDocument {
 			_, err := callOn(ctx, r.h, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
@@ -324,22 +286,22 @@ func (g *pageGuard) routeRequest(ctx context.Context, r pausedReq) error {
 		return err
 	}
 	var rt *Route
-	if g.p.tabs != nil {
-		rt = g.p.tabs.routes.take(r.e.Request.URL)
+	if c := g.tab.Context(); c != nil {
+		rt = c.routes.take(r.e.Request.URL)
 	}
 	if rt == nil {
 		_, err := callOn(ctx, r.h, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.e.RequestID})
 		return err
 	}
-	g.p.markRouted(network.RequestID(r.e.NetworkID), rt.Pattern)
+	g.tab.MarkRouted(network.RequestID(r.e.NetworkID), rt.Pattern)
 	if rt.Delay <= 0 {
 		return answerRoute(ctx, r, rt)
 	}
 	time.AfterFunc(rt.Delay, func() {
-		ctx, cancel := context.WithTimeout(r.h.ctx, g.p.m.opts.ActionTimeout)
+		ctx, cancel := context.WithTimeout(r.h.CDP(), g.tab.ActionTimeout())
 		defer cancel()
 		if err := answerRoute(ctx, r, rt); err != nil && ctx.Err() == nil {
-			g.p.log.Debug("answer a delayed route", zap.String("url", r.e.Request.URL), zap.Error(err))
+			g.tab.Log().Debug("answer a delayed route", zap.String("url", r.e.Request.URL), zap.Error(err))
 		}
 	})
 	return nil

@@ -1,4 +1,4 @@
-package browser
+package netguard
 
 import (
 	"context"
@@ -33,20 +33,20 @@ const (
 
 // refresh turns the browser-level interception to what the policy and the
 // sessions need now.
-func (g *browserGuard) refresh(ctx context.Context) error {
+func (g *Browser) refresh(ctx context.Context) error {
 	g.modeMu.Lock()
 	defer g.modeMu.Unlock()
 	want := fetchOff
 	switch {
 	case len(g.wide) > 0:
 		want = fetchAll
-	case g.m.policy().Intercepts():
+	case g.engine.Policy().Intercepts():
 		want = fetchDocuments
 	}
 	if want == g.mode {
 		return nil
 	}
-	cctx, cancel := context.WithTimeout(g.bctx, g.m.opts.ActionTimeout)
+	cctx, cancel := context.WithTimeout(g.bctx, g.engine.ActionTimeout())
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
@@ -68,28 +68,28 @@ func (g *browserGuard) refresh(ctx context.Context) error {
 	return nil
 }
 
-// setWide says whether t needs the requests of its frames not attached yet
+// setWide says whether c needs the requests of its frames not attached yet
 // (it has routes, or is offline), and changes the interception to suit.
-func (g *browserGuard) setWide(ctx context.Context, t *Tabs, on bool) error {
+func (g *Browser) setWide(ctx context.Context, c *Context, on bool) error {
 	g.modeMu.Lock()
 	if on {
-		g.wide[t] = true
+		g.wide[c] = true
 	} else {
-		delete(g.wide, t)
+		delete(g.wide, c)
 	}
 	g.modeMu.Unlock()
 	return g.refresh(ctx)
 }
 
-// isWide reports whether the browser pauses every request for t.
-func (g *browserGuard) isWide(t *Tabs) bool {
+// isWide reports whether the browser pauses every request for c.
+func (g *Browser) isWide(c *Context) bool {
 	g.modeMu.Lock()
 	defer g.modeMu.Unlock()
-	return g.mode == fetchAll && g.wide[t]
+	return g.mode == fetchAll && g.wide[c]
 }
 
 // noteTarget keeps the set of out-of-process iframes the browser announced.
-func (g *browserGuard) noteTarget(info *target.Info, created bool) {
+func (g *Browser) noteTarget(info *target.Info, created bool) {
 	if info == nil || info.Type != "iframe" {
 		return
 	}
@@ -102,96 +102,22 @@ func (g *browserGuard) noteTarget(info *target.Info, created bool) {
 	}
 }
 
-// isTarget reports whether a frame is a target of its own (a tab or popup,
-// an out-of-process iframe), so that no session of a parent pauses its
-// requests.
-func (g *browserGuard) isTarget(id target.ID, pages []*Page) bool {
+// isIframe reports whether a target is an out-of-process iframe the
+// browser announced.
+func (g *Browser) isIframe(id target.ID) bool {
 	g.iframesMu.Lock()
-	iframe := g.iframes[id]
-	g.iframesMu.Unlock()
-	if iframe {
-		return true
-	}
-	for _, p := range pages {
-		if t := p.tabs; t != nil {
-			t.mu.Lock()
-			_, tab := t.infos[id]
-			t.mu.Unlock()
-			if tab {
-				return true
-			}
-		}
-	}
-	return false
+	defer g.iframesMu.Unlock()
+	return g.iframes[id]
 }
 
-// maxFrameDepth bounds the walk up a frame's parents.
-const maxFrameDepth = 32
-
-// intercepted reports whether a session of ours pauses the frame's
-// requests (the tab's, or an out-of-process iframe's, with Fetch on):
-// then that session answers them. The frame's own target counts, else its
-// parents' up to the first target. A frame nobody knows is left to
-// whoever will.
-func (m *Manager) intercepted(frame cdp.FrameID, g *browserGuard) bool {
-	m.mu.Lock()
-	pages := make([]*Page, 0, len(m.pages))
-	for p := range m.pages {
-		pages = append(pages, p)
-	}
-	m.mu.Unlock()
-	f := frame
-	for range maxFrameDepth {
-		id := target.ID(f)
-		for _, p := range pages {
-			if h := p.hostOf(id); h != nil {
-				return h.guarded.Load()
-			}
-		}
-		if g.isTarget(id, pages) {
-			return false // a popup or an iframe not attached yet
-		}
-		parent, ok := parentOf(pages, f)
-		if !ok {
-			return true
-		}
-		f = parent
-	}
-	return true
-}
-
-// hostOf is the page's session to a target: its tab's or an out-of-process
-// iframe's, nil when it has none.
-func (p *Page) hostOf(id target.ID) *host {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.main != nil && p.main.target == id {
-		return p.main
-	}
-	return p.frames.hosts[id]
-}
-
-// parentOf finds the parent of a frame some page knows.
-func parentOf(pages []*Page, f cdp.FrameID) (cdp.FrameID, bool) {
-	for _, p := range pages {
-		p.mu.Lock()
-		parent, ok := p.frames.parent[f]
-		p.mu.Unlock()
-		if ok {
-			return parent, true
-		}
-	}
-	return "", false
-}
-
-// routeEarly answers for t a request of a frame none of its sessions
-// pauses yet: as its routes say, else failed while t is offline (a route
+// routeEarly answers for c a request of a frame none of its sessions
+// pauses yet: as its routes say, else failed while c is offline (a route
 // answers before the network, as in an attached tab).
-func (g *browserGuard) routeEarly(ctx context.Context, t *Tabs, r pausedReq) error {
+func (g *Browser) routeEarly(ctx context.Context, c *Context, r pausedReq) error {
 	id := r.e.RequestID
-	rt := t.routes.take(r.e.Request.URL)
+	rt := c.routes.take(r.e.Request.URL)
 	switch {
-	case rt == nil && t.offline():
+	case rt == nil && c.offline != nil && c.offline():
 		_, err := chromedp.CallBrowser(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonInternetDisconnected})
 		return err
 	case rt == nil:
@@ -202,33 +128,23 @@ func (g *browserGuard) routeEarly(ctx context.Context, t *Tabs, r pausedReq) err
 		return answerRoute(ctx, r, rt)
 	}
 	time.AfterFunc(rt.Delay, func() {
-		ctx, cancel := context.WithTimeout(g.bctx, g.m.opts.ActionTimeout)
+		ctx, cancel := context.WithTimeout(g.bctx, g.engine.ActionTimeout())
 		defer cancel()
 		if err := answerRoute(ctx, r, rt); err != nil && ctx.Err() == nil {
-			g.m.log.Debug("answer a delayed route", zap.String("url", r.e.Request.URL), zap.Error(err))
+			g.engine.Log().Debug("answer a delayed route", zap.String("url", r.e.Request.URL), zap.Error(err))
 		}
 	})
 	return nil
 }
 
-// offline reports whether the session's network state is offline.
-func (t *Tabs) offline() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.setup.netState == "offline"
-}
-
-// needWide tells the browser-level guard whether the session needs the
-// requests of frames not attached yet.
-func (t *Tabs) needWide(ctx context.Context) error {
-	if t.guard.browser == nil {
+// SetWide tells the browser-level guard whether the session needs the
+// requests of frames not attached yet (it has routes, or is offline); a
+// context without one needs nothing.
+func (c *Context) SetWide(ctx context.Context, on bool) error {
+	if c.browser == nil {
 		return nil
 	}
-	on := t.routes.any() || t.offline()
-	t.mu.Lock()
-	on = on && !t.closed
-	t.mu.Unlock()
-	return t.guard.browser.setWide(ctx, t, on)
+	return c.browser.setWide(ctx, c, on)
 }
 
 // callPaused answers a paused request where it was paused: on a page's

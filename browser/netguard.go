@@ -1,0 +1,577 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
+	"github.com/e2e-mcp/e2e-mcp/netpolicy"
+	"go.uber.org/zap"
+)
+
+// The seam with browser/netguard, the request policy's CDP side and the
+// session's routes: what a page guard needs of its Page (pageSide), what
+// the browser-level guard needs of the Manager (managerSide), a tab's CDP
+// sessions (host, as a netguard.Session), and the engine's calls into the
+// guards (interception on or off in a tab's sessions, routes added and
+// removed, the blocked requests taken); and what a session's downloads
+// need of its Tabs (tabsSide).
+
+// defaultPolicy is the policy of a Manager configured with none.
+var defaultPolicy, _ = netpolicy.New(netpolicy.Config{})
+
+// policy is the Manager's request policy (never nil).
+func (m *Manager) policy() *netpolicy.Policy {
+	if m.opts.Policy != nil {
+		return m.opts.Policy
+	}
+	return defaultPolicy
+}
+
+// CDP is the chromedp context bound to the host's target.
+func (h *host) CDP() context.Context { return h.ctx }
+
+// pageSide is a Page as its guard sees it.
+type pageSide struct{ p *Page }
+
+func (s pageSide) Policy() *netpolicy.Policy    { return s.p.m.policy() }
+func (s pageSide) DevOrigins() []string         { return s.p.tabs.devOrigins() }
+func (s pageSide) ActionTimeout() time.Duration { return s.p.m.opts.ActionTimeout }
+func (s pageSide) Log() *zap.Logger             { return s.p.log }
+func (s pageSide) MarkRouted(id network.RequestID, pattern string) {
+	s.p.markRouted(id, pattern)
+}
+
+func (s pageSide) Context() *netguard.Context {
+	if s.p.tabs == nil {
+		return nil
+	}
+	return &s.p.tabs.guard
+}
+
+func (s pageSide) Credentials(e *fetch.EventAuthRequired) (user, password string, ok bool) {
+	em := s.p.tabs.setupOf().emulation
+	return em.HTTPUser, em.HTTPPassword, em.HTTPUser != "" && credentialsFor(em, e)
+}
+
+// newPageGuard is the guard of a page: the request policy's checks and the
+// session's routes.
+func newPageGuard(p *Page) *netguard.PageGuard { return netguard.NewPageGuard(pageSide{p}) }
+
+// enableGuard turns request interception on in a session of the page (the
+// tab's own or an out-of-process iframe's) when the policy or the
+// session's routes need it.
+func (p *Page) enableGuard(ctx context.Context, h *host) error {
+	if p.guard == nil || !p.intercepting() {
+		return nil
+	}
+	_, err := callOn(ctx, h, fetch.Enable, fetch.EnableParams{Patterns: p.guard.Patterns(), HandleAuthRequests: new(p.httpUser() != "")})
+	if err != nil {
+		return fmt.Errorf("enable request interception: %w", err)
+	}
+	h.guarded.Store(true)
+	return nil
+}
+
+// httpUser is the user the session answers HTTP authentication as, or "".
+func (p *Page) httpUser() string {
+	if p.tabs == nil {
+		return ""
+	}
+	return p.tabs.setupOf().emulation.HTTPUser
+}
+
+// intercepting says whether the page's requests must be paused: for the
+// request policy, or for the session's routes.
+func (p *Page) intercepting() bool {
+	return p.m.policy().Intercepts() || (p.tabs != nil && p.tabs.guard.HasRoutes()) ||
+		(p.guard != nil && p.guard.Intercepts()) || p.httpUser() != ""
+}
+
+// credentialsFor says whether the session's credentials answer a
+// challenge: one a server (not a proxy) of their origin makes for a
+// request to that origin.
+func credentialsFor(e devices.Emulation, ev *fetch.EventAuthRequired) bool {
+	c := ev.AuthChallenge
+	if e.HTTPOrigin == "" || ev.Request == nil || c == nil || c.Source == fetch.AuthChallengeSourceProxy {
+		return false
+	}
+	return devices.HTTPOrigin(ev.Request.URL) == e.HTTPOrigin && (c.Origin == "" || devices.HTTPOrigin(c.Origin) == e.HTTPOrigin)
+}
+
+// TakeBlocked returns the requests the policy blocked since the last call
+// (this tab's, its iframes', and those of popups blocked before they were
+// attached), oldest first, at most the last 50 of each.
+func (p *Page) TakeBlocked() []netguard.BlockedRequest {
+	var out []netguard.BlockedRequest
+	if p.tabs != nil {
+		out = p.tabs.guard.TakeBlocked()
+	}
+	if p.guard != nil {
+		out = append(out, p.guard.TakeBlocked()...)
+	}
+	return out
+}
+
+// takeBlockedDoc returns (and forgets) the last document request the policy
+// blocked in this tab.
+func (p *Page) takeBlockedDoc() *netguard.BlockedRequest {
+	if p.guard == nil {
+		return nil
+	}
+	return p.guard.TakeBlockedDoc()
+}
+
+// notAllowed is the error of a navigation the policy refuses.
+func notAllowed(url, rule string) *Error {
+	return &Error{Kind: KindNotAllowed, Message: fmt.Sprintf("%s is blocked by the request policy: %s", url, rule),
+		Hint: "the server's --allowed-origins, --blocked-origins, --allow-file-urls (and over HTTP the private-network default) decide what pages may load: use an allowed URL, or ask the operator"}
+}
+
+// proxyParams starts the context's proxy when the policy has rules and the
+// browser is ours (netguard.Context.ProxyParams).
+func (t *Tabs) proxyParams() (target.CreateBrowserContextParams, error) {
+	return t.guard.ProxyParams(t.m.policy(), t.remote != nil)
+}
+
+// AllowOrigin allows the origin of rawURL (the session's dev server) for
+// this browser context's pages, whatever the allowlist and the private
+// network default say; a blocked-origins rule still wins.
+func (t *Tabs) AllowOrigin(rawURL string) error { return t.guard.AllowOrigin(rawURL) }
+
+func (t *Tabs) devOrigins() []string { return t.guard.DevOrigins() }
+
+// managerSide is the Manager as the browser-level guard sees it.
+type managerSide struct{ m *Manager }
+
+func (s managerSide) Policy() *netpolicy.Policy    { return s.m.policy() }
+func (s managerSide) ActionTimeout() time.Duration { return s.m.opts.ActionTimeout }
+func (s managerSide) Log() *zap.Logger             { return s.m.log }
+
+func (s managerSide) OwnerOf(frame cdp.FrameID) (*netguard.Context, bool) {
+	t, ok := s.m.ownerOf(frame)
+	if !ok {
+		return nil, false
+	}
+	return &t.guard, true
+}
+
+func (s managerSide) DevOrigins() []string {
+	m := s.m
+	var dev []string
+	m.mu.Lock()
+	for p := range m.pages {
+		if p.tabs != nil {
+			dev = append(dev, p.tabs.devOrigins()...)
+		}
+	}
+	m.mu.Unlock()
+	return dev
+}
+
+func (s managerSide) Intercepted(frame cdp.FrameID, iframe func(target.ID) bool) bool {
+	return s.m.intercepted(frame, iframe)
+}
+
+// guardBrowser returns the browser-level guard of a browser, made once:
+// it listens to the browser at once, and pauses document requests for the
+// policy when the policy has rules (more when a session needs it:
+// netguard.Context.SetWide).
+func (m *Manager) guardBrowser(ctx, bctx context.Context) (*netguard.Browser, error) {
+	m.mu.Lock()
+	if m.guards == nil {
+		m.guards = map[context.Context]*netguard.Browser{}
+	}
+	for c := range m.guards {
+		if c.Err() != nil {
+			delete(m.guards, c) // a browser that is gone
+		}
+	}
+	g := m.guards[bctx]
+	if g == nil {
+		g = netguard.NewBrowser(managerSide{m}, bctx)
+		m.guards[bctx] = g
+	}
+	m.mu.Unlock()
+	if err := g.Start(ctx); err != nil {
+		m.mu.Lock()
+		if m.guards[bctx] == g {
+			delete(m.guards, bctx) // the next browser context tries again
+		}
+		m.mu.Unlock()
+		return nil, fmt.Errorf("enable the request policy: %w", err)
+	}
+	return g, nil
+}
+
+// ownerOf finds the browser context a frame is in: a page target of it
+// (a tab or a popup), or a frame one of its tabs knows. ok is false when
+// none does.
+func (m *Manager) ownerOf(frame cdp.FrameID) (*Tabs, bool) {
+	m.mu.Lock()
+	pages := make([]*Page, 0, len(m.pages))
+	for p := range m.pages {
+		pages = append(pages, p)
+	}
+	m.mu.Unlock()
+	for _, p := range pages {
+		t := p.tabs
+		if t == nil {
+			continue
+		}
+		t.mu.Lock()
+		_, isTab := t.infos[target.ID(frame)]
+		t.mu.Unlock()
+		if isTab {
+			return t, true
+		}
+		p.mu.Lock()
+		_, known := p.frames.parent[frame]
+		p.mu.Unlock()
+		if known || p.frame == frame {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// isTarget reports whether a frame is a target of its own (a tab or popup,
+// an out-of-process iframe), so that no session of a parent pauses its
+// requests.
+func isTarget(id target.ID, pages []*Page, iframe func(target.ID) bool) bool {
+	if iframe(id) {
+		return true
+	}
+	for _, p := range pages {
+		if t := p.tabs; t != nil {
+			t.mu.Lock()
+			_, tab := t.infos[id]
+			t.mu.Unlock()
+			if tab {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxFrameDepth bounds the walk up a frame's parents.
+const maxFrameDepth = 32
+
+// intercepted reports whether a session of ours pauses the frame's
+// requests (the tab's, or an out-of-process iframe's, with Fetch on):
+// then that session answers them. The frame's own target counts, else its
+// parents' up to the first target. A frame nobody knows is left to
+// whoever will.
+func (m *Manager) intercepted(frame cdp.FrameID, iframe func(target.ID) bool) bool {
+	m.mu.Lock()
+	pages := make([]*Page, 0, len(m.pages))
+	for p := range m.pages {
+		pages = append(pages, p)
+	}
+	m.mu.Unlock()
+	f := frame
+	for range maxFrameDepth {
+		id := target.ID(f)
+		for _, p := range pages {
+			if h := p.hostOf(id); h != nil {
+				return h.guarded.Load()
+			}
+		}
+		if isTarget(id, pages, iframe) {
+			return false // a popup or an iframe not attached yet
+		}
+		parent, ok := parentOf(pages, f)
+		if !ok {
+			return true
+		}
+		f = parent
+	}
+	return true
+}
+
+// hostOf is the page's session to a target: its tab's or an out-of-process
+// iframe's, nil when it has none.
+func (p *Page) hostOf(id target.ID) *host {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.main != nil && p.main.target == id {
+		return p.main
+	}
+	return p.frames.hosts[id]
+}
+
+// parentOf finds the parent of a frame some page knows.
+func parentOf(pages []*Page, f cdp.FrameID) (cdp.FrameID, bool) {
+	for _, p := range pages {
+		p.mu.Lock()
+		parent, ok := p.frames.parent[f]
+		p.mu.Unlock()
+		if ok {
+			return parent, true
+		}
+	}
+	return "", false
+}
+
+// compileRoute checks a route and reads its pattern (a URL glob or a
+// /regex/flags, as browser_wait_for's url).
+func compileRoute(r *netguard.Route) error {
+	if strings.TrimSpace(r.Pattern) == "" {
+		return newError(KindInvalidInput, "give a URL glob such as **/api/* or a /regex/", "pattern is empty")
+	}
+	m, err := parseURLPattern(r.Pattern)
+	if err != nil {
+		return err
+	}
+	return routeError(r.Compile(m.src, m.flags, m.rel))
+}
+
+// routeError is a route netguard refused, as an invalid_input error.
+func routeError(err error) error {
+	var ir *netguard.InvalidRoute
+	if errors.As(err, &ir) {
+		return newError(KindInvalidInput, ir.Hint, "%s", ir.Message)
+	}
+	return err
+}
+
+// Routes lists the session's routes, newest first.
+func (t *Tabs) Routes() []netguard.RouteInfo { return t.guard.Routes() }
+
+// AddRoute adds a route for every page of the session, replacing one of
+// the same pattern; it reports whether it replaced one. Interception starts
+// in every tab and iframe when the first route is added.
+func (t *Tabs) AddRoute(ctx context.Context, r netguard.Route) (bool, error) {
+	if err := compileRoute(&r); err != nil {
+		return false, err
+	}
+	replaced, first, err := t.guard.AddRoute(r)
+	if err != nil {
+		return false, routeError(err)
+	}
+	if first {
+		if err := t.intercept(ctx); err != nil {
+			return replaced, err
+		}
+		return replaced, t.needWide(ctx)
+	}
+	return replaced, nil
+}
+
+// RemoveRoutes removes the routes of pattern ("": all of them) and says how
+// many it removed.
+func (t *Tabs) RemoveRoutes(ctx context.Context, pattern string) (int, error) {
+	removed, left := t.guard.RemoveRoutes(pattern)
+	if removed > 0 && left == 0 {
+		if err := t.intercept(ctx); err != nil {
+			return removed, err
+		}
+		return removed, t.needWide(ctx)
+	}
+	return removed, nil
+}
+
+// intercept turns request interception on or off, as Page.intercepting
+// says, in every attached tab and its out-of-process iframes. (A popup
+// attached later turns it on as it starts.)
+func (t *Tabs) intercept(ctx context.Context) error {
+	for _, p := range t.livePages() {
+		for _, h := range p.hosts() {
+			var err error
+			if p.intercepting() {
+				err = p.enableGuard(ctx, h)
+			} else {
+				h.guarded.Store(false)
+				_, err = callOn(ctx, h, fetch.Disable, cdp.Empty{})
+			}
+			if err != nil {
+				return p.ctxError(ctx, err, "turn request interception on or off")
+			}
+		}
+	}
+	return nil
+}
+
+// livePages are the session's attached tabs that are not gone.
+func (t *Tabs) livePages() []*Page {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []*Page
+	for _, lt := range t.tabs {
+		if lt.page != nil && !lt.page.Gone() {
+			out = append(out, lt.page)
+		}
+	}
+	return out
+}
+
+// hosts are the page's sessions: the tab's own, then its out-of-process
+// iframes'.
+func (p *Page) hosts() []*host {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := []*host{p.main}
+	for _, h := range p.frames.hosts {
+		out = append(out, h)
+	}
+	return out
+}
+
+// offline reports whether the session's network state is offline.
+func (t *Tabs) offline() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.setup.netState == "offline"
+}
+
+// needWide tells the browser-level guard whether the session needs the
+// requests of frames not attached yet.
+func (t *Tabs) needWide(ctx context.Context) error {
+	if !t.guard.Attached() {
+		return nil
+	}
+	on := t.guard.HasRoutes() || t.offline()
+	t.mu.Lock()
+	on = on && !t.closed
+	t.mu.Unlock()
+	return t.guard.SetWide(ctx, on)
+}
+
+// tabsSide is a session's Tabs as its downloads see them.
+type tabsSide struct{ t *Tabs }
+
+func (s tabsSide) FrameTab(frame cdp.FrameID) (tab, hidden bool) {
+	t := s.t
+	t.mu.Lock()
+	_, tab = t.infos[target.ID(frame)]
+	hidden = t.hidden[target.ID(frame)]
+	t.mu.Unlock()
+	return tab, hidden
+}
+
+func (s tabsSide) OwnsFrame(frame cdp.FrameID) bool { return s.t.ownsFrame(frame) }
+func (s tabsSide) MaxBytes() int64                  { return s.t.m.opts.MaxDownloadBytes }
+func (s tabsSide) Cancel(guid string)               { s.t.cancelDownload(guid) }
+
+func (s tabsSide) FetchAgain(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error) {
+	return s.t.fetchDownload(frame, unsure, rawURL, path)
+}
+
+// onDownloadEvent records the downloads of this context's tabs. It runs on
+// the browser's read loop: state only.
+func (t *Tabs) onDownloadEvent(ev any) { t.downloads.OnEvent(tabsSide{t}, ev) }
+
+// TakeDownloads returns the downloads not taken yet that have ended,
+// waiting up to wait for those still going (they are taken later if they
+// outlast it). With atLeastOne it also waits, within wait, for one to
+// begin and end.
+func (t *Tabs) TakeDownloads(ctx context.Context, wait time.Duration, atLeastOne bool) []netguard.Download {
+	return t.downloads.Take(ctx, tabsSide{t}, wait, atLeastOne)
+}
+
+// DownloadsBegun says whether a download has begun that was not taken.
+func (t *Tabs) DownloadsBegun() bool { return t.downloads.Begun(tabsSide{t}) }
+
+// downloadBeginWait bounds how long an action that clicked a download
+// link waits for the browser to say the download began.
+const downloadBeginWait = 2 * time.Second
+
+// waitDownloadBegun waits, up to wait, until a download not taken yet has
+// begun (downloads not allowed in the session: at once).
+func (t *Tabs) waitDownloadBegun(ctx context.Context, wait time.Duration) {
+	t.downloads.WaitBegun(ctx, wait)
+}
+
+// enableDownloads has Chrome save the context's downloads in a directory
+// of their own and report them: in our browser's profile, or for the
+// browser of a grid on this machine (a chromedriver of ours) in a
+// directory named like a profile of this process (so that a later server
+// removes it should this one be killed). A remote browser saves on its own
+// machine, where we cannot read: it denies them, and the session fetches
+// each one itself (remotedownload.go).
+func (t *Tabs) enableDownloads(ctx context.Context) error {
+	profile := t.m.ProfileDir()
+	if t.remote != nil && t.remote.wd != nil && t.remote.local {
+		dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
+		if err != nil {
+			return fmt.Errorf("downloads directory: %w", err)
+		}
+		return t.allowDownloads(ctx, dir)
+	}
+	if t.remote != nil {
+		return t.denyAndFetchDownloads(ctx)
+	}
+	if profile == "" {
+		return nil
+	}
+	dir, err := os.MkdirTemp(profile, "downloads-")
+	if err != nil {
+		return fmt.Errorf("downloads directory: %w", err)
+	}
+	return t.allowDownloads(ctx, dir)
+}
+
+// allowDownloads has Chrome save the context's downloads in dir (which
+// the session removes as it ends) and report them.
+func (t *Tabs) allowDownloads(ctx context.Context, dir string) error {
+	if err := t.setDownloadBehavior(ctx, cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir); err != nil {
+		_ = os.RemoveAll(dir)
+		return err
+	}
+	t.downloads.Allow(dir)
+	return nil
+}
+
+const denyBehavior = cdpbrowser.SetDownloadBehaviorBehaviorDeny
+
+// setDownloadBehavior tells Chrome what to do with the context's downloads
+// (saved in dir when allowed), with events on.
+func (t *Tabs) setDownloadBehavior(ctx context.Context, b cdpbrowser.SetDownloadBehaviorBehavior, dir string) error {
+	cctx, cancel := t.browserCtx(ctx)
+	defer cancel()
+	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: b, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
+	if err != nil {
+		return fmt.Errorf("set download behavior %s: %w", b, err)
+	}
+	return nil
+}
+
+// cancelDownload stops a download Chrome is saving.
+func (t *Tabs) cancelDownload(guid string) {
+	ctx, cancel := t.browserCtx(context.Background())
+	defer cancel()
+	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.CancelDownload, cdpbrowser.CancelDownloadParams{GUID: guid, BrowserContextID: t.id}); err != nil {
+		t.m.log.Debug("cancel a download", zap.String("guid", guid), zap.Error(err))
+	}
+}
+
+// ownsFrame reports whether one of the session's attached tabs holds the
+// frame.
+func (t *Tabs) ownsFrame(f cdp.FrameID) bool {
+	for _, p := range t.livePages() {
+		if p.hostOf(target.ID(f)) != nil {
+			return true
+		}
+		p.mu.Lock()
+		_, known := p.frames.parent[f]
+		p.mu.Unlock()
+		if known {
+			return true
+		}
+	}
+	return false
+}
