@@ -2,7 +2,6 @@ package browser
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 )
@@ -25,21 +24,9 @@ type State struct {
 func (m *Manager) State() State {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.opts.Grids) > 0 {
-		return m.gridStateLocked()
-	}
-	if len(m.remotes) > 0 {
+	if m.pool != nil {
 		var st State
-		for _, rb := range m.remotes {
-			if rb.bctx != nil && rb.bctx.Err() == nil && !rb.lost {
-				st.Running = true
-			} else if rb.failures > 0 && time.Now().Before(rb.nextTry) && st.Problem == "" {
-				st.Problem = "remote browser " + rb.ep.String() + " unreachable: " + rb.lastErr.Error()
-			}
-		}
-		if st.Running {
-			st.Problem = ""
-		}
+		st.Running, st.Problem = m.pool.State()
 		return st
 	}
 	if bctx := m.local.Current(); bctx != nil && bctx.Err() == nil {

@@ -2,13 +2,15 @@ package browser
 
 import (
 	"context"
+	"errors"
 
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"go.uber.org/zap"
 )
 
 // The seam to browser/launcher, which gets the browser (finds, launches,
-// connects to one, asks a grid) and knows nothing of sessions: the
+// connects to one, asks a grid; its Pool holds the browsers elsewhere and
+// which one a new session gets) and knows nothing of tabs or pages: the
 // launcher's settings made of the manager's options, its errors made the
 // agent's, and what a browser's death means for the sessions on it.
 
@@ -28,7 +30,7 @@ func (m *Manager) launchConfig() launcher.Config {
 		Logger:         m.log,
 	}
 	if m.log != nil {
-		c.Debugf = cdpDebugf(m.log)
+		c.Debugf = launcher.CDPDebugf(m.log)
 	}
 	if v := m.opts.Viewport; v.Width > 0 {
 		c.WindowWidth, c.WindowHeight = v.Width+windowInsets.Width, v.Height+windowInsets.Height
@@ -36,9 +38,23 @@ func (m *Manager) launchConfig() launcher.Config {
 	return c
 }
 
+// newPool is the pool of the manager's browsers elsewhere, nil when it
+// launches its own: a browser that stops answering is marked dead for the
+// sessions on it before its connection drops.
+func (m *Manager) newPool() *launcher.Pool {
+	return launcher.NewPool(m.launchConfig(), m.opts.Endpoints, m.opts.Grids, m.opts.ConnectTimeout, func(bctx context.Context, why string) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.markDeathLocked(bctx, why)
+	})
+}
+
 // launchError is a launcher's error as the agent's: an [*Error] of the
-// same kind, message, hint and cause.
+// same kind, message, hint and cause; [ErrClosed] for a pool's.
 func launchError(err error) error {
+	if errors.Is(err, launcher.ErrClosed) {
+		return ErrClosed
+	}
 	if e, ok := launcher.AsError(err); ok {
 		return &Error{Kind: Kind(e.Kind), Message: e.Message, Hint: e.Hint, Err: e.Err}
 	}

@@ -135,22 +135,14 @@ type Manager struct {
 	opts Options
 	log  *zap.Logger
 
-	mu      sync.Mutex
-	closed  bool
-	local   *launcher.Local // the browser launched here (guarded by mu)
-	pages   map[*Page]struct{}
-	guards  map[context.Context]*netguard.Browser // the request policy at the browser level, per browser
-	remotes []*remoteBrowser                      // with Options.Endpoints: the browsers elsewhere
-	// With Options.Grids: the sessions' browsers (grid.go), the next grid
-	// to ask, and why the last session got none.
-	grid     map[*remoteBrowser]struct{}
-	gridNext int
-	gridErr  string
-	// gridMaking counts the grid sessions being made, on gridCtx, which
-	// closeGrid cancels once it has waited for them.
-	gridMaking sync.WaitGroup
-	gridCtx    context.Context
-	gridStop   context.CancelFunc
+	mu     sync.Mutex
+	closed bool
+	local  *launcher.Local // the browser launched here (guarded by mu)
+	pages  map[*Page]struct{}
+	guards map[context.Context]*netguard.Browser // the request policy at the browser level, per browser
+	// pool gets the browsers elsewhere (Options.Endpoints, Options.Grids);
+	// nil when the manager launches its own. It has its own lock.
+	pool *launcher.Pool
 }
 
 // NewManager returns a Manager; it starts no process until a page is needed.
@@ -158,9 +150,7 @@ func NewManager(opts Options) *Manager {
 	opts.setDefaults()
 	m := &Manager{opts: opts, log: opts.Logger.Named("browser"), pages: map[*Page]struct{}{}}
 	m.local = launcher.NewLocal(m.launchConfig())
-	for _, ep := range opts.Endpoints {
-		m.remotes = append(m.remotes, &remoteBrowser{ep: ep})
-	}
+	m.pool = m.newPool()
 	return m
 }
 
@@ -186,28 +176,19 @@ func (m *Manager) ProfileDir() string {
 // Version launches the browser if needed and returns its product string,
 // such as "Chrome/156.0.8078.79".
 func (m *Manager) Version(ctx context.Context) (string, error) {
-	m.mu.Lock()
 	var bctx context.Context
 	var err error
-	if len(m.opts.Grids) > 0 {
-		m.mu.Unlock()
-		rb, gerr := m.gridFor(ctx)
-		if gerr != nil {
-			return "", gerr
+	if m.pool != nil {
+		var done func()
+		if bctx, done, err = m.pool.Look(ctx); err != nil {
+			return "", launchError(err)
 		}
-		defer m.releaseRemote(rb)
-		m.mu.Lock()
-		bctx = rb.bctx
-	} else if len(m.remotes) > 0 {
-		var rb *remoteBrowser
-		if rb, err = m.remoteFor(); err == nil {
-			bctx = rb.bctx
-			rb.tabs-- // only looking
-		}
+		defer done()
 	} else {
+		m.mu.Lock()
 		bctx, err = m.launch()
+		m.mu.Unlock()
 	}
-	m.mu.Unlock()
 	if err != nil {
 		return "", err
 	}
@@ -230,7 +211,7 @@ func (m *Manager) Version(ctx context.Context) (string, error) {
 func (m *Manager) Prelaunch() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.opts.Grids) > 0 || len(m.remotes) > 0 {
+	if m.pool != nil {
 		return
 	}
 	_, _ = m.launch()
@@ -245,7 +226,10 @@ func (m *Manager) Close() error {
 		pages = append(pages, p)
 	}
 	m.closed = true
-	remote := len(m.remotes) > 0 || len(m.opts.Grids) > 0
+	remote := m.pool != nil
+	if remote {
+		m.pool.Stop()
+	}
 	m.mu.Unlock()
 	if remote {
 		// Remote browsers stay: dispose of our browser contexts in them
@@ -260,10 +244,7 @@ func (m *Manager) Close() error {
 			}
 		}
 		wg.Wait()
-		m.closeGrid()
-		m.mu.Lock()
-		m.disconnectLocked()
-		m.mu.Unlock()
+		m.pool.Close()
 		return nil
 	}
 	m.mu.Lock()

@@ -504,7 +504,7 @@ func (t *Tabs) waitDownloadBegun(ctx context.Context, wait time.Duration) {
 // each one itself (remotedownload.go).
 func (t *Tabs) enableDownloads(ctx context.Context) error {
 	profile := t.m.ProfileDir()
-	if t.remote != nil && t.remote.wd != nil && t.remote.local {
+	if t.remote != nil && t.remote.LocalGrid() {
 		dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
 		if err != nil {
 			return fmt.Errorf("downloads directory: %w", err)

@@ -614,7 +614,7 @@ func (p *Page) ctxError(ctx context.Context, err error, what string) error {
 		p.tabs.deathSaid = true // the next call need not say it again
 		p.tabs.mu.Unlock()
 		if p.tabs.remote != nil {
-			p.m.markLost(p.tabs.remote)
+			p.m.pool.MarkLost(p.tabs.remote)
 		}
 		return &Error{Kind: KindBrowserCrashed, Message: fmt.Sprintf("%s while it was %s; the session lost its tabs (%s), cookies and storage", p.tabs.death(), what, strings.Join(p.tabs.URLs(), ", ")),
 			Hint: "call again: a new browser is started; navigate to where you were (log in again if needed)"}

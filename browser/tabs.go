@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/redact"
@@ -41,7 +42,7 @@ type Tabs struct {
 	tabs    []*lazyTab
 	current int
 	// remote is the endpoint the context lives on, nil for our own browser.
-	remote *remoteBrowser
+	remote *launcher.Remote
 	// shared: the context is the remote browser's default one, and keep
 	// the tab that was open in it, which we leave open (Options.SharedRemote).
 	// id is then empty (CDP's browser-wide calls name no context for the
@@ -100,29 +101,21 @@ type TabInfo struct {
 // NewTabs creates a BrowserContext with one blank tab, launching the browser
 // first if needed.
 func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
-	m.mu.Lock()
 	var bctx context.Context
-	var rb *remoteBrowser
+	var rb *launcher.Remote
 	var err error
 	shared := false
-	if len(m.opts.Grids) > 0 {
-		m.mu.Unlock()
-		rb, err = m.gridFor(ctx)
-		m.mu.Lock()
-		if err == nil {
-			bctx = rb.bctx
-		}
-	} else if len(m.remotes) > 0 {
-		if rb, err = m.remoteFor(); err == nil {
-			bctx = rb.bctx
-			if m.opts.SharedRemote && !rb.shared && m.policy().Upstream() == nil {
-				rb.shared, shared = true, true
-			}
+	if m.pool != nil {
+		rb, bctx, err = m.pool.Acquire(ctx)
+		err = launchError(err)
+		if err == nil && len(m.opts.Grids) == 0 && m.opts.SharedRemote && m.policy().Upstream() == nil {
+			shared = m.pool.TakeDefault(rb)
 		}
 	} else {
+		m.mu.Lock()
 		bctx, err = m.launch()
+		m.mu.Unlock()
 	}
-	m.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -627,10 +620,7 @@ func (t *Tabs) Where() string {
 	if t.remote == nil {
 		return ""
 	}
-	if wd := t.remote.wd; wd != nil {
-		return wd.Grid().String() + " (WebDriver session " + wd.ID + ")"
-	}
-	return t.remote.ep.String()
+	return t.remote.Where()
 }
 
 // Death says how the browser under the context went away.
@@ -713,12 +703,10 @@ func (t *Tabs) Close() {
 		cancel()
 	}
 	if t.shared {
-		t.m.mu.Lock()
-		t.remote.shared = false
-		t.m.mu.Unlock()
+		t.m.pool.GiveDefault(t.remote)
 	}
 	if t.remote != nil {
-		t.m.releaseRemote(t.remote)
+		t.m.pool.Release(t.remote)
 	}
 	t.guard.CloseProxy()
 }

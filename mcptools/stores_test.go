@@ -69,9 +69,10 @@ var storeTable = map[string]string{
 	"browser.OriginState.SessionStorage": "a storage state read once or written to a file at once",
 	// The server's, reached through a page's manager.
 	"browser.Manager.pages":     "every attached tab of every session (--max-sessions), removed when it closes",
-	"browser.Manager.grid":      "one per grid session (--max-sessions)",
+	"launcher.Pool.grid":        "one per grid session (--max-sessions)",
 	"browser.Manager.guards":    "one per browser",
-	"browser.Manager.remotes":   "the operator's --cdp-endpoint list",
+	"launcher.Pool.remotes":     "the operator's --cdp-endpoint list",
+	"launcher.Pool.grids":       "the operator's --webdriver-url list",
 	"browser.Options.Endpoints": "the operator's --cdp-endpoint list",
 	"browser.Options.Grids":     "the operator's --webdriver-url list",
 	// The session's own (mcptools).

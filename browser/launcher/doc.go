@@ -6,11 +6,17 @@
 // ([Config.GridCaps]), and watches a browser for hanging ([Watch]). What it
 // hands over is a chromedp browser context and the way to end it: the
 // process killed (Pdeathsig on Linux, through chromedp's allocator), its
-// profile and temp directories removed on every path out.
+// profile and temp directories removed on every path out. Its [Pool] holds
+// the browsers elsewhere under a lock of its own: which endpoint a new
+// session gets (the fewest sessions, reconnecting to one that came back),
+// a grid's browser per session, the connections marked lost or hung, and
+// at exit the grid sessions deleted and the connections dropped. The
+// DevTools traffic it logs is masked ([CDPDebugf]).
 //
-// It knows nothing of sessions, tabs or pages: package browser decides
-// which session gets which browser and builds its pages on the context
-// given here. It may import chromedp and cdproto, zap and the module's leaf
+// It knows nothing of tabs or pages: package browser ties a pool's browser
+// to the session that got it and builds its pages on the context given
+// here. It may import chromedp and cdproto, zap, browser/recording (the
+// demonstration's binding, masked in the log) and the module's leaf
 // packages (metrics, redact, webdriver); it must not import browser, nor
 // mcptools or transport (depguard: browser-parts-below-the-engine).
 package launcher

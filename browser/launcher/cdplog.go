@@ -1,4 +1,4 @@
-package browser
+package launcher
 
 import (
 	"encoding/json"
@@ -10,14 +10,14 @@ import (
 	"go.uber.org/zap"
 )
 
-// cdpDebugf is chromedp's debug log of the DevTools traffic ("-> {...}"
+// CDPDebugf is chromedp's debug log of the DevTools traffic ("-> {...}"
 // sent, "<- {...}" received), at debug level, masked: the protocol carries
 // what the agent types (Input.insertText, one key event per character when
 // typing slowly), HTTP credentials (Fetch.continueWithAuth), headers and
 // cookies. The log's sink masks every marked secret as well (logs.New);
 // this masks what no mark could: a password typed one key at a time, a
 // credential header before anyone marked it.
-func cdpDebugf(log *zap.Logger) func(string, ...any) {
+func CDPDebugf(log *zap.Logger) func(string, ...any) {
 	sugar := log.Sugar()
 	return func(format string, args ...any) {
 		if !log.Core().Enabled(zap.DebugLevel) {

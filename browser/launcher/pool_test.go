@@ -1,4 +1,4 @@
-package browser
+package launcher
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func (s *stubGrid) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func gridManager(t *testing.T, s *stubGrid) (*Manager, string) {
+func gridPool(t *testing.T, s *stubGrid) (*Pool, string) {
 	t.Helper()
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
@@ -50,9 +50,9 @@ func gridManager(t *testing.T, s *stubGrid) (*Manager, string) {
 	old := gridBackoff
 	gridBackoff = []time.Duration{10 * time.Millisecond}
 	t.Cleanup(func() { gridBackoff = old })
-	m := NewManager(Options{Grids: []*webdriver.Grid{g}, LaunchTimeout: 2 * time.Second})
-	t.Cleanup(func() { _ = m.Close() })
-	return m, srv.URL
+	p := NewPool(Config{LaunchTimeout: 2 * time.Second}, nil, []*webdriver.Grid{g}, 2*time.Second, nil)
+	t.Cleanup(p.Close)
+	return p, srv.URL
 }
 
 // A full grid is asked gridTries times, then the session gets a
@@ -60,8 +60,8 @@ func gridManager(t *testing.T, s *stubGrid) (*Manager, string) {
 // the same.
 func TestGridFor_Full(t *testing.T) {
 	s := &stubGrid{status: 500, body: `{"value":{"error":"session not created","message":"No slots free\nstack"}}`}
-	m, url := gridManager(t, s)
-	_, err := m.NewTabs(context.Background())
+	p, url := gridPool(t, s)
+	_, _, err := p.Acquire(context.Background())
 	e, ok := AsError(err)
 	if !ok || e.Kind != KindBrowserLaunchFail {
 		t.Fatalf("want a browser_launch_failed error, got %T %v", err, err)
@@ -80,16 +80,16 @@ func TestGridFor_Full(t *testing.T) {
 	if posts != gridTries {
 		t.Errorf("the grid was asked %d times, want %d", posts, gridTries)
 	}
-	if st := m.State(); st.Running || !strings.Contains(st.Problem, "No slots free") {
-		t.Errorf("health %+v should say why", st)
+	if running, problem := p.State(); running || !strings.Contains(problem, "No slots free") {
+		t.Errorf("health (running %v, %q) should say why", running, problem)
 	}
 }
 
 // A refusal of what we asked (4xx) is not asked again.
 func TestGridFor_Refused(t *testing.T) {
 	s := &stubGrid{status: 400, body: `{"value":{"error":"invalid argument","message":"unrecognized capability"}}`}
-	m, _ := gridManager(t, s)
-	_, err := m.NewTabs(context.Background())
+	p, _ := gridPool(t, s)
+	_, _, err := p.Acquire(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "unrecognized capability") {
 		t.Fatalf("error %v", err)
 	}
@@ -110,8 +110,8 @@ func TestGridFor_DeletesUnreachable(t *testing.T) {
 	dead := "ws://" + l.Addr().String() + "/session/x/se/cdp"
 	_ = l.Close()
 	s := &stubGrid{status: 200, body: `{"value":{"sessionId":"x","capabilities":{"browserName":"chrome","se:cdp":"` + dead + `"}}}`}
-	m, _ := gridManager(t, s)
-	_, err = m.NewTabs(context.Background())
+	p, _ := gridPool(t, s)
+	_, _, err = p.Acquire(context.Background())
 	if _, ok := AsError(err); !ok {
 		t.Fatalf("want a typed error, got %v", err)
 	}
@@ -120,17 +120,19 @@ func TestGridFor_DeletesUnreachable(t *testing.T) {
 	if s.posts != gridTries || len(s.dels) != gridTries || s.dels[0] != "/session/x" {
 		t.Errorf("%d sessions made, deleted: %v", s.posts, s.dels)
 	}
-	if len(m.grid) != 0 {
-		t.Errorf("the manager keeps %d grid browsers", len(m.grid))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.grid) != 0 {
+		t.Errorf("the pool keeps %d grid browsers", len(p.grid))
 	}
 }
 
-// A manager closed while a session waits for the grid gives it no browser.
+// A pool closed while a session waits for the grid gives it no browser.
 func TestGridFor_Closed(t *testing.T) {
 	s := &stubGrid{status: 500, body: `{"value":{"error":"session not created","message":"full"}}`}
-	m, _ := gridManager(t, s)
-	_ = m.Close()
-	if _, err := m.NewTabs(context.Background()); !errors.Is(err, ErrClosed) {
+	p, _ := gridPool(t, s)
+	p.Close()
+	if _, _, err := p.Acquire(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Errorf("want ErrClosed, got %v", err)
 	}
 }
@@ -158,7 +160,7 @@ func (h *heldGrid) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func heldGridManager(t *testing.T) (*Manager, *heldGrid) {
+func heldGridPool(t *testing.T) (*Pool, *heldGrid) {
 	t.Helper()
 	h := &heldGrid{asked: make(chan struct{}, 4), release: make(chan struct{}), deleted: make(chan string, 4)}
 	srv := httptest.NewServer(h)
@@ -168,26 +170,26 @@ func heldGridManager(t *testing.T) (*Manager, *heldGrid) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewManager(Options{Grids: []*webdriver.Grid{g}, LaunchTimeout: 10 * time.Second})
-	t.Cleanup(func() { _ = m.Close() })
-	return m, h
+	p := NewPool(Config{LaunchTimeout: 10 * time.Second}, nil, []*webdriver.Grid{g}, 10*time.Second, nil)
+	t.Cleanup(p.Close)
+	return p, h
 }
 
 // A caller that gives up while the grid makes its session (its call
 // cancelled) leaves the session to be deleted once the grid answers, not
 // kept by the grid with nobody to delete it.
 func TestGridFor_CallerGivesUp(t *testing.T) {
-	m, h := heldGridManager(t)
+	p, h := heldGridPool(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := m.NewTabs(ctx)
+		_, _, err := p.Acquire(ctx)
 		done <- err
 	}()
 	<-h.asked
 	cancel()
 	if err := <-done; err == nil {
-		t.Fatal("NewTabs gave a browser to a cancelled call")
+		t.Fatal("Acquire gave a browser to a cancelled call")
 	}
 	h.answer()
 	select {
@@ -203,18 +205,18 @@ func TestGridFor_CallerGivesUp(t *testing.T) {
 // Close waits for a session the grid is making and deletes it before it
 // returns: the server exits right after.
 func TestGridFor_CloseWaitsForSessionsBeingMade(t *testing.T) {
-	m, h := heldGridManager(t)
-	go func() { _, _ = m.NewTabs(context.Background()) }()
+	p, h := heldGridPool(t)
+	go func() { _, _, _ = p.Acquire(context.Background()) }()
 	<-h.asked
 	closed := make(chan struct{})
 	go func() {
-		_ = m.Close()
+		p.Close()
 		close(closed)
 	}()
 	for {
-		m.mu.Lock()
-		c := m.closed
-		m.mu.Unlock()
+		p.mu.Lock()
+		c := p.closed
+		p.mu.Unlock()
 		if c {
 			break
 		}
