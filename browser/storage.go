@@ -78,12 +78,12 @@ func (p *Page) WebStorage(ctx context.Context, session bool, action, key, value 
 // StorageState reads the session's cookies, the local storage of every
 // origin its documents came from, and the session storage of the current
 // tab's origin (current may be nil).
-func (t *Tabs) StorageState(ctx context.Context, current *Page) (*storage.StorageState, error) {
+func (t *Tabs) StorageState(ctx context.Context, current *Page) (*storage.State, error) {
 	cookies, err := t.Cookies(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st := &storage.StorageState{Cookies: cookies, Origins: []storage.OriginState{}}
+	st := &storage.State{Cookies: cookies, Origins: []storage.OriginState{}}
 	var session []storage.NameValue
 	curOrigin := ""
 	if current != nil {
@@ -123,7 +123,7 @@ func (t *Tabs) StorageState(ctx context.Context, current *Page) (*storage.Storag
 // origin held. Session storage goes into current when it has shown
 // nothing yet (else it is reported as left out). It returns the origins
 // whose session storage was left out.
-func (t *Tabs) SetStorageState(ctx context.Context, st *storage.StorageState, current *Page) ([]string, error) {
+func (t *Tabs) SetStorageState(ctx context.Context, st *storage.State, current *Page) ([]string, error) {
 	if err := st.CheckOrigins(); err != nil {
 		return nil, storageError(err)
 	}

@@ -12,7 +12,7 @@ import (
 // message and hint (storageError, the seam); any other error is itself.
 func TestStorageErrors(t *testing.T) {
 	_, cerr := storage.Params([]storage.Cookie{{Name: "sid"}})
-	oerr := (&storage.StorageState{Origins: []storage.OriginState{{Origin: "app.test"}}}).CheckOrigins()
+	oerr := (&storage.State{Origins: []storage.OriginState{{Origin: "app.test"}}}).CheckOrigins()
 	for _, err := range []error{cerr, oerr} {
 		var s *storage.Error
 		if !errors.As(err, &s) {

@@ -52,7 +52,7 @@ type Registry struct {
 	BusyTimeout time.Duration
 	// StartState is the storage state every new session starts in
 	// (--storage-state), unless session_start names another.
-	StartState *storage.StorageState
+	StartState *storage.State
 	// InitScripts run in every document of every session (--init-script).
 	InitScripts []string
 	// Vitals has every session's documents watch their web vitals from

@@ -10,7 +10,7 @@ import (
 // storage) as the flow runner keeps it between flows: in memory, never in
 // a file, for the flows that need a setup flow start in the state it
 // ended with (runner's setup flows).
-type SavedState struct{ st *storage.StorageState }
+type SavedState struct{ st *storage.State }
 
 // SessionStorageState reads session id's storage state, as
 // browser_storage_state does, without writing it anywhere.
@@ -51,8 +51,8 @@ func (d *Deps) SetSessionStorageState(ctx context.Context, id string, states ...
 
 // mergeStates is states merged in order, a later one's cookie or item
 // winning over an earlier one's.
-func mergeStates(states []*SavedState) *storage.StorageState {
-	out := &storage.StorageState{Origins: []storage.OriginState{}}
+func mergeStates(states []*SavedState) *storage.State {
+	out := &storage.State{Origins: []storage.OriginState{}}
 	type cookieKey struct{ name, domain, path string }
 	cookies := map[cookieKey]int{}
 	origins := map[string]int{}

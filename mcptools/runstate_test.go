@@ -11,11 +11,11 @@ import (
 // states merged in order: a later cookie (same name, domain and path) and
 // item (same origin and name) win, the others are all kept.
 func TestMergeStates(t *testing.T) {
-	a := &SavedState{st: &storage.StorageState{
+	a := &SavedState{st: &storage.State{
 		Cookies: []storage.Cookie{{Name: "sid", Value: "a", Domain: "localhost", Path: "/"}, {Name: "lang", Value: "en", Domain: "localhost", Path: "/"}},
 		Origins: []storage.OriginState{{Origin: "http://localhost:1", LocalStorage: []storage.NameValue{{Name: "user", Value: "ada"}, {Name: "theme", Value: "dark"}}}},
 	}}
-	b := &SavedState{st: &storage.StorageState{
+	b := &SavedState{st: &storage.State{
 		Cookies: []storage.Cookie{{Name: "sid", Value: "b", Domain: "localhost", Path: "/"}, {Name: "sid", Value: "admin", Domain: "localhost", Path: "/admin"}},
 		Origins: []storage.OriginState{
 			{Origin: "http://localhost:1", LocalStorage: []storage.NameValue{{Name: "user", Value: "bob"}}},
@@ -23,7 +23,7 @@ func TestMergeStates(t *testing.T) {
 		},
 	}}
 	got := mergeStates([]*SavedState{a, nil, b})
-	want := &storage.StorageState{
+	want := &storage.State{
 		Cookies: []storage.Cookie{{Name: "sid", Value: "b", Domain: "localhost", Path: "/"}, {Name: "lang", Value: "en", Domain: "localhost", Path: "/"},
 			{Name: "sid", Value: "admin", Domain: "localhost", Path: "/admin"}},
 		Origins: []storage.OriginState{

@@ -63,7 +63,7 @@ func storageStateTool(d *Deps) Tool {
 }
 
 // describeState counts what a state holds, naming cookies but no values.
-func describeState(st *storage.StorageState) string {
+func describeState(st *storage.State) string {
 	domains := map[string]bool{}
 	var names []string
 	for _, c := range st.Cookies {
@@ -121,7 +121,7 @@ func setStorageStateTool(d *Deps) Tool {
 }
 
 // readState reads and checks a storage state file under the read roots.
-func (d *Deps) readState(ctx context.Context, field, path string) (*storage.StorageState, error) {
+func (d *Deps) readState(ctx context.Context, field, path string) (*storage.State, error) {
 	if path == "" {
 		return nil, invalidInput(field, "empty: give the path of a storage state file")
 	}
@@ -136,12 +136,12 @@ func (d *Deps) readState(ctx context.Context, field, path string) (*storage.Stor
 }
 
 // ReadStorageState reads a storage state file (for --storage-state too).
-func ReadStorageState(path string) (*storage.StorageState, error) {
+func ReadStorageState(path string) (*storage.State, error) {
 	b, err := os.ReadFile(path) //nolint:gosec // a path checked against the file roots, or the operator's flag
 	if err != nil {
 		return nil, invalidInput("storageState", "%v", err)
 	}
-	var st storage.StorageState
+	var st storage.State
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	if err := dec.Decode(&st); err != nil {
 		return nil, invalidInput("storageState", "%s is not a storage state (JSON with cookies and origins): %v", path, err)

@@ -63,8 +63,8 @@ var storeTable = map[string]string{
 	"devices.Emulation.Headers":          "the agent's arguments (checkSizes: 1,000 items)",
 	"devices.Emulation.Permissions":      "the agent's arguments (checkSizes: 1,000 items)",
 	"browser.pageSetup.initScripts":      "the operator's --init-script files and the agent's scripts",
-	"storage.StorageState.Cookies":       "a storage state read once (--storage-state, session_start) or written to a file at once",
-	"storage.StorageState.Origins":       "a storage state read once (--storage-state, session_start) or written to a file at once",
+	"storage.State.Cookies":              "a storage state read once (--storage-state, session_start) or written to a file at once",
+	"storage.State.Origins":              "a storage state read once (--storage-state, session_start) or written to a file at once",
 	"storage.OriginState.LocalStorage":   "a storage state read once or written to a file at once",
 	"storage.OriginState.SessionStorage": "a storage state read once or written to a file at once",
 	// The server's, reached through a page's manager.

@@ -1,5 +1,5 @@
 // Package storage is a session's stored state as it is saved and put back:
-// the StorageState value (cookies, and each origin's local and session
+// the State value (cookies, and each origin's local and session
 // storage, in Playwright's storageState format, so that files carry over
 // both ways), the checks of a cookie or a state an agent or a file gives,
 // the conversion between the browser's cookies and ours, the cookie jar of

@@ -14,8 +14,8 @@ import (
 // current tab shows; it comes back only into a tab that has shown nothing
 // yet (a new session's).
 
-// StorageState is what a session holds of a user's state.
-type StorageState struct {
+// State is what a session holds of a user's state.
+type State struct {
 	Cookies []Cookie      `json:"cookies"`
 	Origins []OriginState `json:"origins"`
 }
@@ -63,7 +63,7 @@ func invalid(hint, format string, args ...any) *Error {
 
 // CheckOrigins refuses a state one of whose origins is not an http(s)
 // origin, scheme://host[:port] (a trailing slash is taken).
-func (st *StorageState) CheckOrigins() error {
+func (st *State) CheckOrigins() error {
 	for _, o := range st.Origins {
 		if webOrigin(o.Origin) == "" || webOrigin(o.Origin) != strings.TrimSuffix(o.Origin, "/") {
 			return invalid("an origin is scheme://host[:port], as http://localhost:3000", "origin %q", o.Origin)

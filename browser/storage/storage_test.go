@@ -77,13 +77,13 @@ func TestFromCDP(t *testing.T) {
 // slash taken; anything else is refused with its origin named.
 func TestCheckOrigins(t *testing.T) {
 	for _, o := range []string{"http://localhost:3000", "https://app.test/", "http://[::1]:8080"} {
-		st := &StorageState{Origins: []OriginState{{Origin: o}}}
+		st := &State{Origins: []OriginState{{Origin: o}}}
 		if err := st.CheckOrigins(); err != nil {
 			t.Errorf("origin %q refused: %v", o, err)
 		}
 	}
 	for _, o := range []string{"", "localhost:3000", "file:///tmp", "https://app.test/path", "http://app.test//", "about:blank"} {
-		st := &StorageState{Origins: []OriginState{{Origin: "http://ok.test"}, {Origin: o}}}
+		st := &State{Origins: []OriginState{{Origin: "http://ok.test"}, {Origin: o}}}
 		err := st.CheckOrigins()
 		var e *Error
 		if !errors.As(err, &e) || e.Message != fmt.Sprintf("origin %q", o) || e.Hint != "an origin is scheme://host[:port], as http://localhost:3000" {
