@@ -16,6 +16,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/browser/recording"
+	"github.com/e2e-mcp/e2e-mcp/browser/storage"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"go.uber.org/zap"
 )
@@ -74,8 +75,7 @@ type Tabs struct {
 	logs      sessionLogs        // the tabs' console and network records (bounds.go)
 	// origins are those the session's documents came from (storage.go),
 	// under their own lock: events note them while holding a Page's.
-	originsMu sync.Mutex
-	origins   map[string]bool
+	origins storage.Origins
 	// active is when a page target of the context last appeared or
 	// changed (UnixNano): a page opening popups is busy (activeCtx).
 	active atomic.Int64

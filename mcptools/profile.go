@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/storage"
 	"github.com/e2e-mcp/e2e-mcp/internal/dirlock"
 	"go.uber.org/zap"
 )
@@ -129,7 +129,7 @@ func (h *profileHold) until(gone <-chan struct{}) {
 }
 
 // Load is the state the last session saved, or nil when none has.
-func (p *Profile) Load() (*browser.StorageState, error) {
+func (p *Profile) Load() (*storage.State, error) {
 	path := filepath.Join(p.Dir, profileState)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -139,7 +139,7 @@ func (p *Profile) Load() (*browser.StorageState, error) {
 
 // Save writes a session's state for the next one (0600: it holds
 // credentials).
-func (p *Profile) Save(st *browser.StorageState) error {
+func (p *Profile) Save(st *storage.State) error {
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
+	"github.com/e2e-mcp/e2e-mcp/browser/storage"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -51,7 +52,7 @@ type Registry struct {
 	BusyTimeout time.Duration
 	// StartState is the storage state every new session starts in
 	// (--storage-state), unless session_start names another.
-	StartState *browser.StorageState
+	StartState *storage.State
 	// InitScripts run in every document of every session (--init-script).
 	InitScripts []string
 	// Vitals has every session's documents watch their web vitals from

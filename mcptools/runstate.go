@@ -3,14 +3,14 @@ package mcptools
 import (
 	"context"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/storage"
 )
 
 // SavedState is a session's storage state (cookies, each origin's web
 // storage) as the flow runner keeps it between flows: in memory, never in
 // a file, for the flows that need a setup flow start in the state it
 // ended with (runner's setup flows).
-type SavedState struct{ st *browser.StorageState }
+type SavedState struct{ st *storage.State }
 
 // SessionStorageState reads session id's storage state, as
 // browser_storage_state does, without writing it anywhere.
@@ -51,8 +51,8 @@ func (d *Deps) SetSessionStorageState(ctx context.Context, id string, states ...
 
 // mergeStates is states merged in order, a later one's cookie or item
 // winning over an earlier one's.
-func mergeStates(states []*SavedState) *browser.StorageState {
-	out := &browser.StorageState{Origins: []browser.OriginState{}}
+func mergeStates(states []*SavedState) *storage.State {
+	out := &storage.State{Origins: []storage.OriginState{}}
 	type cookieKey struct{ name, domain, path string }
 	cookies := map[cookieKey]int{}
 	origins := map[string]int{}
@@ -73,7 +73,7 @@ func mergeStates(states []*SavedState) *browser.StorageState {
 			i, ok := origins[o.Origin]
 			if !ok {
 				origins[o.Origin] = len(out.Origins)
-				out.Origins = append(out.Origins, browser.OriginState{Origin: o.Origin})
+				out.Origins = append(out.Origins, storage.OriginState{Origin: o.Origin})
 				i = len(out.Origins) - 1
 			}
 			m := &out.Origins[i]
@@ -85,7 +85,7 @@ func mergeStates(states []*SavedState) *browser.StorageState {
 }
 
 // mergeItems is items with more's added, more's winning by name.
-func mergeItems(items, more []browser.NameValue) []browser.NameValue {
+func mergeItems(items, more []storage.NameValue) []storage.NameValue {
 	for _, nv := range more {
 		replaced := false
 		for i := range items {

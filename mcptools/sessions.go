@@ -11,6 +11,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
+	"github.com/e2e-mcp/e2e-mcp/browser/storage"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -49,7 +50,7 @@ type Session struct {
 	tabs *browser.Tabs // the session's browser context, once opened
 	// startState is the storage state a browser context of the session
 	// starts in (--storage-state, session_start's storageState).
-	startState *browser.StorageState
+	startState *storage.State
 	stateIn    *browser.Tabs // the browser context startState was put into
 	// initScripts run in every document of the session (--init-script);
 	// scriptsIn is the browser context they were added to.

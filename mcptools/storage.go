@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/storage"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -63,7 +63,7 @@ func storageStateTool(d *Deps) Tool {
 }
 
 // describeState counts what a state holds, naming cookies but no values.
-func describeState(st *browser.StorageState) string {
+func describeState(st *storage.State) string {
 	domains := map[string]bool{}
 	var names []string
 	for _, c := range st.Cookies {
@@ -121,7 +121,7 @@ func setStorageStateTool(d *Deps) Tool {
 }
 
 // readState reads and checks a storage state file under the read roots.
-func (d *Deps) readState(ctx context.Context, field, path string) (*browser.StorageState, error) {
+func (d *Deps) readState(ctx context.Context, field, path string) (*storage.State, error) {
 	if path == "" {
 		return nil, invalidInput(field, "empty: give the path of a storage state file")
 	}
@@ -136,12 +136,12 @@ func (d *Deps) readState(ctx context.Context, field, path string) (*browser.Stor
 }
 
 // ReadStorageState reads a storage state file (for --storage-state too).
-func ReadStorageState(path string) (*browser.StorageState, error) {
+func ReadStorageState(path string) (*storage.State, error) {
 	b, err := os.ReadFile(path) //nolint:gosec // a path checked against the file roots, or the operator's flag
 	if err != nil {
 		return nil, invalidInput("storageState", "%v", err)
 	}
-	var st browser.StorageState
+	var st storage.State
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	if err := dec.Decode(&st); err != nil {
 		return nil, invalidInput("storageState", "%s is not a storage state (JSON with cookies and origins): %v", path, err)
@@ -191,7 +191,7 @@ const longCookieValue = 200
 const maxCookieListBytes = 48 << 10
 
 // cookieLine shows a cookie, its value whole.
-func cookieLine(c browser.Cookie) string {
+func cookieLine(c storage.Cookie) string {
 	v := c.Value
 	if len(v) >= longCookieValue {
 		v += fmt.Sprintf(" (%d chars)", len(c.Value))
@@ -227,7 +227,7 @@ func cookieListTool(d *Deps) Tool {
 				return nil, err
 			}
 			var r response
-			var shown []browser.Cookie
+			var shown []storage.Cookie
 			for _, c := range all {
 				if (a.Domain == "" || strings.TrimPrefix(c.Domain, ".") == strings.TrimPrefix(a.Domain, ".")) && (a.Path == "" || c.Path == a.Path) {
 					shown = append(shown, c)
@@ -264,7 +264,7 @@ func cookieGetTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			var found []browser.Cookie
+			var found []storage.Cookie
 			for _, c := range all {
 				if c.Name == a.Name && (a.Domain == "" || strings.TrimPrefix(c.Domain, ".") == strings.TrimPrefix(a.Domain, ".")) {
 					found = append(found, c)
@@ -274,7 +274,7 @@ func cookieGetTool(d *Deps) Tool {
 			if len(found) == 0 {
 				// Absence answers the question; it is no failure of the call.
 				r.resultf("%s: the session has no cookie of that name (browser_cookie_list lists its cookies).", notFound("Cookie", a.Name, a.Domain))
-				found = []browser.Cookie{}
+				found = []storage.Cookie{}
 			}
 			for _, c := range found {
 				r.resultf("%s=%s (domain %s, path %s)", c.Name, c.Value, c.Domain, c.Path)
@@ -292,7 +292,7 @@ func cookieSetTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			c := browser.Cookie{Name: a.Name, Value: a.Value, Domain: a.Domain, Path: a.Path, Expires: a.Expires,
+			c := storage.Cookie{Name: a.Name, Value: a.Value, Domain: a.Domain, Path: a.Path, Expires: a.Expires,
 				HTTPOnly: a.HTTPOnly, Secure: a.Secure, SameSite: a.SameSite}
 			if c.Domain == "" {
 				u := p.LastInfo().URL
@@ -301,7 +301,7 @@ func cookieSetTool(d *Deps) Tool {
 				}
 				c.Domain = u
 			}
-			if err := s.tabs.SetCookies(ctx, []browser.Cookie{c}); err != nil {
+			if err := s.tabs.SetCookies(ctx, []storage.Cookie{c}); err != nil {
 				return nil, err
 			}
 			var r response
@@ -440,7 +440,7 @@ func webStorageTools(d *Deps, session bool) []Tool {
 			r.set("deleted", len(items))
 		}
 		if items == nil {
-			items = []browser.NameValue{}
+			items = []storage.NameValue{}
 		}
 		r.set("origin", origin)
 		r.set("items", items)
