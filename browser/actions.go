@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
 	"go.uber.org/zap"
 )
@@ -120,7 +121,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 		Box *viewBox        `json:"box"`
 	}
 	// What held the action back, for a comparison of two replays.
-	note := newWaitNote(target)
+	note := eventlog.NewWaitNote(target)
 	ready := false
 	defer func() { p.waitDone(note, ready) }()
 	loc, err := p.resolveIn(cctx, target, func(loc located) error {
@@ -140,7 +141,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 				}
 				// A selector can match an element the page renders later.
 				missing, last = err, ""
-				note.state(WaitMissing, e.Message)
+				note.State(eventlog.WaitMissing, e.Message)
 				select {
 				case <-cctx.Done():
 					return nil
@@ -167,7 +168,7 @@ func (p *Page) actionable(ctx context.Context, target string, fn jsFn, out any, 
 				return nil
 			}
 			last, reason = check.Error, check.Code
-			note.state(string(check.Code), check.Error)
+			note.State(string(check.Code), check.Error)
 			if check.Final {
 				return nil // waiting cannot change the kind of element
 			}

@@ -12,13 +12,14 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
 // logPage is a page of tabs that records events as a tab does, with no
 // browser: what recordLocked keeps is all that is looked at.
 func logPage(tabs *Tabs) *Page {
-	return &Page{tabs: tabs, net: netState{inflight: map[network.RequestID]time.Time{}}, events: newEventLog(&tabs.logs),
+	return &Page{tabs: tabs, net: netState{inflight: map[network.RequestID]time.Time{}}, events: eventlog.New(&tabs.logs),
 		changed: make(chan struct{})}
 }
 
@@ -94,8 +95,8 @@ func TestRecordsBoundedWhenStored(t *testing.T) {
 	}
 	for _, q := range reqs {
 		within(t, "a URL", q.URL, maxURLKept)
-		within(t, "a status text", q.StatusText, maxShortKept)
-		within(t, "a failure", q.Failure, maxShortKept)
+		within(t, "a status text", q.StatusText, eventlog.MaxShortKept)
+		within(t, "a failure", q.Failure, eventlog.MaxShortKept)
 		d, err := p.RequestHeaders(q.Seq)
 		if err != nil {
 			t.Fatal(err)
@@ -103,10 +104,10 @@ func TestRecordsBoundedWhenStored(t *testing.T) {
 		for _, h := range []map[string]string{d.RequestHeaders, d.ResponseHeaders} {
 			total := 0
 			for k, v := range h {
-				within(t, "a header", v, maxHeaderKept)
+				within(t, "a header", v, eventlog.MaxHeaderKept)
 				total += len(k) + len(v)
 			}
-			if total > maxHeadersKept+200 || !strings.Contains(h["…"], "more headers") {
+			if total > eventlog.MaxHeadersKept+200 || !strings.Contains(h["…"], "more headers") {
 				t.Errorf("the headers kept are %d bytes, the left out said as %q", total, h["…"])
 			}
 			if h["Accept"] == "" && h["Content-Type"] == "" {
@@ -121,56 +122,14 @@ func TestRecordsBoundedWhenStored(t *testing.T) {
 	for _, m := range msgs {
 		within(t, m.Level+" text", m.Text, maxConsoleText)
 		within(t, m.Level+" location", m.Location, maxURLKept)
-		within(t, m.Level+" stack", m.Stack, maxStackKept)
+		within(t, m.Level+" stack", m.Stack, eventlog.MaxStackKept)
 	}
 	pending, _ := p.TakeEvents()
 	for _, m := range pending {
 		within(t, "a pending console error", m.Text, maxConsoleText)
 	}
-	if used := p.tabs.logs.used; used > 10*(maxURLKept+2*maxHeadersKept+4096)+4*(maxConsoleText+maxURLKept+maxStackKept+1024) {
+	if used := p.tabs.logs.Used(); used > 10*(maxURLKept+2*eventlog.MaxHeadersKept+4096)+4*(maxConsoleText+maxURLKept+eventlog.MaxStackKept+1024) {
 		t.Errorf("the session's logs count %d bytes", used)
-	}
-}
-
-// TestSessionLogBudget: the records of all a session's tabs count against
-// one budget; past it the session's oldest go first, whichever tab holds
-// them (a popup's flood takes the opener's old records, not its new
-// ones); each tab says how many of its own it no longer keeps; a closed
-// tab gives its bytes back.
-func TestSessionLogBudget(t *testing.T) {
-	tabs := &Tabs{}
-	tabs.logs.max = 200 << 10
-	opener, popup := logPage(tabs), logPage(tabs)
-	for i := range 5 {
-		opener.record(hostileRequest(fmt.Sprint("a", i)))
-	}
-	for i := range 20 {
-		popup.record(hostileRequest(fmt.Sprint("b", i)))
-		if tabs.logs.used > tabs.logs.max {
-			t.Fatalf("the session's logs hold %d bytes, over their budget of %d", tabs.logs.used, tabs.logs.max)
-		}
-	}
-	opener.record(hostileRequest("a-new"))
-	kept, dropped, _ := opener.NetworkRequests("", false)
-	if len(kept) != 1 || !strings.Contains(kept[0].URL, "a-new=") || dropped != 5 {
-		t.Errorf("the opener keeps %d requests and says %d dropped; want its newest and 5", len(kept), dropped)
-	}
-	pkept, pdropped, _ := popup.NetworkRequests("", false)
-	if len(pkept) == 0 || pdropped == 0 || pdropped+len(pkept) != 20 {
-		t.Errorf("the popup keeps %d and says %d dropped of 20", len(pkept), pdropped)
-	}
-	msgs, lost := opener.ConsoleLog()
-	if len(msgs) != 0 || lost != 0 {
-		t.Errorf("console: %d kept, %d lost", len(msgs), lost)
-	}
-	before := tabs.logs.used
-	popup.events.store.forget(&popup.events)
-	if tabs.logs.used >= before || tabs.logs.used <= 0 {
-		t.Errorf("closing the popup left %d bytes of %d", tabs.logs.used, before)
-	}
-	popup.record(hostileRequest("after-close"))
-	if reqs, _, _ := popup.NetworkRequests("", false); len(reqs) != 0 {
-		t.Errorf("a closed tab keeps %d requests", len(reqs))
 	}
 }
 

@@ -1,5 +1,7 @@
 package browser
 
+import "github.com/e2e-mcp/e2e-mcp/browser/eventlog"
+
 // ConsoleEvent is a console message of a session's tab as it arrives, a
 // new document of the tab, or the tab's end, for the hook [Tabs.OnConsole]
 // sets.
@@ -11,8 +13,8 @@ type ConsoleEvent struct {
 	// history.pushState change), so the messages of one document share it.
 	Doc int
 	// Message is the message, its texts bounded as the tab keeps them
-	// (bounds.go). Zero when Navigated or Closed.
-	Message ConsoleMessage
+	// (eventlog's bounds.go). Zero when Navigated or Closed.
+	Message eventlog.ConsoleMessage
 	// Navigated says the tab's main frame committed a new document, Doc:
 	// no message of the document before follows.
 	Navigated bool
@@ -49,6 +51,5 @@ func (p *Page) tellConsoleLocked(ev ConsoleEvent) {
 		return
 	}
 	ev.Page, ev.Doc = p, p.doc
-	ev.Message.seq, ev.Message.at, ev.Message.cost = 0, 0, 0
 	(*h)(ev)
 }

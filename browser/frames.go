@@ -100,7 +100,7 @@ func (p *Page) frameEventLocked(h *host, ev any) bool {
 				p.tellConsoleLocked(ConsoleEvent{Navigated: true})
 			}
 			l, unlock := p.logs()
-			l.consoleDoc = l.console.total
+			l.NewDocument()
 			unlock()
 		}
 	case *target.EventAttachedToTarget:

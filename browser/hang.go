@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"go.uber.org/zap"
 )
@@ -55,8 +54,8 @@ func (p *Page) unstick() bool {
 func (p *Page) awaitingServer() (string, bool) {
 	l, unlock := p.logs()
 	defer unlock()
-	for _, r := range l.open {
-		if r.Type == string(network.ResourceTypeDocument) && r.frame == string(p.frame) && r.Status == 0 && !r.Done {
+	for _, r := range l.OpenDocuments(string(p.frame)) {
+		if r.Status == 0 && !r.Done {
 			return r.URL, true
 		}
 	}

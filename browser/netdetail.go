@@ -3,30 +3,15 @@ package browser
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 )
-
-// RequestDetail is one request as browser_network_request shows it.
-type RequestDetail struct {
-	NetworkRequest
-	RequestHeaders  map[string]string `json:"requestHeaders"`
-	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
-	MimeType        string            `json:"mimeType,omitempty"`
-	// PostData is the request's body, when it had one Chrome kept.
-	PostData string `json:"postData,omitempty"`
-	// Body is the response's body (BodyBase64: Chrome sent it as binary);
-	// BodyError says why there is none.
-	Body       []byte `json:"-"`
-	BodyBase64 bool   `json:"-"`
-	BodyError  string `json:"bodyError,omitempty"`
-}
 
 // RequestDetail returns the page's request seq (NetworkRequest.Seq) with
 // its headers, its post data and its response's body, while Chrome keeps
 // them (a few MB of the page's latest responses).
-func (p *Page) RequestDetail(ctx context.Context, seq int) (*RequestDetail, error) {
+func (p *Page) RequestDetail(ctx context.Context, seq int) (*eventlog.RequestDetail, error) {
 	d, err := p.RequestHeaders(seq)
 	if err != nil {
 		return nil, err
@@ -35,9 +20,9 @@ func (p *Page) RequestDetail(ctx context.Context, seq int) (*RequestDetail, erro
 	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
 	hosts := p.hosts()
-	if found.postData {
+	if found.HasPostData() {
 		for _, h := range hosts {
-			if pd, err := callOn(cctx, h, network.GetRequestPostData, network.GetRequestPostDataParams{RequestID: found.id}); err == nil {
+			if pd, err := callOn(cctx, h, network.GetRequestPostData, network.GetRequestPostDataParams{RequestID: found.ID()}); err == nil {
 				d.PostData = string(pd.PostData)
 				break
 			}
@@ -51,7 +36,7 @@ func (p *Page) RequestDetail(ctx context.Context, seq int) (*RequestDetail, erro
 	default:
 		var lastErr error
 		for _, h := range hosts {
-			res, err := callOn(cctx, h, network.GetResponseBody, network.GetResponseBodyParams{RequestID: found.id})
+			res, err := callOn(cctx, h, network.GetResponseBody, network.GetResponseBodyParams{RequestID: found.ID()})
 			if err == nil {
 				d.Body, d.BodyBase64 = res.Body, res.Base64encoded
 				lastErr = nil
@@ -70,24 +55,12 @@ func (p *Page) RequestDetail(ctx context.Context, seq int) (*RequestDetail, erro
 
 // RequestHeaders returns the page's request seq with its headers, as
 // RequestDetail does but without asking Chrome for its bodies.
-func (p *Page) RequestHeaders(seq int) (*RequestDetail, error) {
+func (p *Page) RequestHeaders(seq int) (*eventlog.RequestDetail, error) {
 	l, unlock := p.logs()
-	var found *NetworkRequest
-	list := l.network.list()
-	for _, r := range list {
-		if r.Seq == seq {
-			cp := *r
-			found = &cp
-		}
-	}
-	first, last := 0, l.network.total
-	if len(list) > 0 {
-		first = list[0].Seq
-	}
+	d, first, last := l.Detail(seq)
 	unlock()
-	if found == nil {
+	if d == nil {
 		return nil, newError(KindInvalidInput, "use a number the list of network requests gives", "no request %d: the page's requests kept are %d to %d", seq, first, last)
 	}
-	return &RequestDetail{NetworkRequest: *found, RequestHeaders: maps.Clone(found.reqHeaders),
-		ResponseHeaders: maps.Clone(found.respHeaders), MimeType: found.mimeType}, nil
+	return d, nil
 }

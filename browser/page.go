@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
@@ -73,9 +74,9 @@ type Page struct {
 	net     netState   // the page's requests in flight
 	modal   modalState // what the page opened that waits for the agent
 	end     endState   // how the tab ended, if it did
-	console []ConsoleMessage
+	console []eventlog.ConsoleMessage
 	dropped int
-	events  eventLog // console and network records (events.go)
+	events  eventlog.Log // console and network records (eventlog.go)
 	closed  bool
 	shown   string // the engine's token of the last whole-page snapshot an answer showed
 	// clockScript is the script that starts the fake clock in the tab's
@@ -88,8 +89,8 @@ type Page struct {
 	demo *recording.Demo
 	// cast is the tab's screencast, when the session records (browser/recording).
 	cast recording.TabCast
-	// waits are the tab's newest action waits (waitlog.go).
-	waits waitLog
+	// waits are the tab's newest action waits (eventlog.go).
+	waits eventlog.Waits
 	// doc numbers the main frame's documents (ConsoleEvent.Doc).
 	doc int
 }
@@ -109,7 +110,7 @@ type loadState struct {
 	stops                 int // loading stopped (with or without a new document)
 }
 
-// netState is the page's requests in flight, for settle (events.go).
+// netState is the page's requests in flight, for settle (eventlog.go).
 type netState struct {
 	inflight   map[network.RequestID]time.Time // by when each started
 	answered   int                             // fetches counted as done at their response
@@ -149,7 +150,7 @@ func (m *Manager) NewPage(ctx context.Context) (*Page, error) {
 func newPage(m *Manager, t *Tabs) *Page {
 	return &Page{m: m, tabs: t, log: m.log, changed: make(chan struct{}), main: &host{},
 		worlds: map[cdp.FrameID]execContext{}, mains: map[cdp.FrameID]execContext{},
-		net: netState{inflight: map[network.RequestID]time.Time{}}, frames: newFrameTable(), events: newEventLog(&t.logs)}
+		net: netState{inflight: map[network.RequestID]time.Time{}}, frames: newFrameTable(), events: eventlog.New(&t.logs)}
 }
 
 // start attaches to the page's target (creating it first for a new tab) and
@@ -291,7 +292,7 @@ func (p *Page) Close() {
 	p.m.mu.Lock()
 	delete(p.m.pages, p)
 	p.m.mu.Unlock()
-	p.events.store.forget(&p.events) // a closed tab's logs are gone with it
+	p.events.Close() // a closed tab's logs are gone with it
 	if p.solo {
 		p.tabs.Close()
 	}
@@ -326,7 +327,7 @@ func (p *Page) onEvent(h *host, ev any) {
 		p.signalLocked()
 		return
 	}
-	if p.recordLocked(ev) { // console and network, of the tab and its iframes (events.go)
+	if p.recordLocked(ev) { // console and network, of the tab and its iframes (eventlog.go)
 		p.signalLocked()
 		return
 	}
@@ -389,7 +390,7 @@ func (p *Page) onEvent(h *host, ev any) {
 
 // TakeEvents returns the console errors seen since the last call and
 // forgets them, with the number of console errors dropped for space.
-func (p *Page) TakeEvents() (console []ConsoleMessage, dropped int) {
+func (p *Page) TakeEvents() (console []eventlog.ConsoleMessage, dropped int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	console, dropped = p.console, p.dropped
@@ -399,21 +400,14 @@ func (p *Page) TakeEvents() (console []ConsoleMessage, dropped int) {
 
 // TakeFailedRequests returns the requests that failed (no response, or an
 // HTTP status of 400 or more) and ended since the last call, oldest first.
-func (p *Page) TakeFailedRequests() []NetworkRequest {
+func (p *Page) TakeFailedRequests() []eventlog.NetworkRequest {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	since := p.net.failedRead
 	p.net.failedRead = time.Now()
 	l, unlock := p.logs()
 	defer unlock()
-	var out []NetworkRequest
-	for _, r := range l.network.list() {
-		end := r.Start.Add(time.Duration(r.DurationMS * float64(time.Millisecond)))
-		if r.Done && r.Failed() && !end.Before(since) {
-			out = append(out, *r)
-		}
-	}
-	return out
+	return l.FailedSince(since)
 }
 
 // crashUnsaid reports whether the tab crashed and no error said so yet.

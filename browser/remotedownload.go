@@ -168,14 +168,7 @@ func (t *Tabs) frameOwner(f cdp.FrameID) (*Page, *host) {
 func (p *Page) lastMethodOf(u string) string {
 	l, unlock := p.logs()
 	defer unlock()
-	u = keepURL(u) // as the log keeps it
-	list := l.network.list()
-	for i := len(list) - 1; i >= 0; i-- {
-		if list[i].URL == u {
-			return list[i].Method
-		}
-	}
-	return ""
+	return l.LastMethodOf(u)
 }
 
 // saveBlob writes the bytes of a blob: URL, read in the frame that began

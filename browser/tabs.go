@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/browser/recording"
@@ -72,7 +73,7 @@ type Tabs struct {
 	guard     netguard.Context   // the request policy's state of this context, and its routes (netguard.go)
 	setup     pageSetup          // what every tab is put in as it is attached (setup.go)
 	downloads netguard.Downloads // what the pages downloaded (netguard.go)
-	logs      sessionLogs        // the tabs' console and network records (bounds.go)
+	logs      eventlog.Store     // the tabs' console and network records (eventlog.go)
 	// origins are those the session's documents came from (storage.go),
 	// under their own lock: events note them while holding a Page's.
 	origins storage.Origins

@@ -379,12 +379,7 @@ func (p *Page) waitLoadState(ctx context.Context, deadline time.Time, timeout ti
 func (p *Page) navigationPendingLocked() bool {
 	l, unlock := p.logs()
 	defer unlock()
-	for _, r := range l.open {
-		if r.Type == "Document" && r.frame == string(p.frame) {
-			return true
-		}
-	}
-	return false
+	return len(l.OpenDocuments(string(p.frame))) > 0
 }
 
 // inFlightSummary names the requests in flight, for a timeout message.
@@ -394,7 +389,7 @@ func (p *Page) inFlightSummary() string {
 	l, unlock := p.logs()
 	var names []string
 	for id := range p.net.inflight {
-		if r := l.open[id]; r != nil && len(names) < 5 {
+		if r, ok := l.Open(id); ok && len(names) < 5 {
 			names = append(names, r.Method+" "+keep(r.URL, 300))
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 )
 
 func init() {
@@ -15,7 +17,7 @@ func init() {
 }
 
 // states are a wait's state codes, in order.
-func states(w ActionWait) string {
+func states(w eventlog.ActionWait) string {
 	var out []string
 	for _, s := range w.States {
 		out = append(out, s.Code)
@@ -58,7 +60,7 @@ func TestActionWaits(t *testing.T) {
 		p    *Page
 		code string
 		says string
-	}{{missing, WaitMissing, "#nope"}, {covered, "covered", "covered by div#overlay"}} {
+	}{{missing, eventlog.WaitMissing, "#nope"}, {covered, "covered", "covered by div#overlay"}} {
 		ws := c.p.ActionWaits()
 		if len(ws) != 1 || ws[0].Ready || states(ws[0]) != c.code || !strings.Contains(ws[0].States[0].Message, c.says) || ws[0].Took < testManager.opts.ActionTimeout {
 			t.Errorf("a wait that ran out, want %s (%s): %+v", c.code, c.says, ws)

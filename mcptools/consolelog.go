@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/zap"
@@ -380,7 +381,7 @@ var lineCol = regexp.MustCompile(`:(\d+):\d+$`)
 // consoleLine is a message as its file's line: [LEVEL] text @ url:line,
 // the text's secrets masked and its line breaks written \n. An uncaught
 // exception is an ERROR that says Uncaught, as DevTools shows it.
-func consoleLine(m browser.ConsoleMessage, mask *redact.Set) string {
+func consoleLine(m eventlog.ConsoleMessage, mask *redact.Set) string {
 	level, text := strings.ToUpper(m.Level), m.Text
 	if m.Level == "exception" {
 		level = "ERROR"

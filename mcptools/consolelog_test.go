@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -21,15 +22,15 @@ func TestConsoleLine(t *testing.T) {
 	mask := redact.NewSet(nil)
 	mask.Add("hunter2-secret")
 	for _, tc := range []struct {
-		m    browser.ConsoleMessage
+		m    eventlog.ConsoleMessage
 		want string
 	}{
-		{browser.ConsoleMessage{Level: "warning", Text: "careful", Location: "http://h:8080/a.js:3:14"}, "[WARNING] careful @ http://h:8080/a.js:3"},
-		{browser.ConsoleMessage{Level: "log", Text: "two\nlines\r\nhere"}, `[LOG] two\nlines\nhere`},
-		{browser.ConsoleMessage{Level: "exception", Text: "Error: boom", Location: "http://h/:7:2"}, "[ERROR] Uncaught Error: boom @ http://h/:7"},
-		{browser.ConsoleMessage{Level: "exception", Text: "Uncaught 42"}, "[ERROR] Uncaught 42"},
-		{browser.ConsoleMessage{Level: "error", Text: "Failed to load resource: http://h/x", Location: "http://h/x"}, "[ERROR] Failed to load resource: http://h/x @ http://h/x"},
-		{browser.ConsoleMessage{Level: "debug", Text: "token hunter2-secret"}, "[DEBUG] token " + redact.Mask},
+		{eventlog.ConsoleMessage{Level: "warning", Text: "careful", Location: "http://h:8080/a.js:3:14"}, "[WARNING] careful @ http://h:8080/a.js:3"},
+		{eventlog.ConsoleMessage{Level: "log", Text: "two\nlines\r\nhere"}, `[LOG] two\nlines\nhere`},
+		{eventlog.ConsoleMessage{Level: "exception", Text: "Error: boom", Location: "http://h/:7:2"}, "[ERROR] Uncaught Error: boom @ http://h/:7"},
+		{eventlog.ConsoleMessage{Level: "exception", Text: "Uncaught 42"}, "[ERROR] Uncaught 42"},
+		{eventlog.ConsoleMessage{Level: "error", Text: "Failed to load resource: http://h/x", Location: "http://h/x"}, "[ERROR] Failed to load resource: http://h/x @ http://h/x"},
+		{eventlog.ConsoleMessage{Level: "debug", Text: "token hunter2-secret"}, "[DEBUG] token " + redact.Mask},
 	} {
 		if got := consoleLine(tc.m, mask); got != tc.want {
 			t.Errorf("consoleLine(%+v) = %q, want %q", tc.m, got, tc.want)
@@ -71,7 +72,7 @@ func TestConsoleLogFilesPerDocument(t *testing.T) {
 	c, dir := testConsoleLog(t, 0)
 	a, b := &browser.Page{}, &browser.Page{}
 	msg := func(p *browser.Page, doc int, text string) {
-		c.add(browser.ConsoleEvent{Page: p, Doc: doc, Message: browser.ConsoleMessage{Level: "log", Text: text}})
+		c.add(browser.ConsoleEvent{Page: p, Doc: doc, Message: eventlog.ConsoleMessage{Level: "log", Text: text}})
 	}
 	msg(a, 1, "a1 one")
 	msg(a, 1, "a1 two")
@@ -150,7 +151,7 @@ func TestConsoleLogWritesAsItComes(t *testing.T) {
 	}()
 	c.done = make(chan struct{}) // as watch starts it, with no browser
 	go c.run()
-	c.add(browser.ConsoleEvent{Page: &browser.Page{}, Message: browser.ConsoleMessage{Level: "info", Text: "hello"}})
+	c.add(browser.ConsoleEvent{Page: &browser.Page{}, Message: eventlog.ConsoleMessage{Level: "info", Text: "hello"}})
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		files, _ := filepath.Glob(filepath.Join(dir, "console-*.log"))
@@ -173,7 +174,7 @@ func TestConsoleLogBounds(t *testing.T) {
 	defer c.close()
 	p := &browser.Page{}
 	for i := range maxConsoleQueue + 3 {
-		c.add(browser.ConsoleEvent{Page: p, Message: browser.ConsoleMessage{Level: "log", Text: "m" + string(rune('a'+i%26))}})
+		c.add(browser.ConsoleEvent{Page: p, Message: eventlog.ConsoleMessage{Level: "log", Text: "m" + string(rune('a'+i%26))}})
 	}
 	_, list := linked(c)
 	if len(list) != 1 || list[0].To != maxConsoleQueue+1 {
@@ -184,8 +185,8 @@ func TestConsoleLogBounds(t *testing.T) {
 	}
 	cf := c.docs[p]
 	cf.bytes = maxConsoleFile - 10
-	c.add(browser.ConsoleEvent{Page: p, Message: browser.ConsoleMessage{Level: "log", Text: "past the bound"}})
-	c.add(browser.ConsoleEvent{Page: p, Message: browser.ConsoleMessage{Level: "log", Text: "and more"}})
+	c.add(browser.ConsoleEvent{Page: p, Message: eventlog.ConsoleMessage{Level: "log", Text: "past the bound"}})
+	c.add(browser.ConsoleEvent{Page: p, Message: eventlog.ConsoleMessage{Level: "log", Text: "and more"}})
 	_, list = linked(c)
 	got := readFile(t, list[0].Path)
 	if len(list) != 1 || list[0].From != list[0].To || !strings.HasSuffix(got, "its log reached 16 MB\n") {
@@ -194,7 +195,7 @@ func TestConsoleLogBounds(t *testing.T) {
 
 	// Removed from its name, as --output-max-size removes files.
 	q := &browser.Page{}
-	c.add(browser.ConsoleEvent{Page: q, Message: browser.ConsoleMessage{Level: "log", Text: "first"}})
+	c.add(browser.ConsoleEvent{Page: q, Message: eventlog.ConsoleMessage{Level: "log", Text: "first"}})
 	c.drain()
 	gone := c.docs[q].f.o.path
 	if err := os.Remove(gone); err != nil {
@@ -203,7 +204,7 @@ func TestConsoleLogBounds(t *testing.T) {
 	if _, list := linked(c); len(list) != 0 {
 		t.Errorf("links %+v to a file that is gone", list)
 	}
-	c.add(browser.ConsoleEvent{Page: q, Message: browser.ConsoleMessage{Level: "log", Text: "second"}})
+	c.add(browser.ConsoleEvent{Page: q, Message: eventlog.ConsoleMessage{Level: "log", Text: "second"}})
 	_, list = linked(c)
 	if len(list) != 1 || list[0].From != 1 || list[0].To != 1 || readFile(t, list[0].Path) != "[LOG] second\n" {
 		t.Errorf("after its file went: links %+v (gone: %s) in %v", list, gone, dirNames(dir))

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -116,7 +116,7 @@ func consoleMessagesTool(d *Deps) Tool {
 				}
 			}
 			if shown == nil {
-				shown = []browser.ConsoleMessage{}
+				shown = []eventlog.ConsoleMessage{}
 			}
 			r.set("messages", shown)
 			return r.build(), nil
@@ -133,7 +133,7 @@ type NetworkRequestsParams struct {
 
 // isStatic is a request static: false leaves out, as Playwright MCP's: a
 // resource that is not a fetch or XHR and loaded without error.
-func isStatic(q browser.NetworkRequest) bool {
+func isStatic(q eventlog.NetworkRequest) bool {
 	return q.Type != "Fetch" && q.Type != "XHR" && q.Failure == "" && q.Status > 0 && q.Status < 400
 }
 
@@ -177,7 +177,7 @@ func networkRequestsTool(d *Deps) Tool {
 			}
 			if dropped > 0 {
 				r.resultf("(%d older requests of this tab are no longer kept: a tab keeps its newest %d, a session %d MB of console and network logs.)",
-					dropped, browser.MaxNetworkRecords, browser.MaxSessionLogBytes>>20)
+					dropped, eventlog.MaxNetworkRecords, eventlog.MaxSessionLogBytes>>20)
 			}
 			shown := reqs[max(0, len(reqs)-maxListed):]
 			if len(shown) < len(reqs) {
@@ -192,7 +192,7 @@ func networkRequestsTool(d *Deps) Tool {
 				r.resultf("(%d static request(s) not shown: static true shows them.)", hidden)
 			}
 			if shown == nil {
-				shown = []browser.NetworkRequest{}
+				shown = []eventlog.NetworkRequest{}
 			}
 			r.set("requests", shown)
 			return r.build(), nil
@@ -201,7 +201,7 @@ func networkRequestsTool(d *Deps) Tool {
 
 // requestLine renders one request: "GET url → 500 Internal Server Error
 // (Fetch, 12 ms)".
-func requestLine(q browser.NetworkRequest) string {
+func requestLine(q eventlog.NetworkRequest) string {
 	var outcome string
 	switch {
 	case q.Failure != "":
@@ -244,7 +244,7 @@ const (
 )
 
 // shownConsole is a console message as an answer shows it.
-func shownConsole(m browser.ConsoleMessage) browser.ConsoleMessage {
+func shownConsole(m eventlog.ConsoleMessage) eventlog.ConsoleMessage {
 	m.Text, m.Location = text.Keep(m.Text, maxConsoleShown), text.Keep(m.Location, maxURLShown)
 	return m
 }
@@ -346,7 +346,7 @@ func headerValue(name, v string) string {
 // shownRequest is a request as the answer's text shows it: the structured
 // content never holds more than the text says (credentials clipped, the
 // URL and post data as long as shown).
-func shownRequest(q *browser.RequestDetail) browser.RequestDetail {
+func shownRequest(q *eventlog.RequestDetail) eventlog.RequestDetail {
 	out := *q
 	out.URL = text.Keep(q.URL, maxURLShown)
 	out.PostData = text.Keep(q.PostData, maxBodyShown)

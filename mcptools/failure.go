@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/logs"
@@ -275,7 +276,7 @@ func (d *Deps) devLogTail(s *Session) (lines []string, note string, err error) {
 }
 
 // requestOutcome says how a failed request ended.
-func requestOutcome(r browser.NetworkRequest) string {
+func requestOutcome(r eventlog.NetworkRequest) string {
 	var out string
 	if r.Status > 0 {
 		out = fmt.Sprintf("%d %s", r.Status, r.StatusText)
@@ -346,7 +347,7 @@ func sessionErrorsTool(d *Deps) Tool {
 // open tabs of session id have kept, oldest first, read without marking
 // them read, as a report reads them (the flow runner's sessions: a failing
 // step's answer has only those since the step before).
-func (d *Deps) SessionConsoleErrors(ctx context.Context, id string) ([]browser.ConsoleMessage, error) {
+func (d *Deps) SessionConsoleErrors(ctx context.Context, id string) ([]eventlog.ConsoleMessage, error) {
 	s, _, err := d.Sessions.acquire(ctx, id, "session_console")
 	if err != nil {
 		return nil, err
@@ -355,7 +356,7 @@ func (d *Deps) SessionConsoleErrors(ctx context.Context, id string) ([]browser.C
 	if s.tabs == nil || s.tabs.Gone() {
 		return nil, nil
 	}
-	var out []browser.ConsoleMessage
+	var out []eventlog.ConsoleMessage
 	for _, p := range s.tabs.Attached() {
 		msgs, _ := p.ConsoleLog()
 		for _, m := range msgs {
@@ -364,6 +365,6 @@ func (d *Deps) SessionConsoleErrors(ctx context.Context, id string) ([]browser.C
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b browser.ConsoleMessage) int { return a.Time.Compare(b.Time) })
+	slices.SortStableFunc(out, func(a, b eventlog.ConsoleMessage) int { return a.Time.Compare(b.Time) })
 	return out, nil
 }

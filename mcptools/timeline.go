@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
@@ -67,7 +67,7 @@ type WaitState struct {
 }
 
 // WaitMissing is the code of a target that matched no element yet.
-const WaitMissing = browser.WaitMissing
+const WaitMissing = eventlog.WaitMissing
 
 // maxTimelineText bounds a text of the timeline (a URL, a message).
 const maxTimelineText = 2000

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/flow/playwright"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
@@ -178,7 +179,7 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 		s.traceTabs(ctx, st, t, &n)
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("console and network: of the tabs open when the trace stopped (a tab keeps its newest %d requests; a text longer than its bound is clipped where it was kept, marked …[clipped N bytes]); no DOM snapshots: each action's pane shows the screenshot after it",
-		browser.MaxNetworkRecords))
+		eventlog.MaxNetworkRecords))
 	return t, n
 }
 
@@ -214,7 +215,7 @@ func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace,
 			if q.Start.Before(st.start) {
 				continue
 			}
-			var d *browser.RequestDetail
+			var d *eventlog.RequestDetail
 			var err error
 			switch {
 			case busy:
@@ -246,7 +247,7 @@ func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace,
 				}
 			}
 			if err != nil {
-				d = &browser.RequestDetail{NetworkRequest: q}
+				d = &eventlog.RequestDetail{NetworkRequest: q}
 			}
 			t.Requests = append(t.Requests, traceRequest(page, d, s.private))
 			n.requests++
@@ -254,11 +255,11 @@ func (s *Session) traceTabs(ctx context.Context, st *traceState, t *trace.Trace,
 	}
 	if droppedConsole > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("up to %d console messages of this trace are not kept (a tab keeps its newest %d, a session %d MB of logs)",
-			droppedConsole, browser.MaxConsoleRecords, browser.MaxSessionLogBytes>>20))
+			droppedConsole, eventlog.MaxConsoleRecords, eventlog.MaxSessionLogBytes>>20))
 	}
 	if droppedReqs > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("up to %d requests of this trace are not kept (a tab keeps its newest %d, a session %d MB of logs)",
-			droppedReqs, browser.MaxNetworkRecords, browser.MaxSessionLogBytes>>20))
+			droppedReqs, eventlog.MaxNetworkRecords, eventlog.MaxSessionLogBytes>>20))
 	}
 	if unanswered > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d request and response bodies were not fetched: their tab did not answer within %s (its page is busy, as one in an endless loop is)", unanswered, bodyWait))
@@ -277,7 +278,7 @@ func earlier(a, b time.Time) time.Time {
 }
 
 // noBody drops what was fetched of a request's bodies, saying why.
-func noBody(d *browser.RequestDetail, why string) {
+func noBody(d *eventlog.RequestDetail, why string) {
 	if d != nil {
 		d.Body, d.PostData, d.BodyError = nil, "", why
 	}
@@ -434,7 +435,7 @@ func argsLine(a map[string]any) string {
 }
 
 // traceConsole is a console message as a trace's.
-func traceConsole(page string, m browser.ConsoleMessage, secrets *redact.Set) trace.Console {
+func traceConsole(page string, m eventlog.ConsoleMessage, secrets *redact.Set) trace.Console {
 	c := trace.Console{Page: page, Time: m.Time, Level: m.Level, Text: secrets.String(m.Text),
 		Exception: m.Level == "exception", Stack: secrets.String(m.Stack)}
 	// Location is url:line:column; the URL has colons of its own.
@@ -454,7 +455,7 @@ func traceConsole(page string, m browser.ConsoleMessage, secrets *redact.Set) tr
 
 // traceRequest is a request as a trace's: every text masked, a credential
 // header's value whole.
-func traceRequest(page string, d *browser.RequestDetail, secrets *redact.Set) trace.Request {
+func traceRequest(page string, d *eventlog.RequestDetail, secrets *redact.Set) trace.Request {
 	q := d.NetworkRequest
 	r := trace.Request{Page: page, Start: q.Start, Method: q.Method, URL: secrets.String(q.URL), Type: q.Type,
 		Duration: time.Duration(q.DurationMS * float64(time.Millisecond)), Status: int(q.Status),

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -73,7 +73,7 @@ func TestTraceOfTheStepLog(t *testing.T) {
 func TestTraceRequestMasks(t *testing.T) {
 	secrets := redact.NewSet(nil)
 	secrets.Add("pass word!1")
-	d := &browser.RequestDetail{NetworkRequest: browser.NetworkRequest{Method: "POST", URL: "http://app/login?pw=pass+word%211", Status: 200, Done: true},
+	d := &eventlog.RequestDetail{NetworkRequest: eventlog.NetworkRequest{Method: "POST", URL: "http://app/login?pw=pass+word%211", Status: 200, Done: true},
 		RequestHeaders: map[string]string{"Authorization": "Bearer abc.def", "X-Note": "pass word!1"},
 		PostData:       "user=ada&pw=pass+word%211", Body: []byte(`{"echo":"pass word!1"}`), MimeType: "application/json"}
 	r := traceRequest("page@1", d, secrets)

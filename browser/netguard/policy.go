@@ -38,7 +38,7 @@ const (
 	maxGuardWorkers = 4
 )
 
-// maxURLKept bounds a URL kept, as browser's bounds.go does.
+// maxURLKept bounds a URL kept, as browser/eventlog's bounds.go does.
 const maxURLKept = 8 << 10
 
 // keepURL is what a store keeps of a URL.

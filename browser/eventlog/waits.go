@@ -1,4 +1,4 @@
-package browser
+package eventlog
 
 import (
 	"sync"
@@ -6,9 +6,10 @@ import (
 )
 
 // ActionWait is how an action waited for its element to become actionable
-// (Page.actionable): what held it back, in order, and whether it went on.
-// A tab keeps the newest maxActionWaits (ActionWaits), so that two replays
-// of a flow can be compared where one failed (e2e-mcp run --retries).
+// (browser's Page.actionable): what held it back, in order, and whether it
+// went on. A tab keeps the newest maxActionWaits ([Waits]), so that two
+// replays of a flow can be compared where one failed (e2e-mcp run
+// --retries).
 type ActionWait struct {
 	// Target is the ref or selector the action was given.
 	Target string
@@ -42,26 +43,27 @@ const (
 	maxWaitStates  = 12 // states a wait keeps: the first ones, and the last
 )
 
-// waitLog is a tab's newest action waits.
-type waitLog struct {
+// Waits are a tab's newest action waits. The zero value is empty.
+type Waits struct {
 	mu    sync.Mutex
 	waits ring[ActionWait]
 }
 
-// waitNote follows one action's wait while it runs; done adds it to the
-// tab's log.
-type waitNote struct {
+// WaitNote follows one action's wait while it runs; [Waits.Done] adds it
+// to the tab's waits.
+type WaitNote struct {
 	w ActionWait
 }
 
-func newWaitNote(target string) *waitNote {
-	return &waitNote{w: ActionWait{Target: keep(target, maxURLKept), Start: time.Now()}}
+// NewWaitNote starts following the wait of an action on target.
+func NewWaitNote(target string) *WaitNote {
+	return &WaitNote{w: ActionWait{Target: keep(target, MaxURLKept), Start: time.Now()}}
 }
 
-// state notes the element's state at a check, when it changed.
-func (n *waitNote) state(code, message string) {
+// State notes the element's state at a check, when it changed.
+func (n *WaitNote) State(code, message string) {
 	s := n.w.States
-	code, message = keep(code, maxShortKept), keep(message, maxShortKept)
+	code, message = keep(code, MaxShortKept), keep(message, MaxShortKept)
 	if k := len(s); k > 0 && s[k-1].Code == code && s[k-1].Message == message {
 		return
 	}
@@ -73,10 +75,9 @@ func (n *waitNote) state(code, message string) {
 	n.w.States = append(s, st)
 }
 
-// done ends the wait, ready or not, and keeps it in p's log.
-func (p *Page) waitDone(n *waitNote, ready bool) {
+// Done ends the wait n, ready or not, and keeps it.
+func (l *Waits) Done(n *WaitNote, ready bool) {
 	n.w.Took, n.w.Ready = time.Since(n.w.Start), ready
-	l := &p.waits
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.waits.max == 0 {
@@ -85,9 +86,8 @@ func (p *Page) waitDone(n *waitNote, ready bool) {
 	l.waits.add(n.w)
 }
 
-// ActionWaits are the tab's newest action waits, oldest first.
-func (p *Page) ActionWaits() []ActionWait {
-	l := &p.waits
+// List is the waits kept, oldest first.
+func (l *Waits) List() []ActionWait {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.waits.list()

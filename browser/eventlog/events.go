@@ -1,4 +1,4 @@
-package browser
+package eventlog
 
 import (
 	"encoding/json"
@@ -26,7 +26,7 @@ type ConsoleMessage struct {
 	Time  time.Time `json:"time"`
 	seq   int
 	// at orders it among the session's records, cost is what it holds
-	// (sessionLogs).
+	// (Store).
 	at   uint64
 	cost int
 }
@@ -65,7 +65,7 @@ type NetworkRequest struct {
 	postData                bool
 	mimeType                string
 	// at orders it among the session's records, cost is what it holds
-	// (sessionLogs).
+	// (Store).
 	at   uint64
 	cost int
 }
@@ -73,19 +73,24 @@ type NetworkRequest struct {
 // Failed reports whether the request failed or got an HTTP error status.
 func (r NetworkRequest) Failed() bool { return r.Failure != "" || r.Status >= 400 }
 
+// ID is Chrome's ID of the request.
+func (r NetworkRequest) ID() network.RequestID { return r.id }
+
+// HasPostData says whether the request had a body.
+func (r NetworkRequest) HasPostData() bool { return r.postData }
+
 // Bounds of what a page keeps: the newest records win (see bounds.go for
 // the bounds of their texts and the session's).
 const (
-	maxConsole        = 50   // console errors between two responses (TakeEvents)
 	MaxConsoleRecords = 500  // console messages of all levels, a tab
 	MaxNetworkRecords = 500  // network requests, a tab
-	maxOpenRequests   = 1000 // requests in flight we follow
+	MaxOpenRequests   = 1000 // requests in flight we follow
 	maxStackFrames    = 12   // frames of an exception's stack
 )
 
-// consoleLevelsOrder are the levels ConsoleMessages filters by, least
+// ConsoleLevels are the levels [Log.ConsoleMessages] filters by, least
 // severe first; each includes the more severe ones.
-const consoleLevelsOrder = "debug info warning error"
+const ConsoleLevels = "debug info warning error"
 
 // ring is a bounded buffer that drops its oldest entries when full.
 type ring[T any] struct {
@@ -147,11 +152,12 @@ func (r *ring[T]) list() []T {
 	return out
 }
 
-// eventLog is what a page records of its console and network. It is
-// guarded by its session's sessionLogs.mu (taken after Page.mu), whose
-// budget its records count against.
-type eventLog struct {
-	store   *sessionLogs
+// Log is what a page records of its console and network. It is guarded
+// by its session's Store (taken after the page's own lock: [Log.Lock]),
+// whose budget its records count against; every method but Lock and
+// Close is called with that lock held.
+type Log struct {
+	store   *Store
 	console ring[ConsoleMessage]
 	// consoleDoc is the count of console messages when the tab's current
 	// document committed: the current page's are those after it.
@@ -166,22 +172,25 @@ type eventLog struct {
 	closed bool
 }
 
-// newEventLog is an empty log whose records count against store.
-func newEventLog(store *sessionLogs) eventLog {
-	return eventLog{store: store, console: ring[ConsoleMessage]{max: MaxConsoleRecords},
+// New is an empty log whose records count against store.
+func New(store *Store) Log {
+	return Log{store: store, console: ring[ConsoleMessage]{max: MaxConsoleRecords},
 		network: ring[*NetworkRequest]{max: MaxNetworkRecords}, open: map[network.RequestID]*NetworkRequest{}}
 }
 
-// logs is the page's event log, locked; unlock it with the function
-// returned. It may be called with p.mu held, never the other way round.
-func (p *Page) logs() (*eventLog, func()) {
-	l := &p.events
+// Lock locks the log (its session's store); unlock it with the function
+// returned.
+func (l *Log) Lock() (unlock func()) {
 	l.store.mu.Lock()
-	return l, l.store.mu.Unlock
+	return l.store.mu.Unlock
 }
 
-// addConsole keeps a console message. Called with the store's mu held.
-func (l *eventLog) addConsole(m ConsoleMessage) {
+// Close gives back what the log held, for a closed tab: what comes after
+// is not kept. It takes the lock itself.
+func (l *Log) Close() { l.store.forget(l) }
+
+// AddConsole keeps a console message.
+func (l *Log) AddConsole(m ConsoleMessage) {
 	if l.closed {
 		return
 	}
@@ -194,8 +203,8 @@ func (l *eventLog) addConsole(m ConsoleMessage) {
 	}
 }
 
-// addRequest keeps a request. Called with the store's mu held.
-func (l *eventLog) addRequest(r *NetworkRequest) {
+// addRequest keeps a request.
+func (l *Log) addRequest(r *NetworkRequest) {
 	if l.closed {
 		return
 	}
@@ -212,8 +221,8 @@ func (l *eventLog) addRequest(r *NetworkRequest) {
 
 // grow counts what a kept request took on (its response's headers);
 // false when the session's budget took the request to make room, which is
-// then no longer kept. Called with the store's mu held.
-func (l *eventLog) grow(r *NetworkRequest, more int) bool {
+// then no longer kept.
+func (l *Log) grow(r *NetworkRequest, more int) bool {
 	l.store.charge(l, more)
 	if l.open[r.id] != r {
 		l.store.used -= more
@@ -223,8 +232,8 @@ func (l *eventLog) grow(r *NetworkRequest, more int) bool {
 	return true
 }
 
-// smallBody says whether a response announces a body of at most 1 MB.
-func smallBody(r *network.Response) bool {
+// SmallBody says whether a response announces a body of at most 1 MB.
+func SmallBody(r *network.Response) bool {
 	for k, v := range r.Headers {
 		if strings.EqualFold(k, "Content-Length") {
 			n, err := strconv.Atoi(strings.TrimSpace(fmt.Sprint(v)))
@@ -234,125 +243,128 @@ func smallBody(r *network.Response) bool {
 	return false // chunked or unknown: wait for the end
 }
 
-// recordLocked records console messages, exceptions and network requests of
-// any of the page's sessions (tab or iframe), and keeps the in-flight map
-// that settle waits on. It reports whether ev was one of them. It runs on
-// chromedp's read loop: no commands, no blocking. What it keeps of each is
-// bounded as it is stored (bounds.go): the event's long texts are not kept.
-func (p *Page) recordLocked(ev any) bool {
-	switch e := ev.(type) {
-	case *network.EventRequestWillBeSent:
-		p.net.inflight[e.RequestID] = time.Now()
-		p.net.changed = time.Now()
-		l, unlock := p.logs()
-		defer unlock()
-		if r := l.open[e.RequestID]; r != nil && e.RedirectResponse != nil {
-			// The same request ID goes on to the redirect's target.
-			r.Status, r.StatusText = e.RedirectResponse.Status, keep(e.RedirectResponse.StatusText, maxShortKept)
-			r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
-		}
-		if e.Request == nil || strings.HasPrefix(e.Request.URL, "data:") || isFaviconRequest(e) {
-			delete(l.open, e.RequestID)
-			return true
-		}
-		r := &NetworkRequest{Method: keep(e.Request.Method, maxShortKept), URL: keepURL(e.Request.URL), Type: string(e.Type),
-			Start: time.Now(), Seq: l.network.total + 1, id: e.RequestID, frame: string(e.FrameID), start: float64(e.Timestamp),
-			reqHeaders: keepHeaders(e.Request.Headers), postData: e.Request.HasPostData}
-		if len(l.open) >= maxOpenRequests {
-			l.dropOldestOpen()
-		}
-		if pat, ok := p.net.routed[e.RequestID]; ok {
-			r.Route = pat
-			delete(p.net.routed, e.RequestID)
-		}
-		l.open[e.RequestID] = r
-		l.addRequest(r)
-		if e.Type == network.ResourceTypeDocument && p.tabs != nil {
-			p.tabs.noteOrigin(e.Request.URL)
-		}
-	case *network.EventResponseReceived:
-		l, unlock := p.logs()
-		if r := l.open[e.RequestID]; r != nil && e.Response != nil {
-			h := keepHeaders(e.Response.Headers)
-			if l.grow(r, headersCost(h)+len(e.Response.MimeType)) {
-				r.Status, r.StatusText = e.Response.Status, keep(e.Response.StatusText, maxShortKept)
-				r.respHeaders, r.mimeType = h, keep(e.Response.MimeType, maxShortKept)
-			}
-		}
-		unlock()
-		// A page's fetch resolves with the headers; Chrome reports the load
-		// finished only once the page reads the body, tens of milliseconds
-		// later or never when it does not. For what settle waits on, a
-		// fetch or XHR with a small body is done here.
-		if (e.Type == network.ResourceTypeFetch || e.Type == network.ResourceTypeXHR) && e.Response != nil && smallBody(e.Response) {
-			if _, ok := p.net.inflight[e.RequestID]; ok {
-				delete(p.net.inflight, e.RequestID)
-				p.net.answered++
-				return true
-			}
-		}
-		return false // nothing anyone waits on changed
-	case *network.EventLoadingFinished:
-		delete(p.net.inflight, e.RequestID)
-		p.net.changed = time.Now()
-		l, unlock := p.logs()
-		defer unlock()
-		if r := l.open[e.RequestID]; r != nil {
-			r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
-			delete(l.open, e.RequestID)
-		}
-	case *network.EventLoadingFailed:
-		delete(p.net.inflight, e.RequestID)
-		p.net.changed = time.Now()
-		l, unlock := p.logs()
-		defer unlock()
-		if r := l.open[e.RequestID]; r != nil {
-			failure := e.ErrorText
-			if failure == "" {
-				failure = "failed"
-			}
-			if e.BlockedReason != "" {
-				failure += " (blocked: " + string(e.BlockedReason) + ")"
-			}
-			r.DurationMS, r.Done, r.Failure = msSince(r.start, float64(e.Timestamp)), true, keep(failure, maxShortKept)
-			delete(l.open, e.RequestID)
-		}
-	case *runtime.EventConsoleAPICalled:
-		m := ConsoleMessage{Level: consoleLevel(e.Type), Text: formatConsoleArgs(e.Args), Location: topFrame(e.StackTrace)}
-		if e.Type == runtime.ConsoleAPICalledTypeAssert {
-			m.Text = strings.TrimSpace("Assertion failed: " + m.Text)
-		}
-		p.addRecordLocked(m, m.Level == "error")
-	case *runtime.EventExceptionThrown:
-		p.addRecordLocked(exceptionMessage(e.ExceptionDetails), true)
-	case *log.EventEntryAdded:
-		// The browser's own messages: CSP and deprecation notes,
-		// interventions, and a load that failed ("Failed to load resource:
-		// the server responded with a status of 500"), with its URL, as
-		// DevTools shows it. Console calls come above.
-		if e.Entry == nil || e.Entry.Source == "console-api" {
-			return false
-		}
-		m := ConsoleMessage{Level: string(e.Entry.Level), Text: e.Entry.Text, Location: topFrame(e.Entry.StackTrace)}
-		if e.Entry.Source == log.EntrySourceNetwork {
-			if e.Entry.URL == "" || strings.HasSuffix(e.Entry.URL, "/favicon.ico") {
-				return false
-			}
-			m.Text += ": " + keepURL(e.Entry.URL)
-			p.addRecordLocked(m, m.Level == "error")
-			return true
-		}
-		if m.Level == string(log.EntryLevelVerbose) {
-			m.Level = "debug"
-		}
-		if m.Location == "" && e.Entry.URL != "" {
-			m.Location = e.Entry.URL
-		}
-		p.addRecordLocked(m, false)
-	default:
+// Sent records a request being sent (or going on to a redirect's target)
+// with route, the pattern of the route that answered it ("" if none), and
+// reports whether it keeps a record of it: not of a data: URL nor of the
+// browser's own favicon request. What it keeps is bounded as it is stored
+// (bounds.go): the event's long texts are not kept.
+func (l *Log) Sent(e *network.EventRequestWillBeSent, route string) bool {
+	if r := l.open[e.RequestID]; r != nil && e.RedirectResponse != nil {
+		// The same request ID goes on to the redirect's target.
+		r.Status, r.StatusText = e.RedirectResponse.Status, keep(e.RedirectResponse.StatusText, MaxShortKept)
+		r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
+	}
+	if e.Request == nil || strings.HasPrefix(e.Request.URL, "data:") || isFaviconRequest(e) {
+		delete(l.open, e.RequestID)
 		return false
 	}
+	r := &NetworkRequest{Method: keep(e.Request.Method, MaxShortKept), URL: KeepURL(e.Request.URL), Type: string(e.Type),
+		Start: time.Now(), Seq: l.network.total + 1, id: e.RequestID, frame: string(e.FrameID), start: float64(e.Timestamp),
+		reqHeaders: keepHeaders(e.Request.Headers), postData: e.Request.HasPostData}
+	if len(l.open) >= MaxOpenRequests {
+		l.dropOldestOpen()
+	}
+	r.Route = route
+	l.open[e.RequestID] = r
+	l.addRequest(r)
 	return true
+}
+
+// Response records the response of a request kept: its status and
+// headers.
+func (l *Log) Response(e *network.EventResponseReceived) {
+	if r := l.open[e.RequestID]; r != nil && e.Response != nil {
+		h := keepHeaders(e.Response.Headers)
+		if l.grow(r, headersCost(h)+len(e.Response.MimeType)) {
+			r.Status, r.StatusText = e.Response.Status, keep(e.Response.StatusText, MaxShortKept)
+			r.respHeaders, r.mimeType = h, keep(e.Response.MimeType, MaxShortKept)
+		}
+	}
+}
+
+// Finished records the end of a request that loaded.
+func (l *Log) Finished(e *network.EventLoadingFinished) {
+	if r := l.open[e.RequestID]; r != nil {
+		r.DurationMS, r.Done = msSince(r.start, float64(e.Timestamp)), true
+		delete(l.open, e.RequestID)
+	}
+}
+
+// Failed records the end of a request that failed, with Chrome's reason.
+func (l *Log) Failed(e *network.EventLoadingFailed) {
+	if r := l.open[e.RequestID]; r != nil {
+		failure := e.ErrorText
+		if failure == "" {
+			failure = "failed"
+		}
+		if e.BlockedReason != "" {
+			failure += " (blocked: " + string(e.BlockedReason) + ")"
+		}
+		r.DurationMS, r.Done, r.Failure = msSince(r.start, float64(e.Timestamp)), true, keep(failure, MaxShortKept)
+		delete(l.open, e.RequestID)
+	}
+}
+
+// Routed notes on the record of the request id in flight that a route
+// answered it; false when no such record is open (yet).
+func (l *Log) Routed(id network.RequestID, pattern string) bool {
+	r := l.open[id]
+	if r != nil {
+		r.Route = keep(pattern, MaxURLKept)
+	}
+	return r != nil
+}
+
+// NewDocument notes that the tab's main frame committed a new document:
+// the current page's console messages are those that follow.
+func (l *Log) NewDocument() { l.consoleDoc = l.console.total }
+
+// FromConsoleAPI is the console message of a console call.
+func FromConsoleAPI(e *runtime.EventConsoleAPICalled) ConsoleMessage {
+	m := ConsoleMessage{Level: consoleLevel(e.Type), Text: formatConsoleArgs(e.Args), Location: topFrame(e.StackTrace)}
+	if e.Type == runtime.ConsoleAPICalledTypeAssert {
+		m.Text = strings.TrimSpace("Assertion failed: " + m.Text)
+	}
+	return m
+}
+
+// FromLogEntry is the console message of one of the browser's own
+// messages, and whether it counts as an error to tell; ok is false for
+// those not kept (console calls, which come as such, and the tab's icon
+// failing to load).
+func FromLogEntry(e *log.EventEntryAdded) (m ConsoleMessage, pending, ok bool) {
+	// The browser's own messages: CSP and deprecation notes,
+	// interventions, and a load that failed ("Failed to load resource:
+	// the server responded with a status of 500"), with its URL, as
+	// DevTools shows it. Console calls come as such.
+	if e.Entry == nil || e.Entry.Source == "console-api" {
+		return m, false, false
+	}
+	m = ConsoleMessage{Level: string(e.Entry.Level), Text: e.Entry.Text, Location: topFrame(e.Entry.StackTrace)}
+	if e.Entry.Source == log.EntrySourceNetwork {
+		if e.Entry.URL == "" || strings.HasSuffix(e.Entry.URL, "/favicon.ico") {
+			return m, false, false
+		}
+		m.Text += ": " + KeepURL(e.Entry.URL)
+		return m, m.Level == "error", true
+	}
+	if m.Level == string(log.EntryLevelVerbose) {
+		m.Level = "debug"
+	}
+	if m.Location == "" && e.Entry.URL != "" {
+		m.Location = e.Entry.URL
+	}
+	return m, false, true
+}
+
+// Arrived is m as a log keeps it, arriving now: its texts bounded.
+func Arrived(m ConsoleMessage) ConsoleMessage {
+	m.Level = keep(m.Level, MaxShortKept)
+	m.Text = keep(m.Text, MaxConsoleText)
+	m.Location = KeepURL(m.Location)
+	m.Stack = keep(m.Stack, MaxStackKept)
+	m.Time = time.Now()
+	return m
 }
 
 // isFaviconRequest reports the browser's own request for the tab's icon,
@@ -361,7 +373,7 @@ func isFaviconRequest(e *network.EventRequestWillBeSent) bool {
 	return e.Type == network.ResourceTypeOther && strings.HasSuffix(strings.SplitN(e.Request.URL, "?", 2)[0], "/favicon.ico")
 }
 
-func (l *eventLog) dropOldestOpen() {
+func (l *Log) dropOldestOpen() {
 	var oldest *NetworkRequest
 	for _, r := range l.open {
 		if oldest == nil || r.start < oldest.start {
@@ -371,36 +383,6 @@ func (l *eventLog) dropOldestOpen() {
 	if oldest != nil {
 		delete(l.open, oldest.id)
 	}
-}
-
-// addRecordLocked keeps a console message, its texts bounded, and when
-// pending (an error or an exception) also for the next response's page
-// state (see [Page.TakeEvents]). p.mu is held.
-func (p *Page) addRecordLocked(m ConsoleMessage, pending bool) {
-	m.Level = keep(m.Level, maxShortKept)
-	m.Text = keep(m.Text, maxConsoleText)
-	m.Location = keepURL(m.Location)
-	m.Stack = keep(m.Stack, maxStackKept)
-	m.Time = time.Now()
-	if !p.closed {
-		p.tellConsoleLocked(ConsoleEvent{Message: m})
-	}
-	if pending {
-		p.addConsoleLocked(ConsoleMessage{Level: m.Level, Text: m.Text})
-	}
-	l, unlock := p.logs()
-	defer unlock()
-	l.addConsole(m)
-}
-
-// addConsoleLocked keeps a console error for the next response's page
-// state (see [Page.TakeEvents]).
-func (p *Page) addConsoleLocked(m ConsoleMessage) {
-	if len(p.console) >= maxConsole {
-		p.console = p.console[1:]
-		p.dropped++
-	}
-	p.console = append(p.console, m)
 }
 
 // levelRank orders message levels by severity.
@@ -416,21 +398,13 @@ func levelRank(level string) int {
 	return 1 // log, info
 }
 
-// ConsoleMessages returns the console messages kept at level or above
-// (debug, info, warning, error; exceptions count as errors), oldest first:
-// the current page's (since its document committed), or with all every
-// one since the tab opened. Dropped counts those of the same span no longer
+// ConsoleMessages returns the console messages kept at level (one of
+// ConsoleLevels) or above (exceptions count as errors), oldest first: the
+// current page's (since its document committed), or with all every one
+// since the tab opened. Dropped counts those of the same span no longer
 // kept.
-func (p *Page) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, dropped int, err error) {
-	if level == "" {
-		level = "info"
-	}
-	if !strings.Contains(" "+consoleLevelsOrder+" ", " "+level+" ") {
-		return nil, 0, newError(KindInvalidInput, "use one of: "+consoleLevelsOrder, "level %q", level)
-	}
+func (l *Log) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, dropped int) {
 	min := levelRank(level)
-	l, unlock := p.logs()
-	defer unlock()
 	from := 0
 	if !all {
 		from = l.consoleDoc
@@ -445,15 +419,12 @@ func (p *Page) ConsoleMessages(level string, all bool) (msgs []ConsoleMessage, d
 			msgs = append(msgs, m)
 		}
 	}
-	return msgs, dropped, nil
+	return msgs, dropped
 }
 
 // ConsoleLog returns every console message kept, oldest first, and how
-// many fell out of the buffer, without marking any as read (a report reads
-// them; the agent's next browser_console_messages still gets them).
-func (p *Page) ConsoleLog() (msgs []ConsoleMessage, dropped int) {
-	l, unlock := p.logs()
-	defer unlock()
+// many fell out of the buffer.
+func (l *Log) ConsoleLog() (msgs []ConsoleMessage, dropped int) {
 	kept := l.console.list()
 	dropped = l.console.total
 	if len(kept) > 0 {
@@ -462,20 +433,10 @@ func (p *Page) ConsoleLog() (msgs []ConsoleMessage, dropped int) {
 	return kept, dropped
 }
 
-// NetworkRequests returns the requests kept (the newest MaxNetworkRecords
-// since the tab opened, within the session's budget), oldest first: those
-// whose URL (as kept: a long one is clipped) matches filter (a regular
-// expression; "" matches all), and only failed ones when failedOnly is
-// set. Dropped counts the tab's requests no longer kept.
-func (p *Page) NetworkRequests(filter string, failedOnly bool) (reqs []NetworkRequest, dropped int, err error) {
-	var re *regexp.Regexp
-	if filter != "" {
-		if re, err = regexp.Compile(filter); err != nil {
-			return nil, 0, newError(KindInvalidInput, "give a regular expression (RE2 syntax), e.g. /api/ or \\.js$", "filter %q: %v", filter, err)
-		}
-	}
-	l, unlock := p.logs()
-	defer unlock()
+// NetworkRequests returns the requests kept, oldest first: those whose
+// URL (as kept) matches re (nil matches all), and only failed ones when
+// failedOnly is set. Dropped counts the tab's requests no longer kept.
+func (l *Log) NetworkRequests(re *regexp.Regexp, failedOnly bool) (reqs []NetworkRequest, dropped int) {
 	list := l.network.list()
 	dropped = l.network.total
 	if len(list) > 0 {
@@ -486,13 +447,51 @@ func (p *Page) NetworkRequests(filter string, failedOnly bool) (reqs []NetworkRe
 			reqs = append(reqs, *r)
 		}
 	}
-	return reqs, dropped, nil
+	return reqs, dropped
 }
 
-// networkIdleSince reports whether no request of the page is in flight,
-// and since when. Called with mu held.
-func (p *Page) networkIdleSinceLocked() (bool, time.Time) {
-	return len(p.net.inflight) == 0, p.net.changed
+// FailedSince returns the requests kept that failed and ended at since or
+// later, oldest first.
+func (l *Log) FailedSince(since time.Time) []NetworkRequest {
+	var out []NetworkRequest
+	for _, r := range l.network.list() {
+		end := r.Start.Add(time.Duration(r.DurationMS * float64(time.Millisecond)))
+		if r.Done && r.Failed() && !end.Before(since) {
+			out = append(out, *r)
+		}
+	}
+	return out
+}
+
+// LastMethodOf is the method of the latest request kept of u, if any.
+func (l *Log) LastMethodOf(u string) string {
+	u = KeepURL(u) // as the log keeps it
+	list := l.network.list()
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].URL == u {
+			return list[i].Method
+		}
+	}
+	return ""
+}
+
+// Open returns the request id while it is in flight.
+func (l *Log) Open(id network.RequestID) (NetworkRequest, bool) {
+	if r := l.open[id]; r != nil {
+		return *r, true
+	}
+	return NetworkRequest{}, false
+}
+
+// OpenDocuments returns the document requests of frame in flight.
+func (l *Log) OpenDocuments(frame string) []NetworkRequest {
+	var out []NetworkRequest
+	for _, r := range l.open {
+		if r.Type == string(network.ResourceTypeDocument) && r.frame == frame {
+			out = append(out, *r)
+		}
+	}
+	return out
 }
 
 func msSince(start, end float64) float64 {
@@ -628,10 +627,10 @@ func frameLocation(f *runtime.CallFrame) string {
 	return fmt.Sprintf("%s:%d:%d", f.URL, f.LineNumber+1, f.ColumnNumber+1)
 }
 
-// exceptionMessage turns an uncaught exception into a console message with
+// FromException turns an uncaught exception into a console message with
 // its stack: V8's own rendering of an Error (its message, then "at ..."
 // lines), else the call frames CDP reports.
-func exceptionMessage(d *runtime.ExceptionDetails) ConsoleMessage {
+func FromException(d *runtime.ExceptionDetails) ConsoleMessage {
 	m := ConsoleMessage{Level: "exception", Text: d.Text}
 	if d.URL != "" {
 		m.Location = fmt.Sprintf("%s:%d:%d", d.URL, d.LineNumber+1, d.ColumnNumber+1)
@@ -666,39 +665,6 @@ func exceptionMessage(d *runtime.ExceptionDetails) ConsoleMessage {
 	if len(stack) > maxStackFrames {
 		stack = append(stack[:maxStackFrames], fmt.Sprintf("… %d more frames", len(stack)-maxStackFrames))
 	}
-	m.Text, m.Stack = keep(m.Text, maxConsoleText), keep(strings.Join(stack, "\n"), maxStackKept)
+	m.Text, m.Stack = keep(m.Text, MaxConsoleText), keep(strings.Join(stack, "\n"), MaxStackKept)
 	return m
-}
-
-// scriptError is a script_error with the exception's message and its stack.
-func scriptError(d *runtime.ExceptionDetails, hint string) *Error {
-	m := exceptionMessage(d)
-	msg := m.Text
-	if m.Stack != "" {
-		msg += "\nStack:\n  " + strings.ReplaceAll(m.Stack, "\n", "\n  ")
-	}
-	return &Error{Kind: KindScriptError, Message: msg, Hint: hint}
-}
-
-// markRouted notes that a route answered the request id: on its record, or
-// on the one its requestWillBeSent makes when that comes later.
-func (p *Page) markRouted(id network.RequestID, pattern string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l, unlock := p.logs()
-	r := l.open[id]
-	if r != nil {
-		r.Route = keep(pattern, maxURLKept)
-	}
-	unlock()
-	if r != nil {
-		return
-	}
-	if p.net.routed == nil {
-		p.net.routed = map[network.RequestID]string{}
-	}
-	if len(p.net.routed) >= maxOpenRequests {
-		clear(p.net.routed)
-	}
-	p.net.routed[id] = pattern
 }

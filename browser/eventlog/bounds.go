@@ -1,4 +1,4 @@
-package browser
+package eventlog
 
 import (
 	"fmt"
@@ -18,27 +18,25 @@ import (
 // bytes]"), every list has a count (the newest kept, as Playwright keeps
 // a page's newest requests and console messages), and the console and
 // network records of all of a session's tabs count against one budget
-// (sessionLogs), which a page that opens popups cannot multiply.
+// (Store), which a page that opens popups cannot multiply.
 // TestStoresBounded lists every store of the package and says how each is
 // bounded.
 const (
-	// maxURLKept bounds a URL kept: a request's, a tab's, a download's,
+	// MaxURLKept bounds a URL kept: a request's, a tab's, a download's,
 	// a blocked request's, a console message's location.
-	maxURLKept = 8 << 10
-	// maxTitleKept bounds a tab's title.
-	maxTitleKept = 1 << 10
-	// maxHeaderKept bounds one header's value, maxHeadersKept a
+	MaxURLKept = 8 << 10
+	// MaxHeaderKept bounds one header's value, MaxHeadersKept a
 	// request's headers one way (names and values); past it the
 	// largest headers are left out, and a header named "…" says how many.
-	maxHeaderKept  = 8 << 10
-	maxHeadersKept = 32 << 10
-	// maxConsoleText bounds a console message's text and a dialog's
-	// message; maxStackKept an exception's stack.
-	maxConsoleText = 4 << 10
-	maxStackKept   = 8 << 10
-	// maxShortKept bounds a short text a page names: a method, a status
+	MaxHeaderKept  = 8 << 10
+	MaxHeadersKept = 32 << 10
+	// MaxConsoleText bounds a console message's text and a dialog's
+	// message; MaxStackKept an exception's stack.
+	MaxConsoleText = 4 << 10
+	MaxStackKept   = 8 << 10
+	// MaxShortKept bounds a short text a page names: a method, a status
 	// text, a failure's reason, a header's name.
-	maxShortKept = 256
+	MaxShortKept = 256
 	// MaxSessionLogBytes bounds what the console and network records of
 	// a session's tabs hold together; past it the session's oldest
 	// records go first, whichever tab holds them.
@@ -49,11 +47,11 @@ const (
 // rest said (text.Keep).
 func keep(s string, n int) string { return text.Keep(s, n) }
 
-// keepURL is what a store keeps of a URL.
-func keepURL(u string) string { return keep(u, maxURLKept) }
+// KeepURL is what a store keeps of a URL.
+func KeepURL(u string) string { return keep(u, MaxURLKept) }
 
 // keepHeaders are a request's or a response's headers as a store keeps
-// them: each value within maxHeaderKept, all within maxHeadersKept. The
+// them: each value within MaxHeaderKept, all within MaxHeadersKept. The
 // smallest are kept first, so that a page's one huge header leaves the
 // others; what is left out is said by a header named "…".
 func keepHeaders(h network.Headers) map[string]string {
@@ -74,8 +72,8 @@ func keepHeaders(h network.Headers) map[string]string {
 	out := make(map[string]string, len(all))
 	used, leftN, leftBytes := 0, 0, 0
 	for _, e := range all {
-		k, v := keep(e.k, maxShortKept), keep(e.v, maxHeaderKept)
-		if used+len(k)+len(v) > maxHeadersKept {
+		k, v := keep(e.k, MaxShortKept), keep(e.v, MaxHeaderKept)
+		if used+len(k)+len(v) > MaxHeadersKept {
 			leftN++
 			leftBytes += len(e.k) + len(e.v)
 			continue
@@ -101,11 +99,12 @@ func headersCost(h map[string]string) int {
 // recordCost is about what a record takes beyond its texts.
 const recordCost = 256
 
-// sessionLogs are the console and network records of a session's tabs:
-// one lock and one budget for all of them. A tab's eventLog is read and
-// changed only under mu; mu is taken after a Page's mu, never before, so
-// that making room may take the oldest records of any tab.
-type sessionLogs struct {
+// Store holds the console and network records of a session's tabs: one
+// lock and one budget for all of them. A tab's Log is read and changed
+// only under mu; mu is taken after a page's own lock, never before, so
+// that making room may take the oldest records of any tab. Its zero value
+// is an empty store with the budget MaxSessionLogBytes.
+type Store struct {
 	mu sync.Mutex
 	// max is the budget in bytes (0: MaxSessionLogBytes); used what the
 	// records hold.
@@ -113,10 +112,17 @@ type sessionLogs struct {
 	// seq orders the records of every tab, oldest first.
 	seq uint64
 	// logs are the tabs' logs that hold records.
-	logs map[*eventLog]struct{}
+	logs map[*Log]struct{}
 }
 
-func (s *sessionLogs) budget() int {
+// Used is what the store's records hold, in bytes.
+func (s *Store) Used() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.used
+}
+
+func (s *Store) budget() int {
 	if s.max > 0 {
 		return s.max
 	}
@@ -125,9 +131,9 @@ func (s *sessionLogs) budget() int {
 
 // charge counts cost more bytes for l, first making room by dropping the
 // session's oldest records. Called with mu held.
-func (s *sessionLogs) charge(l *eventLog, cost int) {
+func (s *Store) charge(l *Log, cost int) {
 	if s.logs == nil {
-		s.logs = map[*eventLog]struct{}{}
+		s.logs = map[*Log]struct{}{}
 	}
 	s.logs[l] = struct{}{}
 	for s.used+cost > s.budget() && s.dropOldest() {
@@ -137,8 +143,8 @@ func (s *sessionLogs) charge(l *eventLog, cost int) {
 
 // dropOldest drops the oldest record of the session, whichever tab holds
 // it; false when none is left. Called with mu held.
-func (s *sessionLogs) dropOldest() bool {
-	var from *eventLog
+func (s *Store) dropOldest() bool {
+	var from *Log
 	var oldest uint64
 	var console bool
 	for l := range s.logs {
@@ -168,7 +174,7 @@ func (s *sessionLogs) dropOldest() bool {
 }
 
 // forget gives back what a closed tab's log held.
-func (s *sessionLogs) forget(l *eventLog) {
+func (s *Store) forget(l *Log) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for m, ok := l.console.pop(); ok; m, ok = l.console.pop() {
@@ -183,7 +189,7 @@ func (s *sessionLogs) forget(l *eventLog) {
 }
 
 // next is the session-wide number of a new record. Called with mu held.
-func (s *sessionLogs) next() uint64 {
+func (s *Store) next() uint64 {
 	s.seq++
 	return s.seq
 }
