@@ -5,9 +5,14 @@
 // isolated world of each document, and performs navigation, snapshots and
 // trusted input over CDP.
 //
-// It is the only package that imports chromedp and cdproto, and it knows
-// nothing of MCP. Failures an agent can act on are returned as [*Error] with a
-// [Kind]; anything else is an infrastructure error.
+// It keeps the page engine whole (Page, Tabs, Manager and what needs their
+// insides); the concerns that do not need them are packages below it
+// (launcher, netguard, recording, eventlog, storage, devices, keyboard,
+// selector, snaptext), which it imports and which never import it back, each
+// adapted in one file of this package named after it. With them it is the
+// only code that imports chromedp and cdproto, and it knows nothing of MCP.
+// Failures an agent can act on are returned as [*Error] with a [Kind];
+// anything else is an infrastructure error.
 //
 // Process hygiene: Chrome runs with a profile directory named after our PID
 // under the temp directory, is killed with the server (Pdeathsig on Linux, and
