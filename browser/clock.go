@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
 // The fake clock: Playwright's clock for the pages of a session. Installed,
@@ -90,7 +91,7 @@ func (t *Tabs) Clock(ctx context.Context, current *Page, action string, at time.
 	case ClockSetSystemTime:
 		call = fmt.Sprintf("__e2eClock.setSystemTime(%d)", at.UnixMilli())
 	default:
-		return ClockState{}, newError(KindInvalidInput, "use one of "+joinOr(ClockActions), "clock action %q", action)
+		return ClockState{}, newError(KindInvalidInput, "use one of "+text.JoinOr(ClockActions), "clock action %q", action)
 	}
 	if action != ClockInstall && !installed {
 		return ClockState{}, newError(KindInvalidInput, "install the clock first (action install, with the time to start at)", "the clock is not installed")

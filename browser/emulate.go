@@ -2,10 +2,10 @@ package browser
 
 import (
 	"context"
-	"slices"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
 // Media is what the CSS media queries of a session's pages see; an empty
@@ -43,34 +43,10 @@ func (m Media) check() error {
 			ok = ok || v == w
 		}
 		if !ok {
-			return newError(KindInvalidInput, "use one of "+joinOr(f.values), "%s %q", f.field, v)
+			return newError(KindInvalidInput, "use one of "+text.JoinOr(f.values), "%s %q", f.field, v)
 		}
 	}
 	return nil
-}
-
-func joinOr(vs []string) string {
-	out := ""
-	for i, v := range vs {
-		switch {
-		case i == 0:
-		case i == len(vs)-1:
-			out += " or "
-		default:
-			out += ", "
-		}
-		out += v
-	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // SetMedia makes every tab of the session, and every tab it opens later,

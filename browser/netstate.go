@@ -2,9 +2,12 @@ package browser
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
 // Network states a session's pages can be put in: offline, or throttled as
@@ -30,14 +33,14 @@ type byRuleParams struct {
 }
 
 // NetworkStates are the states SetNetworkState takes.
-func NetworkStates() []string { return sortedKeys(networkStates) }
+func NetworkStates() []string { return slices.Sorted(maps.Keys(networkStates)) }
 
 // SetNetworkState puts every tab of the session, and every tab it opens
 // later, in a network state: online, offline (navigator.onLine is false,
 // requests fail) or a throttling preset.
 func (t *Tabs) SetNetworkState(ctx context.Context, state string) error {
 	if _, ok := networkStates[state]; !ok {
-		return newError(KindInvalidInput, "use one of "+joinOr(NetworkStates()), "network state %q", state)
+		return newError(KindInvalidInput, "use one of "+text.JoinOr(NetworkStates()), "network state %q", state)
 	}
 	t.changeSetup(func(s *pageSetup) { s.netState = state })
 	for _, p := range t.livePages() {

@@ -5,7 +5,7 @@
 // change into what is emulated. It is values and checks, no CDP: browser
 // applies an Emulation to its tabs (browser/devices.go) and reports this
 // package's refusals, each an [*Error], as its invalid_input errors. It may
-// import the standard library and golang.org/x/text; not chromedp nor
+// import the standard library, golang.org/x/text and internal/text; not chromedp nor
 // cdproto, and not browser, which imports it.
 package devices
 
@@ -24,6 +24,8 @@ import (
 	_ "time/tzdata"
 
 	"golang.org/x/text/language"
+
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
 // MaxViewport bounds a viewport's width and height in CSS pixels (an
@@ -221,7 +223,7 @@ func (e Emulation) Merge(change Emulation, device string) (Emulation, error) {
 	if device != "" {
 		d, ok := Devices[device]
 		if !ok {
-			return e, invalid("use one of "+joinOr(DeviceNames())+", or give width, height and the rest", "device %q", device)
+			return e, invalid("use one of "+text.JoinOr(DeviceNames())+", or give width, height and the rest", "device %q", device)
 		}
 		e.Width, e.Height, e.DeviceScaleFactor, e.Mobile, e.Touch, e.UserAgent = d.Width, d.Height, d.DeviceScaleFactor, d.Mobile, d.Touch, d.UserAgent
 	}
@@ -291,20 +293,4 @@ func (e Emulation) IsZero() bool {
 	return e.Width == 0 && e.DeviceScaleFactor == 0 && !e.Mobile && !e.Touch && e.UserAgent == "" && e.Locale == "" &&
 		e.TimezoneID == "" && e.Geolocation == nil && len(e.Permissions) == 0 && len(e.Headers) == 0 && e.CPUThrottling == 0 &&
 		e.HTTPUser == ""
-}
-
-// joinOr lists vs as "a, b or c".
-func joinOr(vs []string) string {
-	out := ""
-	for i, v := range vs {
-		switch {
-		case i == 0:
-		case i == len(vs)-1:
-			out += " or "
-		default:
-			out += ", "
-		}
-		out += v
-	}
-	return out
 }

@@ -3,6 +3,7 @@ package netguard
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"go.uber.org/zap"
 )
 
@@ -135,7 +137,7 @@ func (r *Route) Compile(src, flags string, rel bool) error {
 	case r.Abort != "" && (r.Fulfils() || len(r.Headers) > 0 || len(r.RemoveHeaders) > 0):
 		return invalid("a route either aborts, or fulfils or changes headers", "abort with a response")
 	case r.Abort != "" && abortReasons[r.Abort] == "":
-		return invalid("use one of "+joinOr(sortedKeys(abortReasons)), "abort reason %q", r.Abort)
+		return invalid("use one of "+text.JoinOr(slices.Sorted(maps.Keys(abortReasons))), "abort reason %q", r.Abort)
 	case r.Status != 0 && (r.Status < 100 || r.Status > 599):
 		return invalid("use an HTTP status from 100 to 599", "status %d", r.Status)
 	case r.Delay < 0 || r.Delay > MaxRouteDelay:
@@ -144,31 +146,6 @@ func (r *Route) Compile(src, flags string, rel bool) error {
 		return invalid("use 0 (every request) or more", "times %d", r.Times)
 	}
 	return nil
-}
-
-// joinOr joins vs as "a, b or c".
-func joinOr(vs []string) string {
-	out := ""
-	for i, v := range vs {
-		switch {
-		case i == 0:
-		case i == len(vs)-1:
-			out += " or "
-		default:
-			out += ", "
-		}
-		out += v
-	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Matches reports whether the route (compiled) takes rawURL.
@@ -323,7 +300,7 @@ func answerRoute(ctx context.Context, r pausedReq, rt *Route) error {
 		if rt.ContentType != "" {
 			hs = append(hs, &fetch.HeaderEntry{Name: "Content-Type", Value: rt.ContentType})
 		}
-		for _, k := range sortedKeys(rt.Headers) {
+		for _, k := range slices.Sorted(maps.Keys(rt.Headers)) {
 			if rt.ContentType == "" || !strings.EqualFold(k, "Content-Type") {
 				hs = append(hs, &fetch.HeaderEntry{Name: k, Value: rt.Headers[k]})
 			}
@@ -356,12 +333,12 @@ func changedHeaders(orig network.Headers, set map[string]string, remove []string
 		return false
 	}
 	var out []*fetch.HeaderEntry
-	for _, k := range sortedKeys(orig) {
+	for _, k := range slices.Sorted(maps.Keys(orig)) {
 		if !drop(k) {
 			out = append(out, &fetch.HeaderEntry{Name: k, Value: fmt.Sprint(orig[k])})
 		}
 	}
-	for _, k := range sortedKeys(set) {
+	for _, k := range slices.Sorted(maps.Keys(set)) {
 		out = append(out, &fetch.HeaderEntry{Name: k, Value: set[k]})
 	}
 	return out

@@ -120,3 +120,19 @@ func Commas(n int) string {
 	}
 	return b.String()
 }
+
+// JoinOr lists vs as "a, b or c" (the choices an error offers).
+func JoinOr(vs []string) string {
+	var b strings.Builder
+	for i, v := range vs {
+		switch {
+		case i == 0:
+		case i == len(vs)-1:
+			b.WriteString(" or ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(v)
+	}
+	return b.String()
+}

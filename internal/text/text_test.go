@@ -83,3 +83,11 @@ func TestKeep(t *testing.T) {
 		t.Errorf("Clipped(abc) = true")
 	}
 }
+
+func TestJoinOr(t *testing.T) {
+	for want, vs := range map[string][]string{"": nil, "a": {"a"}, "a or b": {"a", "b"}, "a, b or c": {"a", "b", "c"}} {
+		if got := JoinOr(vs); got != want {
+			t.Errorf("JoinOr(%q) = %q, want %q", vs, got, want)
+		}
+	}
+}
