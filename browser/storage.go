@@ -127,11 +127,8 @@ func (t *Tabs) SetStorageState(ctx context.Context, st *storage.State, current *
 	if err := st.CheckOrigins(); err != nil {
 		return nil, storageError(err)
 	}
-	if err := t.jar().Clear(ctx); err != nil {
-		return nil, err
-	}
-	if err := t.SetCookies(ctx, st.Cookies); err != nil {
-		return nil, err
+	if err := t.jar().Replace(ctx, st.Cookies); err != nil {
+		return nil, storageError(err)
 	}
 	if len(st.Origins) == 0 {
 		return nil, nil

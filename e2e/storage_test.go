@@ -154,6 +154,23 @@ func TestStorageState(t *testing.T) {
 	mustCall(t, c2, "browser_navigate", map[string]any{"url": app})
 	mustCall(t, c2, "browser_wait_for", map[string]any{"text": "Signed in as Ada (theme of Ada)"}) // a session of a server started with --storage-state
 
+	// A state that is refused, by our checks or by the browser, leaves the
+	// session's cookies as they were.
+	mustCall(t, c, "browser_cookie_set", in("c", map[string]any{"name": "kept", "value": "k1"}))
+	host := strings.TrimPrefix(strings.Split(f.URL, ":")[1], "//")
+	for name, cookie := range map[string]string{
+		"a nameless cookie":            `{"name": "", "value": "x", "domain": "` + host + `", "path": "/"}`,
+		"a cookie the browser refuses": `{"name": "n", "value": "x", "domain": "javascript://nothing"}`,
+	} {
+		refused := filepath.Join(dir, "refused.json")
+		_ = os.WriteFile(refused, []byte(`{"cookies": [{"name": "fresh", "value": "f", "domain": "`+host+`", "path": "/"}, `+cookie+`], "origins": []}`), 0o600)
+		mustFail(t, c, "browser_set_storage_state", in("c", map[string]any{"filename": refused}), "invalid_input")
+		out = mustCall(t, c, "browser_cookie_list", in("c", nil))
+		if !strings.Contains(out, "1 cookie(s)") || !strings.Contains(out, "kept=") || strings.Contains(out, "fresh=") {
+			t.Errorf("after a state with %s was refused, the session's cookies are:\n%s", name, out)
+		}
+	}
+
 	// Bad input.
 	mustFail(t, c, "browser_set_storage_state", in("c", map[string]any{"filename": "/etc/passwd"}), "not_allowed")
 	bad := filepath.Join(dir, "bad.json")

@@ -106,8 +106,33 @@ func (j Jar) Set(ctx context.Context, cookies []Cookie) error {
 	return nil
 }
 
-// Clear removes every cookie of the context.
-func (j Jar) Clear(ctx context.Context) error {
+// Replace makes cookies the context's whole jar. They are checked before
+// the jar is touched, and should the browser refuse them, the cookies it
+// held are put back: a refused state or delete leaves the session as it
+// was. Every caller that clears the jar to set it again goes through here.
+func (j Jar) Replace(ctx context.Context, cookies []Cookie) error {
+	if _, err := Params(cookies); err != nil {
+		return err
+	}
+	old, err := j.Cookies(ctx)
+	if err != nil {
+		return err
+	}
+	if err := j.clearAll(ctx); err != nil {
+		return err
+	}
+	if err := j.Set(ctx, cookies); err != nil {
+		if back := j.Set(ctx, old); back != nil {
+			return fmt.Errorf("%w (and the cookies it held could not be put back: %v)", err, back)
+		}
+		return err
+	}
+	return nil
+}
+
+// clearAll removes every cookie of the context; only Replace calls it, so
+// that no caller empties the jar without putting it back on a refusal.
+func (j Jar) clearAll(ctx context.Context) error {
 	cctx, cancel := j.Bound(ctx)
 	defer cancel()
 	if _, err := chromedp.CallBrowser(cctx, cdpstorage.ClearCookies, cdpstorage.ClearCookiesParams{BrowserContextID: j.ID}); err != nil {
@@ -129,8 +154,5 @@ func (j Jar) Delete(ctx context.Context, name, domain string) (int, error) {
 	if len(keep) == len(all) {
 		return 0, nil
 	}
-	if err := j.Clear(ctx); err != nil {
-		return 0, err
-	}
-	return len(all) - len(keep), j.Set(ctx, keep)
+	return len(all) - len(keep), j.Replace(ctx, keep)
 }
