@@ -22,14 +22,16 @@ func TestBadSelectorAnswers(t *testing.T) {
 	const msg = `selector "role=button[name=\"Save\"": at position 23: expected ]`
 	const next = `Next: fix the selector (forms: css, text=, role=button[name="x"], xpath=, data-testid=, label=, nth=, >>), or use a ref from a snapshot`
 	for tool, args := range map[string]map[string]any{
-		"browser_click":  {"target": bad},
-		"browser_expect": {"target": bad, "check": "visible", "timeout": 1},
+		"browser_click":            {"target": bad},
+		"browser_expect":           {"target": bad, "check": "visible", "timeout": 1},
+		"browser_generate_locator": {"target": bad},
 	} {
 		out := mustFail(t, c, tool, args, "invalid_input")
 		mustContain(t, tool+"'s answer", out, "\ninvalid_input: "+msg+"\n"+next+"\n")
+		if strings.Count(out, "invalid_input") != 1 {
+			t.Errorf("%s says invalid_input more than once:\n%s", tool, out)
+		}
 	}
-	out := mustFail(t, c, "browser_generate_locator", map[string]any{"target": bad}, "invalid_input")
-	mustContain(t, "browser_generate_locator's answer", out, msg+"\n")
 
 	dir := t.TempDir()
 	flowFile := filepath.Join(dir, "bad.yaml")

@@ -74,6 +74,9 @@ func testingTools(d *Deps) []Tool {
 				}
 				code, err := playwright.Locator(loc, d.Browser.TestIDAttribute())
 				if err != nil {
+					if _, ok := browser.AsError(err); ok {
+						return nil, err // a bad selector: the answer browser_click gives it
+					}
 					return nil, invalidInput("target", "%v", err)
 				}
 				var r response
