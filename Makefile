@@ -72,9 +72,12 @@ DOCS_TESTS = '^(TestReadmeToolTable|TestToolFilesTable|TestReadmeFlagTable|TestR
 docs: ## rewrite the generated parts of README.md and docs/*.md: the tool, flag and Playwright MCP flag tables, the index of the tools' files
 	UPDATE_DOCS=true $(GO) test ./mcptools/ ./cmd/e2e-mcp/internal/config/ -run $(DOCS_TESTS) -count=1
 
-snaps: docs ## rewrite the tool schema snapshots, server.json's variables and (make docs) the generated tables
+# snaps rewrites the snapshots first: the server serves the recorded schemas,
+# so the generated tables (their tools/list sizes) are measured after them.
+snaps: ## rewrite the tool schema snapshots, server.json's variables and (make docs) the generated tables
 	UPDATE_TOOLSNAPS=true $(GO) test ./mcptools/ -run 'TestToolSnapshots' -count=1
 	UPDATE_TOOLSNAPS=true $(GO) test ./cmd/e2e-mcp/internal/config/ -run 'TestServerJSON' -count=1
+	@$(MAKE) --no-print-directory docs
 
 # ANCHORS installs the peers for make bench and prints their command lines:
 # the team's script beside the clone, else the project's own copy of its job.
