@@ -125,11 +125,11 @@ func (r *response) writeDev(sessionID string, res *devserver.Result) {
 
 // SessionStartParams are the arguments of session_start.
 type SessionStartParams struct {
-	CommandPath string   `json:"commandPath,omitempty" jsonschema:"Contract command (default: the configured one)"`
+	CommandPath string   `json:"commandPath,omitempty" jsonschema:"Contract command (default: configured)"`
 	Args        []string `json:"args,omitempty" jsonschema:"Arguments before the verb flag"`
 	Cwd         string   `json:"cwd,omitempty" jsonschema:"Default: the server's"`
-	Run         string   `json:"run,omitempty" jsonschema:"Or any dev command line, e.g. npm run dev (PORT is set)"`
-	ReadyPath   string   `json:"readyPath,omitempty" jsonschema:"With run: path that answers when ready (default /)"`
+	Run         string   `json:"run,omitempty" jsonschema:"Or a dev command line, e.g. npm run dev (PORT is set)"`
+	ReadyPath   string   `json:"readyPath,omitempty" jsonschema:"With run: path answering when ready (default /)"`
 	// StorageState is a file browser_storage_state wrote.
 	StorageState string `json:"storageState,omitempty" jsonschema:"Storage state file to start in"`
 	DevSessionArg

@@ -27,7 +27,7 @@ type EvaluateParams struct {
 
 func evaluateTool(d *Deps) Tool {
 	return define(d, "browser_evaluate", ToolsetDiagnosis,
-		"Run JavaScript in the page; returns its JSON result (promises awaited).",
+		"Run JavaScript in the page; returns its JSON result (awaited).",
 		annotations{title: "Evaluate JavaScript", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a EvaluateParams) (*mcp.CallToolResult, error) {
 			if a.Function == "" {

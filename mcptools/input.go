@@ -186,7 +186,7 @@ type PressKeyParams struct {
 
 func pressKeyTool(d *Deps) Tool {
 	return define(d, "browser_press_key", ToolsetInput,
-		"Press a key or combination in the focused element (real keyboard events).",
+		"Press a key or combination in the focused element (real key events).",
 		annotations{title: "Press a key", destructive: true, openWorld: true},
 		func(ctx context.Context, s *Session, a PressKeyParams) (*mcp.CallToolResult, error) {
 			p, err := s.Page(ctx, d.Browser)
@@ -210,7 +210,7 @@ type SelectOptionParams struct {
 
 func selectOptionTool(d *Deps) Tool {
 	return define(d, "browser_select_option", ToolsetInput,
-		"Select options of a select element by value or label; others are deselected.",
+		"Select options of a select by value or label; others are deselected.",
 		annotations{title: "Select options", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a SelectOptionParams) (*mcp.CallToolResult, error) {
 			if err := needTarget("target", a.Target); err != nil {
@@ -241,7 +241,7 @@ func quoteList(items []string) string {
 }
 
 func checkTool(d *Deps, want bool) Tool {
-	name, desc, title, verb := "browser_check", "Check a checkbox, radio or switch by clicking it, unless it already is.", "Check", "Checked"
+	name, desc, title, verb := "browser_check", "Check a checkbox, radio or switch by clicking it, unless checked.", "Check", "Checked"
 	if !want {
 		name, desc, title, verb = "browser_uncheck", "Uncheck a checkbox or switch by clicking it, unless it already is.", "Uncheck", "Unchecked"
 	}
@@ -271,7 +271,7 @@ type FormField struct {
 	Target string `json:"target" jsonschema:"Ref or selector"`
 	Name   string `json:"name,omitempty" jsonschema:"For messages"`
 	Type   string `json:"type" jsonschema:"enum=textbox,enum=checkbox,enum=radio,enum=combobox,enum=slider"`
-	Value  string `json:"value" jsonschema:"Text, option, number, or true/false"`
+	Value  string `json:"value" jsonschema:"Text, option, number or true/false"`
 }
 
 // FillFormParams are the arguments of browser_fill_form.
@@ -391,7 +391,7 @@ type FileUploadParams struct {
 
 func fileUploadTool(d *Deps) Tool {
 	return define(d, "browser_file_upload", ToolsetInput,
-		"Choose files for a file input (target) or the file chooser an action opened.",
+		"Files for a file input (target) or the file chooser an action opened.",
 		annotations{title: "Upload files", destructive: true, idempotent: true, openWorld: true},
 		func(ctx context.Context, s *Session, a FileUploadParams) (*mcp.CallToolResult, error) {
 			if len(a.Paths) == 0 && a.Target == "" {

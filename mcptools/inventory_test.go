@@ -141,7 +141,29 @@ func TestToolsList_Budget(t *testing.T) {
 	if avg := size / n; avg > perToolBudget {
 		t.Errorf("tools/list takes %d bytes a tool, over the budget of %d", avg, perToolBudget)
 	}
+	// The benchmark's figure: the tools as a client decodes and encodes
+	// them again (bench/run.go), held to Playwright MCP's.
+	d := testDeps()
+	msg := NewServer("test", d).HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	raw, _ := json.Marshal(msg)
+	var res struct {
+		Result mcp.ListToolsResult `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(res.Result)
+	t.Logf("tools/list as a client encodes it again: %d bytes (Playwright MCP's: %d)", len(again), playwrightToolsList)
+	if len(again) > playwrightToolsList {
+		t.Errorf("tools/list, as the benchmark counts it, is %d bytes, more than Playwright MCP's %d: shorten descriptions", len(again), playwrightToolsList)
+	}
 }
+
+// playwrightToolsList is the size of Playwright MCP's default tools/list
+// (its 25 tools) in the benchmark, re-encoded as bench/run.go does
+// (@playwright/mcp 0.0.83; docs/benchmarks.md). Ours offers more tools and
+// must not weigh more.
+const playwrightToolsList = 18998
 
 // TestToolSnapshots keeps every tool's definition in __toolsnaps__, so a
 // change to what the model sees shows up in review.

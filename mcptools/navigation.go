@@ -17,7 +17,7 @@ type NavigateParams struct {
 
 func navigateTool(d *Deps) Tool {
 	return define(d, "browser_navigate", ToolsetNavigation,
-		"Open a URL in the current tab and wait for it to load; returns its snapshot.",
+		"Open a URL in the current tab, wait for its load; returns its snapshot.",
 		annotations{title: "Navigate to a URL", openWorld: true},
 		func(ctx context.Context, s *Session, a NavigateParams) (*mcp.CallToolResult, error) {
 			target, err := s.resolveURL(a.URL)

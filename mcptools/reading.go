@@ -16,20 +16,20 @@ import (
 
 // SnapshotParams are the arguments of browser_snapshot.
 type SnapshotParams struct {
-	Target          string `json:"target,omitempty" jsonschema:"Subtree of this ref or selector"`
+	Target          string `json:"target,omitempty" jsonschema:"Subtree at a ref or selector"`
 	From            int    `json:"from,omitempty" jsonschema:"A fold line's from"`
 	Depth           int    `json:"depth,omitempty" jsonschema:"Max tree depth (0: all)"`
 	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only elements with refs"`
-	Diff            bool   `json:"diff,omitempty" jsonschema:"Only changes since your last one"`
+	Diff            bool   `json:"diff,omitempty" jsonschema:"Only changes since your last"`
 	Full            bool   `json:"full,omitempty" jsonschema:"No folding (still capped)"`
-	Filename        string `json:"filename,omitempty" jsonschema:"Write it all to this file"`
+	Filename        string `json:"filename,omitempty" jsonschema:"Write it all here"`
 	Boxes           bool   `json:"boxes,omitempty" jsonschema:"Lines with [box=x,y,w,h]"`
 	SessionArg
 }
 
 func snapshotTool(d *Deps) Tool {
 	return define(d, "browser_snapshot", ToolsetReading,
-		"Accessibility snapshot (YAML) with refs (e5). Big pages fold: open one with target and from, or browser_find.",
+		"Accessibility snapshot (YAML) with refs (e5). Big pages fold: open one with target+from, or browser_find.",
 		annotations{title: "Page snapshot", readOnly: true, idempotent: true},
 		func(ctx context.Context, s *Session, a SnapshotParams) (*mcp.CallToolResult, error) {
 			switch {
@@ -96,7 +96,7 @@ func snapshotToFile(ctx context.Context, d *Deps, s *Session, a SnapshotParams) 
 type ScreenshotParams struct {
 	Target   string `json:"target,omitempty" jsonschema:"Only this element (ref or selector)"`
 	Element  string `json:"element,omitempty"`
-	FullPage bool   `json:"fullPage,omitempty" jsonschema:"The whole scrollable page"`
+	FullPage bool   `json:"fullPage,omitempty" jsonschema:"Whole scrollable page"`
 	Type     string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg,enum=webp"`
 	Scale    string `json:"scale,omitempty" jsonschema:"enum=css,enum=device"`
 	Filename string `json:"filename,omitempty" jsonschema:"Save it here instead"`
@@ -274,7 +274,7 @@ type FindParams struct {
 
 func findTool(d *Deps) Tool {
 	return define(d, "browser_find", ToolsetReading,
-		"Search the whole page (folds, iframes) by text, regex, role or name: matching lines with refs.",
+		"Search the whole page (folds, iframes) by text, regex, role or name: matches with refs.",
 		annotations{title: "Find in the page", readOnly: true, idempotent: true},
 		func(ctx context.Context, s *Session, a FindParams) (*mcp.CallToolResult, error) {
 			if a.Text != "" && a.Regex != "" {

@@ -13,10 +13,10 @@ import (
 
 // WaitForParams are the arguments of browser_wait_for.
 type WaitForParams struct {
-	Text      string  `json:"text,omitempty" jsonschema:"Text that must appear"`
-	TextGone  string  `json:"textGone,omitempty" jsonschema:"Text that must go away"`
+	Text      string  `json:"text,omitempty" jsonschema:"Text to appear"`
+	TextGone  string  `json:"textGone,omitempty" jsonschema:"Text to go away"`
 	Target    string  `json:"target,omitempty" jsonschema:"Ref or selector"`
-	State     string  `json:"state,omitempty" jsonschema:"State of target (default visible),enum=visible,enum=hidden,enum=attached,enum=detached"`
+	State     string  `json:"state,omitempty" jsonschema:"Target's state (default visible),enum=visible,enum=hidden,enum=attached,enum=detached"`
 	URL       string  `json:"url,omitempty" jsonschema:"URL glob (**/done, /path) or /regex/"`
 	LoadState string  `json:"loadState,omitempty" jsonschema:"enum=load,enum=domcontentloaded,enum=networkidle"`
 	Time      float64 `json:"time,omitempty" jsonschema:"Seconds to wait first"`
