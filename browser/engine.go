@@ -56,6 +56,7 @@ const (
 	fnVitals         jsFn = "vitals"
 	fnBoxes          jsFn = "boxes"
 	fnHoldStill      jsFn = "holdStill"
+	fnPaintMark      jsFn = "paintMark"
 	fnReadBlob       jsFn = "readBlob"
 	fnHighlight      jsFn = "highlight"
 	fnHideHighlight  jsFn = "hideHighlight"

@@ -122,3 +122,17 @@ func (p *Page) elementClip(ctx context.Context, target string) (*page.Viewport, 
 
 // EncodeBase64 is a helper for callers that send images as MCP content.
 func EncodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+// PaintMark is a token that stays the same while nothing that paints the
+// page changes (js/60_paint.js), or "" when that cannot be told: equal
+// marks mean a picture taken at the first still shows the page at the
+// second. The first call on a document starts watching it and returns "".
+func (p *Page) PaintMark(ctx context.Context) string {
+	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	defer cancel()
+	var mark string
+	if err := p.evalEngine(cctx, fnPaintMark.call(), &mark); err != nil {
+		return ""
+	}
+	return mark
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -224,7 +225,13 @@ func TestReport_SessionTool(t *testing.T) {
 
 	page := filepath.Join(dir, "session.html")
 	out := mustCall(t, c, "session_report", map[string]any{"path": page})
-	mustContain(t, "session_report's answer", out, "Wrote the report of session stdio (7 steps, 5 screenshots", page)
+	// The check after the click has its own picture, or says it is the
+	// click's when nothing on the page changed since
+	// (TestReport_UnchangedPictures).
+	if !strings.Contains(out, "(7 steps, 5 screenshots") && !strings.Contains(out, "(7 steps, 4 screenshots") {
+		t.Errorf("session_report's answer: want 7 steps and 4 or 5 screenshots:\n%s", out)
+	}
+	mustContain(t, "session_report's answer", out, page)
 	bad := call(t, c, "session_report", map[string]any{"path": "/etc/report.html"})
 	if !bad.IsError || !strings.Contains(text(bad), "not_allowed") {
 		t.Errorf("a report outside the file roots: %s", text(bad))
@@ -252,6 +259,9 @@ func TestReport_SessionTool(t *testing.T) {
 			if im.Width > 0 {
 				shots++
 			}
+		}
+		if tools[i] == "browser_expect" && shots == 0 && strings.Contains(s.Text, "as after step 5 (nothing on the page changed)") {
+			continue
 		}
 		if want := map[bool]int{true: 1, false: 0}[action.MatchString(tools[i])]; shots != want {
 			t.Errorf("step %d (%s): %d decoded screenshot(s), want %d: %+v", i+1, tools[i], shots, want, s.Images)
@@ -287,4 +297,75 @@ func TestReport_EveryTab(t *testing.T) {
 	v := openReport(t, c, page, "viewer")
 	mustContain(t, "the report of two tabs", v.Text, "[tab 0] warning said by the opener", "[tab 1] warning said by the popup 200",
 		"[tab 0] GET "+f.URL+"/tabs/opener.html", "[tab 1] GET "+f.URL+"/tabs/history2.html", "Of the 2 open tabs")
+}
+
+// paintPage changes its text at once, 1.5 s later (after the click's
+// settle time), or at once with an endless animation beside it.
+const paintPage = `<!doctype html><title>paint</title>
+<style>@keyframes spin { to { transform: rotate(360deg); } } .spin { display: inline-block; animation: spin 1s linear infinite; }</style>
+<p id="out">start</p>
+<button onclick="out.textContent = 'now'">Now</button>
+<button onclick="setTimeout(() => out.textContent = 'later', 1500)">Later</button>
+<button onclick="out.textContent = 'spin'; out.insertAdjacentHTML('afterend', '<span class=spin>*</span>')">Spin</button>`
+
+// TestReport_UnchangedPictures: after a check, the report's picture is the
+// one before it only when nothing that paints the page changed since (the
+// paint mark, browser/js/60_paint.js); a page that changed by itself while
+// the check waited, or that animates, gets a new picture.
+func TestReport_UnchangedPictures(t *testing.T) {
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /paint", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, paintPage)
+		})
+	})
+	dir := t.TempDir()
+	flowFile := filepath.Join(dir, "paint.yaml")
+	flowText := `name: paint
+steps:
+  - navigate: ` + f.URL + `/paint
+  - click: 'role=button[name="Now"]'
+  - expect: {target: '#out', check: text, expected: now}
+  - expect: {target: '#out', check: visible}
+  - click: 'role=button[name="Later"]'
+  - expect: {target: '#out', check: text, expected: later}
+  - click: 'role=button[name="Spin"]'
+  - expect: {target: '#out', check: text, expected: spin}
+`
+	if err := os.WriteFile(flowFile, []byte(flowText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := serverEnv(t)
+	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_LOG_LEVEL=warn")
+	reports, traces := filepath.Join(dir, "reports"), filepath.Join(dir, "traces")
+	out, code := runFlows(t, env, flowFile, "--report", reports, "--trace", traces)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	raw, err := os.ReadFile(filepath.Join(reports, "paint.html"))
+	if err != nil {
+		t.Fatalf("no report: %v\n%s", err, out)
+	}
+	html := string(raw)
+	pictured := func(step int) bool {
+		return strings.Contains(html, fmt.Sprintf(`alt="screenshot after step %d"`, step))
+	}
+	noted := func(step, as int) bool {
+		return strings.Contains(html, fmt.Sprintf("after step %d: as after step %d (nothing on the page changed)", step, as))
+	}
+	for step := 1; step <= 8; step++ {
+		switch step {
+		case 3, 4: // checks of a page that did not change since step 2's picture
+			if pictured(step) || !noted(step, 2) {
+				t.Errorf("step %d: want no new picture and the note that it is step 2's (pictured %v)", step, pictured(step))
+			}
+		default: // actions; a check that waited for a change; a check beside an animation
+			if !pictured(step) || strings.Contains(html, fmt.Sprintf("after step %d: as after", step)) {
+				t.Errorf("step %d: want a picture of its own", step)
+			}
+		}
+	}
+	if t.Failed() {
+		t.Logf("report: %s", regexp.MustCompile(`data:image/[^"]+`).ReplaceAllString(html, "data:…"))
+	}
 }

@@ -69,7 +69,22 @@ type stepLog struct {
 	dropped int // the oldest steps no longer kept
 	// groups are the step groups the next calls are in (SetStepGroups).
 	groups []StepGroup
+	// last is the newest picture taken, for a check after it that
+	// changed nothing (reportShot).
+	last lastShot
 }
+
+// lastShot is a picture of a tab and the tab's paint mark when it was
+// taken ("": not known).
+type lastShot struct {
+	page, mark string
+	img        []byte
+}
+
+// stillShown are the tools that do not act on the page: after one, the
+// picture before it is the picture after it when the page's paint mark
+// did not change (browser.Page.PaintMark). An action always gets a new one.
+var stillShown = map[string]bool{"browser_expect": true, "browser_wait_for": true, "browser_audit_accessibility": true}
 
 // logged keeps each call on the session in its step log (not the calls
 // that make the report and the trace of it). It sits outside diagnosed, so
@@ -143,7 +158,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 		st.err = AnswerError{Type: e.Type, Message: text.Keep(s.private.String(e.Message), maxLoggedResult), Next: text.Keep(s.private.String(e.Next), maxLoggedResult)}
 		if s.trace != nil && flow.ActionOf(tool) != "" {
 			// What the page showed when the action failed, for the trace.
-			st.shot, st.shotAt = s.reportShot(ctx), time.Now()
+			st.shot, st.shotAt = s.reportShot(ctx, false), time.Now()
 		}
 		failures := 0
 		for i := len(l.steps) - 1; i >= 0; i-- {
@@ -162,7 +177,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	} else {
 		st.result = text.Keep(s.private.String(ResultText(res)), maxLoggedResult)
 		if (d.ReportShots || s.trace != nil) && flow.ActionOf(tool) != "" {
-			st.shot, st.shotAt = s.reportShot(ctx), time.Now()
+			st.shot, st.shotAt = s.reportShot(ctx, stillShown[tool]), time.Now()
 		}
 	}
 	if st.shot != nil {
@@ -223,8 +238,12 @@ func keepContent(in []mcp.Content, secrets *redact.Set) []mcp.Content {
 }
 
 // reportShot is a small JPEG of the current tab's viewport, or nil when
-// there is none to take (no tab, a dialog up, a capture that fails).
-func (s *Session) reportShot(ctx context.Context) []byte {
+// there is none to take (no tab, a dialog up, a capture that fails). A
+// capture waits for the page's next frame (about 40 ms), so after a check
+// (again) it is the picture before, the same bytes, when the tab's paint
+// mark says nothing that paints the page changed since; the report then
+// says so (sameShot).
+func (s *Session) reportShot(ctx context.Context, again bool) []byte {
 	if s.tabs == nil || s.tabs.Gone() {
 		return nil
 	}
@@ -232,14 +251,26 @@ func (s *Session) reportShot(ctx context.Context) []byte {
 	if p == nil || p.Gone() || p.Dialog() != nil {
 		return nil
 	}
+	last := &s.steps.last
+	// The mark is read before the capture: a change while it is taken
+	// makes the next mark differ.
+	mark := p.PaintMark(ctx)
+	if again && mark != "" && last.mark == mark && last.page == p.ID() && last.img != nil {
+		return last.img
+	}
 	cctx, cancel := context.WithTimeout(ctx, reportShotTimeout)
 	defer cancel()
 	img, err := p.Screenshot(cctx, browser.ScreenshotOptions{Format: "jpeg", Quality: reportShotQuality, MaxWidth: reportShotWidth})
 	if err != nil {
+		*last = lastShot{}
 		return nil
 	}
+	*last = lastShot{page: p.ID(), mark: mark, img: img}
 	return img
 }
+
+// sameShot says whether two pictures of the step log are one capture.
+func sameShot(a, b []byte) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
 
 // ReportInfo is what a caller adds to a session's report.
 type ReportInfo struct {
@@ -259,11 +290,17 @@ func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 	if r.Title == "" {
 		r.Title = "e2e-mcp session " + s.ID
 	}
-	failed := 0
+	failed, shotAt := 0, -1
 	for i, st := range s.steps.steps {
 		rs := report.Step{Tool: st.tool, Args: st.args, Start: st.start, Duration: st.took, OK: st.ok, Result: st.result}
-		if st.shot != nil {
+		switch {
+		case st.shot != nil && shotAt >= 0 && sameShot(st.shot, s.steps.steps[shotAt].shot):
+			// The page did not change since that picture: it is not
+			// written twice.
+			rs.ShotNote = fmt.Sprintf("after step %d: as after step %d (nothing on the page changed)", i+1, shotAt+1)
+		case st.shot != nil:
 			rs.Shot = &report.Image{MIME: "image/jpeg", Data: st.shot, Caption: fmt.Sprintf("after step %d (%d KB)", i+1, (len(st.shot)+1023)/1024)}
+			shotAt = i
 		}
 		if !st.ok {
 			failed++

@@ -82,6 +82,7 @@ var storeTable = map[string]string{
 	"mcptools.loggedStep.args":         "keepArgs: every text maxLoggedArg, clipped after masking",
 	"mcptools.loggedStep.failure":      "whole for the newest maxLoggedFailures, then maxLoggedResult of text",
 	"mcptools.loggedStep.shot":         "the newest maxLoggedShots steps keep one",
+	"mcptools.lastShot.img":            "one picture, the newest taken (shared with its step)",
 	"mcptools.loggedStep.targets":      "three at most (target, startTarget, endTarget)",
 	"mcptools.loggedStep.groups":       "the stepLog's groups when it was logged (shared, never changed)",
 	"mcptools.stepLog.groups":          "maxStepGroups, names clipped to maxStepGroupName (SetStepGroups)",

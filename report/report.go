@@ -78,6 +78,9 @@ type Step struct {
 	Result string
 	// Shot is the screenshot taken after the action, if one was.
 	Shot *Image
+	// ShotNote stands for Shot when the page looked as in an earlier
+	// step's picture, which is not written again.
+	ShotNote string
 	// Failure is the whole answer of a failed step, in order.
 	Failure []Part
 	// Group names the groups of a flow's steps it is in (`- group:`, as

@@ -4,7 +4,7 @@
       one, all, candidates, takeFrameOwner, lastFailure,
       waitText, waitState, waitURL, waitLoad, expect, expectCount, content,
       actionPoint, hitResult, quickPoint, hoverPoint, watchDrag, dragStarted, labelControl, checkState, checkedAgain, selectOptions, sliderState, setRange, fileInputOf,
-      stableLocator, frameLocator, frameStepLocator, shownOnce, fingerprint, pageElements, restyleAll, refBoxes, audit, vitals, boxes, holdStill, readBlob,
+      stableLocator, frameLocator, frameStepLocator, shownOnce, fingerprint, pageElements, restyleAll, refBoxes, audit, vitals, boxes, holdStill, paintMark, readBlob,
       highlight, hideHighlight, watchDrop, dropDone, dropEvents, startDemo, stopDemo,
       // For tests: the role and accessible name the engine computes for an element.
       aria: (el) => { const role = roleOf(el); return { role: role || '', name: role ? accName(el, role) : '' }; },
