@@ -20,7 +20,7 @@ import (
 // it to every new document of the session through a script that runs
 // before the page's own, so the time goes on across navigations and tabs.
 
-//go:embed pagejs/clock.js pagejs/vitals.js
+//go:embed pagejs/clock.js
 var pageJS embed.FS
 
 // clockJS is the clock's source: a function of its starting state.

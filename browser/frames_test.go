@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 )
 
 func init() {
@@ -92,7 +94,7 @@ func TestFrames(t *testing.T) {
 	wantKind(t, p.Click(ctx, `iframe >> button`, ClickOptions{}), KindNotUnique, "iframes")
 
 	// An element screenshot inside the cross-site frame has the element's size.
-	img, err := p.Screenshot(ctx, ScreenshotOptions{Target: cross})
+	img, err := p.Screenshot(ctx, measure.ScreenshotOptions{Target: cross})
 	if err != nil {
 		t.Fatal(err)
 	}

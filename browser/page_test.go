@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 )
 
 func init() {
@@ -388,7 +389,7 @@ func TestScreenshot(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	p := openPage(t, "/tall")
-	size := func(o ScreenshotOptions) (int, int) {
+	size := func(o measure.ScreenshotOptions) (int, int) {
 		t.Helper()
 		b, err := p.Screenshot(ctx, o)
 		if err != nil {
@@ -400,14 +401,14 @@ func TestScreenshot(t *testing.T) {
 		}
 		return c.Width, c.Height
 	}
-	_, vh := size(ScreenshotOptions{})
-	if _, fh := size(ScreenshotOptions{FullPage: true}); fh <= 3000 || fh <= vh {
+	_, vh := size(measure.ScreenshotOptions{})
+	if _, fh := size(measure.ScreenshotOptions{FullPage: true}); fh <= 3000 || fh <= vh {
 		t.Errorf("full page height %d, viewport %d: want > 3000", fh, vh)
 	}
-	if w, h := size(ScreenshotOptions{Target: "#top"}); w != 200 || h != 3000 {
+	if w, h := size(measure.ScreenshotOptions{Target: "#top"}); w != 200 || h != 3000 {
 		t.Errorf("element screenshot %dx%d, want 200x3000", w, h)
 	}
-	b, err := p.Screenshot(ctx, ScreenshotOptions{Format: "jpeg"})
+	b, err := p.Screenshot(ctx, measure.ScreenshotOptions{Format: "jpeg"})
 	if err != nil || len(b) < 3 || b[0] != 0xFF || b[1] != 0xD8 {
 		t.Errorf("jpeg screenshot: %v, starts % x", err, b[:min(3, len(b))])
 	}

@@ -14,11 +14,16 @@ import (
 var talksToBrowser = map[string]bool{
 	"callOn": true, "Call": true, "CallBrowser": true, "Run": true, "evalEngine": true, "evalIn": true, "act": true,
 	"applyEmulation": true, "applyNetworkState": true, "applyMedia": true, "Navigate": true, "leaveScratch": true,
-	"unthrottle": true, "enableGuard": true,
+	"unthrottle": true, "enableGuard": true, "HoldStill": true,
 }
 
-// TestRestoresDetached: every deferred function of the package that talks
-// to the browser takes its context from detached, since on the call's own
+// detaching are the calls that give a restore its context: detached, and
+// the seams' RestoreContext, which packages below browser get it from.
+var detaching = map[string]bool{"detached": true, "RestoreContext": true}
+
+// TestRestoresDetached: every deferred function of the package (and of
+// those below it) that talks to the browser takes its context from
+// detached (a seam's RestoreContext below), since on the call's own
 // context a restore fails at once when the client cancels the call and the
 // tab stays changed for every later one (throttled, held still); and no
 // other code detaches a context from a call's.
@@ -38,7 +43,7 @@ func TestRestoresDetached(t *testing.T) {
 				ast.Inspect(n.Call, func(m ast.Node) bool {
 					if c, ok := m.(*ast.CallExpr); ok {
 						talks = talks || talksToBrowser[calleeName(c)]
-						made = made || calleeName(c) == "detached"
+						made = made || detaching[calleeName(c)]
 						if calleeName(c) == "Background" {
 							t.Errorf("%s: a deferred function on context.Background(): use detached(ctx)", fset.Position(c.Pos()))
 						}

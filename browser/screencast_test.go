@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 )
 
@@ -117,7 +118,7 @@ func TestScreencast(t *testing.T) {
 	if _, err := q.Evaluate(ctx, "() => { document.body.style.background = 'red'; return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))) }", ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := q.Screenshot(ctx, ScreenshotOptions{}); err != nil { // a paint, at least
+	if _, err := q.Screenshot(ctx, measure.ScreenshotOptions{}); err != nil { // a paint, at least
 		t.Fatal(err)
 	}
 	if got.count() != n || q.cast.On() || tabs.Casting() {
@@ -270,7 +271,7 @@ func TestScreencastStopsWhenStill(t *testing.T) {
 	// What the page does now waits for the next call's end.
 	n := got.count()
 	paint(t, p, "rgb(0, 200, 0)")
-	if _, err := p.Screenshot(ctx, ScreenshotOptions{}); err != nil {
+	if _, err := p.Screenshot(ctx, measure.ScreenshotOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// A frame Chrome sent before the stop may still come; none shows

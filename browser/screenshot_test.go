@@ -8,6 +8,8 @@ import (
 	"image/jpeg"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 )
 
 // TestScreenshot_SmallJPEG: a capture with MaxWidth is a JPEG scaled down
@@ -16,11 +18,11 @@ func TestScreenshot_SmallJPEG(t *testing.T) {
 	p := openPage(t, "/bench/rows1500")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	full, err := p.Screenshot(ctx, ScreenshotOptions{Format: "jpeg"})
+	full, err := p.Screenshot(ctx, measure.ScreenshotOptions{Format: "jpeg"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	small, err := p.Screenshot(ctx, ScreenshotOptions{Format: "jpeg", Quality: 50, MaxWidth: 400})
+	small, err := p.Screenshot(ctx, measure.ScreenshotOptions{Format: "jpeg", Quality: 50, MaxWidth: 400})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func BenchmarkReportShot(b *testing.B) {
 			ctx := context.Background()
 			var size int
 			for b.Loop() {
-				img, err := p.Screenshot(ctx, ScreenshotOptions{Format: "jpeg", Quality: 50, MaxWidth: 800})
+				img, err := p.Screenshot(ctx, measure.ScreenshotOptions{Format: "jpeg", Quality: 50, MaxWidth: 800})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -19,7 +19,7 @@ type pageSetup struct {
 	netState    string            // the network state, "" for online (netstate.go)
 	clock       *ClockState       // the fake clock, once installed (clock.go)
 	initScripts []string          // run in every new document (initscript.go)
-	vitals      bool              // the web vitals watcher runs (vitals.go)
+	vitals      bool              // the web vitals watcher runs (measure.go)
 }
 
 // setupOf is a copy of the session's setup.

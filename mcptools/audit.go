@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -104,7 +105,7 @@ func auditA11yTool(d *Deps) Tool {
 // writeA11yReport writes the findings grouped by rule, each rule with its
 // criterion, level and fix, at most maxPerRule elements listed. It returns
 // how many findings fail an audit at level failOn.
-func writeA11yReport(r *response, what string, rep *browser.A11yReport, failOn string) int {
+func writeA11yReport(r *response, what string, rep *measure.A11yReport, failOn string) int {
 	total, failing, advisory := 0, 0, 0
 	for _, rule := range a11yRules {
 		n := rep.Totals[rule.ID]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/logs"
@@ -138,7 +139,7 @@ func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, attached
 			}
 			cctx, cancel := context.WithTimeout(ctx, diagTimeout)
 			defer cancel()
-			img, err := p.Screenshot(cctx, browser.ScreenshotOptions{Format: "jpeg"})
+			img, err := p.Screenshot(cctx, measure.ScreenshotOptions{Format: "jpeg"})
 			for try := 0; err != nil && try < 5 && strings.Contains(err.Error(), "Not attached to an active page"); try++ {
 				// Chrome swaps in an error page's renderer after a failed
 				// navigation; capturing works again a moment later.
@@ -146,7 +147,7 @@ func (d *Deps) diagnose(ctx context.Context, s *Session, typ ErrorType, attached
 				case <-cctx.Done():
 				case <-time.After(100 * time.Millisecond):
 				}
-				img, err = p.Screenshot(cctx, browser.ScreenshotOptions{Format: "jpeg"})
+				img, err = p.Screenshot(cctx, measure.ScreenshotOptions{Format: "jpeg"})
 			}
 			if err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -59,8 +60,8 @@ func perfTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			var v *browser.Vitals
-			measure := func() error {
+			var v *measure.Vitals
+			read := func() error {
 				if a.Reload || a.Network != "" || a.CPUThrottling != 0 {
 					if err := p.Reload(ctx); err != nil {
 						return err
@@ -70,9 +71,9 @@ func perfTool(d *Deps) Tool {
 				return err
 			}
 			if a.Network != "" || a.CPUThrottling != 0 {
-				err = s.tabs.Throttled(ctx, a.Network, a.CPUThrottling, measure)
+				err = s.tabs.Throttled(ctx, a.Network, a.CPUThrottling, read)
 			} else {
-				err = measure()
+				err = read()
 			}
 			if err != nil {
 				return nil, err
@@ -90,8 +91,8 @@ func perfTool(d *Deps) Tool {
 }
 
 // vitalElements are the elements the measures name.
-func vitalElements(v *browser.Vitals) []browser.VitalElement {
-	var out []browser.VitalElement
+func vitalElements(v *measure.Vitals) []measure.VitalElement {
+	var out []measure.VitalElement
 	if v.LCP != nil && v.LCP.Element != nil {
 		out = append(out, *v.LCP.Element)
 	}
@@ -107,7 +108,7 @@ func vitalElements(v *browser.Vitals) []browser.VitalElement {
 }
 
 // element is "e5 img "Hero"" for an element a measure names.
-func element(e *browser.VitalElement) string {
+func element(e *measure.VitalElement) string {
 	if e == nil {
 		return "an element no longer in the page"
 	}
@@ -118,7 +119,7 @@ func element(e *browser.VitalElement) string {
 }
 
 // writeVitals writes the measures, each with its value, unit and rating.
-func writeVitals(r *response, v *browser.Vitals, a PerfParams) {
+func writeVitals(r *response, v *measure.Vitals, a PerfParams) {
 	under := ""
 	var th []string
 	if a.Network != "" {

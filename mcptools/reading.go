@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/zap"
@@ -142,7 +143,7 @@ func screenshotTool(d *Deps) Tool {
 			p, err := s.Page(ctx, d.Browser)
 			var img []byte
 			if err == nil {
-				img, err = p.Screenshot(ctx, browser.ScreenshotOptions{Target: a.Target, FullPage: a.FullPage, Format: typ, CSSPixels: a.Scale != "device"})
+				img, err = p.Screenshot(ctx, measure.ScreenshotOptions{Target: a.Target, FullPage: a.FullPage, Format: typ, CSSPixels: a.Scale != "device"})
 			}
 			if err != nil {
 				for _, o := range []*outputFile{out, saved} {

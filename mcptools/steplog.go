@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/redact"
@@ -260,7 +261,7 @@ func (s *Session) reportShot(ctx context.Context, again bool) []byte {
 	}
 	cctx, cancel := context.WithTimeout(ctx, reportShotTimeout)
 	defer cancel()
-	img, err := p.Screenshot(cctx, browser.ScreenshotOptions{Format: "jpeg", Quality: reportShotQuality, MaxWidth: reportShotWidth})
+	img, err := p.Screenshot(cctx, measure.ScreenshotOptions{Format: "jpeg", Quality: reportShotQuality, MaxWidth: reportShotWidth})
 	if err != nil {
 		*last = lastShot{}
 		return nil

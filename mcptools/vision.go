@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -144,7 +145,7 @@ func visionTools(d *Deps) []Tool {
 					r.resultf("- %s %s %q at %.0f,%.0f %.0fx%.0f", b.Ref, b.Role, text.Clip(b.Name, 60), b.X, b.Y, b.Width, b.Height)
 				}
 				if boxes == nil {
-					boxes = []browser.LabelledBox{}
+					boxes = []measure.LabelledBox{}
 				}
 				r.set("boxes", boxes)
 				r.images = append(r.images, mcp.NewImageContent(browser.EncodeBase64(img), "image/jpeg"))

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 	"github.com/e2e-mcp/e2e-mcp/internal/imagediff"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -181,7 +182,7 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 		}
 	}
 	c := visualCheck{base: base, opts: opts}
-	err = p.CaptureStill(ctx, browser.VisualOptions{Target: a.Target, Masks: a.Mask, MaxPixels: maxVisualPixels}, timeout, c.next)
+	err = p.CaptureStill(ctx, measure.VisualOptions{Target: a.Target, Masks: a.Mask, MaxPixels: maxVisualPixels}, timeout, c.next)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +241,7 @@ type visualCheck struct {
 	sizeErr error
 }
 
-func (c *visualCheck) next(shot browser.VisualShot) (bool, error) {
+func (c *visualCheck) next(shot measure.VisualShot) (bool, error) {
 	dec, err := png.Decode(bytes.NewReader(shot.PNG))
 	if err != nil {
 		return false, fmt.Errorf("read the screenshot: %w", err)

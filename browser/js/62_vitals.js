@@ -2,8 +2,9 @@
   // vitals(refSeq, prefix) -> a promise of {watched, ttfb, fcp, lcp, cls,
   // inp, firstInput, longTasks, refSeq}, times in ms from the navigation's
   // start. It waits two frames first, so that what the last frame painted
-  // is reported. With the watcher (pagejs/vitals.js) it reads what was
-  // observed from document start; without it, what the timeline buffered.
+  // is reported. With the watcher (browser/measure/vitals.js) it reads what
+  // was observed from document start; without it, what the timeline
+  // buffered.
   // Elements are named by refs, handed out as candidates() does.
 
   // Two frames, then (while the document has not painted content yet, as

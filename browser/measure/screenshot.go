@@ -1,8 +1,7 @@
-package browser
+package measure
 
 import (
 	"context"
-	"encoding/base64"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -28,7 +27,7 @@ type ScreenshotOptions struct {
 }
 
 // Screenshot captures the viewport, the full page or one element.
-func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, error) {
+func Screenshot(ctx context.Context, t Tab, o ScreenshotOptions) ([]byte, error) {
 	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, FromSurface: new(true)}
 	switch o.Format {
 	case "", "png":
@@ -41,16 +40,16 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	case "webp":
 		params.Format = page.CaptureScreenshotFormatWebp
 	default:
-		return nil, newError(KindInvalidInput, "use png, jpeg or webp", "screenshot type %q", o.Format)
+		return nil, invalid("use png, jpeg or webp", "screenshot type %q", o.Format)
 	}
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+	cctx, cancel := t.CallContext(ctx, 0)
 	defer cancel()
 	// scale is what a clip's scale is multiplied by: 1 keeps the device's
 	// pixels, 1/ratio gives CSS pixels.
 	scale := 1.0
 	if o.CSSPixels {
-		var dpr float64
-		if err := p.evalEngine(cctx, "devicePixelRatio", &dpr); err != nil {
+		dpr, err := t.DevicePixelRatio(cctx)
+		if err != nil {
 			return nil, err
 		}
 		if dpr > 0 && dpr != 1 {
@@ -59,7 +58,7 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	}
 	switch {
 	case o.Target != "":
-		clip, err := p.elementClip(cctx, o.Target)
+		clip, err := t.Clip(cctx, o.Target)
 		if err != nil {
 			return nil, err
 		}
@@ -68,7 +67,7 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	case o.FullPage:
 		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
-			return nil, p.ctxError(cctx, err, "screenshot")
+			return nil, t.CallError(cctx, err, "screenshot")
 		}
 		if cs := lm.CSSContentSize; cs != nil {
 			params.Clip = &page.Viewport{Width: cs.Width, Height: cs.Height, Scale: scale}
@@ -77,7 +76,7 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	case o.MaxWidth > 0 || scale != 1:
 		lm, err := chromedp.Call(cctx, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
-			return nil, p.ctxError(cctx, err, "screenshot")
+			return nil, t.CallError(cctx, err, "screenshot")
 		}
 		if vv := lm.CSSVisualViewport; vv != nil && (scale != 1 || vv.ClientWidth > float64(o.MaxWidth)) {
 			s := scale
@@ -89,50 +88,7 @@ func (p *Page) Screenshot(ctx context.Context, o ScreenshotOptions) ([]byte, err
 	}
 	res, err := chromedp.Call(cctx, page.CaptureScreenshot, params)
 	if err != nil {
-		return nil, p.ctxError(cctx, err, "screenshot")
+		return nil, t.CallError(cctx, err, "screenshot")
 	}
 	return res.Data, nil
-}
-
-// elementClip is the box of an element in document CSS pixels (scrolled
-// into view first when off screen), as a screenshot's clip.
-func (p *Page) elementClip(ctx context.Context, target string) (*page.Viewport, error) {
-	var box struct{ X, Y, Width, Height, ScrollX, ScrollY float64 }
-	loc, err := p.resolveIn(ctx, target, func(loc located) error {
-		return p.evalIn(ctx, loc.frame, fnViewRect.call(jsExpr(loc.expr)), &box)
-	})
-	if err != nil {
-		return nil, err
-	}
-	if box.Width <= 0 || box.Height <= 0 {
-		return nil, newError(KindNotActionable, "the element has no size: pick a visible element", "%s is not visible", target)
-	}
-	if loc.frame != p.frame {
-		if box.X, box.Y, err = p.toViewport(ctx, loc.frame, box.X, box.Y); err != nil {
-			return nil, err
-		}
-		var main struct{ ScrollX, ScrollY float64 }
-		if err := p.evalEngine(ctx, "({scrollX: window.scrollX, scrollY: window.scrollY})", &main); err != nil {
-			return nil, err
-		}
-		box.ScrollX, box.ScrollY = main.ScrollX, main.ScrollY
-	}
-	return &page.Viewport{X: box.X + box.ScrollX, Y: box.Y + box.ScrollY, Width: box.Width, Height: box.Height, Scale: 1}, nil
-}
-
-// EncodeBase64 is a helper for callers that send images as MCP content.
-func EncodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
-
-// PaintMark is a token that stays the same while nothing that paints the
-// page changes (js/60_paint.js), or "" when that cannot be told: equal
-// marks mean a picture taken at the first still shows the page at the
-// second. The first call on a document starts watching it and returns "".
-func (p *Page) PaintMark(ctx context.Context) string {
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
-	defer cancel()
-	var mark string
-	if err := p.evalEngine(cctx, fnPaintMark.call(), &mark); err != nil {
-		return ""
-	}
-	return mark
 }

@@ -1,4 +1,4 @@
-package browser
+package measure
 
 import (
 	"bytes"
@@ -14,9 +14,9 @@ import (
 
 // A visual check (browser_expect check screenshot) compares the page with
 // a baseline image. The page side is here: screenshots taken with the
-// page held still (holdStill in js/60_capture.js), and the boxes of the
-// masked elements in the screenshot's pixels. The comparison is pure Go
-// (internal/imagediff) and runs in the caller's loop.
+// page held still (holdStill in browser/js/60_capture.js), and the boxes
+// of the masked elements in the screenshot's pixels. The comparison is
+// pure Go (internal/imagediff) and runs in the caller's loop.
 
 // VisualOptions say what a visual check captures.
 type VisualOptions struct {
@@ -38,27 +38,27 @@ type VisualShot struct {
 // stopped and the caret hidden, and gives each to next until next says it
 // is done (or fails) or the timeout (0: the action timeout) has passed with
 // two taken. The page is given its animations back afterwards.
-func (p *Page) CaptureStill(ctx context.Context, o VisualOptions, timeout time.Duration, next func(VisualShot) (bool, error)) error {
-	timeout, err := p.timeoutOf(timeout)
+func CaptureStill(ctx context.Context, t Tab, o VisualOptions, timeout time.Duration, next func(VisualShot) (bool, error)) error {
+	timeout, err := t.Timeout(timeout)
 	if err != nil {
 		return err
 	}
-	if err := p.checkMasks(o.Masks); err != nil {
+	if err := checkMasks(t, o.Masks); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(timeout)
-	cctx, cancel := p.callCtx(ctx, timeout+p.m.opts.ActionTimeout)
+	cctx, cancel := t.CallContext(ctx, timeout)
 	defer cancel()
-	if err := p.evalEngine(cctx, fnHoldStill.call(true), nil); err != nil {
+	if err := t.HoldStill(cctx, true); err != nil {
 		return err
 	}
 	defer func() {
-		rctx, cancel := detached(ctx)
+		rctx, cancel := t.RestoreContext(ctx)
 		defer cancel()
-		_ = p.evalEngine(rctx, fnHoldStill.call(false), nil)
+		_ = t.HoldStill(rctx, false)
 	}()
 	for n := 0; ; n++ {
-		shot, err := p.visualShot(cctx, o)
+		shot, err := visualShot(cctx, t, o)
 		if err != nil {
 			return err
 		}
@@ -71,14 +71,14 @@ func (p *Page) CaptureStill(ctx context.Context, o VisualOptions, timeout time.D
 
 // checkMasks refuses masks that are neither refs nor selectors, or refs of
 // elements inside iframes, before anything is captured.
-func (p *Page) checkMasks(masks []string) error {
+func checkMasks(t Tab, masks []string) error {
 	for _, m := range masks {
-		loc, err := p.locate(m)
+		in, err := t.InFrame(m)
 		if err != nil {
 			return err
 		}
-		if loc.frame != p.frame {
-			return newError(KindInvalidInput, "mask the iframe element itself", "mask %s is inside an iframe", m)
+		if in {
+			return invalid("mask the iframe element itself", "mask %s is inside an iframe", m)
 		}
 	}
 	return nil
@@ -86,18 +86,18 @@ func (p *Page) checkMasks(masks []string) error {
 
 // visualShot is one screenshot of the viewport or an element, with the
 // boxes of the masks where they are now.
-func (p *Page) visualShot(ctx context.Context, o VisualOptions) (VisualShot, error) {
+func visualShot(ctx context.Context, t Tab, o VisualOptions) (VisualShot, error) {
 	var shot VisualShot
 	var view struct {
 		ScrollX, ScrollY, Width, Height, DPR float64
 	}
-	if err := p.evalEngine(ctx, fnBoxes.call(nil), &view); err != nil {
+	if err := t.View(ctx, &view); err != nil {
 		return shot, err
 	}
 	origin, width := struct{ X, Y float64 }{view.ScrollX, view.ScrollY}, view.Width
 	params := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, FromSurface: new(true)}
 	if o.Target != "" {
-		clip, err := p.elementClip(ctx, o.Target)
+		clip, err := t.Clip(ctx, o.Target)
 		if err != nil {
 			return shot, err
 		}
@@ -109,25 +109,17 @@ func (p *Page) visualShot(ctx context.Context, o VisualOptions) (VisualShot, err
 	}
 	var rects []struct{ X, Y, Width, Height float64 }
 	for _, m := range o.Masks {
-		loc, err := p.locate(m)
-		if err != nil {
-			return shot, err
-		}
-		arg := any(loc.rest)
-		if loc.sel == nil {
-			arg = jsExpr(loc.expr)
-		}
 		var res struct {
 			Boxes []struct{ X, Y, Width, Height float64 }
 		}
-		if err := p.evalIn(ctx, loc.frame, fnBoxes.call(arg), &res); err != nil {
-			return shot, p.targetError(ctx, err, m, loc)
+		if err := t.Boxes(ctx, m, &res); err != nil {
+			return shot, err
 		}
 		rects = append(rects, res.Boxes...)
 	}
 	res, err := chromedp.Call(ctx, page.CaptureScreenshot, params)
 	if err != nil {
-		return shot, p.ctxError(ctx, err, "screenshot")
+		return shot, t.CallError(ctx, err, "screenshot")
 	}
 	shot.PNG = res.Data
 	cfg, err := png.DecodeConfig(bytes.NewReader(res.Data))
@@ -160,6 +152,6 @@ func checkPixels(o VisualOptions, clip *page.Viewport, w, h, dpr float64) error 
 	if o.MaxPixels <= 0 || pw*ph <= float64(o.MaxPixels) {
 		return nil
 	}
-	return newError(KindInvalidInput, hint, "a screenshot of %s would be %.0fx%.0f pixels (%.0f megapixels), more than a visual check compares (%.0f megapixels)",
+	return invalid(hint, "a screenshot of %s would be %.0fx%.0f pixels (%.0f megapixels), more than a visual check compares (%.0f megapixels)",
 		what, pw, ph, pw*ph/1e6, float64(o.MaxPixels)/1e6)
 }

@@ -1,4 +1,4 @@
-package browser
+package measure
 
 import (
 	"bytes"
@@ -32,13 +32,13 @@ type LabelledBox struct {
 
 // LabelledScreenshot takes the viewport as a JPEG with every element that
 // has a ref (in the main frame, on screen) boxed and labelled.
-func (p *Page) LabelledScreenshot(ctx context.Context) ([]byte, []LabelledBox, error) {
-	snap, err := p.Snapshot(ctx, SnapshotOptions{InteractiveOnly: true})
+func LabelledScreenshot(ctx context.Context, t Tab) ([]byte, []LabelledBox, error) {
+	named, err := t.Refs(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	refs := make([]string, 0, len(snap.Refs))
-	for ref := range snap.Refs {
+	refs := make([]string, 0, len(named))
+	for ref := range named {
 		if !strings.HasPrefix(ref, "f") {
 			refs = append(refs, ref)
 		}
@@ -48,15 +48,15 @@ func (p *Page) LabelledScreenshot(ctx context.Context) ([]byte, []LabelledBox, e
 		Width  float64       `json:"width"`
 		Height float64       `json:"height"`
 	}
-	if err := p.evalEngine(ctx, fnRefBoxes.call(refs), &res); err != nil {
+	if err := t.RefBoxes(ctx, refs, &res); err != nil {
 		return nil, nil, err
 	}
 	for i := range res.Boxes {
-		if info, ok := snap.Refs[res.Boxes[i].Ref]; ok {
+		if info, ok := named[res.Boxes[i].Ref]; ok {
 			res.Boxes[i].Role, res.Boxes[i].Name = info.Role, info.Name
 		}
 	}
-	raw, err := p.Screenshot(ctx, ScreenshotOptions{})
+	raw, err := Screenshot(ctx, t, ScreenshotOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,14 +1,9 @@
-package browser
+package measure
 
-import (
-	"context"
-	"encoding/json"
-
-	"github.com/chromedp/cdproto/cdp"
-)
+import "context"
 
 // A11yFinding is one element that breaks a rule of the accessibility
-// audit (docs/audit.md; the engine's js/60_audit.js).
+// audit (docs/audit.md; the engine's browser/js/60_audit.js).
 type A11yFinding struct {
 	Rule string `json:"rule"`
 	// Ref names the element as snapshot refs do, so an agent can act on it.
@@ -34,35 +29,15 @@ type A11yReport struct {
 // audit's rules, listing at most limit elements of each rule. The page-wide
 // rules (a main landmark, a level-1 heading) apply only to the whole page.
 // It reads the main frame's document (its open shadow roots included).
-func (p *Page) AuditA11y(ctx context.Context, target string, limit int) (*A11yReport, error) {
-	cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
+func AuditA11y(ctx context.Context, t Tab, target string, limit int) (*A11yReport, error) {
+	cctx, cancel := t.CallContext(ctx, 0)
 	defer cancel()
-	var res struct {
-		A11yReport
-		RefSeq int `json:"refSeq"`
-	}
-	var raw json.RawMessage
-	call := func(f cdp.FrameID, el string) error {
-		return p.evalIn(cctx, f, fnAudit.call(jsExpr(el), p.refSeqOf(f), p.prefixOf(f), limit), &raw)
-	}
-	frame := p.frame
-	if target == "" {
-		if err := call(frame, "null"); err != nil {
-			return nil, err
-		}
-	} else {
-		loc, err := p.resolveIn(cctx, target, func(loc located) error { return call(loc.frame, loc.expr) })
-		if err != nil {
-			return nil, err
-		}
-		frame = loc.frame
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
+	var res A11yReport
+	if err := t.Audit(cctx, target, limit, &res); err != nil {
 		return nil, err
 	}
-	p.setRefSeq(frame, res.RefSeq)
 	if res.Findings == nil {
 		res.Findings = []A11yFinding{}
 	}
-	return &res.A11yReport, nil
+	return &res, nil
 }
