@@ -2,7 +2,9 @@ package browser
 
 // What browser does with browser/devices: a session's Emulation applied to
 // its tabs over CDP, and the seam (deviceError: the package's refusals as
-// this package's invalid_input errors).
+// this package's invalid_input errors; the media, network state and clock
+// it holds are applied by emulate.go, netstate.go and clock.go, whose
+// refusals go through deviceError too).
 
 import (
 	"context"

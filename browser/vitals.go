@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"sync"
 
@@ -15,6 +16,9 @@ import (
 // enough (Event Timing keeps only slow events, and long tasks none), so a
 // session that measures them (the audit group) runs a watcher
 // (pagejs/vitals.js) in the engine's world of every document from its start.
+
+//go:embed pagejs/vitals.js
+var pageJS embed.FS
 
 // vitalsJS is the watcher (read on first use, not at every process start).
 var vitalsJS = sync.OnceValue(func() string {

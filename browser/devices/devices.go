@@ -2,10 +2,14 @@
 // the device and the user: the Emulation value (screen, touch, user agent,
 // locale, time zone, position, permissions, extra headers, a slower CPU,
 // HTTP credentials), the Devices presets, and the checks and merge of a
-// change into what is emulated. It is values and checks, no CDP: browser
-// applies an Emulation to its tabs (browser/devices.go) and reports this
-// package's refusals, each an [*Error], as its invalid_input errors. It may
-// import the standard library, golang.org/x/text and internal/text; not chromedp nor
+// change into what is emulated; what their media queries see (Media); the
+// network states, offline or throttled (NetworkState); and the fake clock
+// (ClockState, and the scripts of clock.js that install and drive it in a
+// document: ClockScript, ClockCall). It is values, checks and script text,
+// no CDP: browser applies them to its tabs (browser/devices.go, emulate.go,
+// netstate.go, clock.go) and reports this package's refusals, each an
+// [*Error], as its invalid_input errors (deviceError). It may import the
+// standard library, golang.org/x/text and internal/text; not chromedp nor
 // cdproto, and not browser, which imports it.
 package devices
 
