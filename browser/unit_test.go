@@ -118,7 +118,8 @@ func TestDeviceErrors(t *testing.T) {
 // TestSetupRefusals: a media value, a network state or a clock action that
 // browser/devices refuses reaches the agent from Tabs.SetMedia,
 // SetNetworkState and Clock as the invalid_input error it always was
-// (deviceError, the seam), before any tab is touched.
+// (deviceError, the seam), before any tab is touched; so does a permission
+// the browser refuses (applyPermissions).
 func TestSetupRefusals(t *testing.T) {
 	ctx := context.Background()
 	tabs := &Tabs{}
@@ -134,6 +135,8 @@ func TestSetupRefusals(t *testing.T) {
 		{clockErr, `invalid_input: clock action "rewind"`, "use one of install, fast_forward, run_for, pause_at, resume, set_fixed_time or set_system_time"},
 		{notInstalled, "invalid_input: the clock is not installed", "install the clock first (action install, with the time to start at)"},
 		{noDuration, "invalid_input: run_for needs a positive duration", "give a duration such as 1h, 90s or 500ms"},
+		{deviceError(devices.PermissionRefused("midi-sysex", errors.New("Unknown permission"))), `invalid_input: permission "midi-sysex": Unknown permission`,
+			"use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi"},
 	} {
 		e, ok := AsError(c.err)
 		if !ok || e.Kind != KindInvalidInput || e.Error() != c.text || e.Hint != c.hint {

@@ -162,10 +162,58 @@ func (e Emulation) check() error {
 	}
 	for _, p := range e.Permissions {
 		if !permissionRE(p) {
-			return invalid("use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi", "permission %q", p)
+			return invalid(permissionHint, "permission %q", p)
 		}
 	}
 	return nil
+}
+
+// permissionHint is what to give for a permission refused.
+const permissionHint = "use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi"
+
+// PermissionRefused is the refusal (an [*Error]) of a permission the
+// browser would not grant, with err, the browser's reason.
+func PermissionRefused(name string, err error) error {
+	return invalid(permissionHint, "permission %q: %v", name, err)
+}
+
+// Granted are the permissions e grants: its Permissions, and geolocation
+// when it gives a position.
+func (e Emulation) Granted() []string {
+	perms := slices.Clone(e.Permissions)
+	if e.Geolocation != nil && !slices.Contains(perms, "geolocation") {
+		perms = append(perms, "geolocation")
+	}
+	return perms
+}
+
+// PixelRatio is e's device pixel ratio: DeviceScaleFactor, 1 when it
+// gives none.
+func (e Emulation) PixelRatio() float64 {
+	if e.DeviceScaleFactor == 0 {
+		return 1
+	}
+	return e.DeviceScaleFactor
+}
+
+// Radius is how accurate the position is said to be, in meters: its
+// Accuracy, 10 when it gives none.
+func (p Position) Radius() float64 {
+	if p.Accuracy == 0 {
+		return 10
+	}
+	return p.Accuracy
+}
+
+// HeldElsewhere is nil for the error of an override that another session
+// of the renderer holds already (Chromium keeps one locale and one time
+// zone a renderer process, and a process serves one browser context: the
+// session's own value), else err.
+func HeldElsewhere(err error) error {
+	if err != nil && strings.Contains(err.Error(), "override is already in effect") {
+		return nil
+	}
+	return err
 }
 
 // CheckLocale refuses a locale that is not a BCP 47 language tag (fr-FR,

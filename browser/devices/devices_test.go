@@ -54,3 +54,41 @@ func TestHTTPOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulationDefaults: what a tab is given for what e leaves out: a
+// pixel ratio of 1, a position accurate to 10 m, geolocation granted with
+// a position (once); and an override another session holds is no error.
+func TestEmulationDefaults(t *testing.T) {
+	if r := (Emulation{}).PixelRatio(); r != 1 {
+		t.Errorf("PixelRatio of none = %g", r)
+	}
+	if r := (Emulation{DeviceScaleFactor: 2.625}).PixelRatio(); r != 2.625 {
+		t.Errorf("PixelRatio = %g", r)
+	}
+	if r := (Position{}).Radius(); r != 10 {
+		t.Errorf("Radius of none = %g", r)
+	}
+	if r := (Position{Accuracy: 50}).Radius(); r != 50 {
+		t.Errorf("Radius = %g", r)
+	}
+	e := Emulation{Permissions: []string{"notifications"}, Geolocation: &Position{Latitude: 48.85, Longitude: 2.35}}
+	if got := e.Granted(); strings.Join(got, ",") != "notifications,geolocation" || len(e.Permissions) != 1 {
+		t.Errorf("Granted = %v (Permissions now %v)", got, e.Permissions)
+	}
+	e.Permissions = []string{"geolocation"}
+	if got := e.Granted(); strings.Join(got, ",") != "geolocation" {
+		t.Errorf("Granted with geolocation given = %v", got)
+	}
+	if got := (Emulation{}).Granted(); len(got) != 0 {
+		t.Errorf("Granted of none = %v", got)
+	}
+	held := errors.New("Timezone override is already in effect")
+	other := errors.New("Invalid timezone ID")
+	if HeldElsewhere(held) != nil || HeldElsewhere(other) != other || HeldElsewhere(nil) != nil {
+		t.Errorf("HeldElsewhere: %v, %v, %v", HeldElsewhere(held), HeldElsewhere(other), HeldElsewhere(nil))
+	}
+	var d *Error
+	if err := PermissionRefused("midi-sysex", other); !errors.As(err, &d) || d.Message != `permission "midi-sysex": Invalid timezone ID` || !strings.Contains(d.Hint, "clipboard-read") {
+		t.Errorf("PermissionRefused = %#v", err)
+	}
+}
