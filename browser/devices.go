@@ -262,7 +262,7 @@ func (p *Page) setViewport(c context.Context, e devices.Emulation) error {
 
 // windowInsets is more than a window's frame and toolbars take (headless
 // Chrome's 800x600 window shows a 780x493 page).
-var windowInsets = Size{Width: 32, Height: 128}
+var windowInsets = devices.Size{Width: 32, Height: 128}
 
 // fitWindow makes the tab's window at least big enough for a w by h
 // viewport. An emulated viewport bigger than the window's page area is laid

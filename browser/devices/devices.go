@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	// The time zone database, in the binary: CheckTimezone answers the
@@ -35,6 +36,24 @@ import (
 // MaxViewport bounds a viewport's width and height in CSS pixels (an
 // emulated one, browser_resize's): beyond it Chrome's surfaces fail.
 const MaxViewport = 10000
+
+// Size is a width and a height in CSS pixels.
+type Size struct{ Width, Height int }
+
+// ParseSize reads "WxH" (1280x720), each 1 to MaxViewport pixels.
+func ParseSize(s string) (Size, error) {
+	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	var z Size
+	var err1, err2 error
+	if ok {
+		z.Width, err1 = strconv.Atoi(w)
+		z.Height, err2 = strconv.Atoi(h)
+	}
+	if !ok || err1 != nil || err2 != nil || z.Width < 1 || z.Height < 1 || z.Width > MaxViewport || z.Height > MaxViewport {
+		return Size{}, fmt.Errorf("%q: want WIDTHxHEIGHT in CSS pixels, 1 to %d each, e.g. 1280x720", s, MaxViewport)
+	}
+	return z, nil
+}
 
 // Error is a value this package refuses: what was given (Message) and
 // what to give instead (Hint). browser reports it as an invalid_input

@@ -92,3 +92,18 @@ func TestEmulationDefaults(t *testing.T) {
 		t.Errorf("PermissionRefused = %#v", err)
 	}
 }
+
+// TestParseSize: WIDTHxHEIGHT, each 1 to MaxViewport, spaces and case
+// aside; anything else is refused saying the form.
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]Size{"1280x720": {1280, 720}, " 390X844 ": {390, 844}, "10000x1": {10000, 1}} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %v, %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "1280", "1280x", "0x720", "10001x10", "-5x5", "1280*720", "axb"} {
+		if _, err := ParseSize(in); err == nil || !strings.Contains(err.Error(), "want WIDTHxHEIGHT in CSS pixels, 1 to 10000 each") {
+			t.Errorf("ParseSize(%q) = %v", in, err)
+		}
+	}
+}
