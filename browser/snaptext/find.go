@@ -54,7 +54,7 @@ func (q FindQuery) String() string {
 		parts = append(parts, strconv.Quote(q.Text))
 	}
 	switch {
-	case regexLiteralRE.MatchString(q.Source):
+	case RegexLiteralRE.MatchString(q.Source):
 		parts = append(parts, q.Source)
 	case q.Source != "":
 		parts = append(parts, "/"+q.Source+"/")
@@ -70,9 +70,10 @@ func (q FindQuery) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// regexLiteralRE is a JavaScript regular expression literal's text, as
-// browser's RegexArg reads a tool's regex argument.
-var regexLiteralRE = regexp.MustCompile(`^/(.*)/([a-z]*)$`)
+// RegexLiteralRE is a JavaScript regular expression literal's text
+// (/pattern/flags), as browser's RegexArg reads a tool's regex argument
+// and FindQuery.String shows it back.
+var RegexLiteralRE = regexp.MustCompile(`^/(.*)/([a-z]*)$`)
 
 // refInLineRE finds the ref of a snapshot line.
 var refInLineRE = regexp.MustCompile(`\[ref=([a-z0-9]+)\]`)
