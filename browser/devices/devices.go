@@ -2,7 +2,8 @@
 // the device and the user: the Emulation value (screen, touch, user agent,
 // locale, time zone, position, permissions, extra headers, a slower CPU,
 // HTTP credentials), the Devices presets, and the checks and merge of a
-// change into what is emulated; what their media queries see (Media); the
+// change into what is emulated; a viewport's Size (ParseSize: the default
+// viewport's --viewport-size); what their media queries see (Media); the
 // network states, offline or throttled (NetworkState); and the fake clock
 // (ClockState, and the scripts of clock.js that install and drive it in a
 // document: ClockScript, ClockCall). It is values, checks and script text,
