@@ -2,13 +2,14 @@ package browser
 
 // What browser does with browser/devices: a session's Emulation applied to
 // its tabs over CDP, and the seam (deviceError: the package's refusals as
-// this package's invalid_input errors).
+// this package's invalid_input errors; the media, network state and clock
+// it holds are applied by emulate.go, netstate.go and clock.go, whose
+// refusals go through deviceError too).
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
@@ -83,15 +84,11 @@ func (t *Tabs) applyPermissions(ctx context.Context, e devices.Emulation) error 
 	if _, err := chromedp.CallBrowser(cctx, cdpbrowser.ResetPermissions, cdpbrowser.ResetPermissionsParams{BrowserContextID: t.id}); err != nil {
 		return fmt.Errorf("reset permissions: %w", err)
 	}
-	perms := slices.Clone(e.Permissions)
-	if e.Geolocation != nil && !slices.Contains(perms, "geolocation") {
-		perms = append(perms, "geolocation")
-	}
-	for _, name := range perms {
+	for _, name := range e.Granted() {
 		_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
 			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, BrowserContextID: t.id})
 		if err != nil {
-			return newError(KindInvalidInput, "use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi", "permission %q: %v", name, err)
+			return deviceError(devices.PermissionRefused(name, err))
 		}
 	}
 	return nil
@@ -125,14 +122,10 @@ func (p *Page) applyEmulation(ctx context.Context, e devices.Emulation) error {
 	// Chromium 148 fires resize with the new size before the new pixel
 	// ratio: wait for both, then a frame, so that what the page does on
 	// either (a resize handler, a resolution media query) is done.
-	dsf := e.DeviceScaleFactor
-	if dsf == 0 {
-		dsf = 1
-	}
 	return p.evalEngine(cctx, fmt.Sprintf(`new Promise((done) => {
 		const check = () => requestAnimationFrame(() => (innerWidth === %d && Math.abs(devicePixelRatio - %g) < 0.001) ? requestAnimationFrame(() => done(true)) : check());
 		check(); setTimeout(() => done(true), 1000);
-	})`, e.Width, dsf), nil)
+	})`, e.Width, e.PixelRatio()), nil)
 }
 
 // emulationStep sets or clears one override of an Emulation through the
@@ -176,24 +169,21 @@ func emulationSteps(e devices.Emulation, tab *Page) []emulationStep {
 			// same-site iframe, a tab sharing the process) may hold it
 			// already, with the same value.
 			if _, err := chromedp.Call(c, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{}); err != nil || e.Locale == "" {
-				return heldElsewhere(err)
+				return devices.HeldElsewhere(err)
 			}
 			_, err := chromedp.Call(c, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{Locale: strings.ReplaceAll(e.Locale, "-", "_")})
-			return heldElsewhere(err)
+			return devices.HeldElsewhere(err)
 		}},
 		{"timezoneId", func(c context.Context) error {
 			_, err := chromedp.Call(c, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: e.TimezoneID})
-			return heldElsewhere(err)
+			return devices.HeldElsewhere(err)
 		}},
 		{"geolocation", func(c context.Context) error {
 			if e.Geolocation == nil {
 				_, err := chromedp.Call(c, emulation.ClearGeolocationOverride, cdp.Empty{})
 				return err
 			}
-			acc := e.Geolocation.Accuracy
-			if acc == 0 {
-				acc = 10
-			}
+			acc := e.Geolocation.Radius()
 			_, err := chromedp.Call(c, emulation.SetGeolocationOverride, emulation.SetGeolocationOverrideParams{
 				Latitude: &e.Geolocation.Latitude, Longitude: &e.Geolocation.Longitude, Accuracy: &acc})
 			return err
@@ -211,17 +201,6 @@ func emulationSteps(e devices.Emulation, tab *Page) []emulationStep {
 		steps = append(steps, emulationStep{"cpuThrottling", func(c context.Context) error { return setCPURate(c, e.CPUThrottling) }})
 	}
 	return steps
-}
-
-// heldElsewhere is nil for the error of an override that another session
-// of the renderer holds already (Chromium keeps one locale and one time
-// zone a renderer process, and a process serves one browser context: the
-// session's own value).
-func heldElsewhere(err error) error {
-	if err != nil && strings.Contains(err.Error(), "override is already in effect") {
-		return nil
-	}
-	return err
 }
 
 // emulateFrames sets the per-frame overrides of e (emulationSteps) in the
@@ -268,11 +247,7 @@ func (p *Page) setViewport(c context.Context, e devices.Emulation) error {
 		_, err := chromedp.Call(c, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
 		return err
 	}
-	dsf := e.DeviceScaleFactor
-	if dsf == 0 {
-		dsf = 1
-	}
-	params := emulation.SetDeviceMetricsOverrideParams{Width: int64(w), Height: int64(h), DeviceScaleFactor: dsf, Mobile: e.Mobile}
+	params := emulation.SetDeviceMetricsOverrideParams{Width: int64(w), Height: int64(h), DeviceScaleFactor: e.PixelRatio(), Mobile: e.Mobile}
 	if e.Width != 0 {
 		// A device's screen is as big as its viewport; the default size
 		// leaves the screen the window's, as Playwright does.
@@ -287,7 +262,7 @@ func (p *Page) setViewport(c context.Context, e devices.Emulation) error {
 
 // windowInsets is more than a window's frame and toolbars take (headless
 // Chrome's 800x600 window shows a 780x493 page).
-var windowInsets = Size{Width: 32, Height: 128}
+var windowInsets = devices.Size{Width: 32, Height: 128}
 
 // fitWindow makes the tab's window at least big enough for a w by h
 // viewport. An emulated viewport bigger than the window's page area is laid

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/browser/selector"
+	"github.com/e2e-mcp/e2e-mcp/browser/snaptext"
 )
 
 // A host is a CDP session that frames live in: the tab itself, or the
@@ -387,7 +388,7 @@ func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, 
 		// iframe's line (none: the iframe's line alone).
 		cq := snapQuery{Depth: q.Depth, InteractiveOnly: q.InteractiveOnly, Fresh: true, Boxes: q.Boxes}
 		if q.Depth > 0 {
-			if cq.Depth = q.Depth - lineLevel(snap.YAML, "[ref="+ref+"]"); cq.Depth <= 0 {
+			if cq.Depth = q.Depth - snaptext.LineLevel(snap.YAML, "[ref="+ref+"]"); cq.Depth <= 0 {
 				continue
 			}
 		}
@@ -400,48 +401,13 @@ func (p *Page) stitchFrames(ctx context.Context, f cdp.FrameID, snap *Snapshot, 
 		}
 		p.stitchFrames(ctx, child, sub, cq, depth+1)
 		snap.Folds += sub.Folds
-		snap.YAML = insertUnder(snap.YAML, "[ref="+ref+"]", sub.YAML)
+		snap.YAML = snaptext.InsertUnder(snap.YAML, "[ref="+ref+"]", sub.YAML)
 		for r, i := range sub.Refs {
 			snap.Refs[r] = i
 		}
 	}
 }
 
-// lineLevel is the level (1: a top line) of the first line of yaml that
-// holds marker, read from its indentation.
-func lineLevel(yaml, marker string) int {
-	i := strings.Index(yaml, marker)
-	if i < 0 {
-		return 1
-	}
-	start := strings.LastIndexByte(yaml[:i], '\n') + 1
-	return indent(yaml[start:i])/2 + 1
-}
-
 // minFrameBudget is the least budget an iframe's snapshot gets, however
 // much of it the page around it took.
 const minFrameBudget = 2048
-
-// insertUnder nests child (a YAML list) under the line that holds marker.
-func insertUnder(yaml, marker, child string) string {
-	if strings.TrimSpace(child) == "" {
-		return yaml
-	}
-	lines := strings.Split(yaml, "\n")
-	for i, l := range lines {
-		if !strings.Contains(l, marker) {
-			continue
-		}
-		pad := strings.Repeat(" ", indent(l)+2)
-		if !strings.HasSuffix(l, ":") {
-			lines[i] = l + ":"
-		}
-		var nested []string
-		for _, c := range strings.Split(strings.TrimRight(child, "\n"), "\n") {
-			nested = append(nested, pad+c)
-		}
-		out := append(append(append([]string{}, lines[:i+1]...), nested...), lines[i+1:]...)
-		return strings.Join(out, "\n")
-	}
-	return yaml
-}

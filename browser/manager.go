@@ -3,14 +3,13 @@ package browser
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
@@ -64,7 +63,7 @@ type Options struct {
 	// Playwright's default 1280x720), whatever the window's; zero means the
 	// browser's own (headless Chrome's is 780x493). Emulation and
 	// browser_resize change it; an emulation reset comes back to it.
-	Viewport Size
+	Viewport devices.Size
 	// SettleTime bounds an action's wait for the requests it started
 	// (500 ms; docs/architecture.md §5).
 	SettleTime time.Duration
@@ -85,24 +84,6 @@ type Options struct {
 	// javaScriptEnabled: false). The engine, in its isolated world, still
 	// reads and acts on them.
 	JavaScriptDisabled bool
-}
-
-// Size is a width and a height in CSS pixels.
-type Size struct{ Width, Height int }
-
-// ParseSize reads "WxH" (1280x720), each 1 to maxViewport pixels.
-func ParseSize(s string) (Size, error) {
-	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
-	var z Size
-	var err1, err2 error
-	if ok {
-		z.Width, err1 = strconv.Atoi(w)
-		z.Height, err2 = strconv.Atoi(h)
-	}
-	if !ok || err1 != nil || err2 != nil || z.Width < 1 || z.Height < 1 || z.Width > maxViewport || z.Height > maxViewport {
-		return Size{}, fmt.Errorf("%q: want WIDTHxHEIGHT in CSS pixels, 1 to %d each, e.g. 1280x720", s, maxViewport)
-	}
-	return z, nil
 }
 
 func (o *Options) setDefaults() {

@@ -14,12 +14,12 @@ import (
 // under Tabs.mu and applies the change to the tabs already attached;
 // Tabs.open applies all of it to a new one.
 type pageSetup struct {
-	media       Media             // what media queries see (emulate.go)
-	emulation   devices.Emulation // the device and user (devices.go)
-	netState    string            // the network state, "" for online (netstate.go)
-	clock       *ClockState       // the fake clock, once installed (clock.go)
-	initScripts []string          // run in every new document (initscript.go)
-	vitals      bool              // the web vitals watcher runs (measure.go)
+	media       devices.Media       // what media queries see (emulate.go)
+	emulation   devices.Emulation   // the device and user (devices.go)
+	netState    string              // the network state, "" for online (netstate.go)
+	clock       *devices.ClockState // the fake clock, once installed (clock.go)
+	initScripts []string            // run in every new document (initscript.go)
+	vitals      bool                // the web vitals watcher runs (measure.go)
 }
 
 // setupOf is a copy of the session's setup.
@@ -61,7 +61,7 @@ func (p *Page) applySetup(ctx context.Context, s pageSetup) error {
 			return err
 		}
 	}
-	if s.media != (Media{}) {
+	if s.media != (devices.Media{}) {
 		if err := p.applyMedia(ctx, s.media); err != nil {
 			return err
 		}

@@ -1,12 +1,14 @@
 package browser
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
@@ -110,6 +112,36 @@ func TestDeviceErrors(t *testing.T) {
 	}
 	if err := deviceError(nil); err != nil {
 		t.Errorf("deviceError(nil) = %v", err)
+	}
+}
+
+// TestSetupRefusals: a media value, a network state or a clock action that
+// browser/devices refuses reaches the agent from Tabs.SetMedia,
+// SetNetworkState and Clock as the invalid_input error it always was
+// (deviceError, the seam), before any tab is touched; so does a permission
+// the browser refuses (applyPermissions).
+func TestSetupRefusals(t *testing.T) {
+	ctx := context.Background()
+	tabs := &Tabs{}
+	_, clockErr := tabs.Clock(ctx, nil, "rewind", time.Time{}, 0)
+	_, notInstalled := tabs.Clock(ctx, nil, devices.ClockResume, time.Time{}, 0)
+	_, noDuration := tabs.Clock(ctx, nil, devices.ClockRunFor, time.Time{}, 0)
+	for _, c := range []struct {
+		err        error
+		text, hint string
+	}{
+		{tabs.SetMedia(ctx, devices.Media{ColorScheme: "sepia"}), `invalid_input: colorScheme "sepia"`, "use one of light, dark or no-preference"},
+		{tabs.SetNetworkState(ctx, "3g"), `invalid_input: network state "3g"`, "use one of fast-3g, fast-4g, offline, online or slow-3g"},
+		{clockErr, `invalid_input: clock action "rewind"`, "use one of install, fast_forward, run_for, pause_at, resume, set_fixed_time or set_system_time"},
+		{notInstalled, "invalid_input: the clock is not installed", "install the clock first (action install, with the time to start at)"},
+		{noDuration, "invalid_input: run_for needs a positive duration", "give a duration such as 1h, 90s or 500ms"},
+		{deviceError(devices.PermissionRefused("midi-sysex", errors.New("Unknown permission"))), `invalid_input: permission "midi-sysex": Unknown permission`,
+			"use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi"},
+	} {
+		e, ok := AsError(c.err)
+		if !ok || e.Kind != KindInvalidInput || e.Error() != c.text || e.Hint != c.hint {
+			t.Errorf("%v (%#v): want %q, hint %q", c.err, c.err, c.text, c.hint)
+		}
 	}
 }
 

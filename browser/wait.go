@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/e2e-mcp/e2e-mcp/browser/selector"
+	"github.com/e2e-mcp/e2e-mcp/browser/snaptext"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
@@ -409,16 +410,13 @@ type urlMatcher struct {
 
 var regexArgRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)
 
-// regexLiteralRE is a JavaScript regular expression literal's text.
-var regexLiteralRE = regexp.MustCompile(`^/(.*)/([a-z]*)$`)
-
 // RegexArg reads a tool's regular expression argument as Playwright MCP
 // does: "/pattern/flags" is the pattern with its flags (i, m and s as in
 // JavaScript; g, u and d change nothing a match reports), anything else
 // the pattern whole. The syntax is Go's (RE2).
 func RegexArg(s string) (*regexp.Regexp, error) {
 	src := s
-	if m := regexLiteralRE.FindStringSubmatch(s); m != nil {
+	if m := snaptext.RegexLiteralRE.FindStringSubmatch(s); m != nil {
 		src = m[1]
 		var inline string
 		for _, f := range m[2] {

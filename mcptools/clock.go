@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -63,7 +64,7 @@ func clockTool(d *Deps) Tool {
 // clockTime reads browser_clock's time: ISO 8601, ms since the epoch, or
 // (install only) now when left out.
 func clockTime(a ClockParams) (time.Time, error) {
-	needs := a.Action == browser.ClockPauseAt || a.Action == browser.ClockSetFixedTime || a.Action == browser.ClockSetSystemTime
+	needs := a.Action == devices.ClockPauseAt || a.Action == devices.ClockSetFixedTime || a.Action == devices.ClockSetSystemTime
 	if strings.TrimSpace(a.Time) == "" {
 		if needs {
 			return time.Time{}, invalidInput("time", "%s needs the time, e.g. 2030-01-01T09:00:00Z", a.Action)

@@ -35,12 +35,12 @@ func emulateMediaTool(d *Deps) Tool {
 			if err != nil {
 				return nil, err
 			}
-			m := browser.Media{Type: a.Media, ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion, ForcedColors: a.ForcedColors, Contrast: a.Contrast}
+			m := devices.Media{Type: a.Media, ColorScheme: a.ColorScheme, ReducedMotion: a.ReducedMotion, ForcedColors: a.ForcedColors, Contrast: a.Contrast}
 			if err := s.tabs.SetMedia(ctx, m); err != nil {
 				return nil, err
 			}
 			var r response
-			if m == (browser.Media{}) {
+			if m == (devices.Media{}) {
 				r.resultf("Media queries see the browser's own values again.")
 			} else {
 				r.resultf("Media queries see %s.", describeMedia(m))
@@ -54,7 +54,7 @@ func emulateMediaTool(d *Deps) Tool {
 }
 
 // describeMedia says what is emulated, in words.
-func describeMedia(m browser.Media) string {
+func describeMedia(m devices.Media) string {
 	var parts []string
 	for _, f := range [][2]string{{"media", m.Type}, {"prefers-color-scheme", m.ColorScheme},
 		{"prefers-reduced-motion", m.ReducedMotion}, {"forced-colors", m.ForcedColors}, {"prefers-contrast", m.Contrast}} {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/measure"
+	"github.com/e2e-mcp/e2e-mcp/browser/snaptext"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.uber.org/zap"
@@ -284,7 +285,7 @@ func findTool(d *Deps) Tool {
 			if a.Text == "" && a.Regex == "" && a.Role == "" && a.Name == "" {
 				return nil, invalidInput("text", "give text, regex, role or name")
 			}
-			q := browser.FindQuery{Text: a.Text, Role: strings.ToLower(strings.TrimSpace(a.Role)), Name: a.Name}
+			q := snaptext.FindQuery{Text: a.Text, Role: strings.ToLower(strings.TrimSpace(a.Role)), Name: a.Name}
 			if a.Regex != "" {
 				var err error
 				if q.Regex, err = browser.RegexArg(a.Regex); err != nil {
@@ -302,7 +303,7 @@ func findTool(d *Deps) Tool {
 			}
 			var refs = map[string]browser.RefInfo{}
 			for _, m := range matches {
-				for _, c := range append([]browser.FindMatch{m}, m.Controls...) {
+				for _, c := range append([]snaptext.FindMatch{m}, m.Controls...) {
 					if c.Ref != "" && c.Role != "" {
 						refs[c.Ref] = browser.RefInfo{Role: c.Role, Name: c.Name}
 					}
@@ -342,7 +343,7 @@ func findTool(d *Deps) Tool {
 				r.resultf("(and %d more: narrow the search)", total-len(matches))
 			}
 			if matches == nil {
-				matches = []browser.FindMatch{}
+				matches = []snaptext.FindMatch{}
 			}
 			r.set("matches", matches)
 			r.set("total", total)

@@ -2,10 +2,15 @@
 // the device and the user: the Emulation value (screen, touch, user agent,
 // locale, time zone, position, permissions, extra headers, a slower CPU,
 // HTTP credentials), the Devices presets, and the checks and merge of a
-// change into what is emulated. It is values and checks, no CDP: browser
-// applies an Emulation to its tabs (browser/devices.go) and reports this
-// package's refusals, each an [*Error], as its invalid_input errors. It may
-// import the standard library, golang.org/x/text and internal/text; not chromedp nor
+// change into what is emulated; a viewport's Size (ParseSize: the default
+// viewport's --viewport-size); what their media queries see (Media); the
+// network states, offline or throttled (NetworkState); and the fake clock
+// (ClockState, and the scripts of clock.js that install and drive it in a
+// document: ClockScript, ClockCall). It is values, checks and script text,
+// no CDP: browser applies them to its tabs (browser/devices.go, emulate.go,
+// netstate.go, clock.go) and reports this package's refusals, each an
+// [*Error], as its invalid_input errors (deviceError). It may import the
+// standard library, golang.org/x/text and internal/text; not chromedp nor
 // cdproto, and not browser, which imports it.
 package devices
 
@@ -17,6 +22,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	// The time zone database, in the binary: CheckTimezone answers the
@@ -31,6 +37,24 @@ import (
 // MaxViewport bounds a viewport's width and height in CSS pixels (an
 // emulated one, browser_resize's): beyond it Chrome's surfaces fail.
 const MaxViewport = 10000
+
+// Size is a width and a height in CSS pixels.
+type Size struct{ Width, Height int }
+
+// ParseSize reads "WxH" (1280x720), each 1 to MaxViewport pixels.
+func ParseSize(s string) (Size, error) {
+	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	var z Size
+	var err1, err2 error
+	if ok {
+		z.Width, err1 = strconv.Atoi(w)
+		z.Height, err2 = strconv.Atoi(h)
+	}
+	if !ok || err1 != nil || err2 != nil || z.Width < 1 || z.Height < 1 || z.Width > MaxViewport || z.Height > MaxViewport {
+		return Size{}, fmt.Errorf("%q: want WIDTHxHEIGHT in CSS pixels, 1 to %d each, e.g. 1280x720", s, MaxViewport)
+	}
+	return z, nil
+}
 
 // Error is a value this package refuses: what was given (Message) and
 // what to give instead (Hint). browser reports it as an invalid_input
@@ -158,10 +182,58 @@ func (e Emulation) check() error {
 	}
 	for _, p := range e.Permissions {
 		if !permissionRE(p) {
-			return invalid("use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi", "permission %q", p)
+			return invalid(permissionHint, "permission %q", p)
 		}
 	}
 	return nil
+}
+
+// permissionHint is what to give for a permission refused.
+const permissionHint = "use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi"
+
+// PermissionRefused is the refusal (an [*Error]) of a permission the
+// browser would not grant, with err, the browser's reason.
+func PermissionRefused(name string, err error) error {
+	return invalid(permissionHint, "permission %q: %v", name, err)
+}
+
+// Granted are the permissions e grants: its Permissions, and geolocation
+// when it gives a position.
+func (e Emulation) Granted() []string {
+	perms := slices.Clone(e.Permissions)
+	if e.Geolocation != nil && !slices.Contains(perms, "geolocation") {
+		perms = append(perms, "geolocation")
+	}
+	return perms
+}
+
+// PixelRatio is e's device pixel ratio: DeviceScaleFactor, 1 when it
+// gives none.
+func (e Emulation) PixelRatio() float64 {
+	if e.DeviceScaleFactor == 0 {
+		return 1
+	}
+	return e.DeviceScaleFactor
+}
+
+// Radius is how accurate the position is said to be, in meters: its
+// Accuracy, 10 when it gives none.
+func (p Position) Radius() float64 {
+	if p.Accuracy == 0 {
+		return 10
+	}
+	return p.Accuracy
+}
+
+// HeldElsewhere is nil for the error of an override that another session
+// of the renderer holds already (Chromium keeps one locale and one time
+// zone a renderer process, and a process serves one browser context: the
+// session's own value), else err.
+func HeldElsewhere(err error) error {
+	if err != nil && strings.Contains(err.Error(), "override is already in effect") {
+		return nil
+	}
+	return err
 }
 
 // CheckLocale refuses a locale that is not a BCP 47 language tag (fr-FR,

@@ -54,3 +54,56 @@ func TestHTTPOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulationDefaults: what a tab is given for what e leaves out: a
+// pixel ratio of 1, a position accurate to 10 m, geolocation granted with
+// a position (once); and an override another session holds is no error.
+func TestEmulationDefaults(t *testing.T) {
+	if r := (Emulation{}).PixelRatio(); r != 1 {
+		t.Errorf("PixelRatio of none = %g", r)
+	}
+	if r := (Emulation{DeviceScaleFactor: 2.625}).PixelRatio(); r != 2.625 {
+		t.Errorf("PixelRatio = %g", r)
+	}
+	if r := (Position{}).Radius(); r != 10 {
+		t.Errorf("Radius of none = %g", r)
+	}
+	if r := (Position{Accuracy: 50}).Radius(); r != 50 {
+		t.Errorf("Radius = %g", r)
+	}
+	e := Emulation{Permissions: []string{"notifications"}, Geolocation: &Position{Latitude: 48.85, Longitude: 2.35}}
+	if got := e.Granted(); strings.Join(got, ",") != "notifications,geolocation" || len(e.Permissions) != 1 {
+		t.Errorf("Granted = %v (Permissions now %v)", got, e.Permissions)
+	}
+	e.Permissions = []string{"geolocation"}
+	if got := e.Granted(); strings.Join(got, ",") != "geolocation" {
+		t.Errorf("Granted with geolocation given = %v", got)
+	}
+	if got := (Emulation{}).Granted(); len(got) != 0 {
+		t.Errorf("Granted of none = %v", got)
+	}
+	held := errors.New("Timezone override is already in effect")
+	other := errors.New("Invalid timezone ID")
+	if HeldElsewhere(held) != nil || HeldElsewhere(other) != other || HeldElsewhere(nil) != nil {
+		t.Errorf("HeldElsewhere: %v, %v, %v", HeldElsewhere(held), HeldElsewhere(other), HeldElsewhere(nil))
+	}
+	var d *Error
+	if err := PermissionRefused("midi-sysex", other); !errors.As(err, &d) || d.Message != `permission "midi-sysex": Invalid timezone ID` || !strings.Contains(d.Hint, "clipboard-read") {
+		t.Errorf("PermissionRefused = %#v", err)
+	}
+}
+
+// TestParseSize: WIDTHxHEIGHT, each 1 to MaxViewport, spaces and case
+// aside; anything else is refused saying the form.
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]Size{"1280x720": {1280, 720}, " 390X844 ": {390, 844}, "10000x1": {10000, 1}} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %v, %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "1280", "1280x", "0x720", "10001x10", "-5x5", "1280*720", "axb"} {
+		if _, err := ParseSize(in); err == nil || !strings.Contains(err.Error(), "want WIDTHxHEIGHT in CSS pixels, 1 to 10000 each") {
+			t.Errorf("ParseSize(%q) = %v", in, err)
+		}
+	}
+}

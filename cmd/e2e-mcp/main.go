@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
@@ -153,7 +154,7 @@ func browserOptions(cfg *config.Config, log *zap.Logger) browser.Options {
 	policy, _ := cfg.Policy()                          // checked by Validate
 	endpoints, _ := cfg.Endpoints()                    // checked by Validate
 	grids, _ := cfg.Grids()                            // checked by Validate
-	viewport, _ := browser.ParseSize(cfg.ViewportSize) // checked by Validate
+	viewport, _ := devices.ParseSize(cfg.ViewportSize) // checked by Validate
 	return browser.Options{ExecPath: cfg.ChannelPath(), Headed: cfg.Headed, NoSandbox: cfg.NoSandbox, ActionTimeout: cfg.ActionTimeout,
 		NavigationTimeout: cfg.NavigationTimeout, TestIDAttribute: cfg.TestIDAttribute, Logger: log, Policy: policy, Endpoints: endpoints,
 		Grids: grids, SnapshotBudget: cfg.SnapshotBudget, MaxDownloadBytes: cfg.MaxDownloadSize, Viewport: viewport,

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/devserver"
@@ -522,7 +521,7 @@ func (c *Config) Validate() error {
 	if c.ActionTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--action-timeout must be positive, got %s", c.ActionTimeout))
 	}
-	if _, err := browser.ParseSize(c.ViewportSize); err != nil {
+	if _, err := devices.ParseSize(c.ViewportSize); err != nil {
 		errs = append(errs, fmt.Errorf("--viewport-size %v", err))
 	}
 	if c.NavigationTimeout <= 0 {

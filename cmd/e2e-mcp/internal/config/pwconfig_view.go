@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 )
 
@@ -99,7 +99,7 @@ func (k pwKind) theirs(v string) (any, bool) {
 		}
 		return items, len(items) > 0
 	case kindSize:
-		z, err := browser.ParseSize(v)
+		z, err := devices.ParseSize(v)
 		return pwSize{z.Width, z.Height}, err == nil
 	}
 	return nil, false
@@ -136,7 +136,7 @@ func recordVideoView(s map[string]string) (any, bool) {
 		return nil, false
 	}
 	out := map[string]any{"dir": s["save-video-dir"]}
-	if z, err := browser.ParseSize(s["save-video"]); err == nil {
+	if z, err := devices.ParseSize(s["save-video"]); err == nil {
 		out["size"] = pwSize{z.Width, z.Height}
 	}
 	return out, true
