@@ -18,7 +18,7 @@ import (
 // browser goes, however the server ends), under the download's id. The
 // caller takes each finished download and moves the file where the agent
 // can read it. A remote browser's downloads are denied, and the session
-// fetches each one again itself (browser's remotedownload.go).
+// fetches each one again itself (remotedownload.go).
 
 // Download is one file a page downloaded.
 type Download struct {
@@ -32,7 +32,7 @@ type Download struct {
 	Path string `json:"-"`
 	// Error says why the download was not kept: larger than the limit
 	// (browser's Options.MaxDownloadBytes), or a remote browser's that
-	// could not be fetched (browser's remotedownload.go).
+	// could not be fetched (remotedownload.go).
 	Error string `json:"error,omitempty"`
 
 	guid  string
@@ -58,7 +58,7 @@ type Downloads struct {
 	list    []*Download
 	changed chan struct{}
 	// fetch: the browser is remote and denies downloads, which the session
-	// fetches itself (browser's remotedownload.go); fetches are those under
+	// fetches itself (remotedownload.go); fetches are those under
 	// way.
 	fetch   bool
 	fetches sync.WaitGroup
@@ -70,18 +70,19 @@ type DownloadSide interface {
 	// FrameTab says whether a frame is one of the session's tabs, and one
 	// of its hidden tabs. It is asked on the browser's read loop.
 	FrameTab(frame cdp.FrameID) (tab, hidden bool)
-	// OwnsFrame reports whether one of the session's attached tabs holds
-	// the frame.
-	OwnsFrame(frame cdp.FrameID) bool
+	// Pages are the session's attached tabs that are not gone: a frame one
+	// of them holds is the session's.
+	Pages() []Page
 	// MaxBytes is the most a page may download.
 	MaxBytes() int64
 	// Cancel stops a download Chrome is saving.
 	Cancel(guid string)
-	// FetchAgain fetches a download of a remote browser again into path
-	// (frame began it; unsure: an iframe not known to be the session's)
-	// and says how many bytes it wrote; [ErrNotOurs] when the frame is
-	// another session's.
-	FetchAgain(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error)
+	// OpenHidden opens a hidden tab of the session, to fetch a remote
+	// browser's download again in.
+	OpenHidden(ctx context.Context) (HiddenTab, error)
+	// Context is the guard's state of the session (a request it blocks in
+	// a hidden tab is listed there).
+	Context() *Context
 }
 
 // Allow has the downloads kept in dir (which Close removes).
@@ -271,7 +272,7 @@ func (l *Downloads) dropOthers(side DownloadSide) {
 	}
 	ours := map[cdp.FrameID]bool{}
 	for _, f := range unsure {
-		ours[f] = side.OwnsFrame(f)
+		ours[f] = frameOwner(side.Pages(), f) != nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -344,7 +345,7 @@ func (l *Downloads) startFetchLocked(side DownloadSide, d *Download) {
 	l.fetches.Add(1)
 	go func() {
 		defer l.fetches.Done()
-		size, err := side.FetchAgain(frame, unsure, u, path)
+		size, err := fetchDownload(side, frame, unsure, u, path)
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		d.fetching, d.url = false, ""
