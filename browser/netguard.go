@@ -8,12 +8,10 @@ import (
 	"strings"
 	"time"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
@@ -419,9 +417,14 @@ func (s tabsSide) FrameTab(frame cdp.FrameID) (tab, hidden bool) {
 	return tab, hidden
 }
 
-func (s tabsSide) MaxBytes() int64            { return s.t.m.opts.MaxDownloadBytes }
-func (s tabsSide) Cancel(guid string)         { s.t.cancelDownload(guid) }
-func (s tabsSide) Context() *netguard.Context { return &s.t.guard }
+func (s tabsSide) MaxBytes() int64                        { return s.t.m.opts.MaxDownloadBytes }
+func (s tabsSide) Context() *netguard.Context             { return &s.t.guard }
+func (s tabsSide) BrowserContextID() cdp.BrowserContextID { return s.t.id }
+func (s tabsSide) Log() *zap.Logger                       { return s.t.m.log }
+
+func (s tabsSide) Browser(ctx context.Context) (context.Context, context.CancelFunc) {
+	return s.t.browserCtx(ctx)
+}
 
 func (s tabsSide) Pages() []netguard.Page {
 	live := s.t.livePages()
@@ -469,74 +472,18 @@ func (t *Tabs) waitDownloadBegun(ctx context.Context, wait time.Duration) {
 // machine, where we cannot read: it denies them, and the session fetches
 // each one itself (netguard's remotedownload.go).
 func (t *Tabs) enableDownloads(ctx context.Context) error {
-	profile := t.m.ProfileDir()
-	if t.remote != nil && t.remote.LocalGrid() {
-		dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
-		if err != nil {
-			return fmt.Errorf("downloads directory: %w", err)
-		}
-		return t.allowDownloads(ctx, dir)
-	}
-	if t.remote != nil {
-		return t.denyAndFetchDownloads(ctx)
-	}
-	if profile == "" {
+	var dir string
+	var err error
+	switch profile := t.m.ProfileDir(); {
+	case t.remote != nil:
+		dir, err = launcher.NewProfileDir(t.m.opts.ProfileRoot)
+	case profile == "":
 		return nil
+	default:
+		dir, err = os.MkdirTemp(profile, "downloads-")
 	}
-	dir, err := os.MkdirTemp(profile, "downloads-")
 	if err != nil {
 		return fmt.Errorf("downloads directory: %w", err)
 	}
-	return t.allowDownloads(ctx, dir)
-}
-
-// denyAndFetchDownloads denies the context's downloads, with events, and
-// gives the session a local directory for the files it fetches
-// (netguard's remotedownload.go).
-func (t *Tabs) denyAndFetchDownloads(ctx context.Context) error {
-	dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
-	if err != nil {
-		return fmt.Errorf("downloads directory: %w", err)
-	}
-	if err := t.setDownloadBehavior(ctx, denyBehavior, ""); err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	t.downloads.FetchInto(dir)
-	return nil
-}
-
-// allowDownloads has Chrome save the context's downloads in dir (which
-// the session removes as it ends) and report them.
-func (t *Tabs) allowDownloads(ctx context.Context, dir string) error {
-	if err := t.setDownloadBehavior(ctx, cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir); err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	t.downloads.Allow(dir)
-	return nil
-}
-
-const denyBehavior = cdpbrowser.SetDownloadBehaviorBehaviorDeny
-
-// setDownloadBehavior tells Chrome what to do with the context's downloads
-// (saved in dir when allowed), with events on.
-func (t *Tabs) setDownloadBehavior(ctx context.Context, b cdpbrowser.SetDownloadBehaviorBehavior, dir string) error {
-	cctx, cancel := t.browserCtx(ctx)
-	defer cancel()
-	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-		Behavior: b, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
-	if err != nil {
-		return fmt.Errorf("set download behavior %s: %w", b, err)
-	}
-	return nil
-}
-
-// cancelDownload stops a download Chrome is saving.
-func (t *Tabs) cancelDownload(guid string) {
-	ctx, cancel := t.browserCtx(context.Background())
-	defer cancel()
-	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.CancelDownload, cdpbrowser.CancelDownloadParams{GUID: guid, BrowserContextID: t.id}); err != nil {
-		t.m.log.Debug("cancel a download", zap.String("guid", guid), zap.Error(err))
-	}
+	return t.downloads.Enable(ctx, tabsSide{t}, dir, t.remote != nil && !t.remote.LocalGrid())
 }

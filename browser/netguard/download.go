@@ -3,6 +3,7 @@ package netguard
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"go.uber.org/zap"
 )
 
 // Downloads: Chrome saves what a session's pages download into a directory
@@ -75,8 +78,13 @@ type DownloadSide interface {
 	Pages() []Page
 	// MaxBytes is the most a page may download.
 	MaxBytes() int64
-	// Cancel stops a download Chrome is saving.
-	Cancel(guid string)
+	// Browser is a context for one command to the browser, bounded by the
+	// action timeout and ctx; BrowserContextID is the session's browser
+	// context, whose downloads the commands are about.
+	Browser(ctx context.Context) (context.Context, context.CancelFunc)
+	BrowserContextID() cdp.BrowserContextID
+	// Log is the server's logger.
+	Log() *zap.Logger
 	// OpenHidden opens a hidden tab of the session, to fetch a remote
 	// browser's download again in.
 	OpenHidden(ctx context.Context) (HiddenTab, error)
@@ -85,21 +93,37 @@ type DownloadSide interface {
 	Context() *Context
 }
 
-// Allow has the downloads kept in dir (which Close removes).
-func (l *Downloads) Allow(dir string) {
+// Enable has Chrome save the context's downloads in dir (which Close
+// removes) and report them; with fetch (a remote browser, which would save
+// them on its own machine) it denies them instead, with events on, and the
+// session fetches each one again into dir (remotedownload.go).
+func (l *Downloads) Enable(ctx context.Context, side DownloadSide, dir string, fetch bool) error {
+	b, path := cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir
+	if fetch {
+		b, path = cdpbrowser.SetDownloadBehaviorBehaviorDeny, ""
+	}
+	if err := setDownloadBehavior(ctx, side, b, path); err != nil {
+		_ = os.RemoveAll(dir)
+		return err
+	}
 	l.mu.Lock()
-	l.dir = dir
+	l.dir, l.fetch = dir, fetch
 	l.changed = make(chan struct{})
 	l.mu.Unlock()
+	return nil
 }
 
-// FetchInto has the downloads (denied by a remote browser) fetched again
-// into dir (which Close removes).
-func (l *Downloads) FetchInto(dir string) {
-	l.mu.Lock()
-	l.dir, l.fetch = dir, true
-	l.changed = make(chan struct{})
-	l.mu.Unlock()
+// setDownloadBehavior tells Chrome what to do with the context's downloads
+// (saved in dir when allowed), with events on.
+func setDownloadBehavior(ctx context.Context, side DownloadSide, b cdpbrowser.SetDownloadBehaviorBehavior, dir string) error {
+	cctx, cancel := side.Browser(ctx)
+	defer cancel()
+	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: b, BrowserContextID: side.BrowserContextID(), DownloadPath: dir, EventsEnabled: new(true)})
+	if err != nil {
+		return fmt.Errorf("set download behavior %s: %w", b, err)
+	}
+	return nil
 }
 
 // Close waits for the fetches of a remote browser's downloads, then
@@ -179,7 +203,11 @@ func (l *Downloads) OnEvent(side DownloadSide, ev any) {
 // cancelDownload stops a download Chrome is saving and removes what it
 // wrote.
 func cancelDownload(side DownloadSide, guid, path string) {
-	side.Cancel(guid)
+	ctx, cancel := side.Browser(context.Background())
+	defer cancel()
+	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.CancelDownload, cdpbrowser.CancelDownloadParams{GUID: guid, BrowserContextID: side.BrowserContextID()}); err != nil {
+		side.Log().Debug("cancel a download", zap.String("guid", guid), zap.Error(err))
+	}
 	_ = os.Remove(path)
 }
 
