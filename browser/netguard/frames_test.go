@@ -50,10 +50,11 @@ func TestFrameOwnership(t *testing.T) {
 	tabB := &fakePage{ctx: b, frame: "B", tabs: map[target.ID]bool{"B": true}, hosts: map[target.ID]bool{"B": false},
 		parents: map[cdp.FrameID]cdp.FrameID{"IN-ANNOUNCED": "ANNOUNCED"}}
 	noSession := &fakePage{frame: "LONE", parents: map[cdp.FrameID]cdp.FrameID{"LONE-CHILD": "LONE"}}
-	pages := []Page{noSession, tabA, tabB}
+	unlisted := &fakePage{ctx: b, frame: "UNLISTED"} // a tab its session does not list yet
+	pages := []Page{noSession, tabA, tabB, unlisted}
 	iframe := func(id target.ID) bool { return id == "ANNOUNCED" }
 
-	for frame, want := range map[cdp.FrameID]*Context{"A": a, "POPUP": a, "GRANDCHILD": a, "B": b, "LONE": nil, "LONE-CHILD": nil, "NOBODY": nil} {
+	for frame, want := range map[cdp.FrameID]*Context{"A": a, "POPUP": a, "GRANDCHILD": a, "B": b, "UNLISTED": b, "LONE": nil, "LONE-CHILD": nil, "NOBODY": nil} {
 		got, ok := ownerOf(pages, frame)
 		if got != want || ok != (want != nil) {
 			t.Errorf("ownerOf(%s) = %p, %v; want %p", frame, got, ok, want)
