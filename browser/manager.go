@@ -120,7 +120,7 @@ type Manager struct {
 	closed bool
 	local  *launcher.Local // the browser launched here (guarded by mu)
 	pages  map[*Page]struct{}
-	guards map[context.Context]*netguard.Browser // the request policy at the browser level, per browser
+	guards netguard.Browsers // the request policy at the browser level, per browser
 	// pool gets the browsers elsewhere (Options.Endpoints, Options.Grids);
 	// nil when the manager launches its own. It has its own lock.
 	pool *launcher.Pool

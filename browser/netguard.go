@@ -8,12 +8,10 @@ import (
 	"strings"
 	"time"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
@@ -22,12 +20,15 @@ import (
 )
 
 // The seam with browser/netguard, the request policy's CDP side and the
-// session's routes: what a page guard needs of its Page (pageSide), what
-// the browser-level guard needs of the Manager (managerSide), a tab's CDP
-// sessions (host, as a netguard.Session), and the engine's calls into the
-// guards (interception on or off in a tab's sessions, routes added and
-// removed, the blocked requests taken); and what a session's downloads
-// need of its Tabs (tabsSide).
+// session's routes: what a page guard needs of its Page, and what the
+// guards and downloads ask of an attached page, which frames it holds
+// (pageSide); what the browser-level guard needs of the Manager
+// (managerSide), a tab's CDP sessions (host, as a netguard.Session), and
+// the engine's calls into the guards (interception on or off in a tab's
+// sessions, routes added and removed, the blocked requests taken); what a
+// session's downloads need of its Tabs (tabsSide), and a hidden tab, in
+// which a remote browser's download is fetched again and a request step
+// made (hiddenSide).
 
 // defaultPolicy is the policy of a Manager configured with none.
 var defaultPolicy, _ = netpolicy.New(netpolicy.Config{})
@@ -64,6 +65,72 @@ func (s pageSide) Context() *netguard.Context {
 func (s pageSide) Credentials(e *fetch.EventAuthRequired) (user, password string, ok bool) {
 	em := s.p.tabs.setupOf().emulation
 	return em.HTTPUser, em.HTTPPassword, em.HTTPUser != "" && credentialsFor(em, e)
+}
+
+func (s pageSide) IsTab(id target.ID) bool {
+	t := s.p.tabs
+	if t == nil {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, tab := t.infos[id]
+	return tab
+}
+
+func (s pageSide) Host(id target.ID) (guarded, ok bool) {
+	if h := s.p.hostOf(id); h != nil {
+		return h.guarded.Load(), true
+	}
+	return false, false
+}
+
+func (s pageSide) Parent(frame cdp.FrameID) (cdp.FrameID, bool) {
+	p := s.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	parent, ok := p.frames.parent[frame]
+	return parent, ok
+}
+
+func (s pageSide) Frame() cdp.FrameID { return s.p.frame }
+func (s pageSide) URL() string        { return s.p.LastInfo().URL }
+
+func (s pageSide) LastMethodOf(u string) string {
+	l, unlock := s.p.logs()
+	defer unlock()
+	return l.LastMethodOf(u)
+}
+
+func (s pageSide) ReadBlob(ctx context.Context, frame cdp.FrameID, rawURL string, max int64, out any) error {
+	return s.p.evalIn(ctx, frame, fnReadBlob.call(rawURL, max), out)
+}
+
+// hiddenSide is a hidden tab of the session (Tabs.hiddenTab) as netguard
+// uses it: to fetch a remote browser's download again, to make a request
+// step.
+type hiddenSide struct{ p *Page }
+
+func (s hiddenSide) Guard() *netguard.PageGuard            { return s.p.guard }
+func (s hiddenSide) Session() netguard.Session             { return s.p.main }
+func (s hiddenSide) EnableGuard(ctx context.Context) error { return s.p.enableGuard(ctx, s.p.main) }
+func (s hiddenSide) Close()                                { s.p.Close() }
+
+func (s hiddenSide) OpenBlank(ctx context.Context, origin string) error {
+	return s.p.openBlank(ctx, origin)
+}
+
+func (s hiddenSide) Eval(ctx context.Context, expr string, out any) error {
+	return s.p.evalEngine(ctx, expr, out)
+}
+
+// openHidden opens a hidden tab of the session for netguard.
+func (t *Tabs) openHidden(ctx context.Context) (netguard.HiddenTab, error) {
+	p, _, err := t.hiddenTab(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return hiddenSide{p}, nil
 }
 
 // newPageGuard is the guard of a page: the request policy's checks and the
@@ -160,12 +227,15 @@ func (s managerSide) Policy() *netpolicy.Policy    { return s.m.policy() }
 func (s managerSide) ActionTimeout() time.Duration { return s.m.opts.ActionTimeout }
 func (s managerSide) Log() *zap.Logger             { return s.m.log }
 
-func (s managerSide) OwnerOf(frame cdp.FrameID) (*netguard.Context, bool) {
-	t, ok := s.m.ownerOf(frame)
-	if !ok {
-		return nil, false
+func (s managerSide) Pages() []netguard.Page {
+	m := s.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	pages := make([]netguard.Page, 0, len(m.pages))
+	for p := range m.pages {
+		pages = append(pages, pageSide{p})
 	}
-	return &t.guard, true
+	return pages
 }
 
 func (s managerSide) DevOrigins() []string {
@@ -181,125 +251,12 @@ func (s managerSide) DevOrigins() []string {
 	return dev
 }
 
-func (s managerSide) Intercepted(frame cdp.FrameID, iframe func(target.ID) bool) bool {
-	return s.m.intercepted(frame, iframe)
-}
-
 // guardBrowser returns the browser-level guard of a browser, made once:
 // it listens to the browser at once, and pauses document requests for the
 // policy when the policy has rules (more when a session needs it:
 // netguard.Context.SetWide).
 func (m *Manager) guardBrowser(ctx, bctx context.Context) (*netguard.Browser, error) {
-	m.mu.Lock()
-	if m.guards == nil {
-		m.guards = map[context.Context]*netguard.Browser{}
-	}
-	for c := range m.guards {
-		if c.Err() != nil {
-			delete(m.guards, c) // a browser that is gone
-		}
-	}
-	g := m.guards[bctx]
-	if g == nil {
-		g = netguard.NewBrowser(managerSide{m}, bctx)
-		m.guards[bctx] = g
-	}
-	m.mu.Unlock()
-	if err := g.Start(ctx); err != nil {
-		m.mu.Lock()
-		if m.guards[bctx] == g {
-			delete(m.guards, bctx) // the next browser context tries again
-		}
-		m.mu.Unlock()
-		return nil, fmt.Errorf("enable the request policy: %w", err)
-	}
-	return g, nil
-}
-
-// ownerOf finds the browser context a frame is in: a page target of it
-// (a tab or a popup), or a frame one of its tabs knows. ok is false when
-// none does.
-func (m *Manager) ownerOf(frame cdp.FrameID) (*Tabs, bool) {
-	m.mu.Lock()
-	pages := make([]*Page, 0, len(m.pages))
-	for p := range m.pages {
-		pages = append(pages, p)
-	}
-	m.mu.Unlock()
-	for _, p := range pages {
-		t := p.tabs
-		if t == nil {
-			continue
-		}
-		t.mu.Lock()
-		_, isTab := t.infos[target.ID(frame)]
-		t.mu.Unlock()
-		if isTab {
-			return t, true
-		}
-		p.mu.Lock()
-		_, known := p.frames.parent[frame]
-		p.mu.Unlock()
-		if known || p.frame == frame {
-			return t, true
-		}
-	}
-	return nil, false
-}
-
-// isTarget reports whether a frame is a target of its own (a tab or popup,
-// an out-of-process iframe), so that no session of a parent pauses its
-// requests.
-func isTarget(id target.ID, pages []*Page, iframe func(target.ID) bool) bool {
-	if iframe(id) {
-		return true
-	}
-	for _, p := range pages {
-		if t := p.tabs; t != nil {
-			t.mu.Lock()
-			_, tab := t.infos[id]
-			t.mu.Unlock()
-			if tab {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// maxFrameDepth bounds the walk up a frame's parents.
-const maxFrameDepth = 32
-
-// intercepted reports whether a session of ours pauses the frame's
-// requests (the tab's, or an out-of-process iframe's, with Fetch on):
-// then that session answers them. The frame's own target counts, else its
-// parents' up to the first target. A frame nobody knows is left to
-// whoever will.
-func (m *Manager) intercepted(frame cdp.FrameID, iframe func(target.ID) bool) bool {
-	m.mu.Lock()
-	pages := make([]*Page, 0, len(m.pages))
-	for p := range m.pages {
-		pages = append(pages, p)
-	}
-	m.mu.Unlock()
-	f := frame
-	for range maxFrameDepth {
-		id := target.ID(f)
-		for _, p := range pages {
-			if h := p.hostOf(id); h != nil {
-				return h.guarded.Load()
-			}
-		}
-		if isTarget(id, pages, iframe) {
-			return false // a popup or an iframe not attached yet
-		}
-		parent, ok := parentOf(pages, f)
-		if !ok {
-			return true
-		}
-		f = parent
-	}
-	return true
+	return m.guards.Guard(ctx, bctx, managerSide{m})
 }
 
 // hostOf is the page's session to a target: its tab's or an out-of-process
@@ -311,19 +268,6 @@ func (p *Page) hostOf(id target.ID) *host {
 		return p.main
 	}
 	return p.frames.hosts[id]
-}
-
-// parentOf finds the parent of a frame some page knows.
-func parentOf(pages []*Page, f cdp.FrameID) (cdp.FrameID, bool) {
-	for _, p := range pages {
-		p.mu.Lock()
-		parent, ok := p.frames.parent[f]
-		p.mu.Unlock()
-		if ok {
-			return parent, true
-		}
-	}
-	return "", false
 }
 
 // compileRoute checks a route and reads its pattern (a URL glob or a
@@ -348,6 +292,28 @@ func routeError(err error) error {
 	return err
 }
 
+// Request makes req from the session's browser context, in a hidden tab
+// (netguard.Request).
+func (t *Tabs) Request(ctx context.Context, req netguard.HTTPRequest) (*netguard.HTTPResponse, error) {
+	res, err := netguard.Request(ctx, t.openHidden, req)
+	return res, requestError(err)
+}
+
+// requestError is a request step netguard refused (an invalid_input
+// error) or that got no answer (navigation_failed); any other err is
+// itself.
+func requestError(err error) error {
+	var re *netguard.RequestError
+	switch {
+	case !errors.As(err, &re):
+		return err
+	case re.Unanswered:
+		return newError(KindNavigationFailed, re.Hint, "%s", re.Message)
+	default:
+		return newError(KindInvalidInput, re.Hint, "%s", re.Message)
+	}
+}
+
 // Routes lists the session's routes, newest first.
 func (t *Tabs) Routes() []netguard.RouteInfo { return t.guard.Routes() }
 
@@ -358,30 +324,23 @@ func (t *Tabs) AddRoute(ctx context.Context, r netguard.Route) (bool, error) {
 	if err := compileRoute(&r); err != nil {
 		return false, err
 	}
-	replaced, first, err := t.guard.AddRoute(r)
-	if err != nil {
-		return false, routeError(err)
-	}
-	if first {
-		if err := t.intercept(ctx); err != nil {
-			return replaced, err
-		}
-		return replaced, t.needWide(ctx)
-	}
-	return replaced, nil
+	replaced, err := t.guard.AddRoute(ctx, r, t.followRoutes)
+	return replaced, routeError(err)
 }
 
 // RemoveRoutes removes the routes of pattern ("": all of them) and says how
 // many it removed.
 func (t *Tabs) RemoveRoutes(ctx context.Context, pattern string) (int, error) {
-	removed, left := t.guard.RemoveRoutes(pattern)
-	if removed > 0 && left == 0 {
-		if err := t.intercept(ctx); err != nil {
-			return removed, err
-		}
-		return removed, t.needWide(ctx)
+	return t.guard.RemoveRoutes(ctx, pattern, t.followRoutes)
+}
+
+// followRoutes has the session's tabs and the browser-level guard follow
+// the session's routes, the first added or the last removed.
+func (t *Tabs) followRoutes(ctx context.Context) error {
+	if err := t.intercept(ctx); err != nil {
+		return err
 	}
-	return removed, nil
+	return t.needWide(ctx)
 }
 
 // intercept turns request interception on or off, as Page.intercepting
@@ -438,16 +397,12 @@ func (t *Tabs) offline() bool {
 }
 
 // needWide tells the browser-level guard whether the session needs the
-// requests of frames not attached yet.
+// requests of frames not attached yet (netguard.Context.NeedWide).
 func (t *Tabs) needWide(ctx context.Context) error {
-	if !t.guard.Attached() {
-		return nil
-	}
-	on := t.guard.HasRoutes() || t.offline()
 	t.mu.Lock()
-	on = on && !t.closed
+	closed := t.closed
 	t.mu.Unlock()
-	return t.guard.SetWide(ctx, on)
+	return t.guard.NeedWide(ctx, closed)
 }
 
 // tabsSide is a session's Tabs as its downloads see them.
@@ -462,12 +417,26 @@ func (s tabsSide) FrameTab(frame cdp.FrameID) (tab, hidden bool) {
 	return tab, hidden
 }
 
-func (s tabsSide) OwnsFrame(frame cdp.FrameID) bool { return s.t.ownsFrame(frame) }
-func (s tabsSide) MaxBytes() int64                  { return s.t.m.opts.MaxDownloadBytes }
-func (s tabsSide) Cancel(guid string)               { s.t.cancelDownload(guid) }
+func (s tabsSide) MaxBytes() int64                        { return s.t.m.opts.MaxDownloadBytes }
+func (s tabsSide) Context() *netguard.Context             { return &s.t.guard }
+func (s tabsSide) BrowserContextID() cdp.BrowserContextID { return s.t.id }
+func (s tabsSide) Log() *zap.Logger                       { return s.t.m.log }
 
-func (s tabsSide) FetchAgain(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error) {
-	return s.t.fetchDownload(frame, unsure, rawURL, path)
+func (s tabsSide) Browser(ctx context.Context) (context.Context, context.CancelFunc) {
+	return s.t.browserCtx(ctx)
+}
+
+func (s tabsSide) Pages() []netguard.Page {
+	live := s.t.livePages()
+	pages := make([]netguard.Page, len(live))
+	for i, p := range live {
+		pages[i] = pageSide{p}
+	}
+	return pages
+}
+
+func (s tabsSide) OpenHidden(ctx context.Context) (netguard.HiddenTab, error) {
+	return s.t.openHidden(ctx)
 }
 
 // onDownloadEvent records the downloads of this context's tabs. It runs on
@@ -501,77 +470,20 @@ func (t *Tabs) waitDownloadBegun(ctx context.Context, wait time.Duration) {
 // directory named like a profile of this process (so that a later server
 // removes it should this one be killed). A remote browser saves on its own
 // machine, where we cannot read: it denies them, and the session fetches
-// each one itself (remotedownload.go).
+// each one itself (netguard's remotedownload.go).
 func (t *Tabs) enableDownloads(ctx context.Context) error {
-	profile := t.m.ProfileDir()
-	if t.remote != nil && t.remote.LocalGrid() {
-		dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
-		if err != nil {
-			return fmt.Errorf("downloads directory: %w", err)
-		}
-		return t.allowDownloads(ctx, dir)
-	}
-	if t.remote != nil {
-		return t.denyAndFetchDownloads(ctx)
-	}
-	if profile == "" {
+	var dir string
+	var err error
+	switch profile := t.m.ProfileDir(); {
+	case t.remote != nil:
+		dir, err = launcher.NewProfileDir(t.m.opts.ProfileRoot)
+	case profile == "":
 		return nil
+	default:
+		dir, err = os.MkdirTemp(profile, "downloads-")
 	}
-	dir, err := os.MkdirTemp(profile, "downloads-")
 	if err != nil {
 		return fmt.Errorf("downloads directory: %w", err)
 	}
-	return t.allowDownloads(ctx, dir)
-}
-
-// allowDownloads has Chrome save the context's downloads in dir (which
-// the session removes as it ends) and report them.
-func (t *Tabs) allowDownloads(ctx context.Context, dir string) error {
-	if err := t.setDownloadBehavior(ctx, cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir); err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	t.downloads.Allow(dir)
-	return nil
-}
-
-const denyBehavior = cdpbrowser.SetDownloadBehaviorBehaviorDeny
-
-// setDownloadBehavior tells Chrome what to do with the context's downloads
-// (saved in dir when allowed), with events on.
-func (t *Tabs) setDownloadBehavior(ctx context.Context, b cdpbrowser.SetDownloadBehaviorBehavior, dir string) error {
-	cctx, cancel := t.browserCtx(ctx)
-	defer cancel()
-	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-		Behavior: b, BrowserContextID: t.id, DownloadPath: dir, EventsEnabled: new(true)})
-	if err != nil {
-		return fmt.Errorf("set download behavior %s: %w", b, err)
-	}
-	return nil
-}
-
-// cancelDownload stops a download Chrome is saving.
-func (t *Tabs) cancelDownload(guid string) {
-	ctx, cancel := t.browserCtx(context.Background())
-	defer cancel()
-	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.CancelDownload, cdpbrowser.CancelDownloadParams{GUID: guid, BrowserContextID: t.id}); err != nil {
-		t.m.log.Debug("cancel a download", zap.String("guid", guid), zap.Error(err))
-	}
-}
-
-// ownsFrame reports whether one of the session's attached tabs holds the
-// frame.
-func (t *Tabs) ownsFrame(f cdp.FrameID) bool {
-	for _, p := range t.livePages() {
-		if p.hostOf(target.ID(f)) != nil {
-			return true
-		}
-		p.mu.Lock()
-		_, known := p.frames.parent[f]
-		p.mu.Unlock()
-		if known {
-			return true
-		}
-	}
-	return false
+	return t.downloads.Enable(ctx, tabsSide{t}, dir, t.remote != nil && !t.remote.LocalGrid())
 }

@@ -15,6 +15,8 @@ var talksToBrowser = map[string]bool{
 	"callOn": true, "Call": true, "CallBrowser": true, "Run": true, "evalEngine": true, "evalIn": true, "act": true,
 	"applyEmulation": true, "applyNetworkState": true, "applyMedia": true, "Navigate": true, "leaveScratch": true,
 	"unthrottle": true, "enableGuard": true, "HoldStill": true,
+	// browser/netguard's calls through its seam (browser/netguard.go).
+	"EnableGuard": true, "Eval": true, "OpenBlank": true, "ReadBlob": true,
 }
 
 // detaching are the calls that give a restore its context: detached, and

@@ -3,9 +3,6 @@ package browser
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,41 +11,13 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 )
 
 func TestIsRef(t *testing.T) {
 	for s, want := range map[string]bool{"e5": true, "f1e3": true, "e": false, "button": false, "e5 ": false, "#e5": false} {
 		if IsRef(s) != want {
 			t.Errorf("IsRef(%q) = %v, want %v", s, !want, want)
-		}
-	}
-}
-
-// TestSaveDataURL: a data: URL's bytes, base64 (padded or not) or
-// percent-encoded text, are what a remote browser's download of it saves,
-// unless there are more than the limit.
-func TestSaveDataURL(t *testing.T) {
-	dir := t.TempDir()
-	for i, c := range []struct{ url, want, err string }{
-		{"data:text/csv;base64,YSxiCjEsMgo=", "a,b\n1,2\n", ""},
-		{"data:text/csv;base64,YSxiCjEsMgo", "a,b\n1,2\n", ""},
-		{"data:text/plain,a%2Cb%0A", "a,b\n", ""},
-		{"data:,", "", ""},
-		{"data:text/plain;base64,%%%", "", "base64"},
-		{"data:text/plain", "", "without a comma"},
-		{"data:text/plain,123456789", "", "larger than 8 bytes"},
-	} {
-		path := filepath.Join(dir, fmt.Sprint(i))
-		n, err := saveDataURL(c.url, path, 8)
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%s: error %v, want one about %s", c.url, err, c.err)
-			}
-			continue
-		}
-		b, rerr := os.ReadFile(path)
-		if err != nil || rerr != nil || string(b) != c.want || n != int64(len(c.want)) {
-			t.Errorf("%s: saved %q (%d bytes), %v %v; want %q", c.url, b, n, err, rerr, c.want)
 		}
 	}
 }
@@ -142,6 +111,38 @@ func TestSetupRefusals(t *testing.T) {
 		if !ok || e.Kind != KindInvalidInput || e.Error() != c.text || e.Hint != c.hint {
 			t.Errorf("%v (%#v): want %q, hint %q", c.err, c.err, c.text, c.hint)
 		}
+	}
+}
+
+// TestRequestErrors: a request step netguard refuses (a URL not http(s))
+// reaches the agent as an invalid_input error, and one that got no answer
+// as navigation_failed, each with netguard's message and hint
+// (requestError, the seam Tabs.Request goes through); the refused URL
+// opens no tab.
+func TestRequestErrors(t *testing.T) {
+	open := func(context.Context) (netguard.HiddenTab, error) {
+		t.Error("a refused request opened a tab")
+		return nil, errors.New("no tab")
+	}
+	for _, u := range []string{"ftp://example.com/", "/api/users", "http://", "::"} {
+		_, err := netguard.Request(t.Context(), open, netguard.HTTPRequest{Method: "GET", URL: u})
+		e, ok := AsError(requestError(err))
+		var re *netguard.RequestError
+		if !ok || e.Kind != KindInvalidInput || !errors.As(err, &re) || e.Message != re.Message || e.Hint != re.Hint ||
+			!strings.Contains(e.Message, "is not an http(s) URL") || !strings.Contains(e.Hint, "absolute http(s) URL") {
+			t.Errorf("URL %q: %v became %v, want invalid_input with netguard's message and hint", u, err, e)
+		}
+	}
+	unanswered := &netguard.RequestError{Unanswered: true, Message: "GET http://a.test/ got no answer: Failed to fetch", Hint: "check that the server is up"}
+	if e, ok := AsError(requestError(unanswered)); !ok || e.Kind != KindNavigationFailed || e.Message != unanswered.Message || e.Hint != unanswered.Hint {
+		t.Errorf("no answer became %v, want navigation_failed with its message and hint", e)
+	}
+	other := errors.New("the tab crashed")
+	if err := requestError(other); err != other {
+		t.Errorf("requestError(%v) = %v, want it unchanged", other, err)
+	}
+	if err := requestError(nil); err != nil {
+		t.Errorf("requestError(nil) = %v", err)
 	}
 }
 

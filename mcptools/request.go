@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -83,8 +83,8 @@ func requestTool(d *Deps) Tool {
 }
 
 // requestOf checks browser_request's arguments and makes its request.
-func requestOf(s *Session, a RequestParams) (browser.HTTPRequest, error) {
-	req := browser.HTTPRequest{Method: strings.ToUpper(strings.TrimSpace(a.Method)), Headers: map[string]string{}}
+func requestOf(s *Session, a RequestParams) (netguard.HTTPRequest, error) {
+	req := netguard.HTTPRequest{Method: strings.ToUpper(strings.TrimSpace(a.Method)), Headers: map[string]string{}}
 	if req.Method == "" {
 		req.Method = http.MethodGet
 	}
@@ -135,7 +135,7 @@ func hasHeader(h map[string]string, name string) bool {
 }
 
 // answerText says an answer in a line and its body, clipped.
-func answerText(res *browser.HTTPResponse) string {
+func answerText(res *netguard.HTTPResponse) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Answered %d %s", res.Status, res.StatusText)
 	if res.ContentType != "" {
@@ -158,7 +158,7 @@ func bodyLine(body string) string {
 }
 
 // unexpected says how an answer differs from what the step expects, or "".
-func unexpected(e *RequestExpect, res *browser.HTTPResponse) string {
+func unexpected(e *RequestExpect, res *netguard.HTTPResponse) string {
 	want := 0
 	if e != nil {
 		want = e.Status
@@ -181,7 +181,7 @@ func unexpected(e *RequestExpect, res *browser.HTTPResponse) string {
 	var got any
 	if err := json.Unmarshal([]byte(res.Body), &got); err != nil {
 		if res.Cut {
-			return fmt.Sprintf("the body is more than %d KB, too long to match as JSON", browser.MaxResponseBody>>10)
+			return fmt.Sprintf("the body is more than %d KB, too long to match as JSON", netguard.MaxResponseBody>>10)
 		}
 		return "the body is not JSON, and expect.body is: give a text it should contain instead"
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 )
 
 // TestMatchJSON: what a request step expects of a JSON body matches as
@@ -38,12 +38,12 @@ func TestMatchJSON(t *testing.T) {
 // that status; a text body is contained; a JSON one matched, and a body
 // that is not JSON said so.
 func TestRequestExpectations(t *testing.T) {
-	res := func(status int, body string) *browser.HTTPResponse {
-		return &browser.HTTPResponse{Status: status, Body: body}
+	res := func(status int, body string) *netguard.HTTPResponse {
+		return &netguard.HTTPResponse{Status: status, Body: body}
 	}
 	for _, c := range []struct {
 		e    *RequestExpect
-		res  *browser.HTTPResponse
+		res  *netguard.HTTPResponse
 		want string
 	}{
 		{nil, res(204, ""), ""},

@@ -70,7 +70,7 @@ var storeTable = map[string]string{
 	// The server's, reached through a page's manager.
 	"browser.Manager.pages":     "every attached tab of every session (--max-sessions), removed when it closes",
 	"launcher.Pool.grid":        "one per grid session (--max-sessions)",
-	"browser.Manager.guards":    "one per browser",
+	"netguard.Browsers.m":       "one per browser",
 	"launcher.Pool.grids":       "the operator's --webdriver-url list",
 	"launcher.Pool.remotes":     "the operator's --cdp-endpoint list",
 	"browser.Options.Endpoints": "the operator's --cdp-endpoint list",

@@ -14,7 +14,7 @@ import (
 )
 
 // A remote browser's download is fetched again in a hidden tab of the
-// session (browser's remotedownload.go): each hop is paused by the tab's
+// session (remotedownload.go): each hop is paused by the tab's
 // guard and held to the policy and the routes at the request stage, and
 // the final response is taken at the response stage, its body read over
 // IO.read into a local file, and the navigation aborted.

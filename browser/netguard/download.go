@@ -3,6 +3,7 @@ package netguard
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"go.uber.org/zap"
 )
 
 // Downloads: Chrome saves what a session's pages download into a directory
@@ -18,7 +21,7 @@ import (
 // browser goes, however the server ends), under the download's id. The
 // caller takes each finished download and moves the file where the agent
 // can read it. A remote browser's downloads are denied, and the session
-// fetches each one again itself (browser's remotedownload.go).
+// fetches each one again itself (remotedownload.go).
 
 // Download is one file a page downloaded.
 type Download struct {
@@ -32,7 +35,7 @@ type Download struct {
 	Path string `json:"-"`
 	// Error says why the download was not kept: larger than the limit
 	// (browser's Options.MaxDownloadBytes), or a remote browser's that
-	// could not be fetched (browser's remotedownload.go).
+	// could not be fetched (remotedownload.go).
 	Error string `json:"error,omitempty"`
 
 	guid  string
@@ -58,7 +61,7 @@ type Downloads struct {
 	list    []*Download
 	changed chan struct{}
 	// fetch: the browser is remote and denies downloads, which the session
-	// fetches itself (browser's remotedownload.go); fetches are those under
+	// fetches itself (remotedownload.go); fetches are those under
 	// way.
 	fetch   bool
 	fetches sync.WaitGroup
@@ -70,35 +73,57 @@ type DownloadSide interface {
 	// FrameTab says whether a frame is one of the session's tabs, and one
 	// of its hidden tabs. It is asked on the browser's read loop.
 	FrameTab(frame cdp.FrameID) (tab, hidden bool)
-	// OwnsFrame reports whether one of the session's attached tabs holds
-	// the frame.
-	OwnsFrame(frame cdp.FrameID) bool
+	// Pages are the session's attached tabs that are not gone: a frame one
+	// of them holds is the session's.
+	Pages() []Page
 	// MaxBytes is the most a page may download.
 	MaxBytes() int64
-	// Cancel stops a download Chrome is saving.
-	Cancel(guid string)
-	// FetchAgain fetches a download of a remote browser again into path
-	// (frame began it; unsure: an iframe not known to be the session's)
-	// and says how many bytes it wrote; [ErrNotOurs] when the frame is
-	// another session's.
-	FetchAgain(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error)
+	// Browser is a context for one command to the browser, bounded by the
+	// action timeout and ctx; BrowserContextID is the session's browser
+	// context, whose downloads the commands are about.
+	Browser(ctx context.Context) (context.Context, context.CancelFunc)
+	BrowserContextID() cdp.BrowserContextID
+	// Log is the server's logger.
+	Log() *zap.Logger
+	// OpenHidden opens a hidden tab of the session, to fetch a remote
+	// browser's download again in.
+	OpenHidden(ctx context.Context) (HiddenTab, error)
+	// Context is the guard's state of the session (a request it blocks in
+	// a hidden tab is listed there).
+	Context() *Context
 }
 
-// Allow has the downloads kept in dir (which Close removes).
-func (l *Downloads) Allow(dir string) {
+// Enable has Chrome save the context's downloads in dir (which Close
+// removes) and report them; with fetch (a remote browser, which would save
+// them on its own machine) it denies them instead, with events on, and the
+// session fetches each one again into dir (remotedownload.go).
+func (l *Downloads) Enable(ctx context.Context, side DownloadSide, dir string, fetch bool) error {
+	b, path := cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, dir
+	if fetch {
+		b, path = cdpbrowser.SetDownloadBehaviorBehaviorDeny, ""
+	}
+	if err := setDownloadBehavior(ctx, side, b, path); err != nil {
+		_ = os.RemoveAll(dir)
+		return err
+	}
 	l.mu.Lock()
-	l.dir = dir
+	l.dir, l.fetch = dir, fetch
 	l.changed = make(chan struct{})
 	l.mu.Unlock()
+	return nil
 }
 
-// FetchInto has the downloads (denied by a remote browser) fetched again
-// into dir (which Close removes).
-func (l *Downloads) FetchInto(dir string) {
-	l.mu.Lock()
-	l.dir, l.fetch = dir, true
-	l.changed = make(chan struct{})
-	l.mu.Unlock()
+// setDownloadBehavior tells Chrome what to do with the context's downloads
+// (saved in dir when allowed), with events on.
+func setDownloadBehavior(ctx context.Context, side DownloadSide, b cdpbrowser.SetDownloadBehaviorBehavior, dir string) error {
+	cctx, cancel := side.Browser(ctx)
+	defer cancel()
+	_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: b, BrowserContextID: side.BrowserContextID(), DownloadPath: dir, EventsEnabled: new(true)})
+	if err != nil {
+		return fmt.Errorf("set download behavior %s: %w", b, err)
+	}
+	return nil
 }
 
 // Close waits for the fetches of a remote browser's downloads, then
@@ -178,7 +203,11 @@ func (l *Downloads) OnEvent(side DownloadSide, ev any) {
 // cancelDownload stops a download Chrome is saving and removes what it
 // wrote.
 func cancelDownload(side DownloadSide, guid, path string) {
-	side.Cancel(guid)
+	ctx, cancel := side.Browser(context.Background())
+	defer cancel()
+	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.CancelDownload, cdpbrowser.CancelDownloadParams{GUID: guid, BrowserContextID: side.BrowserContextID()}); err != nil {
+		side.Log().Debug("cancel a download", zap.String("guid", guid), zap.Error(err))
+	}
 	_ = os.Remove(path)
 }
 
@@ -271,7 +300,7 @@ func (l *Downloads) dropOthers(side DownloadSide) {
 	}
 	ours := map[cdp.FrameID]bool{}
 	for _, f := range unsure {
-		ours[f] = side.OwnsFrame(f)
+		ours[f] = frameOwner(side.Pages(), f) != nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -344,7 +373,7 @@ func (l *Downloads) startFetchLocked(side DownloadSide, d *Download) {
 	l.fetches.Add(1)
 	go func() {
 		defer l.fetches.Done()
-		size, err := side.FetchAgain(frame, unsure, u, path)
+		size, err := fetchDownload(side, frame, unsure, u, path)
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		d.fetching, d.url = false, ""

@@ -410,7 +410,7 @@ func (c *Context) DevOrigins() []string {
 }
 
 // Engine is what the browser-level guard needs of the engine (browser's
-// Manager): the policy, and which session a frame belongs to.
+// Manager): the policy, and its pages (which session a frame belongs to).
 type Engine interface {
 	// Policy is the request policy (never nil).
 	Policy() *netpolicy.Policy
@@ -418,15 +418,12 @@ type Engine interface {
 	ActionTimeout() time.Duration
 	// Log is the server's logger.
 	Log() *zap.Logger
-	// OwnerOf finds the browser context a frame is in; ok is false when
-	// none does.
-	OwnerOf(frame cdp.FrameID) (c *Context, ok bool)
+	// Pages are the browser's attached pages, every session's: which
+	// browser context a frame is in, and whether a session of ours pauses
+	// its requests, are asked of them.
+	Pages() []Page
 	// DevOrigins are every session's dev-server origins.
 	DevOrigins() []string
-	// Intercepted reports whether a session of ours pauses the frame's
-	// requests; iframe says whether a target is an out-of-process iframe
-	// the browser announced.
-	Intercepted(frame cdp.FrameID, iframe func(target.ID) bool) bool
 }
 
 // Browser enforces the policy on document requests at the browser
@@ -466,6 +463,44 @@ func NewBrowser(e Engine, bctx context.Context) *Browser {
 	return g
 }
 
+// Browsers are the browser-level guards of the engine's browsers, one a
+// browser, each made as the first session of its browser needs it.
+type Browsers struct {
+	mu sync.Mutex
+	m  map[context.Context]*Browser
+}
+
+// Guard returns the guard of the browser bctx is bound to, made once and
+// started: it listens to the browser at once, and pauses document
+// requests for the policy when the policy has rules (more when a session
+// needs it: [Context.SetWide]). One that fails to start is forgotten.
+func (bs *Browsers) Guard(ctx, bctx context.Context, e Engine) (*Browser, error) {
+	bs.mu.Lock()
+	if bs.m == nil {
+		bs.m = map[context.Context]*Browser{}
+	}
+	for c := range bs.m {
+		if c.Err() != nil {
+			delete(bs.m, c) // a browser that is gone
+		}
+	}
+	g := bs.m[bctx]
+	if g == nil {
+		g = NewBrowser(e, bctx)
+		bs.m[bctx] = g
+	}
+	bs.mu.Unlock()
+	if err := g.Start(ctx); err != nil {
+		bs.mu.Lock()
+		if bs.m[bctx] == g {
+			delete(bs.m, bctx) // the next browser context tries again
+		}
+		bs.mu.Unlock()
+		return nil, fmt.Errorf("enable the request policy: %w", err)
+	}
+	return g, nil
+}
+
 // Start listens to the browser and pauses document requests for the
 // policy when the policy has rules (more when a session needs it:
 // SetWide), once; later calls return the first one's error.
@@ -494,7 +529,7 @@ const maxUnplaced = 64
 // appeared in between takes it here, and one that appears later takes it
 // from claim (which runs after the context knows the target).
 func (g *Browser) place(frame cdp.FrameID, b BlockedRequest) {
-	if c, ok := g.engine.OwnerOf(frame); ok {
+	if c, ok := ownerOf(g.engine.Pages(), frame); ok {
 		c.blocked.add(b)
 		return
 	}
@@ -505,7 +540,7 @@ func (g *Browser) place(frame cdp.FrameID, b BlockedRequest) {
 	}
 	g.unplaced = append(g.unplaced, unplacedBlock{frame: frame, b: b})
 	g.unplacedMu.Unlock()
-	if c, ok := g.engine.OwnerOf(frame); ok {
+	if c, ok := ownerOf(g.engine.Pages(), frame); ok {
 		g.claim(c, target.ID(frame))
 	}
 }
@@ -544,13 +579,13 @@ func (g *Browser) decide(r pausedReq) {
 	m := g.engine
 	ctx, cancel := context.WithTimeout(g.bctx, netpolicy.DNSTimeout+m.ActionTimeout())
 	defer cancel()
-	c, ok := m.OwnerOf(r.e.FrameID)
+	c, ok := ownerOf(m.Pages(), r.e.FrameID)
 	u := r.e.Request.URL
 	var err error
 	switch {
 	case r.e.ResourceType == network.ResourceTypeDocument && m.Policy().Intercepts() && g.blocks(ctx, r, c, ok):
 		_, err = chromedp.CallBrowser(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: r.e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
-	case ok && g.isWide(c) && !m.Intercepted(r.e.FrameID, g.isIframe):
+	case ok && g.isWide(c) && !intercepted(m.Pages(), r.e.FrameID, g.isIframe):
 		err = g.routeEarly(ctx, c, r)
 	default:
 		_, err = chromedp.CallBrowser(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: r.e.RequestID})

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/target"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
@@ -16,12 +15,11 @@ import (
 // noOwners is an engine that knows no frame.
 type noOwners struct{}
 
-func (noOwners) Policy() *netpolicy.Policy                          { return nil }
-func (noOwners) ActionTimeout() time.Duration                       { return time.Second }
-func (noOwners) Log() *zap.Logger                                   { return zap.NewNop() }
-func (noOwners) OwnerOf(cdp.FrameID) (*Context, bool)               { return nil, false }
-func (noOwners) DevOrigins() []string                               { return nil }
-func (noOwners) Intercepted(cdp.FrameID, func(target.ID) bool) bool { return true }
+func (noOwners) Policy() *netpolicy.Policy    { return nil }
+func (noOwners) ActionTimeout() time.Duration { return time.Second }
+func (noOwners) Log() *zap.Logger             { return zap.NewNop() }
+func (noOwners) Pages() []Page                { return nil }
+func (noOwners) DevOrigins() []string         { return nil }
 
 // TestBlockedBeforeTargetKnown: a block in a frame no browser context knows
 // yet (a popup's first request, paused before its target is announced) is

@@ -217,11 +217,24 @@ func (c *Context) Routes() []RouteInfo {
 func (c *Context) HasRoutes() bool { return c.routes.any() }
 
 // AddRoute adds a compiled route for every page of the session, replacing
-// one of the same pattern; it reports whether it replaced one, and whether
-// it is the first (interception must start). It fails with an
-// [*InvalidRoute] when the session has MaxRoutes.
-func (c *Context) AddRoute(r Route) (replaced, first bool, err error) {
-	rt := &c.routes
+// one of the same pattern; it reports whether it replaced one. It fails
+// with an [*InvalidRoute] when the session has MaxRoutes. When the route
+// is the first, follow has the session's tabs follow the routes
+// (interception starts in every tab and iframe).
+func (c *Context) AddRoute(ctx context.Context, r Route, follow func(context.Context) error) (replaced bool, err error) {
+	replaced, first, err := c.routes.add(r)
+	if err != nil {
+		return false, err
+	}
+	if first {
+		return replaced, follow(ctx)
+	}
+	return replaced, nil
+}
+
+// add adds r, replacing a route of the same pattern; it says whether it
+// replaced one, and whether r is the first.
+func (rt *routeTable) add(r Route) (replaced, first bool, err error) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	n := len(rt.routes)
@@ -234,10 +247,20 @@ func (c *Context) AddRoute(r Route) (replaced, first bool, err error) {
 	return replaced, n == 0, nil
 }
 
-// RemoveRoutes removes the routes of pattern ("": all of them); it says how
+// RemoveRoutes removes the routes of pattern ("": all of them) and says how
+// many it removed. When none is left, follow has the session's tabs follow
+// that (interception stops where nothing else needs it).
+func (c *Context) RemoveRoutes(ctx context.Context, pattern string, follow func(context.Context) error) (int, error) {
+	removed, left := c.routes.remove(pattern)
+	if removed > 0 && left == 0 {
+		return removed, follow(ctx)
+	}
+	return removed, nil
+}
+
+// remove removes the routes of pattern ("": all of them); it says how
 // many it removed and how many are left.
-func (c *Context) RemoveRoutes(pattern string) (removed, left int) {
-	rt := &c.routes
+func (rt *routeTable) remove(pattern string) (removed, left int) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	n := len(rt.routes)
@@ -247,6 +270,17 @@ func (c *Context) RemoveRoutes(pattern string) (removed, left int) {
 		rt.routes = slices.DeleteFunc(rt.routes, func(o *Route) bool { return o.Pattern == pattern })
 	}
 	return n - len(rt.routes), len(rt.routes)
+}
+
+// NeedWide tells the browser-level guard whether the session needs the
+// requests of frames not attached yet: it has routes, or is offline, and
+// is not closed.
+func (c *Context) NeedWide(ctx context.Context, closed bool) error {
+	if !c.Attached() {
+		return nil
+	}
+	on := c.HasRoutes() || c.offline()
+	return c.SetWide(ctx, on && !closed)
 }
 
 // routeRequest answers a paused request the policy let through: by the

@@ -1,4 +1,4 @@
-package browser
+package netguard
 
 import (
 	"context"
@@ -11,9 +11,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/target"
-	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
-	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 )
 
 // Downloads of a remote browser (--cdp-endpoint, or a grid on another
@@ -42,39 +39,47 @@ const (
 	maxBlobDownload = 64 << 20
 )
 
-// denyAndFetchDownloads denies the context's downloads, with events, and
-// gives the session a local directory for the files it fetches.
-func (t *Tabs) denyAndFetchDownloads(ctx context.Context) error {
-	dir, err := launcher.NewProfileDir(t.m.opts.ProfileRoot)
-	if err != nil {
-		return fmt.Errorf("downloads directory: %w", err)
-	}
-	if err := t.setDownloadBehavior(ctx, denyBehavior, ""); err != nil {
-		_ = os.RemoveAll(dir)
-		return err
-	}
-	t.downloads.FetchInto(dir)
-	return nil
+// HiddenTab is a tab of the session's browser context that is none of its
+// tabs (browser's Tabs.hiddenTab): a remote browser's download is fetched
+// again in one, a request step is made from one.
+type HiddenTab interface {
+	// Guard is the tab's guard.
+	Guard() *PageGuard
+	// Session is the tab's own CDP session.
+	Session() Session
+	// EnableGuard turns request interception on in the tab's session, as
+	// the policy, the session's routes and the guard need.
+	EnableGuard(ctx context.Context) error
+	// OpenBlank loads an empty document of origin in the tab.
+	OpenBlank(ctx context.Context, origin string) error
+	// Eval evaluates expr in the engine's world of the tab and decodes its
+	// JSON value into out.
+	Eval(ctx context.Context, expr string, out any) error
+	// Close closes the tab.
+	Close()
 }
+
+// OpenHidden opens a hidden tab of the session.
+type OpenHidden func(ctx context.Context) (HiddenTab, error)
 
 // fetchDownload gets the body of a download the remote browser was denied
 // (frame began it; unsure: an iframe not known to be the session's) into
 // path.
-func (t *Tabs) fetchDownload(frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), netguard.RemoteDownloadTimeout)
+func fetchDownload(side DownloadSide, frame cdp.FrameID, unsure bool, rawURL, path string) (int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), RemoteDownloadTimeout)
 	defer cancel()
 	// The tab of the frame that began it; nil when that tab is gone
 	// already (a tab opened only to download closes itself), or when the
 	// frame is another session's.
-	p, _ := t.frameOwner(frame)
+	p := frameOwner(side.Pages(), frame)
 	if p == nil && unsure {
-		return 0, netguard.ErrNotOurs
+		return 0, ErrNotOurs
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return 0, fmt.Errorf("its URL: %w", err)
 	}
-	max := t.m.opts.MaxDownloadBytes
+	max := side.MaxBytes()
 	switch u.Scheme {
 	case "data":
 		return saveDataURL(rawURL, path, max)
@@ -82,37 +87,38 @@ func (t *Tabs) fetchDownload(frame cdp.FrameID, unsure bool, rawURL, path string
 		if p == nil {
 			return 0, errors.New("the tab that made the blob: URL closed before it could be read")
 		}
-		return p.saveBlob(ctx, frame, rawURL, path, min(max, maxBlobDownload))
+		return saveBlob(ctx, p, frame, rawURL, path, min(max, maxBlobDownload))
 	case "http", "https":
 	default:
 		return 0, fmt.Errorf("the remote browser saves a %s: download on its own machine, and e2e-mcp cannot fetch it again", u.Scheme)
 	}
 	referrer := ""
 	if p != nil {
-		if m := p.lastMethodOf(rawURL); m != "" && m != "GET" {
+		if m := p.LastMethodOf(rawURL); m != "" && m != "GET" {
 			return 0, fmt.Errorf("a %s download of a remote browser cannot be fetched again (it would be a GET, another request)", m)
 		}
-		referrer = p.LastInfo().URL
+		referrer = p.URL()
 	}
-	return t.fetchInTab(ctx, rawURL, referrer, path)
+	return fetchInTab(ctx, side, rawURL, referrer, path)
 }
 
 // fetchInTab fetches u again in a hidden tab of the session, as the page
 // would (its cookies, its network, the request policy and routes on every
 // hop), and writes the body of its final response to path.
-func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64, error) {
-	p, closeTab, err := t.hiddenTab(ctx)
+func fetchInTab(ctx context.Context, side DownloadSide, u, referrer, path string) (int64, error) {
+	p, err := side.OpenHidden(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("a tab to fetch it again in: %w", err)
 	}
-	defer closeTab()
-	taken := p.guard.TakeBody(path, t.m.opts.MaxDownloadBytes)
-	if err := p.enableGuard(ctx, p.main); err != nil {
+	defer p.Close()
+	g := p.Guard()
+	taken := g.TakeBody(path, side.MaxBytes())
+	if err := p.EnableGuard(ctx); err != nil {
 		return 0, err
 	}
 	navigated := make(chan string, 1)
 	go func() {
-		res, err := callOn(ctx, p.main, page.Navigate, page.NavigateParams{URL: u, Referrer: referrer})
+		res, err := callOn(ctx, p.Session(), page.Navigate, page.NavigateParams{URL: u, Referrer: referrer})
 		switch {
 		case err != nil:
 			navigated <- err.Error()
@@ -129,8 +135,8 @@ func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64,
 			return r.N, r.Err
 		default:
 		}
-		if b := p.takeBlockedDoc(); b != nil {
-			t.guard.Block(*b) // the agent's next answer lists it
+		if b := g.TakeBlockedDoc(); b != nil {
+			side.Context().Block(*b) // the agent's next answer lists it
 			return 0, fmt.Errorf("fetching it again led to %s, which the request policy blocks (%s)", b.URL, b.Rule)
 		}
 		if why == "" {
@@ -142,44 +148,15 @@ func (t *Tabs) fetchInTab(ctx context.Context, u, referrer, path string) (int64,
 	}
 }
 
-// frameOwner finds the session's tab that holds the frame and the target
-// session to ask about it: the frame's own (a tab or an out-of-process
-// iframe) or its tab's. A frame no tab of the session knows is nil.
-func (t *Tabs) frameOwner(f cdp.FrameID) (*Page, *host) {
-	for _, p := range t.livePages() {
-		if h := p.hostOf(target.ID(f)); h != nil {
-			return p, h
-		}
-	}
-	for _, p := range t.livePages() {
-		p.mu.Lock()
-		_, known := p.frames.parent[f]
-		h := p.main
-		p.mu.Unlock()
-		if known && h != nil {
-			return p, h
-		}
-	}
-	return nil, nil
-}
-
-// lastMethodOf is the method of the page's latest request of u, if the
-// page saw one.
-func (p *Page) lastMethodOf(u string) string {
-	l, unlock := p.logs()
-	defer unlock()
-	return l.LastMethodOf(u)
-}
-
 // saveBlob writes the bytes of a blob: URL, read in the frame that began
 // the download, to path: at most max.
-func (p *Page) saveBlob(ctx context.Context, frame cdp.FrameID, rawURL, path string, max int64) (int64, error) {
+func saveBlob(ctx context.Context, p Page, frame cdp.FrameID, rawURL, path string, max int64) (int64, error) {
 	var r struct {
 		B64   string `json:"b64"`
 		Size  int64  `json:"size"`
 		Error string `json:"error"`
 	}
-	if err := p.evalIn(ctx, frame, fnReadBlob.call(rawURL, max), &r); err != nil {
+	if err := p.ReadBlob(ctx, frame, rawURL, max, &r); err != nil {
 		return 0, fmt.Errorf("reading the blob: URL in the page: %w", err)
 	}
 	if r.Error != "" {
@@ -217,7 +194,7 @@ func saveDataURL(s, path string, max int64) (int64, error) {
 		b = []byte(text)
 	}
 	if int64(len(b)) > max {
-		return 0, netguard.ErrTooLarge(max)
+		return 0, ErrTooLarge(max)
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return 0, err

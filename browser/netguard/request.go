@@ -1,4 +1,4 @@
-package browser
+package netguard
 
 import (
 	"context"
@@ -59,11 +59,23 @@ const requestJS = `(async (r) => {
     body: text.length > %d ? text.slice(0, %d) : text, size: text.length, cut: text.length > %d};
 })(%s)`
 
-// Request makes req from the session's browser context (see above).
-func (t *Tabs) Request(ctx context.Context, req HTTPRequest) (*HTTPResponse, error) {
+// RequestError is a request step that could not be made: its URL refused
+// (the engine's invalid input), or the request got no answer (Unanswered:
+// the engine's navigation failure). Message and Hint are the agent's.
+type RequestError struct {
+	Unanswered    bool
+	Message, Hint string
+}
+
+func (e *RequestError) Error() string { return e.Message }
+
+// Request makes req from the session's browser context (see above), in a
+// hidden tab open opens. It fails with a [*RequestError] when the URL is
+// not http(s) or the request got no answer.
+func Request(ctx context.Context, open OpenHidden, req HTTPRequest) (*HTTPResponse, error) {
 	u, err := url.Parse(req.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, newError(KindInvalidInput, "give an absolute http(s) URL, or a path on the dev server", "%q is not an http(s) URL", req.URL)
+		return nil, &RequestError{Hint: "give an absolute http(s) URL, or a path on the dev server", Message: fmt.Sprintf("%q is not an http(s) URL", req.URL)}
 	}
 	in := map[string]any{"method": strings.ToUpper(req.Method), "url": req.URL, "headers": req.Headers}
 	if req.Body != nil {
@@ -77,29 +89,29 @@ func (t *Tabs) Request(ctx context.Context, req HTTPRequest) (*HTTPResponse, err
 		HTTPResponse
 		Error string `json:"error"`
 	}
-	p, closeTab, err := t.hiddenTab(ctx)
+	p, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer closeTab()
+	defer p.Close()
 	// The blank document of the URL's origin loads as a scratch tab's
 	// does; then the tab leaves blank mode, so that the request itself goes
 	// to the server (the policy still checks it).
-	p.guard.SetBlank(true)
-	if err := p.enableGuard(ctx, p.main); err != nil {
+	p.Guard().SetBlank(true)
+	if err := p.EnableGuard(ctx); err != nil {
 		return nil, err
 	}
-	if err := p.openBlank(ctx, u.Scheme+"://"+u.Host); err != nil {
+	if err := p.OpenBlank(ctx, u.Scheme+"://"+u.Host); err != nil {
 		return nil, err
 	}
-	p.guard.SetBlank(false)
+	p.Guard().SetBlank(false)
 	js := fmt.Sprintf(requestJS, MaxResponseBody, MaxResponseBody, MaxResponseBody, arg)
-	if err := p.evalEngine(ctx, js, &out); err != nil {
+	if err := p.Eval(ctx, js, &out); err != nil {
 		return nil, err
 	}
 	if out.Error != "" {
-		return nil, newError(KindNavigationFailed, "check that the server is up and the URL right; the request policy may also block it",
-			"%s %s got no answer: %s", in["method"], req.URL, out.Error)
+		return nil, &RequestError{Unanswered: true, Hint: "check that the server is up and the URL right; the request policy may also block it",
+			Message: fmt.Sprintf("%s %s got no answer: %s", in["method"], req.URL, out.Error)}
 	}
 	return &out.HTTPResponse, nil
 }
