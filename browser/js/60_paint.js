@@ -12,7 +12,7 @@
   // document, input, focus, hover, scroll, resize, a media query's change,
   // a resource loaded, a transition or animation that ran. A text caret's
   // blink is not a change of the page.
-  let paintCount = 0, paintWatch = null;
+  let paintCount = 0, paintWatch = null, paintLoads = null;
   const paintToken = Math.random().toString(36).slice(2);
   const paintEvents = ['input', 'change', 'focusin', 'focusout', 'mouseover', 'mouseout', 'pointerover', 'pointerout',
     'pointerdown', 'pointerup', 'keydown', 'keyup', 'scroll', 'resize', 'load', 'error', 'toggle', 'selectionchange',
@@ -26,16 +26,20 @@
       const bump = () => { paintCount++; };
       paintWatch = new MutationObserver(bump);
       paintWatch.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      // Every resource loaded (a CSS background image, a font), however
+      // many: the page's timing buffer holds only the first 250.
+      paintLoads = new PerformanceObserver(bump);
+      paintLoads.observe({ type: 'resource' });
       for (const type of paintEvents) addEventListener(type, bump, true);
       document.addEventListener('selectionchange', bump, true);
       for (const q of paintQueries) matchMedia(q).addEventListener('change', bump);
       return '';
     }
-    if (paintWatch.takeRecords().length) paintCount++;
+    if (paintWatch.takeRecords().length || paintLoads.takeRecords().length) paintCount++;
     if (document.readyState !== 'complete' || document.fonts.status !== 'loaded') return '';
     if (document.getAnimations().some((a) => a.playState === 'running' || a.playState === 'pending')) return '';
     if (document.querySelector(selfPainting)) return '';
     for (const el of document.querySelectorAll('*')) if (el.shadowRoot || el.localName.includes('-')) return '';
-    return paintToken + ':' + paintCount + ':' + performance.getEntriesByType('resource').length + ':' + innerWidth + 'x' +
+    return paintToken + ':' + paintCount + ':' + innerWidth + 'x' +
       innerHeight + '@' + devicePixelRatio + ':' + scrollX + ',' + scrollY;
   }
