@@ -16,6 +16,7 @@ const refusalPath = "github.com/e2e-mcp/e2e-mcp/browser/refusal"
 // typed whatever seam it comes up through, because there is one refusal
 // type and one place that reads it (AsError, errors.go), and nothing to
 // forget on the way:
+//   - browser/refusal imports the standard library only;
 //   - no package below browser but browser/refusal declares an error type
 //     (a type with an Error method), nor a struct with a hint beside a
 //     message, a refusal of its own the engine would not read;
@@ -25,7 +26,7 @@ const refusalPath = "github.com/e2e-mcp/e2e-mcp/browser/refusal"
 //     through AsError (a variable of type *Error for errors.As, a type
 //     assertion or switch on it), since that would miss a refusal.
 func TestOneRefusal(t *testing.T) {
-	var errorTypes, refusalUsers, lookups []string
+	var errorTypes, refusalUsers, refusalImports, lookups []string
 	var below, root, module int
 	eachSource(t, []string{".."}, func(fset *token.FileSet, f *ast.File) {
 		name := filepath.ToSlash(fset.Position(f.Package).Filename)
@@ -40,7 +41,13 @@ func TestOneRefusal(t *testing.T) {
 					refusalUsers = append(refusalUsers, rel)
 				}
 			}
-		case strings.HasPrefix(dir, "browser/") && dir != "browser/refusal":
+		case dir == "browser/refusal":
+			for _, imp := range f.Imports {
+				if p, _ := strconv.Unquote(imp.Path.Value); strings.Contains(strings.Split(p, "/")[0], ".") {
+					refusalImports = append(refusalImports, rel+" imports "+p)
+				}
+			}
+		case strings.HasPrefix(dir, "browser/"):
 			below++
 			errorTypes = append(errorTypes, ownRefusals(rel, f)...)
 		}
@@ -56,6 +63,9 @@ func TestOneRefusal(t *testing.T) {
 	}
 	for _, f := range refusalUsers {
 		t.Errorf("%s names browser/refusal: only errors.go reads a refusal (AsError); a seam returns it as it comes", f)
+	}
+	for _, i := range refusalImports {
+		t.Errorf("%s: browser/refusal takes the standard library only, so that every package can import it", i)
 	}
 	for _, l := range lookups {
 		t.Errorf("%s: looks for a *browser.Error without AsError, which would miss a refusal of a package below", l)
