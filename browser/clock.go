@@ -25,7 +25,7 @@ func (t *Tabs) Clock(ctx context.Context, current *Page, action string, at time.
 	installed := t.setupOf().clock != nil
 	call, err := devices.ClockCall(action, at, d, installed, time.Now())
 	if err != nil {
-		return devices.ClockState{}, deviceError(err)
+		return devices.ClockState{}, err
 	}
 	for _, p := range t.livePages() {
 		if _, err := p.Evaluate(ctx, "() => { "+call+"; return true; }", ""); err != nil {

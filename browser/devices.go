@@ -1,14 +1,12 @@
 package browser
 
 // What browser does with browser/devices: a session's Emulation applied to
-// its tabs over CDP, and the seam (deviceError: the package's refusals as
-// this package's invalid_input errors; the media, network state and clock
-// it holds are applied by emulate.go, netstate.go and clock.go, whose
-// refusals go through deviceError too).
+// its tabs over CDP (the media, network state and clock it holds are
+// applied by emulate.go, netstate.go and clock.go). The package's refusals
+// come back as they are: AsError reads them as invalid_input errors.
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -21,18 +19,6 @@ import (
 	"go.uber.org/zap"
 )
 
-// deviceError is err as this package's error: a refusal of browser/devices
-// (a *devices.Error) is a KindInvalidInput [*Error] with its message and
-// hint, as the agent is told of any value it gave that is refused; any
-// other err is itself.
-func deviceError(err error) error {
-	var d *devices.Error
-	if errors.As(err, &d) {
-		return newError(KindInvalidInput, d.Hint, "%s", d.Message)
-	}
-	return err
-}
-
 // SetEmulation lays change (and a device preset, if named) over what the
 // session emulates, or with reset starts again from the browser's own, and
 // applies it to every tab of the session now and to the tabs it opens
@@ -44,7 +30,7 @@ func (t *Tabs) SetEmulation(ctx context.Context, change devices.Emulation, devic
 	}
 	e, err := base.Merge(change, device)
 	if err != nil {
-		return base, deviceError(err)
+		return base, err
 	}
 	if err := t.applyPermissions(ctx, e); err != nil {
 		return base, err
@@ -88,7 +74,7 @@ func (t *Tabs) applyPermissions(ctx context.Context, e devices.Emulation) error 
 		_, err := chromedp.CallBrowser(cctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
 			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, BrowserContextID: t.id})
 		if err != nil {
-			return deviceError(devices.PermissionRefused(name, err))
+			return devices.PermissionRefused(name, err)
 		}
 	}
 	return nil

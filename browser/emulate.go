@@ -12,7 +12,7 @@ import (
 // see m in its media queries (a popup from the moment it is attached).
 func (t *Tabs) SetMedia(ctx context.Context, m devices.Media) error {
 	if err := m.Check(); err != nil {
-		return deviceError(err)
+		return err
 	}
 	t.changeSetup(func(s *pageSetup) { s.media = m })
 	for _, p := range t.livePages() {

@@ -3,6 +3,8 @@ package browser
 import (
 	"errors"
 	"fmt"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // Kind classifies an [*Error]. The values are the error types of the tool
@@ -112,9 +114,28 @@ func stepError(kind Kind, step Step, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Step: step}
 }
 
-// AsError returns err as an [*Error] if it is one.
+// AsError returns err as an [*Error] if it is one, or if it is a refusal
+// of a package below browser (a [*refusal.Error] in its chain: a device,
+// key, cookie, route or selector refused, a browser not found), read as
+// the *Error of the same kind, message, hint and cause; an *Error in the
+// chain comes first.
+//
+// This is the one place refusals become this package's errors. Everything
+// that classifies an error goes through AsError: the engine's own checks,
+// mcptools's answers (classify), the runner. So a seam returns what the
+// package below returned, as it is, and has nothing to convert or forget;
+// a refusal reads the same either way (its Error() is the *Error's).
+// TestOneRefusal enforces it: no package below browser declares an error
+// type of its own with a message and a hint, no file of browser but this
+// one names the refusal package, and no code outside this file looks for
+// an *Error but through AsError.
 func AsError(err error) (*Error, bool) {
 	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
+	if errors.As(err, &e) {
+		return e, true
+	}
+	if r, ok := refusal.As(err); ok {
+		return &Error{Kind: Kind(r.KindOf()), Message: r.Message, Hint: r.Hint, Err: r.Err}, true
+	}
+	return nil, false
 }

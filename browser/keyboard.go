@@ -1,30 +1,17 @@
 package browser
 
 // What browser does with browser/keyboard: its keys sent to a tab over CDP
-// (pressChord, pressKey, sendKey, PressKey), and the seam (keyError: the
-// package's refusals as this package's invalid_input errors).
+// (pressChord, pressKey, sendKey, PressKey). The package's refusals come
+// back as they are: AsError reads them as invalid_input errors.
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
 )
-
-// keyError is err as this package's error: a refusal of browser/keyboard
-// (a *keyboard.Error: a key name or combination it does not know) is a
-// KindInvalidInput [*Error] with its message and hint; any other err is
-// itself.
-func keyError(err error) error {
-	var k *keyboard.Error
-	if errors.As(err, &k) {
-		return newError(KindInvalidInput, k.Hint, "%s", k.Message)
-	}
-	return err
-}
 
 // pressChord holds the chord's modifiers down, presses its key, and lets go
 // of the modifiers in reverse order, as a user would.
@@ -88,7 +75,7 @@ func (p *Page) sendKey(ctx context.Context, k keyboard.Key, typ input.DispatchKe
 func (p *Page) PressKey(ctx context.Context, key string) error {
 	c, err := keyboard.ParseChord(key)
 	if err != nil {
-		return keyError(err)
+		return err
 	}
 	before := p.mark()
 	cctx, cancel := p.activeCtx(ctx, p.m.opts.ActionTimeout)

@@ -11,8 +11,9 @@ import (
 // The seam to browser/launcher, which gets the browser (finds, launches,
 // connects to one, asks a grid; its Pool holds the browsers elsewhere and
 // which one a new session gets) and knows nothing of tabs or pages: the
-// launcher's settings made of the manager's options, its errors made the
-// agent's, and what a browser's death means for the sessions on it.
+// launcher's settings made of the manager's options, a closed pool made
+// this package's ErrClosed (its refusals come back as they are: AsError
+// reads them), and what a browser's death means for the sessions on it.
 
 // launchConfig is how the manager's browsers are launched or asked of a
 // grid.
@@ -49,14 +50,11 @@ func (m *Manager) newPool() *launcher.Pool {
 	})
 }
 
-// launchError is a launcher's error as the agent's: an [*Error] of the
-// same kind, message, hint and cause; [ErrClosed] for a pool's.
-func launchError(err error) error {
+// poolClosed is err, or [ErrClosed] for the launcher's: a pool used after
+// it was closed.
+func poolClosed(err error) error {
 	if errors.Is(err, launcher.ErrClosed) {
 		return ErrClosed
-	}
-	if e, ok := launcher.AsError(err); ok {
-		return &Error{Kind: Kind(e.Kind), Message: e.Message, Hint: e.Hint, Err: e.Err}
 	}
 	return err
 }
@@ -69,7 +67,7 @@ func (m *Manager) launch() (context.Context, error) {
 	}
 	bctx, launched, err := m.local.Browser()
 	if err != nil {
-		return nil, launchError(err)
+		return nil, err
 	}
 	if launched {
 		go launcher.Watch(bctx, m.log, func(why string) { m.hungLocal(bctx, why) })

@@ -162,7 +162,7 @@ func (m *Manager) Version(ctx context.Context) (string, error) {
 	if m.pool != nil {
 		var done func()
 		if bctx, done, err = m.pool.Look(ctx); err != nil {
-			return "", launchError(err)
+			return "", poolClosed(err)
 		}
 		defer done()
 	} else {

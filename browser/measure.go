@@ -4,8 +4,8 @@ package browser
 // audit, screenshots plain, held still and labelled): the package takes the
 // measures and captures and draws, and what it needs of a page it gets
 // through measureTab: the engine's calls, which find elements across frames
-// and name them with the snapshot's refs. Its refusals become this
-// package's invalid_input errors (measureError). What is the session's
+// and name them with the snapshot's refs. Its refusals come back as they
+// are: AsError reads them as invalid_input errors. What is the session's
 // stays here: the vitals watcher in every tab (WatchVitals) and the
 // throttling around a measure (Throttled).
 
@@ -13,7 +13,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -22,48 +21,36 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser/measure"
 )
 
-// measureError is err as this package's error: a refusal of
-// browser/measure (a *measure.Error) is a KindInvalidInput [*Error] with
-// its message and hint, as the agent is told of any value it gave that is
-// refused; any other err is itself.
-func measureError(err error) error {
-	var m *measure.Error
-	if errors.As(err, &m) {
-		return newError(KindInvalidInput, m.Hint, "%s", m.Message)
-	}
-	return err
-}
-
 // Screenshot captures the viewport, the full page or one element.
 func (p *Page) Screenshot(ctx context.Context, o measure.ScreenshotOptions) ([]byte, error) {
 	b, err := measure.Screenshot(ctx, measureTab{p}, o)
-	return b, measureError(err)
+	return b, err
 }
 
 // LabelledScreenshot takes the viewport as a JPEG with every element that
 // has a ref (in the main frame, on screen) boxed and labelled.
 func (p *Page) LabelledScreenshot(ctx context.Context) ([]byte, []measure.LabelledBox, error) {
 	b, boxes, err := measure.LabelledScreenshot(ctx, measureTab{p})
-	return b, boxes, measureError(err)
+	return b, boxes, err
 }
 
 // CaptureStill takes screenshots for a visual check with the page held
 // still, giving each to next (measure.CaptureStill).
 func (p *Page) CaptureStill(ctx context.Context, o measure.VisualOptions, timeout time.Duration, next func(measure.VisualShot) (bool, error)) error {
-	return measureError(measure.CaptureStill(ctx, measureTab{p}, o, timeout, next))
+	return measure.CaptureStill(ctx, measureTab{p}, o, timeout, next)
 }
 
 // AuditA11y checks the page, or the element target names, against the
 // accessibility audit's rules (measure.AuditA11y).
 func (p *Page) AuditA11y(ctx context.Context, target string, limit int) (*measure.A11yReport, error) {
 	r, err := measure.AuditA11y(ctx, measureTab{p}, target, limit)
-	return r, measureError(err)
+	return r, err
 }
 
 // Vitals reads the page's web vitals (the main frame's document).
 func (p *Page) Vitals(ctx context.Context) (*measure.Vitals, error) {
 	v, err := measure.ReadVitals(ctx, measureTab{p})
-	return v, measureError(err)
+	return v, err
 }
 
 // EncodeBase64 is a helper for callers that send images as MCP content.

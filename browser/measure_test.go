@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser/measure"
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // stillTab is a tab for what a visual check refuses before it captures
@@ -41,9 +42,9 @@ func (s stillTab) View(_ context.Context, out any) error {
 // TestMeasureErrors: what browser/measure refuses (a screenshot's type, a
 // visual check's mask in an iframe or its size) reaches the agent as an
 // invalid_input error with the package's message and hint, word for word
-// what browser said before the package existed (measureError, the seam
-// every Page method of the package goes through); any other error is
-// itself.
+// what browser said before the package existed (AsError reads the
+// refusal every Page method of the package returns); any other error is
+// none of the engine's.
 func TestMeasureErrors(t *testing.T) {
 	ctx := context.Background()
 	never := func(measure.VisualShot) (bool, error) {
@@ -61,12 +62,12 @@ func TestMeasureErrors(t *testing.T) {
 			"a screenshot of the viewport would be 4000x2000 pixels (8 megapixels), more than a visual check compares (4 megapixels)",
 			"make the viewport smaller, or check one element of the page (target)"},
 	} {
-		var m *measure.Error
+		var m *refusal.Error
 		if !errors.As(c.err, &m) {
-			t.Errorf("%v: want a *measure.Error", c.err)
+			t.Errorf("%v: want a *refusal.Error", c.err)
 			continue
 		}
-		e, ok := AsError(measureError(c.err))
+		e, ok := AsError(c.err)
 		if !ok || e.Kind != KindInvalidInput || e.Message != c.message || e.Hint != c.hint || e.Err != nil {
 			t.Errorf("%v became %+v; want invalid_input %q, hint %q", c.err, e, c.message, c.hint)
 			continue
@@ -75,15 +76,15 @@ func TestMeasureErrors(t *testing.T) {
 			t.Errorf("%q reads %q as this package's error", c.err, e.Error())
 		}
 	}
-	percent := &measure.Error{Message: "100% of it", Hint: "less"}
-	if e, ok := AsError(measureError(percent)); !ok || e.Message != percent.Message {
+	percent := &refusal.Error{Message: "100% of it", Hint: "less"}
+	if e, ok := AsError(percent); !ok || e.Message != percent.Message {
 		t.Errorf("a message with %% became %v", e)
 	}
 	other := errors.New("the tab is gone")
-	if err := measureError(other); err != other {
-		t.Errorf("measureError(%v) = %v, want it as it is", other, err)
+	if e, ok := AsError(other); ok {
+		t.Errorf("AsError(%v) = %v, want none of the engine's errors", other, e)
 	}
-	if err := measureError(nil); err != nil {
-		t.Errorf("measureError(nil) = %v", err)
+	if e, ok := AsError(nil); ok {
+		t.Errorf("AsError(nil) = %v", e)
 	}
 }

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -280,38 +279,13 @@ func compileRoute(r *netguard.Route) error {
 	if err != nil {
 		return err
 	}
-	return routeError(r.Compile(m.src, m.flags, m.rel))
-}
-
-// routeError is a route netguard refused, as an invalid_input error.
-func routeError(err error) error {
-	var ir *netguard.InvalidRoute
-	if errors.As(err, &ir) {
-		return newError(KindInvalidInput, ir.Hint, "%s", ir.Message)
-	}
-	return err
+	return r.Compile(m.src, m.flags, m.rel)
 }
 
 // Request makes req from the session's browser context, in a hidden tab
 // (netguard.Request).
 func (t *Tabs) Request(ctx context.Context, req netguard.HTTPRequest) (*netguard.HTTPResponse, error) {
-	res, err := netguard.Request(ctx, t.openHidden, req)
-	return res, requestError(err)
-}
-
-// requestError is a request step netguard refused (an invalid_input
-// error) or that got no answer (navigation_failed); any other err is
-// itself.
-func requestError(err error) error {
-	var re *netguard.RequestError
-	switch {
-	case !errors.As(err, &re):
-		return err
-	case re.Unanswered:
-		return newError(KindNavigationFailed, re.Hint, "%s", re.Message)
-	default:
-		return newError(KindInvalidInput, re.Hint, "%s", re.Message)
-	}
+	return netguard.Request(ctx, t.openHidden, req)
 }
 
 // Routes lists the session's routes, newest first.
@@ -325,7 +299,7 @@ func (t *Tabs) AddRoute(ctx context.Context, r netguard.Route) (bool, error) {
 		return false, err
 	}
 	replaced, err := t.guard.AddRoute(ctx, r, t.followRoutes)
-	return replaced, routeError(err)
+	return replaced, err
 }
 
 // RemoveRoutes removes the routes of pattern ("": all of them) and says how

@@ -25,7 +25,7 @@ type byRuleParams struct {
 // requests fail) or a throttling preset (devices.NetworkStates).
 func (t *Tabs) SetNetworkState(ctx context.Context, state string) error {
 	if _, err := devices.NetworkState(state); err != nil {
-		return deviceError(err)
+		return err
 	}
 	t.changeSetup(func(s *pageSetup) { s.netState = state })
 	for _, p := range t.livePages() {

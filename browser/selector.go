@@ -1,25 +1,18 @@
 package browser
 
-import (
-	"errors"
-
-	"github.com/e2e-mcp/e2e-mcp/browser/selector"
-)
+import "github.com/e2e-mcp/e2e-mcp/browser/selector"
 
 // The seam to browser/selector, the selector grammar: the engine parses a
-// target here, and a syntax error becomes the agent's invalid_input error.
-
-// selectorHint is what an agent does about a selector that does not parse.
-const selectorHint = "fix the selector (forms: css, text=, role=button[name=\"x\"], xpath=, data-testid=, label=, nth=, >>), or use a ref from a snapshot"
+// target here, and a syntax error (a refusal of the package) is the
+// agent's invalid_input error, as AsError reads it.
 
 // ParseSelector parses a selector as [selector.Parse] does (testIDAttr is
 // the attribute testid= matches, data-testid when empty); a syntax error
 // is an invalid_input [*Error] that names the position and says what to do.
 func ParseSelector(sel, testIDAttr string) (*selector.Selector, error) {
 	s, err := selector.Parse(sel, testIDAttr)
-	var se *selector.SyntaxError
-	if errors.As(err, &se) {
-		return nil, &Error{Kind: KindInvalidInput, Message: se.Error(), Hint: selectorHint}
+	if e, ok := AsError(err); ok {
+		return nil, e
 	}
 	return s, err
 }

@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -20,20 +19,8 @@ import (
 // document, and the whole state read and put back by walking the origins
 // the session showed in a scratch tab (a hidden one, or the session's own
 // while it shows nothing); the scratch tabs themselves, which other
-// features borrow; and the seam (storageError: the package's refusals as
-// this package's invalid_input errors).
-
-// storageError is err as this package's error: a refusal of browser/storage
-// (a *storage.Error) is a KindInvalidInput [*Error] with its message and
-// hint, as the agent is told of any value it gave that is refused; any
-// other err is itself.
-func storageError(err error) error {
-	var s *storage.Error
-	if errors.As(err, &s) {
-		return newError(KindInvalidInput, s.Hint, "%s", s.Message)
-	}
-	return err
-}
+// features borrow. The package's refusals come back as they are: AsError
+// reads them as invalid_input errors.
 
 // jar is the cookie jar of the session's browser context.
 func (t *Tabs) jar() storage.Jar { return storage.Jar{ID: t.id, Bound: t.browserCtx} }
@@ -49,14 +36,13 @@ func (t *Tabs) Cookies(ctx context.Context) ([]storage.Cookie, error) { return t
 // name, domain and path). A cookie needs a domain and path, or a URL in
 // Domain ("https://app.test/") that gives both.
 func (t *Tabs) SetCookies(ctx context.Context, cookies []storage.Cookie) error {
-	return storageError(t.jar().Set(ctx, cookies))
+	return t.jar().Set(ctx, cookies)
 }
 
 // DeleteCookies removes the session's cookies named name (all of them when
 // name is ""), of any domain unless domain is given, and reports how many.
 func (t *Tabs) DeleteCookies(ctx context.Context, name, domain string) (int, error) {
-	n, err := t.jar().Delete(ctx, name, domain)
-	return n, storageError(err)
+	return t.jar().Delete(ctx, name, domain)
 }
 
 // WebStorage runs a step on the local or session storage of the current
@@ -125,10 +111,10 @@ func (t *Tabs) StorageState(ctx context.Context, current *Page) (*storage.State,
 // whose session storage was left out.
 func (t *Tabs) SetStorageState(ctx context.Context, st *storage.State, current *Page) ([]string, error) {
 	if err := st.CheckOrigins(); err != nil {
-		return nil, storageError(err)
+		return nil, err
 	}
 	if err := t.jar().Replace(ctx, st.Cookies); err != nil {
-		return nil, storageError(err)
+		return nil, err
 	}
 	if len(st.Origins) == 0 {
 		return nil, nil

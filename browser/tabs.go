@@ -108,7 +108,7 @@ func (m *Manager) NewTabs(ctx context.Context) (*Tabs, error) {
 	shared := false
 	if m.pool != nil {
 		rb, bctx, err = m.pool.Acquire(ctx)
-		err = launchError(err)
+		err = poolClosed(err)
 		if err == nil && len(m.opts.Grids) == 0 && m.opts.SharedRemote && m.policy().Upstream() == nil {
 			shared = m.pool.TakeDefault(rb)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 func TestIsRef(t *testing.T) {
@@ -59,35 +60,35 @@ func TestCredentialsFor(t *testing.T) {
 
 // TestDeviceErrors: what browser/devices refuses in a change (merge, its
 // checks) reaches the agent as an invalid_input error with the package's
-// message and hint (deviceError, the seam), before it reaches a tab.
+// message and hint (AsError reads its refusal), before it reaches a tab.
 func TestDeviceErrors(t *testing.T) {
 	base := devices.Emulation{Locale: "de-DE", TimezoneID: "Asia/Tokyo"}
 	for _, change := range []devices.Emulation{{TimezoneID: "Mars/Olympus"}, {Locale: "not a locale!!"}, {Width: 390}} {
 		got, err := base.Merge(change, "")
-		e, ok := AsError(deviceError(err))
+		e, ok := AsError(err)
 		if !ok || e.Kind != KindInvalidInput || e.Hint == "" {
 			t.Errorf("merge(%+v) = %+v, %v: want invalid_input with a hint", change, got, err)
 			continue
 		}
-		var d *devices.Error
+		var d *refusal.Error
 		if !errors.As(err, &d) || e.Message != d.Message || e.Hint != d.Hint || e.Error() != err.Error() {
 			t.Errorf("merge(%+v): %v became %v (hint %q)", change, err, e, e.Hint)
 		}
 	}
 	if _, err := base.Merge(devices.Emulation{}, "Nokia 3310"); err == nil {
 		t.Error("an unknown device was taken")
-	} else if e, ok := AsError(deviceError(err)); !ok || e.Kind != KindInvalidInput || !strings.Contains(e.Hint, "iPhone 15") {
+	} else if e, ok := AsError(err); !ok || e.Kind != KindInvalidInput || !strings.Contains(e.Hint, "iPhone 15") {
 		t.Errorf("unknown device: %v, want invalid_input naming the devices", err)
 	}
-	if err := deviceError(nil); err != nil {
-		t.Errorf("deviceError(nil) = %v", err)
+	if e, ok := AsError(nil); ok {
+		t.Errorf("AsError(nil) = %v", e)
 	}
 }
 
 // TestSetupRefusals: a media value, a network state or a clock action that
 // browser/devices refuses reaches the agent from Tabs.SetMedia,
 // SetNetworkState and Clock as the invalid_input error it always was
-// (deviceError, the seam), before any tab is touched; so does a permission
+// (AsError reads the refusal), before any tab is touched; so does a permission
 // the browser refuses (applyPermissions).
 func TestSetupRefusals(t *testing.T) {
 	ctx := context.Background()
@@ -104,7 +105,7 @@ func TestSetupRefusals(t *testing.T) {
 		{clockErr, `invalid_input: clock action "rewind"`, "use one of install, fast_forward, run_for, pause_at, resume, set_fixed_time or set_system_time"},
 		{notInstalled, "invalid_input: the clock is not installed", "install the clock first (action install, with the time to start at)"},
 		{noDuration, "invalid_input: run_for needs a positive duration", "give a duration such as 1h, 90s or 500ms"},
-		{deviceError(devices.PermissionRefused("midi-sysex", errors.New("Unknown permission"))), `invalid_input: permission "midi-sysex": Unknown permission`,
+		{devices.PermissionRefused("midi-sysex", errors.New("Unknown permission")), `invalid_input: permission "midi-sysex": Unknown permission`,
 			"use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi"},
 	} {
 		e, ok := AsError(c.err)
@@ -117,7 +118,7 @@ func TestSetupRefusals(t *testing.T) {
 // TestRequestErrors: a request step netguard refuses (a URL not http(s))
 // reaches the agent as an invalid_input error, and one that got no answer
 // as navigation_failed, each with netguard's message and hint
-// (requestError, the seam Tabs.Request goes through); the refused URL
+// (AsError reads the refusal Tabs.Request returns); the refused URL
 // opens no tab.
 func TestRequestErrors(t *testing.T) {
 	open := func(context.Context) (netguard.HiddenTab, error) {
@@ -126,43 +127,43 @@ func TestRequestErrors(t *testing.T) {
 	}
 	for _, u := range []string{"ftp://example.com/", "/api/users", "http://", "::"} {
 		_, err := netguard.Request(t.Context(), open, netguard.HTTPRequest{Method: "GET", URL: u})
-		e, ok := AsError(requestError(err))
-		var re *netguard.RequestError
+		e, ok := AsError(err)
+		var re *refusal.Error
 		if !ok || e.Kind != KindInvalidInput || !errors.As(err, &re) || e.Message != re.Message || e.Hint != re.Hint ||
 			!strings.Contains(e.Message, "is not an http(s) URL") || !strings.Contains(e.Hint, "absolute http(s) URL") {
 			t.Errorf("URL %q: %v became %v, want invalid_input with netguard's message and hint", u, err, e)
 		}
 	}
-	unanswered := &netguard.RequestError{Unanswered: true, Message: "GET http://a.test/ got no answer: Failed to fetch", Hint: "check that the server is up"}
-	if e, ok := AsError(requestError(unanswered)); !ok || e.Kind != KindNavigationFailed || e.Message != unanswered.Message || e.Hint != unanswered.Hint {
+	unanswered := &refusal.Error{Kind: refusal.NavigationFailed, Message: "GET http://a.test/ got no answer: Failed to fetch", Hint: "check that the server is up"}
+	if e, ok := AsError(unanswered); !ok || e.Kind != KindNavigationFailed || e.Message != unanswered.Message || e.Hint != unanswered.Hint {
 		t.Errorf("no answer became %v, want navigation_failed with its message and hint", e)
 	}
 	other := errors.New("the tab crashed")
-	if err := requestError(other); err != other {
-		t.Errorf("requestError(%v) = %v, want it unchanged", other, err)
+	if e, ok := AsError(other); ok {
+		t.Errorf("AsError(%v) = %v, want no engine error", other, e)
 	}
-	if err := requestError(nil); err != nil {
-		t.Errorf("requestError(nil) = %v", err)
+	if e, ok := AsError(nil); ok {
+		t.Errorf("AsError(nil) = %v", e)
 	}
 }
 
 // TestKeyErrors: a key name or combination browser/keyboard does not know
 // reaches the agent as an invalid_input error with the package's message
-// and its hint naming keys (keyError, the seam PressKey goes through).
+// and its hint naming keys (AsError reads the refusal PressKey returns).
 func TestKeyErrors(t *testing.T) {
 	for _, in := range []string{"", "Foo", "Control+Foo", "A+B"} {
 		_, err := keyboard.ParseChord(in)
-		e, ok := AsError(keyError(err))
+		e, ok := AsError(err)
 		if !ok || e.Kind != KindInvalidInput || !strings.Contains(e.Hint, "Control+A") {
 			t.Errorf("key %q: %v, want invalid_input naming the keys", in, err)
 			continue
 		}
-		var k *keyboard.Error
+		var k *refusal.Error
 		if !errors.As(err, &k) || e.Message != k.Message || e.Hint != k.Hint || e.Error() != err.Error() {
 			t.Errorf("key %q: %v became %v (hint %q)", in, err, e, e.Hint)
 		}
 	}
-	if err := keyError(nil); err != nil {
-		t.Errorf("keyError(nil) = %v", err)
+	if e, ok := AsError(nil); ok {
+		t.Errorf("AsError(nil) = %v", e)
 	}
 }

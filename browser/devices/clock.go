@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
@@ -61,8 +62,9 @@ func ClockScript(st ClockState) string {
 // world: install the clock at at (its time runs on from there; now is the
 // real instant), or fast_forward / run_for by d, pause_at at, resume,
 // set_fixed_time at (Date only), set_system_time at (no timer fires). It
-// refuses (an [*Error]) an action it does not know, a duration that is not
-// positive, and any action but install while the clock is not installed.
+// refuses (a [*refusal.Error]) an action it does not know, a duration that
+// is not positive, and any action but install while the clock is not
+// installed.
 func ClockCall(action string, at time.Time, d time.Duration, installed bool, now time.Time) (string, error) {
 	var call string
 	switch action {
@@ -70,7 +72,7 @@ func ClockCall(action string, at time.Time, d time.Duration, installed bool, now
 		call = ClockScript(ClockState{Now: float64(at.UnixMilli()), RealAt: float64(now.UnixMilli())})
 	case ClockFastForward, ClockRunFor:
 		if d <= 0 {
-			return "", invalid("give a duration such as 1h, 90s or 500ms", "%s needs a positive duration", action)
+			return "", refusal.Invalid("give a duration such as 1h, 90s or 500ms", "%s needs a positive duration", action)
 		}
 		fn := "fastForward"
 		if action == ClockRunFor {
@@ -86,10 +88,10 @@ func ClockCall(action string, at time.Time, d time.Duration, installed bool, now
 	case ClockSetSystemTime:
 		call = fmt.Sprintf("__e2eClock.setSystemTime(%d)", at.UnixMilli())
 	default:
-		return "", invalid("use one of "+text.JoinOr(ClockActions), "clock action %q", action)
+		return "", refusal.Invalid("use one of "+text.JoinOr(ClockActions), "clock action %q", action)
 	}
 	if action != ClockInstall && !installed {
-		return "", invalid("install the clock first (action install, with the time to start at)", "the clock is not installed")
+		return "", refusal.Invalid("install the clock first (action install, with the time to start at)", "the clock is not installed")
 	}
 	return call, nil
 }

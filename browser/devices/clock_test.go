@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // TestClockCall: each clock action is the call of the page's clock it
@@ -48,7 +50,7 @@ func TestClockCall(t *testing.T) {
 		{ClockResume, 0, false, "the clock is not installed", "install the clock first (action install, with the time to start at)"},
 	} {
 		_, err := ClockCall(c.action, at, c.d, c.installed, now)
-		var e *Error
+		var e *refusal.Error
 		if !errors.As(err, &e) || e.Message != c.msg || e.Hint != c.hint {
 			t.Errorf("ClockCall(%s, %v, installed %v) = %#v, want %q (hint %q)", c.action, c.d, c.installed, err, c.msg, c.hint)
 		}

@@ -8,9 +8,10 @@
 // (ClockState, and the scripts of clock.js that install and drive it in a
 // document: ClockScript, ClockCall). It is values, checks and script text,
 // no CDP: browser applies them to its tabs (browser/devices.go, emulate.go,
-// netstate.go, clock.go) and reports this package's refusals, each an
-// [*Error], as its invalid_input errors (deviceError). It may import the
-// standard library, golang.org/x/text and internal/text; not chromedp nor
+// netstate.go, clock.go) and reports this package's refusals, each a
+// [*refusal.Error], as its invalid_input errors (browser.AsError). It may
+// import the standard library, golang.org/x/text, internal/text and
+// browser/refusal; not chromedp nor
 // cdproto, and not browser, which imports it.
 package devices
 
@@ -31,6 +32,7 @@ import (
 
 	"golang.org/x/text/language"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
@@ -54,20 +56,6 @@ func ParseSize(s string) (Size, error) {
 		return Size{}, fmt.Errorf("%q: want WIDTHxHEIGHT in CSS pixels, 1 to %d each, e.g. 1280x720", s, MaxViewport)
 	}
 	return z, nil
-}
-
-// Error is a value this package refuses: what was given (Message) and
-// what to give instead (Hint). browser reports it as an invalid_input
-// error with the same message and hint; Error() reads as that error's.
-type Error struct {
-	Message string
-	Hint    string
-}
-
-func (e *Error) Error() string { return "invalid_input: " + e.Message }
-
-func invalid(hint, format string, args ...any) *Error {
-	return &Error{Message: fmt.Sprintf(format, args...), Hint: hint}
 }
 
 // Emulation is what a session's pages are made to believe about the device
@@ -164,15 +152,15 @@ func DeviceNames() []string { return slices.Sorted(maps.Keys(Devices)) }
 func (e Emulation) check() error {
 	switch {
 	case e.Width < 0 || e.Height < 0 || e.Width > MaxViewport || e.Height > MaxViewport || (e.Width == 0) != (e.Height == 0):
-		return invalid(fmt.Sprintf("give width and height together, 1 to %d pixels", MaxViewport), "viewport %dx%d", e.Width, e.Height)
+		return refusal.Invalid(fmt.Sprintf("give width and height together, 1 to %d pixels", MaxViewport), "viewport %dx%d", e.Width, e.Height)
 	case e.DeviceScaleFactor < 0 || e.DeviceScaleFactor > 10:
-		return invalid("use a pixel ratio from 1 to 10, e.g. 2 or 3 for a phone", "deviceScaleFactor %g", e.DeviceScaleFactor)
+		return refusal.Invalid("use a pixel ratio from 1 to 10, e.g. 2 or 3 for a phone", "deviceScaleFactor %g", e.DeviceScaleFactor)
 	case e.CPUThrottling < 0 || e.CPUThrottling > 100:
-		return invalid("use 1 (none) to 100, e.g. 4 for a mid-range phone", "cpuThrottling %g", e.CPUThrottling)
+		return refusal.Invalid("use 1 (none) to 100, e.g. 4 for a mid-range phone", "cpuThrottling %g", e.CPUThrottling)
 	case e.HTTPUser != "" && e.HTTPOrigin == "":
-		return invalid("give the origin the credentials are for, such as https://staging.example.com", "httpOrigin %q is not an http(s) origin", e.HTTPOrigin)
+		return refusal.Invalid("give the origin the credentials are for, such as https://staging.example.com", "httpOrigin %q is not an http(s) origin", e.HTTPOrigin)
 	case e.Geolocation != nil && (e.Geolocation.Latitude < -90 || e.Geolocation.Latitude > 90 || e.Geolocation.Longitude < -180 || e.Geolocation.Longitude > 180):
-		return invalid("latitude is -90 to 90, longitude -180 to 180", "geolocation %g,%g", e.Geolocation.Latitude, e.Geolocation.Longitude)
+		return refusal.Invalid("latitude is -90 to 90, longitude -180 to 180", "geolocation %g,%g", e.Geolocation.Latitude, e.Geolocation.Longitude)
 	}
 	if err := CheckLocale(e.Locale); err != nil {
 		return err
@@ -182,7 +170,7 @@ func (e Emulation) check() error {
 	}
 	for _, p := range e.Permissions {
 		if !permissionRE(p) {
-			return invalid(permissionHint, "permission %q", p)
+			return refusal.Invalid(permissionHint, "permission %q", p)
 		}
 	}
 	return nil
@@ -191,10 +179,10 @@ func (e Emulation) check() error {
 // permissionHint is what to give for a permission refused.
 const permissionHint = "use the web's permission names: geolocation, notifications, camera, microphone, clipboard-read, clipboard-write, midi"
 
-// PermissionRefused is the refusal (an [*Error]) of a permission the
+// PermissionRefused is the refusal (a [*refusal.Error]) of a permission the
 // browser would not grant, with err, the browser's reason.
 func PermissionRefused(name string, err error) error {
-	return invalid(permissionHint, "permission %q: %v", name, err)
+	return refusal.Invalid(permissionHint, "permission %q: %v", name, err)
 }
 
 // Granted are the permissions e grants: its Permissions, and geolocation
@@ -247,7 +235,7 @@ func CheckLocale(locale string) error {
 	_, err := language.Parse(locale)
 	var unknown language.ValueError // well formed, a subtag not in the tables: the browser takes it
 	if (err != nil && !errors.As(err, &unknown)) || strings.ContainsAny(locale, "_ ,;") {
-		return invalid("give a BCP 47 language tag, such as fr-FR, de or pt-BR", "locale %q is not a language tag", locale)
+		return refusal.Invalid("give a BCP 47 language tag, such as fr-FR, de or pt-BR", "locale %q is not a language tag", locale)
 	}
 	return nil
 }
@@ -271,7 +259,7 @@ func CheckTimezone(id string) error {
 			return nil
 		}
 	}
-	return invalid("give a name of the IANA time zone database, such as Europe/Paris, America/New_York or UTC", "timezoneId %q is not a time zone", id)
+	return refusal.Invalid("give a name of the IANA time zone database, such as Europe/Paris, America/New_York or UTC", "timezoneId %q is not a time zone", id)
 }
 
 // permissionRE says whether p is shaped as a permission name (lower-case
@@ -289,13 +277,13 @@ func permissionRE(p string) bool {
 }
 
 // Merge lays change over e: a device preset first, then each field given;
-// it returns the result, refused (an [*Error]) if the browser would refuse
-// it.
+// it returns the result, refused (a [*refusal.Error]) if the browser would
+// refuse it.
 func (e Emulation) Merge(change Emulation, device string) (Emulation, error) {
 	if device != "" {
 		d, ok := Devices[device]
 		if !ok {
-			return e, invalid("use one of "+text.JoinOr(DeviceNames())+", or give width, height and the rest", "device %q", device)
+			return e, refusal.Invalid("use one of "+text.JoinOr(DeviceNames())+", or give width, height and the rest", "device %q", device)
 		}
 		e.Width, e.Height, e.DeviceScaleFactor, e.Mobile, e.Touch, e.UserAgent = d.Width, d.Height, d.DeviceScaleFactor, d.Mobile, d.Touch, d.UserAgent
 	}

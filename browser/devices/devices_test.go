@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // TestLocaleAndTimezoneChecks: a locale is a BCP 47 tag and a time zone
@@ -27,7 +29,7 @@ func TestLocaleAndTimezoneChecks(t *testing.T) {
 	}
 	for _, z := range []string{"Mars/Olympus", "Local", "europe/paris", "/etc/localtime", "../zoneinfo/UTC", "Paris", "GMT+5:0"} {
 		err := CheckTimezone(z)
-		var e *Error
+		var e *refusal.Error
 		if !errors.As(err, &e) || !strings.Contains(e.Hint, "Europe/Paris") {
 			t.Errorf("CheckTimezone(%q) = %v, want a refusal saying what to give", z, err)
 		}
@@ -35,7 +37,7 @@ func TestLocaleAndTimezoneChecks(t *testing.T) {
 	base := Emulation{Locale: "de-DE", TimezoneID: "Asia/Tokyo"}
 	for _, change := range []Emulation{{TimezoneID: "Mars/Olympus"}, {Locale: "not a locale!!"}} {
 		got, err := base.Merge(change, "")
-		var e *Error
+		var e *refusal.Error
 		if !errors.As(err, &e) || e.Hint == "" {
 			t.Errorf("Merge(%+v) = %+v, %v: want a refusal with a hint", change, got, err)
 		}
@@ -87,7 +89,7 @@ func TestEmulationDefaults(t *testing.T) {
 	if HeldElsewhere(held) != nil || HeldElsewhere(other) != other || HeldElsewhere(nil) != nil {
 		t.Errorf("HeldElsewhere: %v, %v, %v", HeldElsewhere(held), HeldElsewhere(other), HeldElsewhere(nil))
 	}
-	var d *Error
+	var d *refusal.Error
 	if err := PermissionRefused("midi-sysex", other); !errors.As(err, &d) || d.Message != `permission "midi-sysex": Invalid timezone ID` || !strings.Contains(d.Hint, "clipboard-read") {
 		t.Errorf("PermissionRefused = %#v", err)
 	}

@@ -1,6 +1,9 @@
 package devices
 
-import "github.com/e2e-mcp/e2e-mcp/internal/text"
+import (
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
+	"github.com/e2e-mcp/e2e-mcp/internal/text"
+)
 
 // Media is what the CSS media queries of a session's pages see; an empty
 // field is the browser's own value.
@@ -32,7 +35,7 @@ var mediaValues = []struct {
 	{"contrast", "prefers-contrast", []string{"more", "less", "no-preference"}, func(m Media) string { return m.Contrast }},
 }
 
-// Check refuses (an [*Error]) a value that a field of m does not take,
+// Check refuses (a [*refusal.Error]) a value that a field of m does not take,
 // with the values it takes.
 func (m Media) Check() error {
 	for _, f := range mediaValues {
@@ -45,7 +48,7 @@ func (m Media) Check() error {
 			ok = ok || v == w
 		}
 		if !ok {
-			return invalid("use one of "+text.JoinOr(f.values), "%s %q", f.field, v)
+			return refusal.Invalid("use one of "+text.JoinOr(f.values), "%s %q", f.field, v)
 		}
 	}
 	return nil

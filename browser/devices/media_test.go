@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // TestMediaCheck: each media field takes its own values ("" is the
@@ -25,7 +27,7 @@ func TestMediaCheck(t *testing.T) {
 		{Media{ForcedColors: "on"}, `forcedColors "on"`, "use one of active or none"},
 		{Media{Contrast: "high"}, `contrast "high"`, "use one of more, less or no-preference"},
 	} {
-		var e *Error
+		var e *refusal.Error
 		if err := c.m.Check(); !errors.As(err, &e) || e.Message != c.msg || e.Hint != c.hint {
 			t.Errorf("Check(%+v) = %#v, want %q (hint %q)", c.m, err, c.msg, c.hint)
 		}
@@ -53,7 +55,7 @@ func TestNetworkState(t *testing.T) {
 	if c, err := NetworkState("slow-3g"); err != nil || c.Offline || c.Latency != 2000 || c.DownloadThroughput != 50000 || c.ConnectionType != "cellular3g" {
 		t.Errorf("slow-3g = %+v, %v", c, err)
 	}
-	var e *Error
+	var e *refusal.Error
 	if _, err := NetworkState("3g"); !errors.As(err, &e) || e.Message != `network state "3g"` ||
 		e.Hint != "use one of fast-3g, fast-4g, offline, online or slow-3g" {
 		t.Errorf("3g: %#v", err)

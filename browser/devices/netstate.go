@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
@@ -32,11 +33,11 @@ var networkStates = map[string]NetworkConditions{
 func NetworkStates() []string { return slices.Sorted(maps.Keys(networkStates)) }
 
 // NetworkState is the conditions of the network state named state, or a
-// refusal (an [*Error]) naming the states.
+// refusal (a [*refusal.Error]) naming the states.
 func NetworkState(state string) (NetworkConditions, error) {
 	c, ok := networkStates[state]
 	if !ok {
-		return c, invalid("use one of "+text.JoinOr(NetworkStates()), "network state %q", state)
+		return c, refusal.Invalid("use one of "+text.JoinOr(NetworkStates()), "network state %q", state)
 	}
 	return c, nil
 }

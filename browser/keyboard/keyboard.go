@@ -3,26 +3,18 @@
 // the key names and combinations an agent writes (Enter, a, Control+A,
 // Shift+Tab, ControlOrMeta+A) parsed into them. It is data and parsing, no
 // CDP: browser sends the keys (browser/keyboard.go) and reports this
-// package's refusals, each an [*Error], as its invalid_input errors. It may
-// import the standard library only; not browser, which imports it.
+// package's refusals, each an invalid_input [*refusal.Error]
+// (browser.AsError). It may import the standard library and
+// browser/refusal only; not browser, which imports it.
 package keyboard
 
 import (
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
-
-// Error is a key name this package refuses: what was given (Message) and
-// what to give instead (Hint, which names keys and combinations). browser
-// reports it as an invalid_input error with the same message and hint;
-// Error() reads as that error's.
-type Error struct {
-	Message string
-	Hint    string
-}
-
-func (e *Error) Error() string { return "invalid_input: " + e.Message }
 
 // Key is one key of a US keyboard as the Input domain wants it: the DOM
 // key value, the physical key code, the text it types (none for keys that
@@ -171,7 +163,7 @@ func controlOrMeta() string {
 // "Shift+Tab", "ControlOrMeta+A", "Control++" (the plus key).
 func ParseChord(s string) (Chord, error) {
 	bad := func(format string, args ...any) (Chord, error) {
-		return Chord{}, &Error{Message: fmt.Sprintf(format, args...), Hint: keyHelp}
+		return Chord{}, refusal.Invalid(keyHelp, format, args...)
 	}
 	if s == "" {
 		return bad("key: empty")

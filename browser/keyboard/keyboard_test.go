@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 func TestKeysParseChord(t *testing.T) {
@@ -68,9 +70,9 @@ func TestKeysControlOrMeta(t *testing.T) {
 func TestKeysInvalid(t *testing.T) {
 	for _, in := range []string{"", "Foo", "Control+", "Control+Foo", "A+B", "Enter+a", "++a", "Control+ +a"} {
 		_, err := ParseChord(in)
-		var e *Error
+		var e *refusal.Error
 		if !errors.As(err, &e) {
-			t.Errorf("ParseChord(%q): want a refusal (*Error), got %v", in, err)
+			t.Errorf("ParseChord(%q): want a refusal (*refusal.Error), got %v", in, err)
 			continue
 		}
 		// The error teaches the key names.

@@ -3,6 +3,8 @@ package launcher
 import (
 	"os"
 	"runtime"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // HeadedWithoutDisplay is the error of a visible browser (Config.Headed)
@@ -17,7 +19,7 @@ func HeadedWithoutDisplay() error {
 	return nil
 }
 
-func noDisplay(goos string, getenv func(string) string) *Error {
+func noDisplay(goos string, getenv func(string) string) *refusal.Error {
 	switch goos {
 	case "darwin", "windows", "android", "ios":
 		return nil // a window needs no display variable there
@@ -25,7 +27,7 @@ func noDisplay(goos string, getenv func(string) string) *Error {
 	if getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "" {
 		return nil
 	}
-	return &Error{Kind: KindBrowserLaunchFail,
+	return &refusal.Error{Kind: refusal.BrowserLaunchFail,
 		Message: "a visible browser (--headed, or HEADLESS=false) needs a display, and there is no display here: DISPLAY and WAYLAND_DISPLAY are not set",
 		Hint:    "run headless (drop --headed, or set HEADLESS=true), or start e2e-mcp under a virtual display: xvfb-run e2e-mcp ..."}
 }

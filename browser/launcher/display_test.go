@@ -3,6 +3,8 @@ package launcher
 import (
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // TestNoDisplay: on Linux a visible browser needs DISPLAY or
@@ -11,7 +13,7 @@ import (
 func TestNoDisplay(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	e := noDisplay("linux", env(nil))
-	if e == nil || e.Kind != KindBrowserLaunchFail || !strings.Contains(e.Message, "no display") || !strings.Contains(e.Hint, "xvfb-run") {
+	if e == nil || e.Kind != refusal.BrowserLaunchFail || !strings.Contains(e.Message, "no display") || !strings.Contains(e.Hint, "xvfb-run") {
 		t.Errorf("linux without a display: %+v", e)
 	}
 	for _, c := range []struct {

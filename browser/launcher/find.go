@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // executableNames are looked up on PATH, in this order, when no path is given.
@@ -20,7 +22,7 @@ func FindExecutable(explicit string) (string, error) {
 	if explicit != "" {
 		p, err := exec.LookPath(explicit)
 		if err != nil {
-			return "", &Error{Kind: KindBrowserNotFound, Message: fmt.Sprintf("browser %q is not an executable", explicit), Hint: InstallHint, Err: err}
+			return "", &refusal.Error{Kind: refusal.BrowserNotFound, Message: fmt.Sprintf("browser %q is not an executable", explicit), Hint: InstallHint, Err: err}
 		}
 		return p, nil
 	}
@@ -34,5 +36,5 @@ func FindExecutable(explicit string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", &Error{Kind: KindBrowserNotFound, Message: "no Chrome or Chromium found on PATH", Hint: InstallHint}
+	return "", &refusal.Error{Kind: refusal.BrowserNotFound, Message: "no Chrome or Chromium found on PATH", Hint: InstallHint}
 }

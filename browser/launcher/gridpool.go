@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
 )
@@ -89,7 +90,7 @@ func (p *Pool) gridError(errs []string) error {
 	p.mu.Lock()
 	p.gridErr = msg
 	p.mu.Unlock()
-	return &Error{Kind: KindBrowserLaunchFail, Message: msg,
+	return &refusal.Error{Kind: refusal.BrowserLaunchFail, Message: msg,
 		Hint: "check the --webdriver-url grid (running, with free slots, offering Chrome with CDP); the next call asks it again"}
 }
 

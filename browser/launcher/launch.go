@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/metrics"
 	"go.uber.org/zap"
 )
@@ -100,13 +101,13 @@ func (l *Local) Browser() (bctx context.Context, launched bool, err error) {
 	if l.failures > 0 && time.Now().Before(l.nextTry) {
 		// A circuit breaker: a browser that fails to start is not started
 		// again on every call; the wait doubles up to MaxBackoff.
-		return nil, false, &Error{Kind: KindBrowserLaunchFail,
+		return nil, false, &refusal.Error{Kind: refusal.BrowserLaunchFail,
 			Message: fmt.Sprintf("the browser failed to start %d time(s) in a row; the next attempt is in %s (last error: %v)",
 				l.failures, time.Until(l.nextTry).Round(100*time.Millisecond), l.lastErr),
 			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint}
 	}
 	b, err := l.start()
-	if e, ok := AsError(err); ok && e.Kind == KindBrowserLaunchFail && e.Err != nil && l.failures == 0 {
+	if e, ok := refusal.As(err); ok && e.Kind == refusal.BrowserLaunchFail && e.Err != nil && l.failures == 0 {
 		// Chrome exited as it started (not a launch that hung): that may
 		// be passing, such as Debian's chromium script reading two lines
 		// where it expects one size of /dev/shm on a busy machine, so it
@@ -114,7 +115,7 @@ func (l *Local) Browser() (bctx context.Context, launched bool, err error) {
 		l.log.Warn("the browser exited as it started: starting it once more", zap.Error(err))
 		b, err = l.start()
 	}
-	if e, ok := AsError(err); ok && e.Kind == KindBrowserLaunchFail {
+	if e, ok := refusal.As(err); ok && e.Kind == refusal.BrowserLaunchFail {
 		l.failures++
 		l.lastErr = err
 		l.nextTry = time.Now().Add(min(time.Second<<min(l.failures-1, 5), MaxBackoff))
@@ -265,7 +266,7 @@ func (l *Local) start() (context.Context, error) {
 		if !stopped {
 			msg, cause = fmt.Sprintf("start %s: no answer within %s", path, l.cfg.LaunchTimeout), nil
 		}
-		return nil, &Error{Kind: KindBrowserLaunchFail, Message: msg,
+		return nil, &refusal.Error{Kind: refusal.BrowserLaunchFail, Message: msg,
 			Hint: "run 'e2e-mcp doctor' to check the browser; " + InstallHint, Err: cause}
 	}
 	metrics.BrowserLaunched(true)

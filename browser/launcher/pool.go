@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/redact"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
@@ -199,7 +200,7 @@ func (p *Pool) remoteFor() (*Remote, error) {
 			}
 		}
 		if best == nil {
-			return nil, &Error{Kind: KindBrowserLaunchFail, Message: "no remote browser can be reached: " + strings.Join(errs, "; "),
+			return nil, &refusal.Error{Kind: refusal.BrowserLaunchFail, Message: "no remote browser can be reached: " + strings.Join(errs, "; "),
 				Hint: "check the --cdp-endpoint browsers (running, reachable, the --cdp-header they need); the next call tries them again"}
 		}
 		tried[best] = true

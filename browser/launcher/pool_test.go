@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 )
 
@@ -62,8 +63,8 @@ func TestGridFor_Full(t *testing.T) {
 	s := &stubGrid{status: 500, body: `{"value":{"error":"session not created","message":"No slots free\nstack"}}`}
 	p, url := gridPool(t, s)
 	_, _, err := p.Acquire(context.Background())
-	e, ok := AsError(err)
-	if !ok || e.Kind != KindBrowserLaunchFail {
+	e, ok := refusal.As(err)
+	if !ok || e.Kind != refusal.BrowserLaunchFail {
 		t.Fatalf("want a browser_launch_failed error, got %T %v", err, err)
 	}
 	for _, want := range []string{"WebDriver grid " + url, "session not created: No slots free (3 tries)"} {
@@ -112,7 +113,7 @@ func TestGridFor_DeletesUnreachable(t *testing.T) {
 	s := &stubGrid{status: 200, body: `{"value":{"sessionId":"x","capabilities":{"browserName":"chrome","se:cdp":"` + dead + `"}}}`}
 	p, _ := gridPool(t, s)
 	_, _, err = p.Acquire(context.Background())
-	if _, ok := AsError(err); !ok {
+	if _, ok := refusal.As(err); !ok {
 		t.Fatalf("want a typed error, got %v", err)
 	}
 	s.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/webdriver"
 	"go.uber.org/zap"
 )
@@ -35,8 +36,8 @@ func TestCleanStaleProfiles(t *testing.T) {
 
 func TestFindExecutable(t *testing.T) {
 	_, err := FindExecutable("/nonexistent/chrome")
-	e, ok := AsError(err)
-	if !ok || e.Kind != KindBrowserNotFound || !strings.Contains(e.Hint, "apt-get install chromium") {
+	e, ok := refusal.As(err)
+	if !ok || e.Kind != refusal.BrowserNotFound || !strings.Contains(e.Hint, "apt-get install chromium") {
 		t.Errorf("FindExecutable(missing) = %v, want browser_not_found with an install hint", err)
 	}
 	if p, err := FindExecutable(""); err != nil || p == "" {

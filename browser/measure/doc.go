@@ -5,16 +5,16 @@
 // elements' refs, drawn here). The page engine takes the measures in the
 // page and finds the elements; this package shapes what it answers, runs the
 // captures and draws. It sees a tab through one interface, [Tab], adapted
-// in browser/measure.go, and refuses a value it is given with its own
-// [*Error], which browser makes the agent's invalid_input error.
+// in browser/measure.go, and refuses a value it is given with a
+// [*refusal.Error], which browser reads as the agent's invalid_input error
+// (browser.AsError).
 //
-// It may import chromedp, cdproto and the standard library; never browser
-// (nor the tools or the transports).
+// It may import chromedp, cdproto, browser/refusal and the standard
+// library; never browser (nor the tools or the transports).
 package measure
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
@@ -73,18 +73,4 @@ type Tab interface {
 // Named is an element's role and accessible name.
 type Named struct {
 	Role, Name string
-}
-
-// Error is a value this package refuses: what was given (Message) and
-// what to give instead (Hint). browser reports it as an invalid_input
-// error with the same message and hint; Error() reads as that error's.
-type Error struct {
-	Message string
-	Hint    string
-}
-
-func (e *Error) Error() string { return "invalid_input: " + e.Message }
-
-func invalid(hint, format string, args ...any) *Error {
-	return &Error{Message: fmt.Sprintf(format, args...), Hint: hint}
 }

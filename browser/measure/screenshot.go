@@ -6,6 +6,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // ScreenshotOptions select what a screenshot shows.
@@ -40,7 +42,7 @@ func Screenshot(ctx context.Context, t Tab, o ScreenshotOptions) ([]byte, error)
 	case "webp":
 		params.Format = page.CaptureScreenshotFormatWebp
 	default:
-		return nil, invalid("use png, jpeg or webp", "screenshot type %q", o.Format)
+		return nil, refusal.Invalid("use png, jpeg or webp", "screenshot type %q", o.Format)
 	}
 	cctx, cancel := t.CallContext(ctx, 0)
 	defer cancel()

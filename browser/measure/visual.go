@@ -10,6 +10,8 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // A visual check (browser_expect check screenshot) compares the page with
@@ -78,7 +80,7 @@ func checkMasks(t Tab, masks []string) error {
 			return err
 		}
 		if in {
-			return invalid("mask the iframe element itself", "mask %s is inside an iframe", m)
+			return refusal.Invalid("mask the iframe element itself", "mask %s is inside an iframe", m)
 		}
 	}
 	return nil
@@ -152,6 +154,6 @@ func checkPixels(o VisualOptions, clip *page.Viewport, w, h, dpr float64) error 
 	if o.MaxPixels <= 0 || pw*ph <= float64(o.MaxPixels) {
 		return nil
 	}
-	return invalid(hint, "a screenshot of %s would be %.0fx%.0f pixels (%.0f megapixels), more than a visual check compares (%.0f megapixels)",
+	return refusal.Invalid(hint, "a screenshot of %s would be %.0fx%.0f pixels (%.0f megapixels), more than a visual check compares (%.0f megapixels)",
 		what, pw, ph, pw*ph/1e6, float64(o.MaxPixels)/1e6)
 }

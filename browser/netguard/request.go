@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // A request step (`request:` in a flow, browser_request) is an HTTP call
@@ -59,23 +61,14 @@ const requestJS = `(async (r) => {
     body: text.length > %d ? text.slice(0, %d) : text, size: text.length, cut: text.length > %d};
 })(%s)`
 
-// RequestError is a request step that could not be made: its URL refused
-// (the engine's invalid input), or the request got no answer (Unanswered:
-// the engine's navigation failure). Message and Hint are the agent's.
-type RequestError struct {
-	Unanswered    bool
-	Message, Hint string
-}
-
-func (e *RequestError) Error() string { return e.Message }
-
 // Request makes req from the session's browser context (see above), in a
-// hidden tab open opens. It fails with a [*RequestError] when the URL is
-// not http(s) or the request got no answer.
+// hidden tab open opens. It fails with a [*refusal.Error] when the URL is
+// not http(s) (invalid_input) or the request got no answer
+// (navigation_failed).
 func Request(ctx context.Context, open OpenHidden, req HTTPRequest) (*HTTPResponse, error) {
 	u, err := url.Parse(req.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, &RequestError{Hint: "give an absolute http(s) URL, or a path on the dev server", Message: fmt.Sprintf("%q is not an http(s) URL", req.URL)}
+		return nil, refusal.Invalid("give an absolute http(s) URL, or a path on the dev server", "%q is not an http(s) URL", req.URL)
 	}
 	in := map[string]any{"method": strings.ToUpper(req.Method), "url": req.URL, "headers": req.Headers}
 	if req.Body != nil {
@@ -110,8 +103,8 @@ func Request(ctx context.Context, open OpenHidden, req HTTPRequest) (*HTTPRespon
 		return nil, err
 	}
 	if out.Error != "" {
-		return nil, &RequestError{Unanswered: true, Hint: "check that the server is up and the URL right; the request policy may also block it",
-			Message: fmt.Sprintf("%s %s got no answer: %s", in["method"], req.URL, out.Error)}
+		return nil, refusal.New(refusal.NavigationFailed, "check that the server is up and the URL right; the request policy may also block it",
+			"%s %s got no answer: %s", in["method"], req.URL, out.Error)
 	}
 	return &out.HTTPResponse, nil
 }

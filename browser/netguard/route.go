@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"go.uber.org/zap"
 )
@@ -104,46 +105,34 @@ func (r *Route) Action() string {
 	return s
 }
 
-// InvalidRoute is a route that cannot work: what is wrong with it, and
-// what to do instead.
-type InvalidRoute struct {
-	Message, Hint string
-}
-
-func (e *InvalidRoute) Error() string { return e.Message }
-
-func invalid(hint, format string, args ...any) *InvalidRoute {
-	return &InvalidRoute{Message: fmt.Sprintf(format, args...), Hint: hint}
-}
-
 // Compile checks the route, its pattern read (by the engine's URL pattern
 // parser) as the regular expression src with its flags, matched against
-// path?query when rel. It fails with an [*InvalidRoute].
+// path?query when rel. It fails with an invalid_input [*refusal.Error].
 func (r *Route) Compile(src, flags string, rel bool) error {
 	for _, f := range flags {
 		switch f {
 		case 'i', 's', 'm':
 			src = "(?" + string(f) + ")" + src
 		default:
-			return invalid("use the flags i, s or m", "pattern %q: flag %q", r.Pattern, string(f))
+			return refusal.Invalid("use the flags i, s or m", "pattern %q: flag %q", r.Pattern, string(f))
 		}
 	}
 	var err error
 	if r.re, err = regexp.Compile(src); err != nil {
-		return invalid("write the regular expression in Go's syntax (RE2: no lookaround or backreferences)", "pattern %q: %v", r.Pattern, err)
+		return refusal.Invalid("write the regular expression in Go's syntax (RE2: no lookaround or backreferences)", "pattern %q: %v", r.Pattern, err)
 	}
 	r.rel = rel
 	switch {
 	case r.Abort != "" && (r.Fulfils() || len(r.Headers) > 0 || len(r.RemoveHeaders) > 0):
-		return invalid("a route either aborts, or fulfils or changes headers", "abort with a response")
+		return refusal.Invalid("a route either aborts, or fulfils or changes headers", "abort with a response")
 	case r.Abort != "" && abortReasons[r.Abort] == "":
-		return invalid("use one of "+text.JoinOr(slices.Sorted(maps.Keys(abortReasons))), "abort reason %q", r.Abort)
+		return refusal.Invalid("use one of "+text.JoinOr(slices.Sorted(maps.Keys(abortReasons))), "abort reason %q", r.Abort)
 	case r.Status != 0 && (r.Status < 100 || r.Status > 599):
-		return invalid("use an HTTP status from 100 to 599", "status %d", r.Status)
+		return refusal.Invalid("use an HTTP status from 100 to 599", "status %d", r.Status)
 	case r.Delay < 0 || r.Delay > MaxRouteDelay:
-		return invalid(fmt.Sprintf("use a delay from 0 to %s", MaxRouteDelay), "delay %s", r.Delay)
+		return refusal.Invalid(fmt.Sprintf("use a delay from 0 to %s", MaxRouteDelay), "delay %s", r.Delay)
 	case r.Times < 0:
-		return invalid("use 0 (every request) or more", "times %d", r.Times)
+		return refusal.Invalid("use 0 (every request) or more", "times %d", r.Times)
 	}
 	return nil
 }
@@ -218,9 +207,9 @@ func (c *Context) HasRoutes() bool { return c.routes.any() }
 
 // AddRoute adds a compiled route for every page of the session, replacing
 // one of the same pattern; it reports whether it replaced one. It fails
-// with an [*InvalidRoute] when the session has MaxRoutes. When the route
-// is the first, follow has the session's tabs follow the routes
-// (interception starts in every tab and iframe).
+// with an invalid_input [*refusal.Error] when the session has MaxRoutes.
+// When the route is the first, follow has the session's tabs follow the
+// routes (interception starts in every tab and iframe).
 func (c *Context) AddRoute(ctx context.Context, r Route, follow func(context.Context) error) (replaced bool, err error) {
 	replaced, first, err := c.routes.add(r)
 	if err != nil {
@@ -240,7 +229,7 @@ func (rt *routeTable) add(r Route) (replaced, first bool, err error) {
 	n := len(rt.routes)
 	replaced = slices.ContainsFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
 	if !replaced && n >= MaxRoutes {
-		return false, false, invalid("remove some of the routes first", "the session has %d routes, the most it may", MaxRoutes)
+		return false, false, refusal.Invalid("remove some of the routes first", "the session has %d routes, the most it may", MaxRoutes)
 	}
 	rt.routes = slices.DeleteFunc(rt.routes, func(o *Route) bool { return o.Pattern == r.Pattern })
 	rt.routes = slices.Insert(rt.routes, 0, &r)

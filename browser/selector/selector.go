@@ -2,10 +2,11 @@
 // Playwright's grammar: parts joined by ">>" (css, text=, role=, xpath=,
 // test ids, label= and the other text engines, nth=, visible=), each read
 // into the AST the engine evaluates ([Selector], [Part] and below). It owns
-// the grammar and its syntax errors ([*SyntaxError], naming the position);
-// it runs nothing. The engine that evaluates the AST in a page stays in
-// browser, which imports this package and turns a [*SyntaxError] into its
-// invalid_input error. It imports only the standard library.
+// the grammar and its syntax errors (invalid_input [*refusal.Error]s naming
+// the position and saying what to do); it runs nothing. The engine that
+// evaluates the AST in a page stays in browser, which imports this package
+// and reads a syntax error as its invalid_input error (browser.AsError). It
+// imports only the standard library and browser/refusal.
 package selector
 
 import (
@@ -13,6 +14,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // A Selector is a parsed Playwright-style selector: parts joined by ">>",
@@ -109,31 +112,22 @@ type RoleAttr struct {
 	Value any        `json:"v,omitempty"` // bool, "mixed" or a level
 }
 
-// SyntaxError is a selector that does not parse: where, and what is wrong
-// there.
-type SyntaxError struct {
-	// Selector is the selector as given.
-	Selector string
-	// Pos is the byte offset in Selector where the mistake is (len(Selector)
-	// when something is missing at its end).
-	Pos int
-	// Msg says what is wrong, e.g. "empty part between >>".
-	Msg string
-}
+// syntaxHint is what an agent does about a selector that does not parse.
+const syntaxHint = "fix the selector (forms: css, text=, role=button[name=\"x\"], xpath=, data-testid=, label=, nth=, >>), or use a ref from a snapshot"
 
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("selector %q: at position %d: %s", e.Selector, e.Pos, e.Msg)
-}
-
-// syntaxError is the [*SyntaxError] at pos of sel.
-func syntaxError(sel string, pos int, format string, args ...any) *SyntaxError {
-	return &SyntaxError{Selector: sel, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+// syntaxError is the refusal of sel, wrong at pos (the byte offset of the
+// mistake, len(sel) when something is missing at its end): the message
+// names the selector and the position, then says what is wrong there
+// ("empty part between >>").
+func syntaxError(sel string, pos int, format string, args ...any) *refusal.Error {
+	return refusal.Invalid(syntaxHint, "selector %q: at position %d: %s", sel, pos, fmt.Sprintf(format, args...))
 }
 
 var engineNameRE = regexp.MustCompile(`^([a-zA-Z_0-9+:*-]+)=`)
 
 // Parse parses a selector. testIDAttr is the attribute testid= matches
-// (data-testid when empty). Its error is always a [*SyntaxError].
+// (data-testid when empty). Its error is always an invalid_input
+// [*refusal.Error] (syntaxError).
 func Parse(sel, testIDAttr string) (*Selector, error) {
 	if testIDAttr == "" {
 		testIDAttr = "data-testid"

@@ -2,10 +2,13 @@ package selector
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 func TestParse(t *testing.T) {
@@ -99,15 +102,16 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		s, err := Parse(tc.sel, "")
-		e, ok := err.(*SyntaxError)
-		if s != nil || !ok {
-			t.Errorf("Parse(%q) = %v, %v, want a *SyntaxError", tc.sel, s, err)
+		e, ok := err.(*refusal.Error)
+		if s != nil || !ok || e.Kind != refusal.InvalidInput || e.Hint != syntaxHint {
+			t.Errorf("Parse(%q) = %v, %v, want an invalid_input *refusal.Error with the selector's hint", tc.sel, s, err)
 			continue
 		}
-		if e.Selector != tc.sel || e.Pos != tc.pos || !strings.Contains(e.Msg, tc.what) {
+		head := fmt.Sprintf("selector %q: at position %d: ", tc.sel, tc.pos)
+		if msg, found := strings.CutPrefix(e.Message, head); !found || !strings.Contains(msg, tc.what) {
 			t.Errorf("Parse(%q) = %+v, want position %d and %q", tc.sel, e, tc.pos, tc.what)
 		}
-		if want := "at position " + strconv.Itoa(tc.pos) + ": "; !strings.Contains(e.Error(), want) {
+		if want := "invalid_input: " + e.Message; e.Error() != want {
 			t.Errorf("Parse(%q) error text %q, want %q", tc.sel, e.Error(), want)
 		}
 	}
@@ -115,8 +119,9 @@ func TestParseErrors(t *testing.T) {
 
 var positionRE = regexp.MustCompile(`at position (\d+): `)
 
-// FuzzParse: no input panics, and every error is a *SyntaxError naming a
-// position inside (or just past) the selector, as its text says.
+// FuzzParse: no input panics, and every error is an invalid_input
+// *refusal.Error naming the selector and a position inside (or just past)
+// it.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{`button`, `text="a"i`, `role=button[name=/x/i][level=2]`, `a >> nth=-1`, `div:has-text("x") > span:visible`,
 		`//a[@b]`, `label=Email`, `text=/a[/]b/`, `a[b="c]"] , d`, `'x' >> "y"`, `role=x[checked]`, `:text-matches("a", "i")`,
@@ -134,16 +139,17 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		e, ok := err.(*SyntaxError)
-		if !ok {
-			t.Fatalf("Parse(%q) error %v is not a *SyntaxError", sel, err)
+		e, ok := err.(*refusal.Error)
+		if !ok || e.Kind != refusal.InvalidInput {
+			t.Fatalf("Parse(%q) error %v is not an invalid_input *refusal.Error", sel, err)
 		}
-		if e.Selector != sel || e.Pos < 0 || e.Pos > len(sel) {
-			t.Fatalf("Parse(%q) error position %d is outside the selector (%+v)", sel, e.Pos, e)
+		rest, found := strings.CutPrefix(e.Message, fmt.Sprintf("selector %q: ", sel))
+		m := positionRE.FindStringSubmatch(rest)
+		if !found || m == nil || !strings.HasPrefix(rest, m[0]) {
+			t.Fatalf("Parse(%q) error text names not the selector and a position: %s", sel, e.Error())
 		}
-		m := positionRE.FindStringSubmatch(e.Error())
-		if m == nil || m[1] != strconv.Itoa(e.Pos) {
-			t.Fatalf("Parse(%q) error text names not its position %d: %s", sel, e.Pos, e.Error())
+		if pos, _ := strconv.Atoi(m[1]); pos < 0 || pos > len(sel) {
+			t.Fatalf("Parse(%q) error position %d is outside the selector (%+v)", sel, pos, e)
 		}
 	})
 }

@@ -10,7 +10,8 @@
 //
 // It sits below the page engine: package browser runs the expressions in
 // its tabs, walks the origins in scratch tabs, and reports this package's
-// refusals, each an [*Error], as its invalid_input errors (the seam is one
-// file, browser/storage.go). It may import chromedp and cdproto and the
-// standard library; never browser, mcptools or transport.
+// refusals, each a [*refusal.Error], as its invalid_input errors
+// (browser.AsError; the seam is one file, browser/storage.go). It may
+// import chromedp and cdproto, browser/refusal and the standard library;
+// never browser, mcptools or transport.
 package storage

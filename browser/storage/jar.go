@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	cdpstorage "github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // Jar is the cookies of one browser context: ID names the context, and
@@ -51,19 +53,19 @@ func FromCDP(c *network.Cookie) Cookie {
 // name, and a domain and path or a URL in Domain ("https://app.test/")
 // that gives both (no path is "/"); SameSite is Strict, Lax or None in any
 // case, or none; Expires > 0 is kept, else it is a session cookie. The
-// first cookie refused is an [*Error].
+// first cookie refused is a [*refusal.Error].
 func Params(cookies []Cookie) ([]*network.CookieParam, error) {
 	params := make([]*network.CookieParam, 0, len(cookies))
 	for i, c := range cookies {
 		if c.Name == "" {
-			return nil, invalid("give each cookie a name", "cookie %d has no name", i+1)
+			return nil, refusal.Invalid("give each cookie a name", "cookie %d has no name", i+1)
 		}
 		p := &network.CookieParam{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path,
 			HTTPOnly: c.HTTPOnly, Secure: c.Secure}
 		if strings.Contains(c.Domain, "://") {
 			p.URL, p.Domain = c.Domain, ""
 		} else if c.Domain == "" {
-			return nil, invalid("give the cookie's domain (app.test) or a URL (https://app.test/)", "cookie %q has no domain", c.Name)
+			return nil, refusal.Invalid("give the cookie's domain (app.test) or a URL (https://app.test/)", "cookie %q has no domain", c.Name)
 		}
 		if p.Path == "" && p.URL == "" {
 			p.Path = "/"
@@ -80,7 +82,7 @@ func Params(cookies []Cookie) ([]*network.CookieParam, error) {
 		case "none":
 			p.SameSite = network.CookieSameSiteNone
 		default:
-			return nil, invalid("use Strict, Lax or None", "cookie %q: sameSite %q", c.Name, c.SameSite)
+			return nil, refusal.Invalid("use Strict, Lax or None", "cookie %q: sameSite %q", c.Name, c.SameSite)
 		}
 		params = append(params, p)
 	}
@@ -89,7 +91,7 @@ func Params(cookies []Cookie) ([]*network.CookieParam, error) {
 
 // Set adds cookies to the context (replacing those of the same name,
 // domain and path), checked as [Params] checks them. What the browser
-// refuses is an [*Error] too.
+// refuses is a [*refusal.Error] too.
 func (j Jar) Set(ctx context.Context, cookies []Cookie) error {
 	params, err := Params(cookies)
 	if err != nil {
@@ -101,7 +103,7 @@ func (j Jar) Set(ctx context.Context, cookies []Cookie) error {
 	cctx, cancel := j.Bound(ctx)
 	defer cancel()
 	if _, err := chromedp.CallBrowser(cctx, cdpstorage.SetCookies, cdpstorage.SetCookiesParams{Cookies: params, BrowserContextID: j.ID}); err != nil {
-		return invalid("check the cookies' domains, paths and flags (a SameSite=None cookie must be secure)", "the browser refused the cookies: %v", err)
+		return refusal.Invalid("check the cookies' domains, paths and flags (a SameSite=None cookie must be secure)", "the browser refused the cookies: %v", err)
 	}
 	return nil
 }

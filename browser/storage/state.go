@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // Session storage, which Playwright leaves out, is kept for the origins the
@@ -46,27 +48,12 @@ type NameValue struct {
 	Value string `json:"value"`
 }
 
-// Error is a cookie or a storage state this package refuses: what was
-// given (Message) and what to give instead (Hint). browser reports it as
-// an invalid_input error with the same message and hint; Error() reads as
-// that error's.
-type Error struct {
-	Message string
-	Hint    string
-}
-
-func (e *Error) Error() string { return "invalid_input: " + e.Message }
-
-func invalid(hint, format string, args ...any) *Error {
-	return &Error{Message: fmt.Sprintf(format, args...), Hint: hint}
-}
-
 // CheckOrigins refuses a state one of whose origins is not an http(s)
 // origin, scheme://host[:port] (a trailing slash is taken).
 func (st *State) CheckOrigins() error {
 	for _, o := range st.Origins {
 		if webOrigin(o.Origin) == "" || webOrigin(o.Origin) != strings.TrimSuffix(o.Origin, "/") {
-			return invalid("an origin is scheme://host[:port], as http://localhost:3000", "origin %q", o.Origin)
+			return refusal.Invalid("an origin is scheme://host[:port], as http://localhost:3000", "origin %q", o.Origin)
 		}
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // TestCookieChecks: a cookie an agent or a state file gives is refused,
@@ -28,7 +30,7 @@ func TestCookieChecks(t *testing.T) {
 	}
 	for _, r := range refused {
 		params, err := Params(r.cookies)
-		var e *Error
+		var e *refusal.Error
 		if !errors.As(err, &e) || e.Message != r.msg || e.Hint != r.hint || err.Error() != "invalid_input: "+r.msg {
 			t.Errorf("Params(%+v) = %v, %v: want %q (hint %q)", r.cookies, params, err, r.msg, r.hint)
 		}
@@ -85,7 +87,7 @@ func TestCheckOrigins(t *testing.T) {
 	for _, o := range []string{"", "localhost:3000", "file:///tmp", "https://app.test/path", "http://app.test//", "about:blank"} {
 		st := &State{Origins: []OriginState{{Origin: "http://ok.test"}, {Origin: o}}}
 		err := st.CheckOrigins()
-		var e *Error
+		var e *refusal.Error
 		if !errors.As(err, &e) || e.Message != fmt.Sprintf("origin %q", o) || e.Hint != "an origin is scheme://host[:port], as http://localhost:3000" {
 			t.Errorf("origin %q: %v", o, err)
 		}

@@ -314,7 +314,7 @@ func doctor(cfg *config.Config, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "browser: %s\n", path)
 		opts.ExecPath = path
 		if opts.Headed && len(opts.Endpoints) == 0 {
-			if be, ok := launcher.AsError(launcher.HeadedWithoutDisplay()); ok {
+			if be, ok := browser.AsError(launcher.HeadedWithoutDisplay()); ok {
 				fmt.Fprintf(stderr, "browser: CANNOT SHOW A WINDOW: %s\nhint: %s\n", be.Message, be.Hint)
 				return 1
 			}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/cli"
 	"github.com/e2e-mcp/e2e-mcp/cmd/e2e-mcp/internal/config"
@@ -166,7 +167,7 @@ func runnable(cfg *config.Config) error {
 		}
 	}
 	if cfg.Headed {
-		if be, ok := launcher.AsError(launcher.HeadedWithoutDisplay()); ok {
+		if be, ok := browser.AsError(launcher.HeadedWithoutDisplay()); ok {
 			return fmt.Errorf("%s; %s", be.Message, be.Hint)
 		}
 	}

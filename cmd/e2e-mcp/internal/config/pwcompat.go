@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 	"github.com/e2e-mcp/e2e-mcp/mcptools"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"github.com/e2e-mcp/e2e-mcp/redact"
@@ -363,8 +363,7 @@ func (c *Config) startEmulation() (*devices.Emulation, string) {
 // a time zone) as a start-up error says it: what is wrong, and what to give
 // instead.
 func startError(err error) string {
-	var e *devices.Error
-	if errors.As(err, &e) && e.Hint != "" {
+	if e, ok := refusal.As(err); ok && e.Hint != "" {
 		return e.Message + ": " + e.Hint
 	}
 	return err.Error()
