@@ -15,6 +15,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
 )
@@ -276,11 +277,8 @@ func compileRoute(r *netguard.Route) error {
 	if strings.TrimSpace(r.Pattern) == "" {
 		return newError(KindInvalidInput, "give a URL glob such as **/api/* or a /regex/", "pattern is empty")
 	}
-	m, err := parseURLPattern(r.Pattern)
-	if err != nil {
-		return err
-	}
-	return routeError(r.Compile(m.src, m.flags, m.rel))
+	m := selector.ParseURLPattern(r.Pattern)
+	return routeError(r.Compile(m.Source, m.Flags, m.Rel))
 }
 
 // routeError is a route netguard refused, as an invalid_input error.

@@ -1,11 +1,18 @@
-// Package selector parses the selectors of e2e-mcp's page engine, after
-// Playwright's grammar: parts joined by ">>" (css, text=, role=, xpath=,
-// test ids, label= and the other text engines, nth=, visible=), each read
-// into the AST the engine evaluates ([Selector], [Part] and below). It owns
-// the grammar and its syntax errors ([*SyntaxError], naming the position);
-// it runs nothing. The engine that evaluates the AST in a page stays in
-// browser, which imports this package and turns a [*SyntaxError] into its
-// invalid_input error. It imports only the standard library.
+// Package selector reads the patterns an agent writes: selectors, URL
+// globs and /regex/flags arguments. A selector of e2e-mcp's page engine,
+// after Playwright's grammar, is parts joined by ">>" (css, text=, role=,
+// xpath=, test ids, label= and the other text engines, nth=, visible=),
+// each read into the AST the engine evaluates ([Selector], [Part] and
+// below); it owns the grammar and its syntax errors ([*SyntaxError],
+// naming the position). A URL pattern (browser_wait_for's url,
+// browser_route's pattern) is a glob or a /regex/flags, read into the
+// regular expression it is matched with ([ParseURLPattern], [GlobSource]);
+// a tool's regex argument is compiled as Go's regexp ([RegexArg], refusing
+// with a [*RegexError]), and browser_expect's /regex/ split
+// ([RegexLiteral]). It runs nothing. The engine that evaluates the AST in
+// a page stays in browser, which imports this package and turns a
+// [*SyntaxError] or a [*RegexError] into its invalid_input error
+// (browser/selector.go). It imports only the standard library.
 package selector
 
 import (

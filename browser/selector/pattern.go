@@ -1,0 +1,131 @@
+package selector
+
+// The patterns an agent writes besides selectors: URL patterns (a glob or
+// a /regex/flags: browser_wait_for's url, browser_route's pattern) and
+// regular expression arguments (browser_find's regex, browser_expect's
+// expected /regex/).
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// regexLiteralRE is /source/flags as a page's RegExp takes it: a source,
+// and flags of JavaScript's that change what a match is (d, i, m, s, u, v).
+var regexLiteralRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)
+
+// RegexLiteral splits s written as /source/flags, a non-empty source and
+// the flags d, i, m, s, u and v, into its source and flags; ok is false
+// when s is not written so. A URL pattern's /regex/ (ParseURLPattern) and
+// browser_expect's expected /regex/ are read with it.
+func RegexLiteral(s string) (source, flags string, ok bool) {
+	m := regexLiteralRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// regexArgRE is a tool's regex argument written /pattern/flags: any
+// lowercase letters as flags, so that RegexArg refuses a wrong one by name
+// rather than reading the argument whole.
+var regexArgRE = regexp.MustCompile(`^/(.*)/([a-z]*)$`)
+
+// IsRegexArg says whether s is written /pattern/flags, as [RegexArg]
+// reads it (and an answer shows it back as given).
+func IsRegexArg(s string) bool { return regexArgRE.MatchString(s) }
+
+// RegexError is a regex argument [RegexArg] refuses: what was given and
+// what is wrong with it (Message), and what to give instead (Hint).
+// browser reports it as an invalid_input error with the same message and
+// hint; Error() reads as that error's.
+type RegexError struct {
+	Message string
+	Hint    string
+}
+
+func (e *RegexError) Error() string { return "invalid_input: " + e.Message }
+
+// RegexArg reads a tool's regular expression argument as Playwright MCP
+// does: "/pattern/flags" is the pattern with its flags (i, m and s as in
+// JavaScript; g, u and d change nothing a match reports), anything else
+// the pattern whole. The syntax is Go's (RE2). A flag it does not take or
+// a pattern that does not compile is a [*RegexError].
+func RegexArg(s string) (*regexp.Regexp, error) {
+	src := s
+	if m := regexArgRE.FindStringSubmatch(s); m != nil {
+		src = m[1]
+		var inline string
+		for _, f := range m[2] {
+			switch f {
+			case 'i', 'm', 's':
+				if !strings.ContainsRune(inline, f) {
+					inline += string(f)
+				}
+			case 'g', 'u', 'd':
+			default:
+				return nil, &RegexError{Hint: "use the flags i, m, s (g, u, d are taken and change nothing)",
+					Message: fmt.Sprintf("regex %q: flag %q", s, string(f))}
+			}
+		}
+		if inline != "" {
+			src = "(?" + inline + ")" + src
+		}
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, &RegexError{Hint: "write the regular expression in Go's syntax (RE2: no lookaround or backreferences)",
+			Message: fmt.Sprintf("regex %q: %v", s, err)}
+	}
+	return re, nil
+}
+
+// A URLPattern is a URL pattern an agent writes (browser_wait_for's url,
+// browser_route's pattern) as the regular expression it is matched with.
+type URLPattern struct {
+	// Source is the regular expression: a /regex/'s source, or a glob's
+	// translation (GlobSource), which means the same in RE2 and JavaScript.
+	Source string
+	// Flags are a /regex/'s flags; a glob has none.
+	Flags string
+	// Glob says the pattern was a glob, not a /regex/flags.
+	Glob bool
+	// Rel says Source matches the URL's path?query#fragment, not the whole
+	// URL: a glob that starts with '/'.
+	Rel bool
+}
+
+// ParseURLPattern reads a /regex/flags (as [RegexLiteral]) or a glob.
+func ParseURLPattern(s string) URLPattern {
+	// "/users/" could be either: it is a regular expression, unless it has
+	// the glob's "**" or "/*" (which a regular expression seldom has).
+	if src, flags, ok := RegexLiteral(s); ok && !strings.Contains(s, "**") && !strings.Contains(s, "/*") {
+		return URLPattern{Source: src, Flags: flags}
+	}
+	return URLPattern{Source: GlobSource(s), Glob: true, Rel: strings.HasPrefix(s, "/")}
+}
+
+// GlobSource is a URL glob as the regular expression (RE2 and JavaScript
+// alike) it is matched with: ** any characters, * any but '/', the rest
+// literal, the whole string.
+func GlobSource(g string) string {
+	var b strings.Builder
+	b.WriteByte('^')
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; {
+		case c == '*' && i+1 < len(g) && g[i+1] == '*':
+			b.WriteString(".*")
+			i++
+		case c == '*':
+			b.WriteString("[^/]*")
+		case strings.IndexByte(`\^$.|?+()[]{}/`, c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('$')
+	return b.String()
+}
