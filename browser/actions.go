@@ -204,28 +204,16 @@ type ClickOptions struct {
 	Modifiers []string // Alt, Control, Meta, Shift
 }
 
-var modifierBits = map[string]int64{"Alt": 1, "Control": 2, "ControlOrMeta": 2, "Meta": 4, "Shift": 8}
-
 // Click clicks target (a ref or selector) with trusted mouse events at its
 // center, after the actionability checks, then waits for what it started.
 func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
-	button := input.MouseButtonLeft
-	switch o.Button {
-	case "", "left":
-	case "right":
-		button = input.MouseButtonRight
-	case "middle":
-		button = input.MouseButtonMiddle
-	default:
-		return newError(KindInvalidInput, "use left, right or middle", "button %q", o.Button)
+	button, _, err := mouseButtonOf(o.Button)
+	if err != nil {
+		return err
 	}
-	var mods int64
-	for _, m := range o.Modifiers {
-		bit, ok := modifierBits[m]
-		if !ok {
-			return newError(KindInvalidInput, "use Alt, Control, ControlOrMeta, Meta or Shift", "modifier %q", m)
-		}
-		mods |= bit
+	mods, err := keyboard.ClickModifiers(o.Modifiers)
+	if err != nil {
+		return keyError(err)
 	}
 	cctx, cancel := p.activeCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()

@@ -166,3 +166,25 @@ func TestKeyErrors(t *testing.T) {
 		t.Errorf("keyError(nil) = %v", err)
 	}
 }
+
+// TestClickRefusals: a click's unknown button or modifier is refused with
+// these exact kind, message and hint before the page is touched
+// (keyboard.ClickModifiers's refusal made this package's by keyError).
+func TestClickRefusals(t *testing.T) {
+	tests := []struct {
+		o         ClickOptions
+		msg, hint string
+	}{
+		{ClickOptions{Button: "back"}, `button "back"`, "use left, right or middle"},
+		{ClickOptions{Button: "Left"}, `button "Left"`, "use left, right or middle"},
+		{ClickOptions{Modifiers: []string{"Shift", "Ctrl"}}, `modifier "Ctrl"`, "use Alt, Control, ControlOrMeta, Meta or Shift"},
+		{ClickOptions{Modifiers: []string{"shift"}}, `modifier "shift"`, "use Alt, Control, ControlOrMeta, Meta or Shift"},
+	}
+	for _, tc := range tests {
+		err := new(Page).Click(context.Background(), "e1", tc.o)
+		want := &Error{Kind: KindInvalidInput, Message: tc.msg, Hint: tc.hint}
+		if got, ok := err.(*Error); !ok || *got != *want {
+			t.Errorf("Click(%+v) = %#v, want %#v", tc.o, err, want)
+		}
+	}
+}
