@@ -14,14 +14,6 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
 )
 
-func TestIsRef(t *testing.T) {
-	for s, want := range map[string]bool{"e5": true, "f1e3": true, "e": false, "button": false, "e5 ": false, "#e5": false} {
-		if IsRef(s) != want {
-			t.Errorf("IsRef(%q) = %v, want %v", s, !want, want)
-		}
-	}
-}
-
 // TestCredentialsFor: credentials answer a server of their origin asking
 // for a request to it (default ports, case and a path aside), and nothing
 // else: another port, scheme or host, a proxy, a challenger of another

@@ -1,15 +1,48 @@
 package selector
 
-// The patterns an agent writes besides selectors: URL patterns (a glob or
-// a /regex/flags: browser_wait_for's url, browser_route's pattern) and
-// regular expression arguments (browser_find's regex, browser_expect's
-// expected /regex/).
+// The patterns an agent writes besides selectors: snapshot refs (the
+// other form of a target), URL patterns (a glob or a /regex/flags:
+// browser_wait_for's url, browser_route's pattern) and regular expression
+// arguments (browser_find's regex, browser_expect's expected /regex/).
 
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
+
+// refRE is a snapshot ref: e5, or f1e3 (element 3 of the page's frame 1).
+var refRE = regexp.MustCompile(`^(?:f(\d+))?e(\d+)$`)
+
+// IsRef reports whether target is a snapshot ref (e5, f1e3) rather than a
+// selector.
+func IsRef(target string) bool { return refRE.MatchString(target) }
+
+// A Ref is a snapshot ref read into its numbers.
+type Ref struct {
+	// InFrame says the ref names a frame (f1e3), Frame its number; a ref
+	// of the page's main frame (e5) names none.
+	InFrame bool
+	Frame   int
+	// Elem is the number of its element (f1e3: 3).
+	Elem int
+}
+
+// ParseRef reads a snapshot ref; ok is false when s is not one. A number
+// too large for an int reads as the largest int.
+func ParseRef(s string) (r Ref, ok bool) {
+	m := refRE.FindStringSubmatch(s)
+	if m == nil {
+		return r, false
+	}
+	if m[1] != "" {
+		r.InFrame = true
+		r.Frame, _ = strconv.Atoi(m[1])
+	}
+	r.Elem, _ = strconv.Atoi(m[2])
+	return r, true
+}
 
 // regexLiteralRE is /source/flags as a page's RegExp takes it: a source,
 // and flags of JavaScript's that change what a match is (d, i, m, s, u, v).

@@ -2,6 +2,7 @@ package selector
 
 import (
 	"errors"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -139,6 +140,38 @@ func TestRegexArg(t *testing.T) {
 		var bad *RegexError
 		if re != nil || !errors.As(err, &bad) || bad.Message != msg || bad.Hint == "" || err.Error() != "invalid_input: "+msg {
 			t.Errorf("RegexArg(%q) = %v, %#v; want a *RegexError saying %s", arg, re, err, msg)
+		}
+	}
+}
+
+func TestIsRef(t *testing.T) {
+	for s, want := range map[string]bool{"e5": true, "f1e3": true, "e": false, "button": false, "e5 ": false, "#e5": false} {
+		if IsRef(s) != want {
+			t.Errorf("IsRef(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
+
+// TestParseRef: a ref's frame (when it names one, f0 too) and element
+// numbers; a number too large for an int reads as the largest.
+func TestParseRef(t *testing.T) {
+	tests := []struct {
+		s  string
+		r  Ref
+		ok bool
+	}{
+		{"e5", Ref{Elem: 5}, true},
+		{"f1e3", Ref{InFrame: true, Frame: 1, Elem: 3}, true},
+		{"f0e1", Ref{InFrame: true, Frame: 0, Elem: 1}, true},
+		{"e99999999999999999999", Ref{Elem: math.MaxInt}, true},
+		{"f1", Ref{}, false},
+		{"fe1", Ref{}, false},
+		{"E5", Ref{}, false},
+		{"button", Ref{}, false},
+	}
+	for _, tc := range tests {
+		if r, ok := ParseRef(tc.s); r != tc.r || ok != tc.ok {
+			t.Errorf("ParseRef(%q) = %+v, %v; want %+v, %v", tc.s, r, ok, tc.r, tc.ok)
 		}
 	}
 }

@@ -1,5 +1,6 @@
-// Package selector reads the patterns an agent writes: selectors, URL
-// globs and /regex/flags arguments. A selector of e2e-mcp's page engine,
+// Package selector reads the patterns an agent writes: selectors, snapshot
+// refs, URL globs and /regex/flags arguments. A target is a ref (e5, f1e3:
+// [IsRef], [ParseRef]) or a selector. A selector of e2e-mcp's page engine,
 // after Playwright's grammar, is parts joined by ">>" (css, text=, role=,
 // xpath=, test ids, label= and the other text engines, nth=, visible=),
 // each read into the AST the engine evaluates ([Selector], [Part] and
