@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -16,18 +14,13 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
 	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"go.uber.org/zap"
 )
 
 // settleCap is how long an action waits for the network requests it
 // started; a request still running then is left to browser_wait_for.
 const settleCap = 500 * time.Millisecond
-
-// refRE matches a snapshot ref such as e5 or f1e3.
-var refRE = regexp.MustCompile(`^(?:f\d+)?e(\d+)$`)
-
-// IsRef reports whether target is a snapshot ref rather than a selector.
-func IsRef(target string) bool { return refRE.MatchString(target) }
 
 // resolveIn locates target and runs try with it, following a selector into
 // the iframes it crosses. It returns where the element was found.
@@ -87,12 +80,12 @@ func (p *Page) refError(err error, target string) error {
 	if !ok || e.Kind != KindRefNotFound {
 		return err
 	}
-	if m := refRE.FindStringSubmatch(target); m != nil {
+	if r, ok := selector.ParseRef(target); ok {
 		f, ferr := p.frameOfRef(target)
 		if ferr != nil {
 			return ferr
 		}
-		if n, _ := strconv.Atoi(m[1]); n > 0 && n <= p.refSeqOf(f) {
+		if n := r.Elem; n > 0 && n <= p.refSeqOf(f) {
 			return &Error{Kind: KindRefStale, Message: fmt.Sprintf("ref %s belongs to a page that is gone (the page navigated or re-rendered)", target),
 				Step: StepSnapshot}
 		}
@@ -204,28 +197,16 @@ type ClickOptions struct {
 	Modifiers []string // Alt, Control, Meta, Shift
 }
 
-var modifierBits = map[string]int64{"Alt": 1, "Control": 2, "ControlOrMeta": 2, "Meta": 4, "Shift": 8}
-
 // Click clicks target (a ref or selector) with trusted mouse events at its
 // center, after the actionability checks, then waits for what it started.
 func (p *Page) Click(ctx context.Context, target string, o ClickOptions) error {
-	button := input.MouseButtonLeft
-	switch o.Button {
-	case "", "left":
-	case "right":
-		button = input.MouseButtonRight
-	case "middle":
-		button = input.MouseButtonMiddle
-	default:
-		return newError(KindInvalidInput, "use left, right or middle", "button %q", o.Button)
+	button, _, err := mouseButtonOf(o.Button)
+	if err != nil {
+		return err
 	}
-	var mods int64
-	for _, m := range o.Modifiers {
-		bit, ok := modifierBits[m]
-		if !ok {
-			return newError(KindInvalidInput, "use Alt, Control, ControlOrMeta, Meta or Shift", "modifier %q", m)
-		}
-		mods |= bit
+	mods, err := keyboard.ClickModifiers(o.Modifiers)
+	if err != nil {
+		return err
 	}
 	cctx, cancel := p.activeCtx(ctx, p.m.opts.ActionTimeout)
 	defer cancel()
@@ -313,7 +294,7 @@ func nextAction() int64 { return actions.Add(1) }
 // the caller moves as usual. What the hover starts is not the action's.
 func (p *Page) moveEarly(ctx context.Context, target string, move func(ctx context.Context, x, y float64) error) func() (point, bool) {
 	none := func() (point, bool) { return point{}, false }
-	if !IsRef(target) || p.Dialog() != nil {
+	if !selector.IsRef(target) || p.Dialog() != nil {
 		return none
 	}
 	loc, err := p.locate(target)

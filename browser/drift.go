@@ -55,7 +55,7 @@ func (p *Page) Fingerprint(ctx context.Context, target string) *Element {
 // however many elements.
 func (p *Page) Elements(ctx context.Context, target string) (els []Element, matched int, err error) {
 	var parts []selector.Part
-	if sel, err := ParseSelector(target, p.m.opts.TestIDAttribute); err == nil && !IsRef(target) {
+	if sel, err := ParseSelector(target, p.m.opts.TestIDAttribute); err == nil && !selector.IsRef(target) {
 		parts = sel.Parts
 	}
 	var out struct {
@@ -135,7 +135,7 @@ func (p *Page) StepTargets(ctx context.Context, q StepQuery) StepAnswer {
 		return a
 	}
 	for i, ref := range q.Refs {
-		if !IsRef(ref) {
+		if !selector.IsRef(ref) {
 			continue
 		}
 		if loc, err := p.locate(ref); err == nil {

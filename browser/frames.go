@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -179,16 +178,13 @@ func (p *Page) attachFrameHost(h *host) {
 	}
 }
 
-// frameRefRE splits a ref into its frame number and element number.
-var frameRefRE = regexp.MustCompile(`^(?:f(\d+))?e(\d+)$`)
-
 // frameOfRef returns the frame a ref belongs to.
 func (p *Page) frameOfRef(ref string) (cdp.FrameID, error) {
-	m := frameRefRE.FindStringSubmatch(ref)
-	if m == nil || m[1] == "" {
+	r, ok := selector.ParseRef(ref)
+	if !ok || !r.InFrame {
 		return p.frame, nil
 	}
-	n, _ := strconv.Atoi(m[1])
+	n := r.Frame
 	p.mu.Lock()
 	f, ok := p.frames.byNum[n]
 	p.mu.Unlock()
@@ -254,7 +250,7 @@ type located struct {
 // selector starts in the main frame and may enter iframes as it runs (see
 // [Page.enterFrame]).
 func (p *Page) locate(target string) (located, error) {
-	if IsRef(target) {
+	if selector.IsRef(target) {
 		f, err := p.frameOfRef(target)
 		if err != nil {
 			return located{}, err

@@ -14,6 +14,7 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
 	"github.com/e2e-mcp/e2e-mcp/browser/launcher"
 	"github.com/e2e-mcp/e2e-mcp/browser/netguard"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
 )
@@ -275,11 +276,8 @@ func compileRoute(r *netguard.Route) error {
 	if strings.TrimSpace(r.Pattern) == "" {
 		return newError(KindInvalidInput, "give a URL glob such as **/api/* or a /regex/", "pattern is empty")
 	}
-	m, err := parseURLPattern(r.Pattern)
-	if err != nil {
-		return err
-	}
-	return r.Compile(m.src, m.flags, m.rel)
+	m := selector.ParseURLPattern(r.Pattern)
+	return r.Compile(m.Source, m.Flags, m.Rel)
 }
 
 // Request makes req from the session's browser context, in a hidden tab

@@ -32,3 +32,29 @@ func TestParseSelectorError(t *testing.T) {
 		}
 	}
 }
+
+// TestRegexArgError: a regex argument refused (a flag it does not take, a
+// pattern RE2 cannot compile) is an invalid_input [*Error] with these exact
+// message and hint, as browser_find shows them.
+func TestRegexArgError(t *testing.T) {
+	const flagHint = "use the flags i, m, s (g, u, d are taken and change nothing)"
+	const syntaxHint = "write the regular expression in Go's syntax (RE2: no lookaround or backreferences)"
+	tests := []struct{ arg, msg, hint string }{
+		{`/apples/y`, `regex "/apples/y": flag "y"`, flagHint},
+		{`/a/gx`, `regex "/a/gx": flag "x"`, flagHint},
+		{`/(?=a)/i`, "regex \"/(?=a)/i\": error parsing regexp: invalid or unsupported Perl syntax: `(?=`", syntaxHint},
+		{`a(`, "regex \"a(\": error parsing regexp: missing closing ): `a(`", syntaxHint},
+	}
+	for _, tc := range tests {
+		re, err := RegexArg(tc.arg)
+		want := &Error{Kind: KindInvalidInput, Message: tc.msg, Hint: tc.hint}
+		if got, ok := err.(*Error); re != nil || !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("RegexArg(%q) = %v, %#v\nwant nil, %#v", tc.arg, re, err, want)
+		}
+	}
+	for arg, src := range map[string]string{`/apples/`: `apples`, `/a.b/gis`: `(?is)a.b`, `/x/ii`: `(?i)x`, `a/b`: `a/b`, `//`: ``} {
+		if re, err := RegexArg(arg); err != nil || re.String() != src {
+			t.Errorf("RegexArg(%q) = %v, %v; want %s", arg, re, err, src)
+		}
+	}
+}

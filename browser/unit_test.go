@@ -15,14 +15,6 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
-func TestIsRef(t *testing.T) {
-	for s, want := range map[string]bool{"e5": true, "f1e3": true, "e": false, "button": false, "e5 ": false, "#e5": false} {
-		if IsRef(s) != want {
-			t.Errorf("IsRef(%q) = %v, want %v", s, !want, want)
-		}
-	}
-}
-
 // TestCredentialsFor: credentials answer a server of their origin asking
 // for a request to it (default ports, case and a path aside), and nothing
 // else: another port, scheme or host, a proxy, a challenger of another
@@ -165,5 +157,27 @@ func TestKeyErrors(t *testing.T) {
 	}
 	if e, ok := AsError(nil); ok {
 		t.Errorf("AsError(nil) = %v", e)
+	}
+}
+
+// TestClickRefusals: a click's unknown button or modifier is refused with
+// these exact kind, message and hint before the page is touched
+// (keyboard.ClickModifiers's refusal read as this package's by AsError).
+func TestClickRefusals(t *testing.T) {
+	tests := []struct {
+		o         ClickOptions
+		msg, hint string
+	}{
+		{ClickOptions{Button: "back"}, `button "back"`, "use left, right or middle"},
+		{ClickOptions{Button: "Left"}, `button "Left"`, "use left, right or middle"},
+		{ClickOptions{Modifiers: []string{"Shift", "Ctrl"}}, `modifier "Ctrl"`, "use Alt, Control, ControlOrMeta, Meta or Shift"},
+		{ClickOptions{Modifiers: []string{"shift"}}, `modifier "shift"`, "use Alt, Control, ControlOrMeta, Meta or Shift"},
+	}
+	for _, tc := range tests {
+		err := new(Page).Click(context.Background(), "e1", tc.o)
+		want := &Error{Kind: KindInvalidInput, Message: tc.msg, Hint: tc.hint}
+		if got, ok := AsError(err); !ok || *got != *want || err.Error() != want.Error() {
+			t.Errorf("Click(%+v) = %#v, want %#v", tc.o, err, want)
+		}
 	}
 }

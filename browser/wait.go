@@ -3,14 +3,12 @@ package browser
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/e2e-mcp/e2e-mcp/browser/selector"
-	"github.com/e2e-mcp/e2e-mcp/browser/snaptext"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 )
 
@@ -104,11 +102,9 @@ func (p *Page) WaitFor(ctx context.Context, o WaitOptions) (WaitResult, error) {
 	if o.LoadState != "" && !loadStates[o.LoadState] {
 		return res, newError(KindInvalidInput, "use load, domcontentloaded or networkidle", "loadState %q", o.LoadState)
 	}
-	var url urlMatcher
+	var url selector.URLPattern
 	if o.URL != "" {
-		if url, err = parseURLPattern(o.URL); err != nil {
-			return res, err
-		}
+		url = selector.ParseURLPattern(o.URL)
 	}
 	start := time.Now()
 
@@ -124,7 +120,7 @@ func (p *Page) WaitFor(ctx context.Context, o WaitOptions) (WaitResult, error) {
 	}
 	deadline := time.Now().Add(timeout)
 	if o.URL != "" {
-		r, err := p.untilIn(ctx, deadline, fnWaitURL, url.src, url.flags, url.rel)
+		r, err := p.untilIn(ctx, deadline, fnWaitURL, url.Source, url.Flags, url.Rel)
 		if err != nil {
 			return res, err
 		}
@@ -402,79 +398,6 @@ func (p *Page) inFlightSummary() string {
 	return s
 }
 
-// urlMatcher is a url pattern as a JavaScript regular expression.
-type urlMatcher struct {
-	src, flags string
-	rel        bool // match path?query#fragment, not the whole URL
-}
-
-var regexArgRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)
-
-// RegexArg reads a tool's regular expression argument as Playwright MCP
-// does: "/pattern/flags" is the pattern with its flags (i, m and s as in
-// JavaScript; g, u and d change nothing a match reports), anything else
-// the pattern whole. The syntax is Go's (RE2).
-func RegexArg(s string) (*regexp.Regexp, error) {
-	src := s
-	if m := snaptext.RegexLiteralRE.FindStringSubmatch(s); m != nil {
-		src = m[1]
-		var inline string
-		for _, f := range m[2] {
-			switch f {
-			case 'i', 'm', 's':
-				if !strings.ContainsRune(inline, f) {
-					inline += string(f)
-				}
-			case 'g', 'u', 'd':
-			default:
-				return nil, newError(KindInvalidInput, "use the flags i, m, s (g, u, d are taken and change nothing)", "regex %q: flag %q", s, string(f))
-			}
-		}
-		if inline != "" {
-			src = "(?" + inline + ")" + src
-		}
-	}
-	re, err := regexp.Compile(src)
-	if err != nil {
-		return nil, newError(KindInvalidInput, "write the regular expression in Go's syntax (RE2: no lookaround or backreferences)", "regex %q: %v", s, err)
-	}
-	return re, nil
-}
-
-// parseURLPattern reads a /regex/flags or a glob.
-func parseURLPattern(s string) (urlMatcher, error) {
-	// "/users/" could be either: it is a regular expression, unless it has
-	// the glob's "**" or "/*" (which a regular expression seldom has).
-	if m := regexArgRE.FindStringSubmatch(s); m != nil && !strings.Contains(s, "**") && !strings.Contains(s, "/*") {
-		return urlMatcher{src: m[1], flags: m[2]}, nil
-	}
-	return urlMatcher{src: GlobSource(s), rel: strings.HasPrefix(s, "/")}, nil
-}
-
-// GlobSource is a URL glob as the regular expression (RE2 and JavaScript
-// alike) it is matched with: ** any characters, * any but '/', the rest
-// literal, the whole string.
-func GlobSource(g string) string {
-	var b strings.Builder
-	b.WriteByte('^')
-	for i := 0; i < len(g); i++ {
-		switch c := g[i]; {
-		case c == '*' && i+1 < len(g) && g[i+1] == '*':
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case strings.IndexByte(`\^$.|?+()[]{}/`, c) >= 0:
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('$')
-	return b.String()
-}
-
 // Checks [Page.Expect] knows.
 var expectChecks = map[string]bool{"visible": true, "hidden": true, "enabled": true, "disabled": true,
 	"checked": true, "unchecked": true, "text": true, "value": true, "count": true}
@@ -510,8 +433,8 @@ func (p *Page) Expect(ctx context.Context, target, check, expected string, timeo
 		if check == "value" {
 			want["m"] = "equals"
 		}
-		if m := regexArgRE.FindStringSubmatch(expected); m != nil {
-			want["m"], want["v"], want["f"] = "regex", m[1], m[2]
+		if src, flags, ok := selector.RegexLiteral(expected); ok {
+			want["m"], want["v"], want["f"] = "regex", src, flags
 		}
 	case "count":
 		n, err := strconv.Atoi(strings.TrimSpace(expected))

@@ -3,7 +3,6 @@ package mcptools
 import (
 	"context"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/drift"
 	"github.com/e2e-mcp/e2e-mcp/flow"
@@ -141,7 +140,7 @@ func WantOf(target string, st flow.Step, testIDAttr string) drift.Want {
 	w := drift.Want{Locator: target, Print: st.Fingerprint}
 	w.Sends, w.Var = stepSends(st)
 	sel, err := selector.Parse(target, testIDAttr)
-	if err != nil || browser.IsRef(target) {
+	if err != nil || selector.IsRef(target) {
 		return w
 	}
 	if testIDAttr == "" {

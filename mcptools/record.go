@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -43,7 +44,7 @@ func (s *Session) rememberRefs(refs map[string]browser.RefInfo, whole bool) {
 // counts them in document order, which ref numbers follow); a selector
 // stays as the agent wrote it.
 func (s *Session) locator(target string) string {
-	if !browser.IsRef(target) {
+	if !selector.IsRef(target) {
 		return target
 	}
 	info, ok := s.refNames[target]
@@ -103,14 +104,14 @@ func (s *Session) preLocate(ctx context.Context, tool string, rawArgs any) preLo
 	args, _ := rawArgs.(map[string]any)
 	refs := []string{}
 	for _, k := range []string{"target", "startTarget", "endTarget"} {
-		if t, ok := args[k].(string); ok && browser.IsRef(t) {
+		if t, ok := args[k].(string); ok && selector.IsRef(t) {
 			refs = append(refs, t)
 		}
 	}
 	if fields, ok := args["fields"].([]any); ok {
 		for _, f := range fields {
 			if m, ok := f.(map[string]any); ok {
-				if t, ok := m["target"].(string); ok && browser.IsRef(t) {
+				if t, ok := m["target"].(string); ok && selector.IsRef(t) {
 					refs = append(refs, t)
 				}
 			}
@@ -143,7 +144,7 @@ func (s *Session) stepTargets(ctx context.Context, p *browser.Page, targets []st
 	if p != nil {
 		var refs []string
 		for _, t := range targets {
-			if browser.IsRef(t) {
+			if selector.IsRef(t) {
 				refs = append(refs, t)
 			}
 		}

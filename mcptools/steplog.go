@@ -12,6 +12,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/measure"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/redact"
@@ -143,7 +144,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 		}
 		targets[k] = s.private.String(s.locator(t))
 		// A ref means nothing to a reviewer: say which element it was.
-		if browser.IsRef(t) && targets[k] != t {
+		if selector.IsRef(t) && targets[k] != t {
 			args[k] = t + " = " + targets[k]
 		}
 	}

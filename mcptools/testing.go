@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/flow/playwright"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -68,7 +69,7 @@ func testingTools(d *Deps) []Tool {
 					return nil, err
 				}
 				loc := s.flowLocator(ctx, p, a.Target)
-				if browser.IsRef(loc) {
+				if selector.IsRef(loc) {
 					return nil, &ToolError{Type: ErrRefNotFound, Message: "ref " + a.Target + " is not in any snapshot this session took of the page",
 						Suggestion: "take a snapshot and use one of its refs, or give a selector"}
 				}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/eventlog"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/flow/playwright"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
@@ -290,7 +290,7 @@ func traceAction(st loggedStep, testID string) trace.Action {
 	a.Class, a.Method, a.Title, a.Params = traceCall(st)
 	if sel := st.targets["target"]; sel != "" {
 		a.Selector = sel
-		if !browser.IsRef(sel) {
+		if !selector.IsRef(sel) {
 			a.Locator, _ = playwright.Locator(sel, testID)
 		}
 	}

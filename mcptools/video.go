@@ -12,6 +12,7 @@ import (
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
 	browserrec "github.com/e2e-mcp/e2e-mcp/browser/recording"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/video"
@@ -699,7 +700,7 @@ func (s *Session) caption(tool string, raw any) string {
 // targetWords names a target for a reader: a ref as its role and name
 // (`button "Sign up"`), a selector as it is.
 func (s *Session) targetWords(target string) string {
-	if !browser.IsRef(target) {
+	if !selector.IsRef(target) {
 		return target
 	}
 	info, ok := s.refNames[target]

@@ -1,11 +1,11 @@
 // Package keyboard is the keys of a US keyboard as Chrome's Input domain
-// wants them (key value, code, text, virtual key code, modifier bit), and
-// the key names and combinations an agent writes (Enter, a, Control+A,
-// Shift+Tab, ControlOrMeta+A) parsed into them. It is data and parsing, no
-// CDP: browser sends the keys (browser/keyboard.go) and reports this
-// package's refusals, each an invalid_input [*refusal.Error]
-// (browser.AsError). It may import the standard library and
-// browser/refusal only; not browser, which imports it.
+// wants them (key value, code, text, virtual key code, modifier bit), the
+// key names and combinations an agent writes (Enter, a, Control+A,
+// Shift+Tab, ControlOrMeta+A) parsed into them, and the keys a click holds
+// ([ClickModifiers]). It is data and parsing, no CDP: browser sends the
+// keys (browser/keyboard.go) and reports this package's refusals, each an
+// invalid_input [*refusal.Error] (browser.AsError). It may import the
+// standard library and browser/refusal only; not browser, which imports it.
 package keyboard
 
 import (
@@ -200,6 +200,26 @@ func ParseChord(s string) (Chord, error) {
 		c.Mods = append(c.Mods, m)
 	}
 	return c, nil
+}
+
+// clickModifiers are the keys a click may hold, by name, and their bits.
+// ControlOrMeta is Control on every system here (a chord's is the
+// system's: controlOrMeta).
+var clickModifiers = map[string]int64{"Alt": ModAlt, "Control": ModControl, "ControlOrMeta": ModControl, "Meta": ModMeta, "Shift": ModShift}
+
+// ClickModifiers is the modifier bit field of the keys a click holds
+// (Alt, Control, ControlOrMeta, Meta, Shift, exactly so spelt); another
+// name is an invalid_input [*refusal.Error].
+func ClickModifiers(names []string) (int64, error) {
+	var bits int64
+	for _, n := range names {
+		bit, ok := clickModifiers[n]
+		if !ok {
+			return 0, refusal.Invalid("use Alt, Control, ControlOrMeta, Meta or Shift", "modifier %q", n)
+		}
+		bits |= bit
+	}
+	return bits, nil
 }
 
 // modifiers is the modifier bit field of the chord's held keys.

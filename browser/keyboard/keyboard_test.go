@@ -92,3 +92,29 @@ func TestKeysForRune(t *testing.T) {
 		t.Errorf("ForRune('é') = %+v, want text only", got)
 	}
 }
+
+// TestClickModifiers: the held keys of a click as the Input domain's bit
+// field (ControlOrMeta is Control, on every system), and a name it does
+// not know refused by name.
+func TestClickModifiers(t *testing.T) {
+	tests := []struct {
+		names []string
+		bits  int64
+	}{
+		{nil, 0},
+		{[]string{"Alt"}, 1},
+		{[]string{"Control", "Shift"}, 10},
+		{[]string{"ControlOrMeta"}, 2},
+		{[]string{"Meta", "Meta", "Alt"}, 5},
+	}
+	for _, tc := range tests {
+		if bits, err := ClickModifiers(tc.names); err != nil || bits != tc.bits {
+			t.Errorf("ClickModifiers(%q) = %d, %v; want %d", tc.names, bits, err, tc.bits)
+		}
+	}
+	_, err := ClickModifiers([]string{"Alt", "Option"})
+	e, ok := refusal.As(err)
+	if !ok || e.Kind != refusal.InvalidInput || e.Message != `modifier "Option"` || e.Hint != "use Alt, Control, ControlOrMeta, Meta or Shift" {
+		t.Errorf("ClickModifiers(Option) = %#v", err)
+	}
+}

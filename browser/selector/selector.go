@@ -1,12 +1,20 @@
-// Package selector parses the selectors of e2e-mcp's page engine, after
-// Playwright's grammar: parts joined by ">>" (css, text=, role=, xpath=,
-// test ids, label= and the other text engines, nth=, visible=), each read
-// into the AST the engine evaluates ([Selector], [Part] and below). It owns
-// the grammar and its syntax errors (invalid_input [*refusal.Error]s naming
-// the position and saying what to do); it runs nothing. The engine that
-// evaluates the AST in a page stays in browser, which imports this package
-// and reads a syntax error as its invalid_input error (browser.AsError). It
-// imports only the standard library and browser/refusal.
+// Package selector reads the patterns an agent writes: selectors, snapshot
+// refs, URL globs and /regex/flags arguments. A target is a ref (e5, f1e3:
+// [IsRef], [ParseRef]) or a selector. A selector of e2e-mcp's page engine,
+// after Playwright's grammar, is parts joined by ">>" (css, text=, role=,
+// xpath=, test ids, label= and the other text engines, nth=, visible=),
+// each read into the AST the engine evaluates ([Selector], [Part] and
+// below); it owns the grammar and its syntax errors (invalid_input
+// [*refusal.Error]s naming the position and saying what to do). A URL
+// pattern (browser_wait_for's url, browser_route's pattern) is a glob or a
+// /regex/flags, read into the regular expression it is matched with
+// ([ParseURLPattern], [GlobSource]); a tool's regex argument is compiled
+// as Go's regexp ([RegexArg], refusing with an invalid_input
+// [*refusal.Error]), and browser_expect's /regex/ split ([RegexLiteral]).
+// It runs nothing. The engine that evaluates the AST in a page stays in
+// browser, which imports this package and reads its refusals as its
+// invalid_input errors (browser.AsError). It imports only the standard
+// library and browser/refusal.
 package selector
 
 import (

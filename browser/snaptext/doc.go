@@ -5,6 +5,7 @@
 // ([ReadTexts]), the lines that match a search, with their refs and the
 // controls inside a container ([FindInSnapshot], browser_find's), and a
 // frame's snapshot nested under its iframe's line ([InsertUnder]). Pure
-// functions over strings; it imports the standard library and yaml.v3,
-// never browser.
+// functions over strings; it imports the standard library, yaml.v3 and
+// browser/selector (the /pattern/flags form of a regex argument), never
+// browser.
 package snaptext

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 )
 
 // FindMatch is one snapshot line that matched a search ([FindInSnapshot];
@@ -54,7 +56,7 @@ func (q FindQuery) String() string {
 		parts = append(parts, strconv.Quote(q.Text))
 	}
 	switch {
-	case RegexLiteralRE.MatchString(q.Source):
+	case selector.IsRegexArg(q.Source):
 		parts = append(parts, q.Source)
 	case q.Source != "":
 		parts = append(parts, "/"+q.Source+"/")
@@ -69,11 +71,6 @@ func (q FindQuery) String() string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// RegexLiteralRE is a JavaScript regular expression literal's text
-// (/pattern/flags), as browser's RegexArg reads a tool's regex argument
-// and FindQuery.String shows it back.
-var RegexLiteralRE = regexp.MustCompile(`^/(.*)/([a-z]*)$`)
 
 // refInLineRE finds the ref of a snapshot line.
 var refInLineRE = regexp.MustCompile(`\[ref=([a-z0-9]+)\]`)

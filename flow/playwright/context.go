@@ -10,14 +10,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/e2e-mcp/e2e-mcp/browser"
 	"github.com/e2e-mcp/e2e-mcp/browser/devices"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
 // globRE is a URL glob as the regular expression e2e-mcp matches it with
 // (the whole URL, or path?query for a glob starting with '/').
-func globRE(g string) string { return browser.GlobSource(g) }
+func globRE(g string) string { return selector.GlobSource(g) }
 
 // urlMatcher is a URL pattern of browser_wait_for as what Playwright's
 // waitForURL takes: a /regex/ (JavaScript's, as the page reads it) as a
@@ -25,8 +25,8 @@ func globRE(g string) string { return browser.GlobSource(g) }
 // globs differ in ?, {} and relative URLs); a glob that starts with '/' as
 // a predicate on the URL's path and query, as e2e-mcp matches it.
 func (w *writer) urlMatcher(p string) string {
-	if m := regexArgRE.FindStringSubmatch(p); m != nil && !strings.Contains(p, "**") && !strings.Contains(p, "/*") {
-		return Regex(m[1], m[2])
+	if u := selector.ParseURLPattern(p); !u.Glob {
+		return Regex(u.Source, u.Flags)
 	}
 	return globMatcher(p)
 }
@@ -35,8 +35,8 @@ func (w *writer) urlMatcher(p string) string {
 // (browser_route compiles it with regexp): translated (GoRegex), or an
 // error of the step.
 func (w *writer) routeMatcher(p string) (string, error) {
-	if m := regexArgRE.FindStringSubmatch(p); m != nil && !strings.Contains(p, "**") && !strings.Contains(p, "/*") {
-		re, err := GoRegex(m[1], m[2])
+	if u := selector.ParseURLPattern(p); !u.Glob {
+		re, err := GoRegex(u.Source, u.Flags)
 		if err != nil {
 			return "", fmt.Errorf("step %d: %w", w.step, err)
 		}

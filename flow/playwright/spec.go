@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -509,9 +508,6 @@ func (w *writer) relative(u string) string {
 	}
 	return rel
 }
-
-// regexArgRE is an argument that is a /regular expression/ (browser_expect).
-var regexArgRE = regexp.MustCompile(`^/(.+)/([dimsuv]*)$`)
 
 // specPath is a path relative to the spec's directory as the spec reads
 // it, wherever Playwright runs from.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/e2e-mcp/e2e-mcp/browser"
+	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
@@ -442,8 +443,8 @@ func (w *writer) expect(a map[string]any) error {
 	to := opts(timeoutOpt(a))
 	exp := str(a, "expected")
 	re := ""
-	if m := regexArgRE.FindStringSubmatch(exp); m != nil {
-		re = Regex(m[1], m[2])
+	if src, flags, ok := selector.RegexLiteral(exp); ok {
+		re = Regex(src, flags)
 	}
 	var call string
 	switch c := str(a, "check"); c {
