@@ -7,9 +7,10 @@
 //
 // It keeps the page engine whole (Page, Tabs, Manager and what needs their
 // insides); the concerns that do not need them are packages below it
-// (launcher, netguard, recording, eventlog, storage, devices, keyboard,
-// selector, snaptext), which it imports and which never import it back, each
-// adapted in one file of this package named after it. With them it is the
+// (launcher, netguard, recording, measure, eventlog, storage, devices,
+// keyboard, selector, snaptext), which it imports and which never import it
+// back, each adapted in one file of this package named after it; what they
+// refuse is one type (browser/refusal), which [AsError] alone reads. With them it is the
 // only code that imports chromedp and cdproto, and it knows nothing of MCP.
 // Failures an agent can act on are returned as [*Error] with a [Kind];
 // anything else is an infrastructure error.
