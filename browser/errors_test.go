@@ -1,12 +1,16 @@
 package browser
 
 import (
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/e2e-mcp/e2e-mcp/browser/refusal"
 )
 
 // refusalPath is the import path of the one refusal type below browser.
@@ -167,4 +171,30 @@ func errorLookups(fset *token.FileSet, f *ast.File, inRoot bool) []string {
 		return true
 	})
 	return out
+}
+
+// TestAsErrorReadsBoth: AsError finds the engine's own *Error and a
+// refusal of a package below (read as the same kind, message, hint and
+// cause) however deep they are wrapped, and nothing in an error that is
+// neither, or in nil. The per-package tests (TestDeviceErrors and the
+// others) hold each package's texts.
+func TestAsErrorReadsBoth(t *testing.T) {
+	own := newError(KindTimeout, "wait longer", "the page did not answer")
+	if e, ok := AsError(fmt.Errorf("click: %w", own)); !ok || e != own {
+		t.Errorf("a wrapped *Error: %v, %v", e, ok)
+	}
+	cause := errors.New("bad syntax")
+	r := &refusal.Error{Kind: refusal.NavigationFailed, Message: "GET / got no answer", Hint: "start the server", Err: cause}
+	e, ok := AsError(fmt.Errorf("request: %w", r))
+	if !ok || e.Kind != KindNavigationFailed || e.Message != r.Message || e.Hint != r.Hint || !errors.Is(e, cause) || e.Error() != r.Error() {
+		t.Errorf("a wrapped refusal became %#v", e)
+	}
+	if e, ok := AsError(&refusal.Error{Message: "x"}); !ok || e.Kind != KindInvalidInput {
+		t.Errorf("a refusal of no kind became %v, want invalid_input", e)
+	}
+	for _, err := range []error{nil, errors.New("the tab crashed"), fmt.Errorf("read the cookies: %w", errors.New("gone"))} {
+		if e, ok := AsError(err); ok {
+			t.Errorf("AsError(%v) = %v, want none of the engine's errors", err, e)
+		}
+	}
 }

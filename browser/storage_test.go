@@ -25,11 +25,4 @@ func TestStorageErrors(t *testing.T) {
 			t.Errorf("%v became %v (hint %q)", err, e, e.Hint)
 		}
 	}
-	other := errors.New("read the cookies: gone")
-	if e, ok := AsError(other); ok {
-		t.Errorf("AsError(%v) = %v", other, e)
-	}
-	if e, ok := AsError(nil); ok {
-		t.Errorf("AsError(nil) = %v", e)
-	}
 }
