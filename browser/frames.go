@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/cdpcall"
 	"github.com/e2e-mcp/e2e-mcp/browser/selector"
 	"github.com/e2e-mcp/e2e-mcp/browser/snaptext"
 )
@@ -32,17 +33,10 @@ type host struct {
 	guarded atomic.Bool
 }
 
-// callOn runs a CDP command on a host's session, bounded by ctx.
+// callOn runs a CDP command on a host's session, bounded by ctx
+// (cdpcall.On).
 func callOn[P, R any](ctx context.Context, h *host, cmd cdp.Command[P, R], params P) (R, error) {
-	hc, cancel := context.WithCancel(h.ctx)
-	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
-	r, err := chromedp.Call(hc, cmd, params)
-	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("%w (%v)", ctx.Err(), err)
-	}
-	return r, err
+	return cdpcall.On(ctx, h.ctx, cmd, params)
 }
 
 // frameTable is what a page knows of its frames. It is guarded by Page.mu.

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/cdpcall"
 	"github.com/e2e-mcp/e2e-mcp/browser/keyboard"
 )
 
@@ -103,7 +104,7 @@ func (p *Page) dragBetween(ctx context.Context, sx, sy float64, sframe cdp.Frame
 	defer func() {
 		rctx, cancel := detached(ctx)
 		defer cancel()
-		off, cancel2 := p.callCtx(rctx, restoreTimeout)
+		off, cancel2 := p.callCtx(rctx, cdpcall.RestoreTimeout)
 		defer cancel2()
 		_, _ = chromedp.Call(off, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: false})
 	}()

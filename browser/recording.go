@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/e2e-mcp/e2e-mcp/browser/cdpcall"
 	"github.com/e2e-mcp/e2e-mcp/browser/recording"
 	"go.uber.org/zap"
 )
@@ -37,7 +38,7 @@ func (c castTab) CallContext(ctx context.Context) (context.Context, context.Canc
 
 func (c castTab) RestoreContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	rctx, rcancel := detached(ctx)
-	cctx, cancel := c.p.callCtx(rctx, restoreTimeout)
+	cctx, cancel := c.p.callCtx(rctx, cdpcall.RestoreTimeout)
 	return cctx, func() { cancel(); rcancel() }
 }
 

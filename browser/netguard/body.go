@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	cdpio "github.com/chromedp/cdproto/io"
 	"github.com/chromedp/cdproto/network"
+	"github.com/e2e-mcp/e2e-mcp/browser/cdpcall"
 	"go.uber.org/zap"
 )
 
@@ -25,16 +26,12 @@ const (
 	RemoteDownloadTimeout = 5 * time.Minute
 	// ioChunk is how much one IO.read asks for.
 	ioChunk = 1 << 20
-	// restoreTimeout bounds releasing what a call held, as browser's
-	// restore.go does.
-	restoreTimeout = 5 * time.Second
 )
 
-// detached is ctx's values without its cancellation, bounded by
-// restoreTimeout: the context that releases what a call held (a stream),
-// as browser's detached does.
+// detached is the context that releases what a call held (a stream),
+// even when the client cancelled the call (cdpcall.Detached).
 func detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
+	return cdpcall.Detached(ctx)
 }
 
 // bodyTake is a hidden tab's fetch of a download: where its body goes,

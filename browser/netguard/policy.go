@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/e2e-mcp/e2e-mcp/browser/cdpcall"
 	"github.com/e2e-mcp/e2e-mcp/internal/text"
 	"github.com/e2e-mcp/e2e-mcp/netpolicy"
 	"go.uber.org/zap"
@@ -52,18 +53,9 @@ type Session interface {
 	CDP() context.Context
 }
 
-// callOn runs a CDP command on a session, bounded by ctx (as browser's
-// callOn does on a host).
+// callOn runs a CDP command on a session, bounded by ctx (cdpcall.On).
 func callOn[P, R any](ctx context.Context, s Session, cmd cdp.Command[P, R], params P) (R, error) {
-	hc, cancel := context.WithCancel(s.CDP())
-	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
-	r, err := chromedp.Call(hc, cmd, params)
-	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("%w (%v)", ctx.Err(), err)
-	}
-	return r, err
+	return cdpcall.On(ctx, s.CDP(), cmd, params)
 }
 
 // pausedReq is a request Chrome paused for a decision, and the session
