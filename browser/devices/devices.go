@@ -169,8 +169,8 @@ func (e Emulation) check() error {
 		return err
 	}
 	for _, p := range e.Permissions {
-		if !permissionRE(p) {
-			return refusal.Invalid(permissionHint, "permission %q", p)
+		if err := CheckPermission(p); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -262,18 +262,20 @@ func CheckTimezone(id string) error {
 	return refusal.Invalid("give a name of the IANA time zone database, such as Europe/Paris, America/New_York or UTC", "timezoneId %q is not a time zone", id)
 }
 
-// permissionRE says whether p is shaped as a permission name (lower-case
-// letters and dashes).
-func permissionRE(p string) bool {
-	if p == "" {
-		return false
-	}
-	for _, r := range p {
-		if (r < 'a' || r > 'z') && r != '-' {
-			return false
+// CheckPermission refuses p (a [*refusal.Error]) unless it is shaped as
+// a permission name: lower-case letters and dashes, a letter first. The
+// browser says whether it knows the name when it is granted. Every
+// permission a session or the server's flags grant is checked here.
+func CheckPermission(p string) error {
+	for i, r := range p {
+		if (r < 'a' || r > 'z') && (r != '-' || i == 0) {
+			return refusal.Invalid(permissionHint, "permission %q", p)
 		}
 	}
-	return true
+	if p == "" {
+		return refusal.Invalid(permissionHint, "permission %q", p)
+	}
+	return nil
 }
 
 // Merge lays change over e: a device preset first, then each field given;

@@ -2,6 +2,7 @@ package devices
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -106,6 +107,23 @@ func TestParseSize(t *testing.T) {
 	for _, in := range []string{"", "1280", "1280x", "0x720", "10001x10", "-5x5", "1280*720", "axb"} {
 		if _, err := ParseSize(in); err == nil || !strings.Contains(err.Error(), "want WIDTHxHEIGHT in CSS pixels, 1 to 10000 each") {
 			t.Errorf("ParseSize(%q) = %v", in, err)
+		}
+	}
+}
+
+// TestCheckPermission: a permission name is lower-case letters and dashes,
+// a letter first, for a session's emulation and the server's
+// --grant-permissions alike (the browser then says whether it knows it).
+func TestCheckPermission(t *testing.T) {
+	for p, ok := range map[string]bool{"geolocation": true, "clipboard-read": true, "midi": true,
+		"": false, "-geo": false, "Geolocation": false, "camera ": false, "clipboard_read": false} {
+		err := CheckPermission(p)
+		if ok != (err == nil) {
+			t.Errorf("CheckPermission(%q) = %v, want ok %v", p, err, ok)
+			continue
+		}
+		if e, isRefusal := refusal.As(err); !ok && (!isRefusal || e.Kind != refusal.InvalidInput || e.Message != fmt.Sprintf("permission %q", p) || e.Hint != permissionHint) {
+			t.Errorf("CheckPermission(%q) = %#v, want invalid_input naming it", p, err)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -445,8 +444,8 @@ func (c *Config) validatePW() []error {
 		}
 	}
 	for _, p := range c.permissions() {
-		if !permissionName.MatchString(p) {
-			errs = append(errs, fmt.Errorf("--grant-permissions %q: want permission names such as geolocation, notifications, clipboard-read", p))
+		if err := devices.CheckPermission(p); err != nil {
+			errs = append(errs, fmt.Errorf("--grant-permissions: %s", startError(err)))
 		}
 	}
 	for name := range c.secrets {
@@ -456,8 +455,6 @@ func (c *Config) validatePW() []error {
 	}
 	return errs
 }
-
-var permissionName = regexp.MustCompile(`^[a-z][a-z-]*$`)
 
 // permissions are --grant-permissions' names.
 func (c *Config) permissions() []string {

@@ -238,6 +238,7 @@ func TestPlaywrightEnv(t *testing.T) {
 				return e != nil && dev == "" && e.Locale == "fr-FR" && e.TimezoneID == "Europe/Paris"
 			}},
 		{name: "not a time zone", args: []string{"--timezone", "Mars/Olympus"}, err: `--timezone: timezoneId "Mars/Olympus" is not a time zone: give a name of the IANA`},
+		{name: "not a permission name", args: []string{"--grant-permissions", "geolocation,-geo"}, err: `--grant-permissions: permission "-geo": use the web's permission names`},
 		{name: "not a time zone's variable", env: map[string]string{"E2E_MCP_TIMEZONE": "Local"}, err: `--timezone: timezoneId "Local" is not a time zone`},
 		{name: "not a locale", args: []string{"--locale", "en_US"}, err: `--locale: locale "en_US" is not a language tag: give a BCP 47 language tag, such as fr-FR`},
 		{name: "port and http", args: []string{"--port", "1", "--http", ":2"}, err: "--port and --http"},
