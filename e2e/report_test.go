@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	stdhtml "html"
+	"image/jpeg"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -367,5 +369,86 @@ steps:
 	}
 	if t.Failed() {
 		t.Logf("report: %s", regexp.MustCompile(`data:image/[^"]+`).ReplaceAllString(html, "data:…"))
+	}
+}
+
+const colourPage = `<!doctype html><title>colours</title>
+<style>html, body { margin: 0; height: 100%; } button { position: fixed; top: 4px; } #out { position: fixed; bottom: 4px; }</style>
+<button onclick="document.body.style.background = '#f00'; out.textContent = 'red'" style="left: 4px">Red</button>
+<button onclick="document.body.style.background = '#0f0'; out.textContent = 'green'" style="left: 80px">Green</button>
+<button onclick="document.body.style.background = '#00f'; out.textContent = 'blue'" style="left: 160px">Blue</button>
+<p id="out">white</p>`
+
+// TestReport_PicturesShowTheirStep: the picture after a step is taken
+// while the next call runs when that call only reads the page (an
+// expect), and every other call waits for it (mcptools/steplog.go
+// settleShot). So each picture shows the page as its own step left it,
+// never with the next click's colour, which would come in when the click
+// did not wait: read from the report's decoded JPEGs.
+func TestReport_PicturesShowTheirStep(t *testing.T) {
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /colours", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, colourPage)
+		})
+	})
+	dir := t.TempDir()
+	flowFile := filepath.Join(dir, "colours.yaml")
+	// Each colour: click, a check that reads the page, then straight to
+	// the next click.
+	flowText := "name: colours\nsteps:\n  - navigate: " + f.URL + "/colours\n"
+	order := []string{"Red", "Green", "Blue", "Red", "Green", "Blue"}
+	for _, c := range order {
+		flowText += fmt.Sprintf("  - click: 'role=button[name=%q]'\n  - expect: {target: '#out', check: text, expected: %s}\n", c, strings.ToLower(c))
+	}
+	if err := os.WriteFile(flowFile, []byte(flowText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := serverEnv(t)
+	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_LOG_LEVEL=warn")
+	reports := filepath.Join(dir, "reports")
+	out, code := runFlows(t, env, flowFile, "--report", reports, "--trace", filepath.Join(dir, "traces"))
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	raw, err := os.ReadFile(filepath.Join(reports, "colours.html"))
+	if err != nil {
+		t.Fatalf("no report: %v\n%s", err, out)
+	}
+	html := string(raw)
+	pics := map[int]string{}
+	for _, m := range regexp.MustCompile(`<img src="data:image/jpeg;base64,([^"]+)" alt="screenshot after step (\d+)"`).FindAllStringSubmatch(html, -1) {
+		var n int
+		_, _ = fmt.Sscan(m[2], &n)
+		pics[n] = stdhtml.UnescapeString(m[1])
+	}
+	for i, c := range order {
+		step := 2 + 2*i // the click; the check after it has the same picture
+		b64, ok := pics[step]
+		if !ok {
+			t.Errorf("step %d (click %s): no picture", step, c)
+			continue
+		}
+		if note := fmt.Sprintf("after step %d: as after step %d", step+1, step); !strings.Contains(html, note) {
+			t.Errorf("step %d: want the check's note %q", step+1, note)
+		}
+		img, err := jpeg.Decode(base64.NewDecoder(base64.StdEncoding, strings.NewReader(b64)))
+		if err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		b := img.Bounds()
+		r, g, bl, _ := img.At(b.Min.X+b.Dx()/2, b.Min.Y+b.Dy()/2).RGBA()
+		got := "?"
+		switch {
+		case r > 0xc000 && g < 0x4000 && bl < 0x4000:
+			got = "Red"
+		case g > 0xc000 && r < 0x4000 && bl < 0x4000:
+			got = "Green"
+		case bl > 0xc000 && r < 0x4000 && g < 0x4000:
+			got = "Blue"
+		}
+		if got != c {
+			t.Errorf("step %d: the picture after clicking %s shows %s (rgb %d %d %d)", step, c, got, r>>8, g>>8, bl>>8)
+		}
 	}
 }

@@ -51,6 +51,7 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string, until ti
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), until)
 	defer cancel()
 	devDone := s.stopDev(ctx, log, why, exiting)
+	s.settleShot() // the picture being taken, before its tab closes
 	s.endTrace(ctx, log)
 	s.endVideo(ctx, log)
 	s.saveProfile(ctx, log)

@@ -252,3 +252,22 @@ func TestToolFilesTable(t *testing.T) {
 	}
 	readme.Check(t, "TOOL FILES", ToolFiles(tools))
 }
+
+// TestReadsOnlyTools: a tool that may run while the picture after the step
+// before it is still being taken (steplog.go readsOnly) is one of ours and
+// says it is read-only; a renamed tool would otherwise quietly wait again,
+// or a new one be let through by a name it does not have.
+func TestReadsOnlyTools(t *testing.T) {
+	readOnly := map[string]bool{}
+	for _, tool := range Inventory(nil) {
+		readOnly[tool.Def.Name] = tool.ReadOnly
+	}
+	for name := range readsOnly {
+		ro, ok := readOnly[name]
+		if !ok {
+			t.Errorf("readsOnly names %s, which is no tool", name)
+		} else if !ro {
+			t.Errorf("readsOnly names %s, which is not read-only", name)
+		}
+	}
+}

@@ -409,6 +409,7 @@ func (s *Session) openTabs(ctx context.Context, b *browser.Manager) error {
 // closePage closes the session's tabs and browser context, if open, and
 // lets its profile go.
 func (s *Session) closePage() bool {
+	s.settleShot()
 	if s.warm != nil {
 		s.warm.drop()
 		s.warm = nil

@@ -30,7 +30,9 @@ import (
 // viewport taken after it: 7-40 KB, but one more capture, which waits for a
 // frame (about 45 ms whatever the page, BenchmarkReportShot), so it is off
 // but for the report group (--caps report), `run --report` and a session
-// that traces (which keeps one after a failed action too).
+// that traces (which keeps one after a failed action too). The capture
+// runs after the call has answered, while the next call runs when that one
+// only reads the page (shot, settleShot).
 // Everything is bounded, the oldest going first and counted.
 const (
 	maxLoggedSteps    = 300      // steps kept
@@ -57,8 +59,7 @@ type loggedStep struct {
 	// page names the tab it ended in (browser.Page.ID), "" with none.
 	page    string
 	result  string        // a successful answer's text, clipped
-	shot    []byte        // JPEG after the action, if taken
-	shotAt  time.Time     // when shot was taken
+	shot    *shot         // JPEG after the action, if taken
 	failure []mcp.Content // a failure's whole answer
 	err     AnswerError   // a failure's error, secrets masked
 	cut     bool          // failure holds only the start of its text
@@ -74,13 +75,65 @@ type stepLog struct {
 	// last is the newest picture taken, for a check after it that
 	// changed nothing (reportShot).
 	last lastShot
+	// pending is the picture still being taken, if any (settleShot).
+	pending *shot
 }
 
 // lastShot is a picture of a tab and the tab's paint mark when it was
 // taken ("": not known).
 type lastShot struct {
 	page, mark string
-	img        []byte
+	shot       *shot
+}
+
+// shot is a picture after a step. Its capture waits for the page's next
+// frame (about 40 ms), so it is taken in the background while the next
+// call runs, when that call only reads the page (readsOnly); every other
+// call, and every reader of the pictures, waits for it first (settleShot).
+type shot struct {
+	done chan struct{}
+	img  []byte    // JPEG; nil when the capture failed
+	at   time.Time // when the capture ended
+}
+
+// image is the picture, once taken (nil: the capture failed).
+func (sh *shot) image() []byte {
+	<-sh.done
+	return sh.img
+}
+
+// readsOnly are the tools that may run while the picture after the step
+// before them is still being taken: they read the page and draw nothing
+// on it, so the picture shows the page as that step left it. A visual
+// check draws (it holds animations still and masks elements): it settles
+// the picture first (expectScreenshot). TestReadsOnlyTools checks the
+// names.
+var readsOnly = map[string]bool{"browser_expect": true, "browser_wait_for": true, "browser_snapshot": true,
+	"browser_verify_element_visible": true, "browser_verify_text_visible": true, "browser_verify_list_visible": true,
+	"browser_verify_value": true}
+
+// settleShot waits for the picture being taken, if any; a capture that
+// failed leaves its step with no picture. Every call on the session but
+// those that only read the page goes through it first (logged), and so
+// does every reader of the step log's pictures.
+func (s *Session) settleShot() {
+	l := &s.steps
+	sh := l.pending
+	if sh == nil {
+		return
+	}
+	l.pending = nil
+	if sh.image() != nil {
+		return
+	}
+	for i := range l.steps {
+		if l.steps[i].shot == sh {
+			l.steps[i].shot = nil
+		}
+	}
+	if l.last.shot == sh {
+		l.last = lastShot{}
+	}
 }
 
 // stillShown are the tools that do not act on the page: after one, the
@@ -96,6 +149,9 @@ func logged[T any](d *Deps, name string, next sessionFunc[T]) sessionFunc[T] {
 		return next
 	}
 	return func(ctx context.Context, s *Session, req mcp.CallToolRequest, args T) (*mcp.CallToolResult, error) {
+		if !readsOnly[name] {
+			s.settleShot()
+		}
 		start := time.Now()
 		res, err := next(ctx, s, req, args)
 		if (d.Reports || s.trace != nil) && err == nil && res != nil && s.interruptedBy() == "" && !cancelledByClient(ctx, s) {
@@ -160,7 +216,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 		st.err = AnswerError{Type: e.Type, Message: text.Keep(s.private.String(e.Message), maxLoggedResult), Next: text.Keep(s.private.String(e.Next), maxLoggedResult)}
 		if s.trace != nil && flow.ActionOf(tool) != "" {
 			// What the page showed when the action failed, for the trace.
-			st.shot, st.shotAt = s.reportShot(ctx, false), time.Now()
+			st.shot = s.reportShot(false)
 		}
 		failures := 0
 		for i := len(l.steps) - 1; i >= 0; i-- {
@@ -179,7 +235,7 @@ func (s *Session) logStep(ctx context.Context, d *Deps, tool string, raw any, st
 	} else {
 		st.result = text.Keep(s.private.String(ResultText(res)), maxLoggedResult)
 		if (d.ReportShots || s.trace != nil) && flow.ActionOf(tool) != "" {
-			st.shot, st.shotAt = s.reportShot(ctx, stillShown[tool]), time.Now()
+			st.shot = s.reportShot(stillShown[tool])
 		}
 	}
 	if st.shot != nil {
@@ -239,13 +295,15 @@ func keepContent(in []mcp.Content, secrets *redact.Set) []mcp.Content {
 	return out
 }
 
-// reportShot is a small JPEG of the current tab's viewport, or nil when
-// there is none to take (no tab, a dialog up, a capture that fails). A
-// capture waits for the page's next frame (about 40 ms), so after a check
-// (again) it is the picture before, the same bytes, when the tab's paint
-// mark says nothing that paints the page changed since; the report then
-// says so (sameShot).
-func (s *Session) reportShot(ctx context.Context, again bool) []byte {
+// reportShot starts a small JPEG of the current tab's viewport, taken in
+// the background (shot), or is nil when there is none to take (no tab, a
+// dialog up). A capture waits for the page's next frame (about 40 ms), so
+// after a check (again) it is the picture before, the same shot, when the
+// tab's paint mark says nothing that paints the page changed since; the
+// report then says so. One capture runs at a time. Its context is its own,
+// bounded: the call it follows has returned by the time it ends.
+// Called by logStep only, which holds the session.
+func (s *Session) reportShot(again bool) *shot {
 	if s.tabs == nil || s.tabs.Gone() {
 		return nil
 	}
@@ -256,23 +314,27 @@ func (s *Session) reportShot(ctx context.Context, again bool) []byte {
 	last := &s.steps.last
 	// The mark is read before the capture: a change while it is taken
 	// makes the next mark differ.
-	mark := p.PaintMark(ctx)
-	if again && mark != "" && last.mark == mark && last.page == p.ID() && last.img != nil {
-		return last.img
+	mctx, cancel := context.WithTimeout(context.Background(), reportShotTimeout)
+	mark := p.PaintMark(mctx)
+	cancel()
+	if again && mark != "" && last.mark == mark && last.page == p.ID() && last.shot != nil {
+		return last.shot // still being taken, maybe
 	}
-	cctx, cancel := context.WithTimeout(ctx, reportShotTimeout)
-	defer cancel()
-	img, err := p.Screenshot(cctx, measure.ScreenshotOptions{Format: "jpeg", Quality: reportShotQuality, MaxWidth: reportShotWidth})
-	if err != nil {
-		*last = lastShot{}
-		return nil
-	}
-	*last = lastShot{page: p.ID(), mark: mark, img: img}
-	return img
+	s.settleShot()
+	ctx, cancel := context.WithTimeout(context.Background(), reportShotTimeout)
+	sh := &shot{done: make(chan struct{})}
+	go func() {
+		defer close(sh.done)
+		defer cancel()
+		img, err := p.Screenshot(ctx, measure.ScreenshotOptions{Format: "jpeg", Quality: reportShotQuality, MaxWidth: reportShotWidth})
+		if err == nil {
+			sh.img, sh.at = img, time.Now()
+		}
+	}()
+	*last = lastShot{page: p.ID(), mark: mark, shot: sh}
+	s.steps.pending = sh
+	return sh
 }
-
-// sameShot says whether two pictures of the step log are one capture.
-func sameShot(a, b []byte) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
 
 // ReportInfo is what a caller adds to a session's report.
 type ReportInfo struct {
@@ -292,16 +354,18 @@ func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 	if r.Title == "" {
 		r.Title = "e2e-mcp session " + s.ID
 	}
+	s.settleShot()
 	failed, shotAt := 0, -1
 	for i, st := range s.steps.steps {
 		rs := report.Step{Tool: st.tool, Args: st.args, Start: st.start, Duration: st.took, OK: st.ok, Result: st.result}
 		switch {
-		case st.shot != nil && shotAt >= 0 && sameShot(st.shot, s.steps.steps[shotAt].shot):
+		case st.shot != nil && shotAt >= 0 && st.shot == s.steps.steps[shotAt].shot:
 			// The page did not change since that picture: it is not
 			// written twice.
 			rs.ShotNote = fmt.Sprintf("after step %d: as after step %d (nothing on the page changed)", i+1, shotAt+1)
 		case st.shot != nil:
-			rs.Shot = &report.Image{MIME: "image/jpeg", Data: st.shot, Caption: fmt.Sprintf("after step %d (%d KB)", i+1, (len(st.shot)+1023)/1024)}
+			img := st.shot.image()
+			rs.Shot = &report.Image{MIME: "image/jpeg", Data: img, Caption: fmt.Sprintf("after step %d (%d KB)", i+1, (len(img)+1023)/1024)}
 			shotAt = i
 		}
 		if !st.ok {

@@ -156,6 +156,7 @@ func (s *Session) buildTrace(ctx context.Context, st *traceState, title string) 
 	if lost := s.steps.dropped - st.first; lost > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("the first %d calls of this trace are not kept (a session keeps its newest %d calls)", lost, maxLoggedSteps))
 	}
+	s.settleShot()
 	noShot := 0
 	var traced []loggedStep
 	for i, step := range s.steps.steps {
@@ -295,7 +296,7 @@ func traceAction(st loggedStep, testID string) trace.Action {
 		}
 	}
 	if st.shot != nil {
-		a.After = &trace.Image{Data: st.shot, Time: st.shotAt}
+		a.After = &trace.Image{Data: st.shot.image(), Time: st.shot.at}
 	}
 	if !st.ok {
 		msg := st.err.Type + ": " + st.err.Message

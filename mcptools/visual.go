@@ -182,6 +182,9 @@ func (d *Deps) expectScreenshot(ctx context.Context, s *Session, p *browser.Page
 		}
 	}
 	c := visualCheck{base: base, opts: opts}
+	// Holding the page still draws on it: not while the picture after
+	// the step before is still being taken (readsOnly).
+	s.settleShot()
 	err = p.CaptureStill(ctx, measure.VisualOptions{Target: a.Target, Masks: a.Mask, MaxPixels: maxVisualPixels}, timeout, c.next)
 	if err != nil {
 		return nil, err
