@@ -276,7 +276,10 @@ func compileRoute(r *netguard.Route) error {
 	if strings.TrimSpace(r.Pattern) == "" {
 		return newError(KindInvalidInput, "give a URL glob such as **/api/* or a /regex/", "pattern is empty")
 	}
-	m := selector.ParseURLPattern(r.Pattern)
+	m, err := selector.ParseURLPattern(r.Pattern)
+	if err != nil {
+		return err
+	}
 	return r.Compile(m.Source, m.Flags, m.Rel)
 }
 

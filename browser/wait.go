@@ -29,8 +29,8 @@ const evalGrace = 2 * time.Second
 // hold; they are awaited in the order of the fields, within one timeout.
 type WaitOptions struct {
 	Time time.Duration // wait this long first (at most MaxWait)
-	// URL is a glob (** any characters, * any but '/'; one starting with
-	// '/' is matched against path?query#fragment) or a /regex/flags.
+	// URL is a glob (as Playwright's: selector.GlobSource; one starting
+	// with '/' is matched against path?query#fragment) or a /regex/flags.
 	URL       string
 	LoadState string // load, domcontentloaded or networkidle
 	Target    string // a ref or selector in State
@@ -104,7 +104,10 @@ func (p *Page) WaitFor(ctx context.Context, o WaitOptions) (WaitResult, error) {
 	}
 	var url selector.URLPattern
 	if o.URL != "" {
-		url = selector.ParseURLPattern(o.URL)
+		var err error
+		if url, err = selector.ParseURLPattern(o.URL); err != nil {
+			return res, err
+		}
 	}
 	start := time.Now()
 

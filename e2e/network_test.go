@@ -61,6 +61,24 @@ func TestRoutes(t *testing.T) {
 	mustCall(t, c, "browser_route", map[string]any{"pattern": "/api/*", "abort": "connectionrefused"})
 	reload("an aborted fetch", "Network error: TypeError")
 
+	// Globs read as Playwright's: {a,b} is either, /**/ none or more
+	// segments; a brace left open is refused.
+	mustCall(t, c, "browser_unroute", nil)
+	mustCall(t, c, "browser_route", map[string]any{"pattern": "**/{users,items}", "status": 418})
+	reload("a route of alternatives", "Could not load items (418)")
+	mustCall(t, c, "browser_unroute", nil)
+	// 419 has no standard phrase, which Chrome wants with the status.
+	mustCall(t, c, "browser_route", map[string]any{"pattern": f.URL + "/**/api/{items}", "status": 419})
+	reload("a route whose /**/ is no segment", "Could not load items (419)")
+	// A response Chrome refuses (a header name with a space) fails the
+	// request instead of leaving the page waiting.
+	mustCall(t, c, "browser_route", map[string]any{"pattern": "**/api/items", "status": 200, "headers": []string{"X Y: 1"}})
+	reload("a response Chrome refused", "Network error: TypeError")
+	out = mustFail(t, c, "browser_route", map[string]any{"pattern": "**/{items", "status": 500}, "invalid_input")
+	mustContain(t, "an open brace", out, "with no '}' after it", `\{`)
+	mustCall(t, c, "browser_unroute", nil)
+	mustCall(t, c, "browser_route", map[string]any{"pattern": "/api/*", "abort": "connectionrefused"})
+
 	// A body from a file, for one request; a later route of another
 	// pattern goes first.
 	body := filepath.Join(dir, "items.json")

@@ -28,8 +28,8 @@ import (
 
 // Route is one rule.
 type Route struct {
-	// Pattern is a URL glob (** any characters, * any but '/'; one starting
-	// with '/' is matched against path?query) or a /regex/flags.
+	// Pattern is a URL glob (as Playwright's: selector.GlobSource; one
+	// starting with '/' is matched against path?query) or a /regex/flags.
 	Pattern string `json:"pattern"`
 	// Abort fails the request with this reason (failed, aborted, timedout,
 	// accessdenied, connectionrefused, ...).
@@ -328,8 +328,19 @@ func answerRoute(ctx context.Context, r pausedReq, rt *Route) error {
 				hs = append(hs, &fetch.HeaderEntry{Name: k, Value: rt.Headers[k]})
 			}
 		}
+		// Chrome refuses a status with no standard phrase (419, 499)
+		// unless given one, and the request would stay paused.
+		phrase := http.StatusText(status)
+		if phrase == "" {
+			phrase = "Unknown"
+		}
 		_, err := callPaused(ctx, r, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: id, ResponseCode: int64(status),
-			ResponseHeaders: hs, Body: rt.Body})
+			ResponsePhrase: phrase, ResponseHeaders: hs, Body: rt.Body})
+		if err != nil && ctx.Err() == nil {
+			// A response Chrome refused: the page gets a failed request
+			// rather than one that never ends.
+			_, _ = callPaused(ctx, r, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonFailed})
+		}
 		return err
 	default:
 		params := fetch.ContinueRequestParams{RequestID: id}

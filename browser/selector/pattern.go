@@ -117,36 +117,94 @@ type URLPattern struct {
 	Rel bool
 }
 
-// ParseURLPattern reads a /regex/flags (as [RegexLiteral]) or a glob.
-func ParseURLPattern(s string) URLPattern {
+// ParseURLPattern reads a /regex/flags (as [RegexLiteral]) or a glob (as
+// [GlobSource], whose refusal it returns).
+func ParseURLPattern(s string) (URLPattern, error) {
 	// "/users/" could be either: it is a regular expression, unless it has
 	// the glob's "**" or "/*" (which a regular expression seldom has).
 	if src, flags, ok := RegexLiteral(s); ok && !strings.Contains(s, "**") && !strings.Contains(s, "/*") {
-		return URLPattern{Source: src, Flags: flags}
+		return URLPattern{Source: src, Flags: flags}, nil
 	}
-	return URLPattern{Source: GlobSource(s), Glob: true, Rel: strings.HasPrefix(s, "/")}
+	src, err := GlobSource(s)
+	if err != nil {
+		return URLPattern{}, err
+	}
+	return URLPattern{Source: src, Glob: true, Rel: strings.HasPrefix(s, "/")}, nil
 }
 
 // GlobSource is a URL glob as the regular expression (RE2 and JavaScript
-// alike) it is matched with: ** any characters, * any but '/', the rest
-// literal, the whole string.
-func GlobSource(g string) string {
+// alike) it is matched with, the whole string, read as Playwright reads a
+// URL glob:
+//   - * is any characters but '/', and two or more stars any characters;
+//     "**/" after a '/' is any number of whole path segments, none
+//     included ("/**/a.js" matches "/a.js");
+//   - {a,b} is either of the alternatives (not nested);
+//   - \c is c itself (\* a star, \{ a brace);
+//   - the rest, '?' included, is itself.
+//
+// An unmatched or nested brace is refused.
+func GlobSource(g string) (string, error) {
 	var b strings.Builder
 	b.WriteByte('^')
+	group := false
 	for i := 0; i < len(g); i++ {
-		switch c := g[i]; {
-		case c == '*' && i+1 < len(g) && g[i+1] == '*':
-			b.WriteString(".*")
+		c := g[i]
+		switch {
+		case c == '\\' && i+1 < len(g):
 			i++
+			globLiteral(&b, g[i])
 		case c == '*':
-			b.WriteString("[^/]*")
-		case strings.IndexByte(`\^$.|?+()[]{}/`, c) >= 0:
-			b.WriteByte('\\')
-			b.WriteByte(c)
+			stars := 1
+			for i+1 < len(g) && g[i+1] == '*' {
+				stars++
+				i++
+			}
+			switch {
+			case stars == 1:
+				b.WriteString("[^/]*")
+			case i+1 < len(g) && g[i+1] == '/':
+				i++
+				if i-stars > 0 && g[i-stars-1] == '/' {
+					b.WriteString(`(?:.+\/)?`) // whole segments, or none
+				} else {
+					b.WriteString(`.*\/`)
+				}
+			default:
+				b.WriteString(".*")
+			}
+		case c == '{':
+			if group {
+				return "", globRefusal(g, "a '{' inside {...}: alternatives do not nest")
+			}
+			group = true
+			b.WriteString("(?:")
+		case c == '}':
+			if !group {
+				return "", globRefusal(g, "a '}' with no '{' before it")
+			}
+			group = false
+			b.WriteByte(')')
+		case c == ',' && group:
+			b.WriteByte('|')
 		default:
-			b.WriteByte(c)
+			globLiteral(&b, c)
 		}
 	}
+	if group {
+		return "", globRefusal(g, "a '{' with no '}' after it")
+	}
 	b.WriteByte('$')
-	return b.String()
+	return b.String(), nil
+}
+
+// globLiteral writes c as a regular expression that matches c alone.
+func globLiteral(b *strings.Builder, c byte) {
+	if strings.IndexByte(`\^$.|?+*()[]{}/`, c) >= 0 {
+		b.WriteByte('\\')
+	}
+	b.WriteByte(c)
+}
+
+func globRefusal(g, what string) error {
+	return refusal.Invalid(`write {a,b} for either of a and b, and \{ or \} for a brace itself`, "URL glob %q: %s", g, what)
 }

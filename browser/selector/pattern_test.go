@@ -10,9 +10,11 @@ import (
 )
 
 // TestParseURLPattern: a URL pattern is a /regex/flags unless it has a
-// glob's ** or /*; a glob's * stops at '/', ** does not, and everything
-// else in it (?, {a,b}, [], .) is literal; a glob starting with '/' matches
-// the path, query and fragment.
+// glob's ** or /*; a glob's * stops at '/', ** does not, "/**/" is any
+// number of whole segments, {a,b} either alternative, \c the character c,
+// and everything else in it (?, [], .) is literal, as Playwright 1.65's
+// globToRegexPattern reads it (the cases were checked against it); a glob
+// starting with '/' matches the path, query and fragment.
 func TestParseURLPattern(t *testing.T) {
 	tests := []struct {
 		pattern string
@@ -23,8 +25,12 @@ func TestParseURLPattern(t *testing.T) {
 	}{
 		{"**/done?step=2", true, false, []string{"http://h:1/wait/done?step=2"}, []string{"http://h:1/wait/done?step=3", "http://h:1/wait/doneXstep=2"}},
 		{"http://h/*/x", true, false, []string{"http://h/a/x"}, []string{"http://h/a/b/x"}},
-		{"http://h/**/x", true, false, []string{"http://h/a/x", "http://h/a/b/x"}, []string{"http://h/x", "http://g/a/x"}},
-		{"**/*.{png,jpg}", true, false, []string{"http://h/a.{png,jpg}"}, []string{"http://h/a.png", "http://h/a.jpg"}},
+		{"http://h/**/x", true, false, []string{"http://h/a/x", "http://h/a/b/x", "http://h/x"}, []string{"http://h/ax", "http://g/a/x"}},
+		{"http://h/a**/x", true, false, []string{"http://h/ab/x", "http://h/a/b/x"}, []string{"http://h/ax"}},
+		{"**/*.{png,jpg}", true, false, []string{"http://h/a.png", "http://h/b/a.jpg"}, []string{"http://h/a.{png,jpg}", "http://h/a.gif", "http://h/a.pngx"}},
+		{"**/{api,v2/api}/*", true, false, []string{"http://h/api/x", "http://h/v2/api/x"}, []string{"http://h/v3/api/x/y"}},
+		{`**/a\{b\}\*,c`, true, false, []string{"http://h/a{b}*,c"}, []string{"http://h/a{b}x,c", "http://h/ab"}},
+		{"***.js", true, false, []string{"http://h/a/b.js"}, []string{"http://h/a/b.jsx"}},
 		{"**/a[1].js", true, false, []string{"http://h/a[1].js"}, []string{"http://h/a1.js", "http://h/aX1Xjs"}},
 		{"/users/*", true, true, []string{"/users/7"}, []string{"/users/7/edit", "/admin/users/7"}},
 		{"/users/**", true, true, []string{"/users/7/edit"}, []string{"/admin/users/7"}},
@@ -34,7 +40,11 @@ func TestParseURLPattern(t *testing.T) {
 		{`//`, true, true, []string{"//"}, []string{"/"}},          // no source: a glob
 	}
 	for _, tc := range tests {
-		m := ParseURLPattern(tc.pattern)
+		m, err := ParseURLPattern(tc.pattern)
+		if err != nil {
+			t.Errorf("ParseURLPattern(%q): %v", tc.pattern, err)
+			continue
+		}
 		if m.Glob != tc.glob || m.Rel != tc.rel {
 			t.Errorf("ParseURLPattern(%q) = %+v, want glob %v, rel %v", tc.pattern, m, tc.glob, tc.rel)
 		}
@@ -61,19 +71,37 @@ func TestParseURLPattern(t *testing.T) {
 }
 
 // TestGlobSource: the regular expression a glob becomes, exactly (the
-// Playwright specs convert writes carry it).
+// Playwright specs convert writes carry it), and the globs it refuses.
 func TestGlobSource(t *testing.T) {
 	for g, want := range map[string]string{
 		"**/api/*":         `^.*\/api\/[^/]*$`,
+		"/**/a.js":         `^\/(?:.+\/)?a\.js$`,
 		"*.js?v=1":         `^[^/]*\.js\?v=1$`,
-		"{a,b}+(c)|d$^":    `^\{a,b\}\+\(c\)\|d\$\^$`,
-		`x\y`:              `^x\\y$`,
-		"***":              `^.*[^/]*$`,
+		"{a,b}+(c)|d$^":    `^(?:a|b)\+\(c\)\|d\$\^$`,
+		"a,b{,c}":          `^a,b(?:|c)$`,
+		`x\y\*`:            `^xy\*$`,
+		`a\`:               `^a\\$`,
+		"***":              `^.*$`,
 		"":                 `^$`,
 		"http://h:1/[x].*": `^http:\/\/h:1\/\[x\]\.[^/]*$`,
 	} {
-		if got := GlobSource(g); got != want {
-			t.Errorf("GlobSource(%q) = %s, want %s", g, got, want)
+		got, err := GlobSource(g)
+		if err != nil || got != want {
+			t.Errorf("GlobSource(%q) = %s, %v; want %s", g, got, err, want)
+		}
+		if _, err := regexp.Compile(got); err != nil {
+			t.Errorf("GlobSource(%q) = %s, not RE2: %v", g, got, err)
+		}
+	}
+	for g, what := range map[string]string{
+		"**/{a,{b,c}}": "alternatives do not nest",
+		"**/a}":        "a '}' with no '{' before it",
+		"**/{a,b":      "a '{' with no '}' after it",
+	} {
+		_, err := GlobSource(g)
+		r, ok := refusal.As(err)
+		if !ok || r.KindOf() != refusal.InvalidInput || !strings.Contains(r.Message, what) || r.Hint == "" {
+			t.Errorf("GlobSource(%q) = %v, want an invalid_input refusal saying %q, with a hint", g, err, what)
 		}
 	}
 }

@@ -15,38 +15,45 @@ import (
 	"github.com/e2e-mcp/e2e-mcp/flow"
 )
 
-// globRE is a URL glob as the regular expression e2e-mcp matches it with
-// (the whole URL, or path?query for a glob starting with '/').
-func globRE(g string) string { return selector.GlobSource(g) }
-
 // urlMatcher is a URL pattern of browser_wait_for as what Playwright's
 // waitForURL takes: a /regex/ (JavaScript's, as the page reads it) as a
-// RegExp; a glob as the RegExp e2e-mcp matches it with (Playwright's own
-// globs differ in ?, {} and relative URLs); a glob that starts with '/' as
-// a predicate on the URL's path and query, as e2e-mcp matches it.
-func (w *writer) urlMatcher(p string) string {
-	if u := selector.ParseURLPattern(p); !u.Glob {
-		return Regex(u.Source, u.Flags)
+// RegExp; a glob as the RegExp e2e-mcp matches it with (Playwright reads a
+// glob the same way but for a relative one, which it resolves against the
+// base URL); a glob that starts with '/' as a predicate on the URL's path
+// and query, as e2e-mcp matches it. A glob e2e-mcp refuses is an error of
+// the step.
+func (w *writer) urlMatcher(p string) (string, error) {
+	u, err := selector.ParseURLPattern(p)
+	if err != nil {
+		return "", fmt.Errorf("step %d: %w", w.step, err)
 	}
-	return globMatcher(p)
+	if !u.Glob {
+		return Regex(u.Source, u.Flags), nil
+	}
+	return globMatcher(p, u.Source), nil
 }
 
 // routeMatcher is a route's pattern, as urlMatcher, but a /regex/ is Go's
 // (browser_route compiles it with regexp): translated (GoRegex), or an
 // error of the step.
 func (w *writer) routeMatcher(p string) (string, error) {
-	if u := selector.ParseURLPattern(p); !u.Glob {
+	u, err := selector.ParseURLPattern(p)
+	if err != nil {
+		return "", fmt.Errorf("step %d: %w", w.step, err)
+	}
+	if !u.Glob {
 		re, err := GoRegex(u.Source, u.Flags)
 		if err != nil {
 			return "", fmt.Errorf("step %d: %w", w.step, err)
 		}
 		return re, nil
 	}
-	return globMatcher(p), nil
+	return globMatcher(p, u.Source), nil
 }
 
-func globMatcher(p string) string {
-	re := Regex(globRE(p), "")
+// globMatcher is glob p, whose regular expression is source, as a matcher.
+func globMatcher(p, source string) string {
+	re := Regex(source, "")
 	if strings.HasPrefix(p, "/") {
 		return "(url: URL) => " + re + ".test(url.pathname + url.search)"
 	}

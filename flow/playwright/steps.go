@@ -407,7 +407,11 @@ func (w *writer) wait(a map[string]any, promise string) error {
 		w.line("await %s.waitFor(%s);", l, opts("state: "+Quote(state), to))
 	}
 	if u := str(a, "url"); u != "" {
-		w.line("await page.waitForURL(%s%s);", w.urlMatcher(u), prefixed(opts(to)))
+		m, err := w.urlMatcher(u)
+		if err != nil {
+			return err
+		}
+		w.line("await page.waitForURL(%s%s);", m, prefixed(opts(to)))
 	}
 	if ls := str(a, "loadState"); ls != "" {
 		w.line("await page.waitForLoadState(%s);", Quote(ls))
