@@ -362,7 +362,7 @@ func (d *Deps) buildReport(s *Session, info ReportInfo) report.Report {
 		case st.shot != nil && shotAt >= 0 && st.shot == s.steps.steps[shotAt].shot:
 			// The page did not change since that picture: it is not
 			// written twice.
-			rs.ShotNote = fmt.Sprintf("after step %d: as after step %d (nothing on the page changed)", i+1, shotAt+1)
+			rs.ShotAs = shotAt + 1
 		case st.shot != nil:
 			img := st.shot.image()
 			rs.Shot = &report.Image{MIME: "image/jpeg", Data: img, Caption: fmt.Sprintf("after step %d (%d KB)", i+1, (len(img)+1023)/1024)}

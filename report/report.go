@@ -78,9 +78,13 @@ type Step struct {
 	Result string
 	// Shot is the screenshot taken after the action, if one was.
 	Shot *Image
-	// ShotNote stands for Shot when the page looked as in an earlier
-	// step's picture, which is not written again.
-	ShotNote string
+	// ShotAs, for a step with no Shot, is the (1-based) earlier step
+	// whose picture stands for this one: the page looked the same, and
+	// the picture is not written twice.
+	ShotAs int
+	// ShotLeftOut says Render left this step's Shot out (the size cap):
+	// a later step's ShotAs then says so.
+	ShotLeftOut bool
 	// Failure is the whole answer of a failed step, in order.
 	Failure []Part
 	// Group names the groups of a flow's steps it is in (`- group:`, as
@@ -164,9 +168,11 @@ var tmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return t.UTC().Format("15:04:05.000")
 	},
-	"inc":  func(i int) int { return i + 1 },
-	"path": func(names []string) string { return strings.Join(names, " › ") },
-	"css":  func() template.CSS { return template.CSS(css) }, //nolint:gosec // our own embedded style sheet
+	"inc": func(i int) int { return i + 1 },
+	// leftOut says whether step n's (1-based) picture was left out.
+	"leftOut": func(steps []Step, n int) bool { return n >= 1 && n <= len(steps) && steps[n-1].ShotLeftOut },
+	"path":    func(names []string) string { return strings.Join(names, " › ") },
+	"css":     func() template.CSS { return template.CSS(css) }, //nolint:gosec // our own embedded style sheet
 }).Parse(page))
 
 // imageTypes are the image types a report shows inline.
@@ -321,7 +327,7 @@ func dropOldestImages(r *Report, over int) int {
 		}
 		if s := r.Steps[i].Shot; s != nil {
 			freed += base64.StdEncoding.EncodedLen(len(s.Data))
-			r.Steps[i].Shot = nil
+			r.Steps[i].Shot, r.Steps[i].ShotLeftOut = nil, true
 			n++
 		}
 	}

@@ -146,6 +146,45 @@ func TestRender_SizeCap(t *testing.T) {
 	}
 }
 
+// TestRender_ShotAsLeftOut: a step whose picture is an earlier step's
+// says which, and says so too when the size cap left that picture out.
+func TestRender_ShotAsLeftOut(t *testing.T) {
+	shot := pngOf(t, 120, 120)
+	r := Report{Steps: []Step{
+		{Tool: "browser_click", OK: true, Shot: &Image{MIME: "image/png", Data: shot}},
+		{Tool: "browser_expect", OK: true, ShotAs: 1},
+		{Tool: "browser_click", OK: true, Shot: &Image{MIME: "image/png", Data: shot}},
+		{Tool: "browser_expect", OK: true, ShotAs: 3},
+	}}
+	full, err := Render(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(full)
+	for _, want := range []string{"after step 2: as after step 1 (nothing on the page changed)</p>", "after step 4: as after step 3 (nothing on the page changed)</p>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("want %q", want)
+		}
+	}
+	b, err := Render(r, Options{MaxBytes: len(full) - len(shot)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html = string(b)
+	if strings.Contains(html, `alt="screenshot after step 1"`) || !strings.Contains(html, `alt="screenshot after step 3"`) {
+		t.Fatalf("want step 1's picture left out and step 3's kept")
+	}
+	if !strings.Contains(html, "after step 2: as after step 1 (nothing on the page changed); that picture is left out") {
+		t.Errorf("step 2 does not say its picture was left out")
+	}
+	if !strings.Contains(html, "after step 4: as after step 3 (nothing on the page changed)</p>") {
+		t.Errorf("step 4's note changed, though its picture is kept")
+	}
+	if r.Steps[0].Shot == nil || r.Steps[0].ShotLeftOut {
+		t.Error("Render changed the caller's steps")
+	}
+}
+
 // TestRender_SizeCapHoldsForText: a report made of escaped logs (console
 // messages and requests full of markup, from two tabs) stays under its
 // cap, the oldest entries going first; one made of long step texts too,
