@@ -203,9 +203,8 @@ func ParseChord(s string) (Chord, error) {
 }
 
 // clickModifiers are the keys a click may hold, by name, and their bits.
-// ControlOrMeta is Control on every system here (a chord's is the
-// system's: controlOrMeta).
-var clickModifiers = map[string]int64{"Alt": ModAlt, "Control": ModControl, "ControlOrMeta": ModControl, "Meta": ModMeta, "Shift": ModShift}
+// ControlOrMeta means what it means in a chord: controlOrMeta.
+var clickModifiers = map[string]int64{"Alt": ModAlt, "Control": ModControl, "Meta": ModMeta, "Shift": ModShift}
 
 // ClickModifiers is the modifier bit field of the keys a click holds
 // (Alt, Control, ControlOrMeta, Meta, Shift, exactly so spelt); another
@@ -213,6 +212,9 @@ var clickModifiers = map[string]int64{"Alt": ModAlt, "Control": ModControl, "Con
 func ClickModifiers(names []string) (int64, error) {
 	var bits int64
 	for _, n := range names {
+		if n == "ControlOrMeta" {
+			n = controlOrMeta()
+		}
 		bit, ok := clickModifiers[n]
 		if !ok {
 			return 0, refusal.Invalid("use Alt, Control, ControlOrMeta, Meta or Shift", "modifier %q", n)

@@ -94,8 +94,9 @@ func TestKeysForRune(t *testing.T) {
 }
 
 // TestClickModifiers: the held keys of a click as the Input domain's bit
-// field (ControlOrMeta is Control, on every system), and a name it does
-// not know refused by name.
+// field (ControlOrMeta the modifier it is in a chord: Meta on macOS,
+// Control elsewhere, as Playwright's), and a name it does not know
+// refused by name.
 func TestClickModifiers(t *testing.T) {
 	tests := []struct {
 		names []string
@@ -112,7 +113,11 @@ func TestClickModifiers(t *testing.T) {
 			t.Errorf("ClickModifiers(%q) = %d, %v; want %d", tc.names, bits, err, tc.bits)
 		}
 	}
-	_, err := ClickModifiers([]string{"Alt", "Option"})
+	chord, err := ParseChord("ControlOrMeta+A")
+	if bits, cerr := ClickModifiers([]string{"ControlOrMeta"}); err != nil || cerr != nil || bits != chord.modifiers() {
+		t.Errorf("a click's ControlOrMeta is %d, a chord's %d (%v, %v)", bits, chord.modifiers(), err, cerr)
+	}
+	_, err = ClickModifiers([]string{"Alt", "Option"})
 	e, ok := refusal.As(err)
 	if !ok || e.Kind != refusal.InvalidInput || e.Message != `modifier "Option"` || e.Hint != "use Alt, Control, ControlOrMeta, Meta or Shift" {
 		t.Errorf("ClickModifiers(Option) = %#v", err)
