@@ -248,3 +248,24 @@ func TestStorageAbsence(t *testing.T) {
 	mustContain(t, "a clear", mustCall(t, c, "browser_sessionstorage_clear", nil), "Deleted 1 session storage item(s) of "+f.URL)
 	mustContain(t, "a clear of nothing", mustCall(t, c, "browser_sessionstorage_clear", nil), "Deleted 0 session storage item(s)")
 }
+
+// TestCookieDeleteKeepsTheRest: deleting one cookie leaves the others as
+// they were: the jar is replaced with the ones kept, each set again by the
+// domain the browser gave it, and a host-only cookie (no Domain attribute)
+// stays the host's (the browser reads a domain without its leading dot so)
+// while a domain cookie stays its subdomains' too.
+func TestCookieDeleteKeepsTheRest(t *testing.T) {
+	f := newFixture(t)
+	env, _ := serverEnv(t)
+	c := startClient(t, append(env, "E2E_MCP_CAPS=storage"))
+	// A name, not 127.0.0.1: an IP address has no domain cookies. Chrome
+	// resolves every *.localhost name to the loopback address.
+	page := strings.Replace(f.URL, "127.0.0.1", "app.localhost", 1) + "/index.html"
+	mustCall(t, c, "browser_navigate", map[string]any{"url": page})
+	mustCall(t, c, "browser_evaluate", map[string]any{"function": `() => { document.cookie = "host=1"; document.cookie = "dom=2; domain=app.localhost"; document.cookie = "gone=3"; }`})
+	before := mustCall(t, c, "browser_cookie_list", nil)
+	mustContain(t, "the cookies the page set", before, "- host=1; domain app.localhost;", "- dom=2; domain .app.localhost;", "- gone=3; domain app.localhost;")
+	mustContain(t, "the delete", mustCall(t, c, "browser_cookie_delete", map[string]any{"name": "gone"}), "Deleted 1 cookie(s) named gone.")
+	after := mustCall(t, c, "browser_cookie_list", nil)
+	mustContain(t, "the cookies kept", after, "2 cookie(s):", "- host=1; domain app.localhost;", "- dom=2; domain .app.localhost;")
+}
