@@ -315,17 +315,7 @@ const paintPage = `<!doctype html><title>paint</title>
 // paint mark, browser/js/60_paint.js); a page that changed by itself while
 // the check waited, or that animates, gets a new picture.
 func TestReport_UnchangedPictures(t *testing.T) {
-	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
-		mux.HandleFunc("GET /paint", func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, paintPage)
-		})
-	})
-	dir := t.TempDir()
-	flowFile := filepath.Join(dir, "paint.yaml")
-	flowText := `name: paint
-steps:
-  - navigate: ` + f.URL + `/paint
+	html := reportOfFlow(t, "paint", paintPage, `
   - click: 'role=button[name="Now"]'
   - expect: {target: '#out', check: text, expected: now}
   - expect: {target: '#out', check: visible}
@@ -333,22 +323,7 @@ steps:
   - expect: {target: '#out', check: text, expected: later}
   - click: 'role=button[name="Spin"]'
   - expect: {target: '#out', check: text, expected: spin}
-`
-	if err := os.WriteFile(flowFile, []byte(flowText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env, _ := serverEnv(t)
-	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_LOG_LEVEL=warn")
-	reports, traces := filepath.Join(dir, "reports"), filepath.Join(dir, "traces")
-	out, code := runFlows(t, env, flowFile, "--report", reports, "--trace", traces)
-	if code != 0 {
-		t.Fatalf("exit %d:\n%s", code, out)
-	}
-	raw, err := os.ReadFile(filepath.Join(reports, "paint.html"))
-	if err != nil {
-		t.Fatalf("no report: %v\n%s", err, out)
-	}
-	html := string(raw)
+`)
 	pictured := func(step int) bool {
 		return strings.Contains(html, fmt.Sprintf(`alt="screenshot after step %d"`, step))
 	}
@@ -386,36 +361,14 @@ const colourPage = `<!doctype html><title>colours</title>
 // never with the next click's colour, which would come in when the click
 // did not wait: read from the report's decoded JPEGs.
 func TestReport_PicturesShowTheirStep(t *testing.T) {
-	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
-		mux.HandleFunc("GET /colours", func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, colourPage)
-		})
-	})
-	dir := t.TempDir()
-	flowFile := filepath.Join(dir, "colours.yaml")
 	// Each colour: click, a check that reads the page, then straight to
 	// the next click.
-	flowText := "name: colours\nsteps:\n  - navigate: " + f.URL + "/colours\n"
+	steps := ""
 	order := []string{"Red", "Green", "Blue", "Red", "Green", "Blue"}
 	for _, c := range order {
-		flowText += fmt.Sprintf("  - click: 'role=button[name=%q]'\n  - expect: {target: '#out', check: text, expected: %s}\n", c, strings.ToLower(c))
+		steps += fmt.Sprintf("  - click: 'role=button[name=%q]'\n  - expect: {target: '#out', check: text, expected: %s}\n", c, strings.ToLower(c))
 	}
-	if err := os.WriteFile(flowFile, []byte(flowText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env, _ := serverEnv(t)
-	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_LOG_LEVEL=warn")
-	reports := filepath.Join(dir, "reports")
-	out, code := runFlows(t, env, flowFile, "--report", reports, "--trace", filepath.Join(dir, "traces"))
-	if code != 0 {
-		t.Fatalf("exit %d:\n%s", code, out)
-	}
-	raw, err := os.ReadFile(filepath.Join(reports, "colours.html"))
-	if err != nil {
-		t.Fatalf("no report: %v\n%s", err, out)
-	}
-	html := string(raw)
+	html := reportOfFlow(t, "colours", colourPage, steps)
 	pics := map[int]string{}
 	for _, m := range regexp.MustCompile(`<img src="data:image/jpeg;base64,([^"]+)" alt="screenshot after step (\d+)"`).FindAllStringSubmatch(html, -1) {
 		var n int
@@ -451,4 +404,35 @@ func TestReport_PicturesShowTheirStep(t *testing.T) {
 			t.Errorf("step %d: the picture after clicking %s shows %s (rgb %d %d %d)", step, c, got, r>>8, g>>8, bl>>8)
 		}
 	}
+}
+
+// reportOfFlow runs a flow named name (a navigation to page, served by a
+// fixture, then steps) with `e2e-mcp run --report --trace`, and returns
+// its HTML report.
+func reportOfFlow(t *testing.T, name, page, steps string) string {
+	t.Helper()
+	f := newFixture(t, func(mux *http.ServeMux, _ *fixture) {
+		mux.HandleFunc("GET /"+name, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, page)
+		})
+	})
+	dir := t.TempDir()
+	flowFile := filepath.Join(dir, name+".yaml")
+	flowText := "name: " + name + "\nsteps:\n  - navigate: " + f.URL + "/" + name + "\n" + strings.TrimPrefix(steps, "\n")
+	if err := os.WriteFile(flowFile, []byte(flowText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := serverEnv(t)
+	env = append(env, "E2E_MCP_STATE_DIR="+t.TempDir(), "E2E_MCP_LOG_LEVEL=warn")
+	reports := filepath.Join(dir, "reports")
+	out, code := runFlows(t, env, flowFile, "--report", reports, "--trace", filepath.Join(dir, "traces"))
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	raw, err := os.ReadFile(filepath.Join(reports, name+".html"))
+	if err != nil {
+		t.Fatalf("no report: %v\n%s", err, out)
+	}
+	return string(raw)
 }
