@@ -39,6 +39,13 @@ import (
 // kills, gives --shutdown-timeout instead (Registry.SetEndBudget).
 const EndBudget = 3 * time.Second
 
+// endShotWait bounds the wait at a session's end for the picture after its
+// last step (settleShotWithin). The capture started when that step
+// answered: a live page has given it by now or gives it within a few
+// frames; a frozen page never does, and the end's budget is for the dev
+// server's --shutdown and the trace (a client signals at 2 s).
+const endShotWait = 150 * time.Millisecond
+
 // end ends the session by the plan above, by until; exiting says the
 // server exits (the deadline holds for the dev server too). The caller
 // holds the session.
@@ -51,7 +58,9 @@ func (s *Session) end(ctx context.Context, log *zap.Logger, why string, until ti
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), until)
 	defer cancel()
 	devDone := s.stopDev(ctx, log, why, exiting)
-	s.settleShot() // the picture being taken, before its tab closes
+	// The picture being taken, before its tab closes: a live page's comes
+	// within a few frames, a frozen page's never.
+	s.settleShotWithin(min(endShotWait, time.Until(until)/4))
 	s.endTrace(ctx, log)
 	s.endVideo(ctx, log)
 	s.saveProfile(ctx, log)

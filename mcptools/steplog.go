@@ -91,9 +91,10 @@ type lastShot struct {
 // call runs, when that call only reads the page (readsOnly); every other
 // call, and every reader of the pictures, waits for it first (settleShot).
 type shot struct {
-	done chan struct{}
-	img  []byte    // JPEG; nil when the capture failed
-	at   time.Time // when the capture ended
+	done   chan struct{}
+	cancel context.CancelFunc // gives the capture up (settleShotWithin)
+	img    []byte             // JPEG; nil when the capture failed
+	at     time.Time          // when the capture ended
 }
 
 // image is the picture, once taken (nil: the capture failed).
@@ -112,17 +113,32 @@ var readsOnly = map[string]bool{"browser_expect": true, "browser_wait_for": true
 	"browser_verify_element_visible": true, "browser_verify_text_visible": true, "browser_verify_list_visible": true,
 	"browser_verify_value": true}
 
-// settleShot waits for the picture being taken, if any; a capture that
-// failed leaves its step with no picture. Every call on the session but
-// those that only read the page goes through it first (logged), and so
-// does every reader of the step log's pictures.
-func (s *Session) settleShot() {
+// settleShot waits for the picture being taken, if any (at most
+// reportShotTimeout, the capture's own bound); a capture that failed
+// leaves its step with no picture. Every call on the session but those
+// that only read the page goes through it first (logged), and so does
+// every reader of the step log's pictures.
+func (s *Session) settleShot() { s.settleShotWithin(0) }
+
+// settleShotWithin is settleShot waiting at most d (0: the capture's own
+// bound), then giving the capture up: the session's end, whose budget a
+// frozen page, which draws no frame, must not take.
+func (s *Session) settleShotWithin(d time.Duration) {
 	l := &s.steps
 	sh := l.pending
 	if sh == nil {
 		return
 	}
 	l.pending = nil
+	if d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-sh.done:
+		case <-t.C:
+			sh.cancel()
+		}
+		t.Stop()
+	}
 	if sh.image() != nil {
 		return
 	}
@@ -322,7 +338,7 @@ func (s *Session) reportShot(again bool) *shot {
 	}
 	s.settleShot()
 	ctx, cancel := context.WithTimeout(context.Background(), reportShotTimeout)
-	sh := &shot{done: make(chan struct{})}
+	sh := &shot{done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(sh.done)
 		defer cancel()
