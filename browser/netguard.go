@@ -93,8 +93,14 @@ func (s pageSide) Parent(frame cdp.FrameID) (cdp.FrameID, bool) {
 	return parent, ok
 }
 
-func (s pageSide) Frame() cdp.FrameID { return s.p.frame }
-func (s pageSide) URL() string        { return s.p.LastInfo().URL }
+// Frame is the tab's main frame; start sets it under p.mu while the
+// browser's events about the tab may already come.
+func (s pageSide) Frame() cdp.FrameID {
+	s.p.mu.Lock()
+	defer s.p.mu.Unlock()
+	return s.p.frame
+}
+func (s pageSide) URL() string { return s.p.LastInfo().URL }
 
 func (s pageSide) LastMethodOf(u string) string {
 	l, unlock := s.p.logs()

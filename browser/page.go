@@ -176,8 +176,12 @@ func (p *Page) start(ctx context.Context) error {
 	}
 	if err == nil {
 		c := chromedp.FromContext(p.ctx)
+		// The target's events may already come (onEvent reads these
+		// under p.mu); every other reader runs after start.
+		p.mu.Lock()
 		p.frame = cdp.FrameID(c.Target.TargetID)
 		p.main.target = c.Target.TargetID
+		p.mu.Unlock()
 		p.detached, _ = chromedp.Detached(p.ctx)
 		cctx, cancel := p.callCtx(ctx, p.m.opts.ActionTimeout)
 		err = p.prepareHost(cctx, p.main)

@@ -280,6 +280,10 @@ func (t *Tabs) onBrowserEvent(ev any) {
 // empty, else the existing target (a popup).
 func (t *Tabs) open(ctx context.Context, id target.ID) (*Page, error) {
 	p := newPage(t.m, t)
+	if id != "" {
+		// Known before its first event comes (start sets a new tab's).
+		p.frame, p.main.target = cdp.FrameID(id), id
+	}
 	p.guard = newPageGuard(p)
 	opts := []chromedp.ContextOption{chromedp.WithListener(p.listener(p.main))}
 	if id == "" {
